@@ -1,0 +1,37 @@
+"""The `harness` command line: one subcommand per module, registered in one table."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Subcommand name -> module that defines `add_arguments(parser)` and `run(args) -> int`.
+# Modules are imported lazily so that `harness check` does not pay for the runner's imports.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("harness.check_cmd", "Validate level files and report their size."),
+    "navmesh-bench": ("harness.navmesh_bench", "Run pathfinding scenarios on a mesh."),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the top-level parser with every registered subcommand."""
+    parser = argparse.ArgumentParser(prog="harness", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(command)
+        command.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the process exit status."""
+    args = build_parser().parse_args(argv)
+    return int(args._run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

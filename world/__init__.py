@@ -1,0 +1,1 @@
+"""The world: levels, navigation mesh, simulation, macro actions and objectives."""

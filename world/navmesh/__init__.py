@@ -1,0 +1,1 @@
+"""Navigation meshes: building, point location and exact shortest paths."""
