@@ -1,0 +1,6 @@
+"""Levels: the file format's dataclasses, the loader and the level checker."""
+
+from world.level.load import load_level, parse_level
+from world.level.model import Level
+
+__all__ = ["Level", "load_level", "parse_level"]

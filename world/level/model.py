@@ -1,0 +1,370 @@
+"""The level as immutable data: frozen dataclasses mirroring schemas/level.schema.json.
+
+Defaults live in the schema alone; the loader fills them in before these classes are
+built, so every field here is either required or optional with None meaning "absent".
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Literal
+
+Point = tuple[float, float]
+Segment = tuple[Point, Point]
+
+_frozen = dataclass(frozen=True, kw_only=True)
+
+
+@_frozen
+class Difficulty:
+    """One difficulty and the multipliers it applies to the opposition."""
+
+    id: str
+    enemy_health: float
+    enemy_accuracy: float
+    enemy_damage: float
+    enemy_reaction_s: float
+    enemy_sight: float
+    reinforcements: float
+
+
+@_frozen
+class Budgets:
+    """Limits after which an episode is truncated."""
+
+    max_decisions: int
+    max_game_seconds: float
+
+
+@_frozen
+class NavmeshSettings:
+    """Settings the navigation mesh is built with."""
+
+    agent_radius: float
+    step_height: float
+
+
+@_frozen
+class Storey:
+    """A floor of the level at one height."""
+
+    id: str
+    y: float
+
+
+@_frozen
+class Area:
+    """A room or space: a simple polygon on one storey."""
+
+    id: str
+    name: str
+    storey: str
+    polygon: tuple[Point, ...]
+    light: float
+    secret: bool
+
+
+@_frozen
+class Place:
+    """A position on the floor of an area."""
+
+    area: str
+    at: Point
+
+
+@_frozen
+class StairEnd:
+    """One end of a flight of stairs: an edge on an area's boundary."""
+
+    area: str
+    edge: Segment
+
+
+@_frozen
+class Stairs:
+    """A ramp between two storeys; height varies linearly from bottom to top."""
+
+    id: str
+    bottom: StairEnd
+    top: StairEnd
+
+
+@_frozen
+class Door:
+    """How a door behaves."""
+
+    initial: Literal["open", "closed", "locked"]
+    opening_seconds: float
+    characters_may_open: bool
+    locked_from: str | None = None
+    key: str | None = None
+    panel: str | None = None
+    open_seconds: float | None = None
+    one_way_from: str | None = None
+
+
+@_frozen
+class Exit:
+    """A way between two areas of one storey: an opening, a door or a window."""
+
+    id: str
+    kind: Literal["opening", "door", "window"]
+    areas: tuple[str, str]
+    segment: Segment
+    hidden: bool
+    door: Door | None = None
+
+    @property
+    def walkable(self) -> bool:
+        """Whether actors can pass through the exit (windows are not walkable)."""
+        return self.kind != "window"
+
+
+@_frozen
+class CharacterTemplate:
+    """What a character is and how it behaves, without its placement."""
+
+    kind: str
+    side: Literal["hostile", "friendly"]
+    health: float
+    armour: float
+    behaviour: str
+    route: tuple[Place, ...]
+    speed: float
+    view_angle_deg: float
+    view_range: float
+    hearing_range: float
+    accuracy: float
+    weapon: str | None = None
+    respawn_s: float | None = None
+    destination: str | None = None
+
+
+@_frozen
+class Character(CharacterTemplate):
+    """A character placed at the start of the episode."""
+
+    id: str
+    area: str
+    at: Point
+    facing_deg: float
+    min_difficulty: str | None = None
+
+
+@_frozen
+class LevelObject:
+    """A thing in the world; kind-specific fields are None where they do not apply."""
+
+    id: str
+    kind: str
+    facing_deg: float
+    name: str | None = None
+    area: str | None = None
+    at: Point | None = None
+    weapon: str | None = None
+    amount: float | None = None
+    gadget: str | None = None
+    targets: tuple[str, ...] = ()
+    health: float | None = None
+    view_angle_deg: float | None = None
+    view_range: float | None = None
+    alarm: str | None = None
+    zone: tuple[str, ...] | None = None
+    spawn_points: tuple[str, ...] = ()
+    reinforcement: CharacterTemplate | None = None
+    reinforcement_count: int | None = None
+    reinforcement_interval_s: float | None = None
+    trigger: str | None = None
+    radius: float | None = None
+    respawn_s: float | None = None
+
+    @property
+    def placed(self) -> bool:
+        """Whether the object stands in the world (rather than starting carried)."""
+        return self.area is not None
+
+
+@_frozen
+class Wave:
+    """Characters that appear at spawn points at a given game time."""
+
+    id: str
+    at_s: float
+    spawn_points: tuple[str, ...]
+    count: int
+    interval_s: float
+    character: CharacterTemplate
+    min_difficulty: str | None = None
+
+
+@_frozen
+class Hazard:
+    """A floor volume that drains health or kills on entry."""
+
+    id: str
+    kind: str
+    storey: str
+    polygon: tuple[Point, ...]
+    damage_per_s: float
+    kills: bool
+
+
+@_frozen
+class Countdown:
+    """A level-wide timer that fails the mission when it runs out."""
+
+    id: str
+    seconds: float
+    text: str
+    starts_after: str | None = None
+
+
+@_frozen
+class Weapon:
+    """A weapon type."""
+
+    id: str
+    damage: float
+    range: float
+    shots_per_s: float
+    magazine: int
+    reload_s: float
+    spread: float
+    silenced: bool
+    melee: bool
+
+
+@_frozen
+class Start:
+    """The player's start."""
+
+    area: str
+    at: Point
+    facing_deg: float
+    alternatives: tuple[Place, ...]
+    health: float
+    armour: float
+    inventory: tuple[str, ...]
+    fixed: bool
+    speed: float
+    in_hand: str | None = None
+
+    @property
+    def places(self) -> tuple[Place, ...]:
+        """Every start place: the main one first, then the alternatives."""
+        return (Place(area=self.area, at=self.at), *self.alternatives)
+
+
+@_frozen
+class MissionExit:
+    """The area whose entry ends the mission."""
+
+    area: str
+    warn_distance: float
+
+
+@_frozen
+class Objective:
+    """One objective; kind-specific fields are None or empty where they do not apply."""
+
+    id: str
+    kind: str
+    text: str
+    weight: float
+    min_difficulty: str | None = None
+    after: tuple[str, ...] = ()
+    area: str | None = None
+    object: str | None = None
+    gadget: str | None = None
+    characters: tuple[str, ...] = ()
+    distance: float | None = None
+    grace_s: float | None = None
+    seconds: float | None = None
+    count: int | None = None
+    points: tuple[Place, ...] = ()
+    radius: float | None = None
+
+
+@_frozen
+class Level:
+    """A whole level, immutable. Built by `world.level.load`."""
+
+    format_version: int
+    id: str
+    title: str
+    brief: str
+    difficulties: tuple[Difficulty, ...]
+    budgets: Budgets
+    navmesh: NavmeshSettings
+    storeys: tuple[Storey, ...]
+    areas: tuple[Area, ...]
+    stairs: tuple[Stairs, ...]
+    exits: tuple[Exit, ...]
+    objects: tuple[LevelObject, ...]
+    characters: tuple[Character, ...]
+    waves: tuple[Wave, ...]
+    hazards: tuple[Hazard, ...]
+    countdowns: tuple[Countdown, ...]
+    weapons: tuple[Weapon, ...]
+    start: Start
+    objectives: tuple[Objective, ...]
+    design_note: str = ""
+    exit_area: MissionExit | None = None
+    content_hash: str = ""
+
+    # The lookups below are derived, never stored, so the dataclass stays the one record.
+    @functools.cached_property
+    def _index(self) -> dict[str, dict[str, object]]:
+        groups = {
+            "storey": self.storeys,
+            "area": self.areas,
+            "stairs": self.stairs,
+            "exit": self.exits,
+            "object": self.objects,
+            "character": self.characters,
+            "wave": self.waves,
+            "hazard": self.hazards,
+            "countdown": self.countdowns,
+            "objective": self.objectives,
+            "difficulty": self.difficulties,
+        }
+        return {name: {item.id: item for item in items} for name, items in groups.items()}
+
+    def storey(self, storey_id: str) -> Storey:
+        """The storey with this id."""
+        return self._index["storey"][storey_id]  # type: ignore[return-value]
+
+    def area(self, area_id: str) -> Area:
+        """The area with this id."""
+        return self._index["area"][area_id]  # type: ignore[return-value]
+
+    def exit(self, exit_id: str) -> Exit:
+        """The exit (opening, door or window) with this id."""
+        return self._index["exit"][exit_id]  # type: ignore[return-value]
+
+    def object(self, object_id: str) -> LevelObject:
+        """The object with this id."""
+        return self._index["object"][object_id]  # type: ignore[return-value]
+
+    def character(self, character_id: str) -> Character:
+        """The character with this id."""
+        return self._index["character"][character_id]  # type: ignore[return-value]
+
+    def objective(self, objective_id: str) -> Objective:
+        """The objective with this id."""
+        return self._index["objective"][objective_id]  # type: ignore[return-value]
+
+    def ids(self, group: str) -> frozenset[str]:
+        """Every id defined in one group (storey, area, exit, object, character, ...)."""
+        return frozenset(self._index[group])
+
+    def difficulty_rank(self, difficulty_id: str | None) -> int:
+        """Position of a difficulty, easiest 0; None (absent) ranks as the easiest."""
+        if difficulty_id is None:
+            return 0
+        return [d.id for d in self.difficulties].index(difficulty_id)
+
+    def area_y(self, area_id: str) -> float:
+        """Floor height of an area's storey."""
+        return self.storey(self.area(area_id).storey).y
