@@ -41,7 +41,7 @@ def _extend_with_defaults(base: type) -> type:
     # The schema is the one place defaults are written; validation fills them in on the way.
     validate_properties = base.VALIDATORS["properties"]
 
-    def set_defaults(validator, properties, instance, schema):  # noqa: ANN001, ANN202
+    def set_defaults(validator, properties, instance, schema):
         if isinstance(instance, dict):
             for name, sub in properties.items():
                 sub = _resolve_local(sub)
@@ -73,8 +73,7 @@ def schema_problems(data: Any, file: str) -> list[LevelProblem]:
     problems = []
     for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.path))):
         # For if/then branches the useful message is the innermost one.
-        leaf = min(error.context, key=lambda e: len(e.path), default=None) if error.context else None
-        chosen = leaf or error
+        chosen = min(error.context, key=lambda e: len(e.path)) if error.context else error
         problems.append(LevelProblem(file, json_path(tuple(chosen.absolute_path)), chosen.message))
     return problems
 
@@ -160,7 +159,8 @@ def read_level_json(path: str | Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
-        raise LevelError([LevelProblem(str(path), "$", f"malformed JSON at {where}: {exc.msg}")])
+        problem = LevelProblem(str(path), "$", f"malformed JSON at {where}: {exc.msg}")
+        raise LevelError([problem]) from exc
 
 
 def load_level(path: str | Path) -> Level:
