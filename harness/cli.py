@@ -7,8 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-# Subcommand name -> module that defines `add_arguments(parser)` and `run(args) -> int`.
-# Modules are imported lazily so that `harness check` does not pay for the runner's imports.
+# Subcommand name -> (module that defines `add_arguments(parser)` and `run(args) -> int`, help).
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("harness.check_cmd", "Validate level files and report their size."),
     "navmesh-bench": ("harness.navmesh_bench", "Run pathfinding scenarios on a mesh."),
