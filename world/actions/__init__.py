@@ -1,0 +1,1 @@
+"""Macro actions: their one declaration, their executors and how each one ends."""

@@ -1,0 +1,103 @@
+"""The declared macro actions and end reasons, read from schemas/actions.json.
+
+Everything that names an action or an end reason (the executors' registry, the tool
+definitions in `start`, the action message schema, PROTOCOL.md's tables, run pages)
+derives from this one declaration.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+ACTIONS_FILE = Path(__file__).resolve().parents[2] / "schemas" / "actions.json"
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One macro action as declared: its name, words and argument schema."""
+
+    name: str
+    summary: str
+    description: str
+    walking: bool
+    parameters: MappingProxyType
+    required: tuple[str, ...]
+
+    def arguments_schema(self) -> dict[str, Any]:
+        """JSON Schema of this action's arguments object (no extra keys allowed)."""
+        return {
+            "type": "object",
+            "properties": json.loads(json.dumps(dict(self.parameters))),
+            "required": list(self.required),
+            "additionalProperties": False,
+        }
+
+    def tool_definition(self) -> dict[str, Any]:
+        """The action as a tool definition in the common LLM function-calling shape."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.arguments_schema(),
+            },
+        }
+
+
+@dataclass(frozen=True)
+class EndReason:
+    """One way a macro action can end."""
+
+    name: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Every declared action and end reason, in declaration order."""
+
+    actions: tuple[ActionSpec, ...]
+    end_reasons: tuple[EndReason, ...]
+    time_cap_s: float
+
+    def action(self, name: str) -> ActionSpec:
+        """The action with this name (KeyError if none)."""
+        return {a.name: a for a in self.actions}[name]
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        """Action names in declaration order."""
+        return tuple(a.name for a in self.actions)
+
+    @property
+    def end_reason_names(self) -> tuple[str, ...]:
+        """End reason names in declaration order."""
+        return tuple(r.name for r in self.end_reasons)
+
+    def tool_definitions(self) -> list[dict[str, Any]]:
+        """Tool definitions for every action, in declaration order."""
+        return [a.tool_definition() for a in self.actions]
+
+
+@cache
+def catalog() -> Catalog:
+    """Load the declaration once per process."""
+    raw = json.loads(ACTIONS_FILE.read_text(encoding="utf-8"))
+    actions = tuple(
+        ActionSpec(
+            name=a["name"],
+            summary=a["summary"],
+            description=a["description"],
+            walking=a["walking"],
+            parameters=MappingProxyType(a["parameters"]),
+            required=tuple(a["required"]),
+        )
+        for a in raw["actions"]
+    )
+    reasons = tuple(EndReason(r["name"], r["summary"]) for r in raw["end_reasons"])
+    return Catalog(actions=actions, end_reasons=reasons, time_cap_s=float(raw["time_cap_s"]))
