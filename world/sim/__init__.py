@@ -1,0 +1,17 @@
+"""The simulation core: a deterministic world ticking at 30 ticks per game second."""
+
+from world.sim.clock import TICKS_PER_SECOND, seconds_to_ticks, ticks_to_seconds
+from world.sim.events import EVENT_KINDS, Event, EventLog
+from world.sim.world import PlayerIntent, System, World
+
+__all__ = [
+    "EVENT_KINDS",
+    "TICKS_PER_SECOND",
+    "Event",
+    "EventLog",
+    "PlayerIntent",
+    "System",
+    "World",
+    "seconds_to_ticks",
+    "ticks_to_seconds",
+]

@@ -1,0 +1,107 @@
+"""Actors: the player and the characters, as mutable runtime state inside the world."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+PLAYER_ID = "player"
+
+
+@dataclass(eq=False)
+class Actor:
+    """One body that walks, fights and carries things.
+
+    Positions are world units; `facing` is radians, 0 along +x and counter-clockwise
+    towards +z. Health and armour are fractions (health may exceed 1 for bosses).
+
+    Attributes:
+        id: "player" or the character's id.
+        kind: "player" or the character kind (guard, boss, ...).
+        side: "player", "hostile" or "friendly".
+        x: Position across the ground.
+        y: Height (the storey floor, or the interpolated height on stairs).
+        z: Position across the ground.
+        storey: Id of the storey whose physics space holds the body.
+        area: Id of the area the actor was last inside (kept while on stairs).
+        facing: Heading in radians.
+        vx: Velocity along x after the last physics step.
+        vz: Velocity along z after the last physics step.
+        speed: Walking speed in units per second.
+        radius: Body radius.
+        health: Health fraction; at or below 0 the actor is down.
+        max_health: Health the actor started with (healing stops there).
+        armour: Armour fraction, absorbing damage first.
+        alive: False once down.
+        inventory: Carried object ids in the order they were taken.
+        in_hand: The carried object held, if any.
+        weapon: The weapon type used when firing (from the held weapon or the template).
+        ammo: Reserve rounds per weapon type id.
+        magazine: Rounds loaded per weapon type id.
+        reload_until: Tick at which a reload in progress ends (0: none).
+        last_shot_tick: Tick of the last shot (a large negative number: never).
+        move_to: The waypoint (x, z) the actor walks toward, or None to stand.
+        accuracy: Base chance to hit at close range.
+        infinite_ammo: Characters never run out of reserve rounds.
+        template: The level's character record, for systems that need behaviour data.
+    """
+
+    id: str
+    kind: str
+    side: str
+    x: float
+    y: float
+    z: float
+    storey: str
+    area: str
+    facing: float = 0.0
+    vx: float = 0.0
+    vz: float = 0.0
+    speed: float = 300.0
+    radius: float = 20.0
+    health: float = 1.0
+    max_health: float = 1.0
+    armour: float = 0.0
+    alive: bool = True
+    inventory: list[str] = field(default_factory=list)
+    in_hand: str | None = None
+    weapon: str | None = None
+    ammo: dict[str, int] = field(default_factory=dict)
+    magazine: dict[str, int] = field(default_factory=dict)
+    reload_until: int = 0
+    last_shot_tick: int = -(10**9)
+    move_to: tuple[float, float] | None = None
+    accuracy: float = 1.0
+    infinite_ammo: bool = False
+    template: Any = None
+    body: Any = field(default=None, repr=False)
+
+    @property
+    def is_player(self) -> bool:
+        """Whether this actor is the player."""
+        return self.id == PLAYER_ID
+
+    @property
+    def position(self) -> tuple[float, float, float]:
+        """The 3D position (x, y, z)."""
+        return (self.x, self.y, self.z)
+
+    @property
+    def moving(self) -> bool:
+        """Whether the actor moved noticeably during the last tick."""
+        return self.vx * self.vx + self.vz * self.vz > 1.0
+
+    def distance_to(self, x: float, z: float) -> float:
+        """Ground distance from the actor to a point."""
+        return math.hypot(self.x - x, self.z - z)
+
+    def state_items(self) -> tuple:
+        """Everything about the actor that belongs in the state hash."""
+        return (
+            self.id, round(self.x, 2), round(self.y, 2), round(self.z, 2), self.storey,
+            self.area, round(self.facing, 4), round(self.health, 6), round(self.armour, 6),
+            self.alive, tuple(self.inventory), self.in_hand, self.weapon,
+            tuple(sorted(self.ammo.items())), tuple(sorted(self.magazine.items())),
+            self.reload_until, self.last_shot_tick, self.move_to,
+        )

@@ -1,0 +1,103 @@
+"""Everything that happens in the world, as one append-only stream of typed events.
+
+Each event kind is declared once in `EVENT_KINDS`; systems that judge objectives or
+build observations read the stream with `EventLog.since` instead of poking at state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# kind -> what it means and what subject / other / amount / detail hold.
+EVENT_KINDS: dict[str, str] = {
+    "area_entered": "subject actor entered area other",
+    "storey_changed": "subject actor took stairs other onto storey detail",
+    "move_refused": "subject (the player) may not walk on this level (start.fixed)",
+    "door_opening": "door subject starts opening; other is the actor or object that opened it",
+    "door_opened": "door subject is fully open",
+    "door_closing": "door subject starts closing",
+    "door_closed": "door subject is fully closed",
+    "door_unlocked": "door subject was unlocked by other (actor with key, panel, or broken lock)",
+    "door_refused": "door subject did not open for actor other; detail says why",
+    "door_blocked": "door subject cannot close because actor other stands in the doorway",
+    "exit_revealed": "hidden exit subject was revealed by other",
+    "item_picked_up": "actor subject took object other into its inventory (amount: ammo or boost)",
+    "item_respawned": "pickup subject is back in the world",
+    "item_equipped": "actor subject now holds object other",
+    "item_used": "actor subject used held object other on detail",
+    "healed": "actor subject gained amount health from other",
+    "armour_gained": "actor subject gained amount armour from other",
+    "object_used": "actor subject pressed use on object other",
+    "alarm_raised": "alarm subject started sounding because of other",
+    "alarm_off": "alarm subject was switched off by other",
+    "gadget_used": "actor subject used gadget other on object detail; amount unused",
+    "secret_found": "actor subject found secret area other",
+    "shot_fired": "actor subject fired weapon detail at other; amount is 1 if silenced else 0",
+    "shot_hit": "shot by subject hit other",
+    "shot_missed": "shot by subject missed other; detail says why (roll, range, blocked)",
+    "reload_started": "actor subject started reloading weapon detail",
+    "damage_taken": "actor or object subject lost amount (armour and health) from other",
+    "actor_down": "actor subject went down; other is who caused it",
+    "object_broken": "breakable object subject was destroyed by other",
+    "hazard_entered": "actor subject entered hazard other",
+    "countdown_started": "countdown subject started; amount is its length in seconds",
+    "countdown_expired": "countdown subject ran out",
+    "episode_ended": "the world ended; detail is the reason",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened at one tick.
+
+    Attributes:
+        tick: The tick at which it happened.
+        kind: A key of `EVENT_KINDS`.
+        subject: The id of whatever the event is about.
+        other: A second id (the cause or the target), if any.
+        amount: A number (damage, health gained, seconds), if any.
+        detail: A short extra string (a reason, a weapon id), if any.
+    """
+
+    tick: int
+    kind: str
+    subject: str
+    other: str | None = None
+    amount: float | None = None
+    detail: str | None = None
+
+    def as_tuple(self) -> tuple:
+        """The event as a plain tuple, for hashing and records."""
+        return (self.tick, self.kind, self.subject, self.other, self.amount, self.detail)
+
+
+class EventLog:
+    """An append-only list of events with cheap reading from a remembered index."""
+
+    __slots__ = ("_events",)
+
+    def __init__(self) -> None:
+        self._events: list[Event] = []
+
+    def add(self, event: Event) -> None:
+        """Append one event.
+
+        Raises:
+            ValueError: if the kind is not declared in `EVENT_KINDS` (a programming error).
+        """
+        if event.kind not in EVENT_KINDS:
+            raise ValueError(f"undeclared event kind {event.kind!r}")
+        self._events.append(event)
+
+    def since(self, index: int) -> list[Event]:
+        """Events recorded at or after position `index` (use `len(log)` as the next index)."""
+        return self._events[index:]
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __iter__(self):
+        return iter(self._events)
+
+    def __getitem__(self, index: int) -> Event:
+        return self._events[index]
