@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import agent_process
 from harness.agent_process import (
     AgentLaunchError,
     AgentProcess,
@@ -224,7 +225,7 @@ def test_keyboard_interrupt_during_close_still_kills_group(
     def interrupted(*_args, **_kwargs) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(proc, "_wait_group", interrupted)
+    monkeypatch.setattr(agent_process, "wait_for_group", interrupted)
     with pytest.raises(KeyboardInterrupt):
         proc.close(grace_s=5.0)
     assert proc.returncode == -9
