@@ -1,0 +1,259 @@
+"""Exact any-angle shortest paths on a NavMesh with Polyanya.
+
+Polyanya (Cui, Harabor and Grastien, 2017) searches over nodes made of a root point
+and an interval of a polygon edge that is visible from it; the h-value is the length
+of the shortest root -> interval -> goal path ignoring walls, so the first goal node
+popped is optimal. Neighbours come only from the mesh's topological adjacency, so
+storeys that overlap in projection are searched correctly: each path is straight in
+its own unfolded plane.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from world.navmesh.mesh import NavMesh
+from world.navmesh.search_intervals import Tables, expand, heuristic
+
+_TABLE_CACHE_SIZE = 16
+
+
+@dataclass(frozen=True)
+class PlanePath:
+    """A shortest path in the plane.
+
+    Attributes:
+        points: Start, turning points and goal as (x, z).
+        length: Euclidean length in the plane.
+    """
+
+    points: tuple[tuple[float, float], ...]
+    length: float
+
+
+class PolyanyaSearch:
+    """Reusable Polyanya searcher over one mesh.
+
+    Per blocked-door set the flat tables (neighbours with blocked doors as walls,
+    corner flags) are built once and kept in a small LRU cache.
+    """
+
+    def __init__(self, mesh: NavMesh, eps: float) -> None:
+        """Precompute the mesh tables.
+
+        Args:
+            mesh: The mesh to search.
+            eps: Geometric tolerance in plane units.
+        """
+        self.mesh = mesh
+        self.eps = eps
+        self.vx = [float(v) for v in mesh.points[:, 0]]
+        self.vz = [float(v) for v in mesh.points[:, 1]]
+        self.verts = list(mesh.polygons)
+        self._twin = _twins(mesh)
+        self._door_edges: dict[str, list[tuple[int, int]]] = {}
+        for p, row in enumerate(mesh.doors):
+            for k, door in enumerate(row):
+                if door is not None:
+                    self._door_edges.setdefault(door, []).append((p, k))
+        self._tables: OrderedDict[frozenset[str], tuple] = OrderedDict()
+
+    def open_neighbours(self, blocked_doors: frozenset[str]) -> list[tuple[int, ...]]:
+        """Neighbour table with the edges of ``blocked_doors`` turned into walls.
+
+        Args:
+            blocked_doors: Door ids to treat as walls.
+
+        Returns:
+            Per polygon, the neighbour across each edge (-1 = wall or blocked door).
+        """
+        return self._tables_for(blocked_doors)[0]
+
+    def _tables_for(self, blocked_doors: frozenset[str]) -> tuple:
+        key = frozenset(d for d in blocked_doors if d in self._door_edges)
+        cached = self._tables.get(key)
+        if cached is not None:
+            self._tables.move_to_end(key)
+            return cached
+        nbrs = [list(row) for row in self.mesh.neighbours]
+        for door in key:
+            for p, k in self._door_edges[door]:
+                nbrs[p][k] = -1
+        nbr_rows = [tuple(row) for row in nbrs]
+        corner = [False] * len(self.vx)
+        for p, row in enumerate(nbr_rows):
+            ring = self.verts[p]
+            n = len(ring)
+            for k, q in enumerate(row):
+                if q < 0:
+                    corner[ring[k]] = True
+                    corner[ring[(k + 1) % n]] = True
+        dead_end = [sum(1 for q in row if q >= 0) <= 1 for row in nbr_rows]
+        cached = (nbr_rows, corner, dead_end)
+        self._tables[key] = cached
+        if len(self._tables) > _TABLE_CACHE_SIZE:
+            self._tables.popitem(last=False)
+        return cached
+
+    def find(
+        self,
+        start: tuple[float, float],
+        start_polys: Iterable[int],
+        goal: tuple[float, float],
+        goal_polys: Iterable[int],
+        blocked_doors: frozenset[str] = frozenset(),
+    ) -> PlanePath | None:
+        """Find the exact shortest path from ``start`` to ``goal``.
+
+        Args:
+            start: Start point (x, z).
+            start_polys: Every polygon containing the start (several when it lies on
+                an edge or vertex).
+            goal: Goal point (x, z).
+            goal_polys: Every polygon containing the goal.
+            blocked_doors: Door ids treated as walls.
+
+        Returns:
+            The path, or None when the goal cannot be reached.
+        """
+        sx, sz = start
+        gx, gz = goal
+        starts = list(start_polys)
+        goals = frozenset(goal_polys)
+        if not starts or not goals:
+            return None
+        if goals.intersection(starts):
+            # Both points lie in one convex polygon: the straight line is optimal.
+            return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
+        nbr_rows, corner, dead_end = self._tables_for(blocked_doors)
+        t = Tables(self.vx, self.vz, self.verts, nbr_rows, self._twin, corner, dead_end, self.eps)
+        vx, vz, twin = self.vx, self.vz, self._twin
+        start_rec = (sx, sz, None)
+        heap: list[tuple] = []
+        counter = 0
+        for p in starts:
+            ring = self.verts[p]
+            n = len(ring)
+            for k in range(n):
+                nb = nbr_rows[p][k]
+                if nb < 0 or (dead_end[nb] and nb not in goals):
+                    continue
+                r, q = ring[k], ring[(k + 1) % n]
+                node = (
+                    sx,
+                    sz,
+                    -1,
+                    start_rec,
+                    0.0,
+                    vx[q],
+                    vz[q],
+                    q,
+                    vx[r],
+                    vz[r],
+                    r,
+                    nb,
+                    twin[p][k],
+                )
+                h = heuristic(sx, sz, vx[q], vz[q], vx[r], vz[r], gx, gz)
+                counter += 1
+                heapq.heappush(heap, (h, counter, node))
+        best_goal = math.inf
+        root_g = t.root_g
+        eps = self.eps
+        push, pop = heapq.heappush, heapq.heappop
+        while heap:
+            _, _, node = pop(heap)
+            if node[11] < 0:
+                return _plane_path(node)
+            rid = node[2]
+            if rid >= 0 and node[4] > root_g.get(rid, math.inf) + eps:
+                continue
+            while True:
+                if node[11] in goals:
+                    fg, points = _goal_entry(node, gx, gz, eps, vx, vz, self.verts)
+                    if fg < best_goal:
+                        best_goal = fg
+                        counter += 1
+                        push(heap, (fg, counter, (points, fg, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1)))
+                    break
+                succ = expand(t, node, goals)
+                if len(succ) == 1 and succ[0][3] is node[3]:
+                    # A lone successor with the same root needs no heap round-trip.
+                    node = succ[0]
+                    continue
+                for s in succ:
+                    fs = s[4] + heuristic(s[0], s[1], s[5], s[6], s[8], s[9], gx, gz)
+                    if fs < best_goal:
+                        counter += 1
+                        push(heap, (fs, counter, s))
+                break
+        return None
+
+
+def _goal_entry(
+    node: tuple, gx: float, gz: float, eps: float, vx: list, vz: list, verts: list
+) -> tuple[float, tuple]:
+    # The goal is in the polygon being entered; convexity means the best way on is
+    # straight from the best point of the interval.
+    rx, rz, _, rec, g, lx, lz, _, qx, qz, _, poly, k = node
+    ring = verts[poly]
+    a, b = ring[k], ring[(k + 1) % len(ring)]
+    ex, ez = vx[b] - vx[a], vz[b] - vz[a]
+    side = ex * (rz - vz[a]) - ez * (rx - vx[a])
+    if side < -eps * math.hypot(ex, ez):
+        scale = math.hypot(qx - rx, qz - rz) + math.hypot(gx - rx, gz - rz)
+        if (qx - rx) * (gz - rz) - (qz - rz) * (gx - rx) < -eps * scale:
+            d = math.hypot(qx - rx, qz - rz) + math.hypot(gx - qx, gz - qz)
+            return g + d, ((qx, qz, rec), (gx, gz))
+        scale = math.hypot(lx - rx, lz - rz) + math.hypot(gx - rx, gz - rz)
+        if (lx - rx) * (gz - rz) - (lz - rz) * (gx - rx) > eps * scale:
+            d = math.hypot(lx - rx, lz - rz) + math.hypot(gx - lx, gz - lz)
+            return g + d, ((lx, lz, rec), (gx, gz))
+        return g + math.hypot(gx - rx, gz - rz), (rec, (gx, gz))
+    u = ((rx - vx[a]) * ex + (rz - vz[a]) * ez) / (ex * ex + ez * ez)
+    if u < -eps or u > 1.0 + eps:
+        # Root on the edge's line but beyond it: go along the side to the nearer end.
+        if (lx - rx) ** 2 + (lz - rz) ** 2 > (qx - rx) ** 2 + (qz - rz) ** 2:
+            lx, lz = qx, qz
+        d = math.hypot(lx - rx, lz - rz) + math.hypot(gx - lx, gz - lz)
+        return g + d, ((lx, lz, rec), (gx, gz))
+    return g + math.hypot(gx - rx, gz - rz), (rec, (gx, gz))
+
+
+def _plane_path(goal_node: tuple) -> PlanePath:
+    tail, length = goal_node[0], goal_node[1]
+    rec, goal = tail
+    points = [goal]
+    while rec is not None:
+        x, z, rec = rec
+        if points[-1] != (x, z):
+            points.append((x, z))
+    points.reverse()
+    if len(points) == 1:
+        points.append(points[0])
+    return PlanePath(tuple(points), length)
+
+
+def _twins(mesh: NavMesh) -> list[tuple[int, ...]]:
+    # For each edge, its index in the neighbour's ring (found by the reversed
+    # vertex pair, never by geometry).
+    index: dict[tuple[int, int], int] = {}
+    for ring in mesh.polygons:
+        n = len(ring)
+        for k in range(n):
+            index[(ring[k], ring[(k + 1) % n])] = k
+    twins = []
+    for p, ring in enumerate(mesh.polygons):
+        n = len(ring)
+        row = []
+        for k in range(n):
+            if mesh.neighbours[p][k] < 0:
+                row.append(-1)
+            else:
+                row.append(index[(ring[(k + 1) % n], ring[k])])
+        twins.append(tuple(row))
+    return twins

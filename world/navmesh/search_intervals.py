@@ -1,0 +1,261 @@
+"""Successor generation for Polyanya search nodes (the inner loop of the search).
+
+A search node is a root point ``r`` and an interval ``[R, L]`` on edge ``k`` of the
+polygon ``P`` it is about to enter. Edge ``k`` runs from vertex ``a`` to ``b`` of P's
+counter-clockwise ring, so seen from the root (outside P) ``a`` is on the left and
+``b`` on the right: ``L`` lies towards ``a`` and ``R`` towards ``b``.
+
+The far side of P is the chain ``w0 = b, w1, ..., wm = a``. Observable successors keep
+the root and cover the part of the chain between the rays ``r->R`` and ``r->L``;
+non-observable successors turn at ``R == b`` (or ``L == a``) when that vertex is a
+corner and cover the chain beyond the ray.
+
+Successor tuples are ``(rx, rz, rid, rec, g, Lx, Lz, lv, Rx, Rz, rv, poly, k)`` where
+``rid`` is the root's vertex id (-1 for the start), ``rec`` the root's back-pointer
+record ``(x, z, parent_rec)``, and ``lv``/``rv`` the vertex id an endpoint sits on
+exactly (or -1).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+Successor = tuple
+
+
+@dataclass
+class Tables:
+    """Flat Python tables of a mesh for the hot loop (lists beat numpy per item).
+
+    Attributes:
+        vx: Vertex x per vertex.
+        vz: Vertex z per vertex.
+        verts: Vertex ring per polygon.
+        nbrs: Neighbour per polygon edge with the query's blocked doors as walls.
+        twin: Index of the same edge in the neighbour polygon.
+        corner: Per vertex, whether it touches a wall (so paths may turn there).
+        dead_end: Per polygon, whether it has a single open neighbour.
+        eps: Geometric tolerance in plane units.
+    """
+
+    vx: list[float]
+    vz: list[float]
+    verts: list[tuple[int, ...]]
+    nbrs: list[tuple[int, ...]]
+    twin: list[tuple[int, ...]]
+    corner: list[bool]
+    dead_end: list[bool]
+    eps: float
+    root_g: dict[int, float] = field(default_factory=dict)
+    seen_flat: dict[tuple[int, int], float] = field(default_factory=dict)
+
+
+def expand(
+    t: Tables,
+    node: tuple,
+    goal_polys: frozenset[int] | set[int],
+) -> list[Successor]:
+    """Generate the successors of ``node`` inside the polygon it enters.
+
+    Args:
+        t: Mesh tables plus the per-search pruning state.
+        node: A successor tuple (see the module docstring).
+        goal_polys: Polygons containing the goal; successors entering a dead end are
+            dropped unless it is one of these.
+
+    Returns:
+        The successor tuples.
+    """
+    rx, rz, rid, rec, g, lx, lz, lv, rgx, rgz, rv, poly, k = node
+    vx, vz = t.vx, t.vz
+    ring = t.verts[poly]
+    n = len(ring)
+    a = ring[k]
+    b = ring[(k + 1) % n]
+    ax, az, bx, bz = vx[a], vz[a], vx[b], vz[b]
+    ex, ez = bx - ax, bz - az
+    elen = math.hypot(ex, ez)
+    side = ex * (rz - az) - ez * (rx - ax)
+    eps = t.eps
+    nbrs = t.nbrs[poly]
+    twins = t.twin[poly]
+    dead = t.dead_end
+    out: list[Successor] = []
+
+    if side >= -eps * elen:
+        # Root on the edge's line: if it lies on the edge, all of convex P is in
+        # view; otherwise the view through the interval has no area.
+        u = ((rx - ax) * ex + (rz - az) * ez) / (elen * elen)
+        if u < -eps or u > 1.0 + eps:
+            # Root beyond the edge on its line (a straight run of collinear polygon
+            # sides): walk along that side to the nearer interval end and turn there.
+            if (lx - rx) ** 2 + (lz - rz) ** 2 < (rgx - rx) ** 2 + (rgz - rz) ** 2:
+                nx, nz, nv = lx, lz, lv
+            else:
+                nx, nz, nv = rgx, rgz, rv
+            if nv < 0:
+                return out
+            g2 = g + math.hypot(nx - rx, nz - rz)
+            best = t.root_g.get(nv)
+            if best is not None and g2 > best + eps:
+                return out
+            if best is None or g2 < best:
+                t.root_g[nv] = g2
+            out.append((nx, nz, nv, (nx, nz, rec), g2, lx, lz, lv, rgx, rgz, rv, poly, k))
+            return out
+        key = (rid, poly)
+        seen = t.seen_flat.get(key)
+        if seen is not None and g >= seen - eps:
+            return out
+        t.seen_flat[key] = g
+        for j in range(n - 1):
+            e = (k + 1 + j) % n
+            nb = nbrs[e]
+            if nb < 0 or (dead[nb] and nb not in goal_polys):
+                continue
+            w0 = ring[e]
+            w1 = ring[(e + 1) % n]
+            out.append((rx, rz, rid, rec, g, vx[w1], vz[w1], w1, vx[w0], vz[w0], w0, nb, twins[e]))
+        return out
+
+    m = n - 1
+    # Orientation of each far vertex against the right ray (o) and left ray (q).
+    drx, drz = rgx - rx, rgz - rz
+    dlx, dlz = lx - rx, lz - rz
+    idx = [(k + 1 + i) % n for i in range(n)]
+    ws = [ring[e] for e in idx]
+    wx = [vx[w] for w in ws]
+    wz = [vz[w] for w in ws]
+    ir = m
+    o_prev = drx * (wz[0] - rz) - drz * (wx[0] - rx)
+    o_cur = 0.0
+    for i in range(1, m + 1):
+        o_cur = drx * (wz[i] - rz) - drz * (wx[i] - rx)
+        if o_cur > 0.0:
+            ir = i
+            break
+        o_prev = o_cur
+    # Right exit point pr on far edge ir-1.
+    if o_prev >= 0.0 or o_cur <= 0.0:
+        prx, prz, pr_v = wx[ir - 1], wz[ir - 1], ws[ir - 1]
+    else:
+        s = o_prev / (o_prev - o_cur)
+        prx = wx[ir - 1] + s * (wx[ir] - wx[ir - 1])
+        prz = wz[ir - 1] + s * (wz[ir] - wz[ir - 1])
+        pr_v = -1
+    il = 0
+    q_next = dlx * (wz[m] - rz) - dlz * (wx[m] - rx)
+    q_cur = 0.0
+    for i in range(m - 1, -1, -1):
+        q_cur = dlx * (wz[i] - rz) - dlz * (wx[i] - rx)
+        if q_cur < 0.0:
+            il = i
+            break
+        q_next = q_cur
+    if q_next <= 0.0 or q_cur >= 0.0:
+        plx, plz, pl_v = wx[il + 1], wz[il + 1], ws[il + 1]
+    else:
+        s = q_cur / (q_cur - q_next)
+        plx = wx[il] + s * (wx[il + 1] - wx[il])
+        plz = wz[il] + s * (wz[il + 1] - wz[il])
+        pl_v = -1
+
+    # Observable successors: same root, chain between the two exit points.
+    for j in range(ir - 1, il + 1):
+        e = idx[j]
+        nb = nbrs[e]
+        if nb < 0 or (dead[nb] and nb not in goal_polys):
+            continue
+        if j == ir - 1:
+            sx, sz, sv = prx, prz, pr_v
+        else:
+            sx, sz, sv = wx[j], wz[j], ws[j]
+        if j == il:
+            fx, fz, fv = plx, plz, pl_v
+        else:
+            fx, fz, fv = wx[j + 1], wz[j + 1], ws[j + 1]
+        if sx == fx and sz == fz:
+            continue
+        out.append((rx, rz, rid, rec, g, fx, fz, fv, sx, sz, sv, nb, twins[e]))
+
+    corner = t.corner
+    root_g = t.root_g
+    if rv == b and corner[b]:
+        g2 = g + math.hypot(bx - rx, bz - rz)
+        best = root_g.get(b)
+        if best is None or g2 <= best + eps:
+            if best is None or g2 < best:
+                root_g[b] = g2
+            rec2 = (bx, bz, rec)
+            for j in range(ir):
+                e = idx[j]
+                nb = nbrs[e]
+                if nb < 0 or (dead[nb] and nb not in goal_polys):
+                    continue
+                if j == ir - 1:
+                    fx, fz, fv = prx, prz, pr_v
+                else:
+                    fx, fz, fv = wx[j + 1], wz[j + 1], ws[j + 1]
+                if wx[j] == fx and wz[j] == fz:
+                    continue
+                out.append((bx, bz, b, rec2, g2, fx, fz, fv, wx[j], wz[j], ws[j], nb, twins[e]))
+    if lv == a and corner[a]:
+        g2 = g + math.hypot(ax - rx, az - rz)
+        best = root_g.get(a)
+        if best is None or g2 <= best + eps:
+            if best is None or g2 < best:
+                root_g[a] = g2
+            rec2 = (ax, az, rec)
+            for j in range(il, m):
+                e = idx[j]
+                nb = nbrs[e]
+                if nb < 0 or (dead[nb] and nb not in goal_polys):
+                    continue
+                if j == il:
+                    sx, sz, sv = plx, plz, pl_v
+                else:
+                    sx, sz, sv = wx[j], wz[j], ws[j]
+                if sx == wx[j + 1] and sz == wz[j + 1]:
+                    continue
+                out.append(
+                    (ax, az, a, rec2, g2, wx[j + 1], wz[j + 1], ws[j + 1], sx, sz, sv, nb, twins[e])
+                )
+    return out
+
+
+def heuristic(
+    rx: float, rz: float, lx: float, lz: float, qx: float, qz: float, gx: float, gz: float
+) -> float:
+    """Lower bound on root -> interval [R, L] -> goal (the Polyanya h-value).
+
+    Args:
+        rx: Root x.
+        rz: Root z.
+        lx: Left endpoint x.
+        lz: Left endpoint z.
+        qx: Right endpoint x.
+        qz: Right endpoint z.
+        gx: Goal x.
+        gz: Goal z.
+
+    Returns:
+        The length of the shortest root -> interval -> goal path, ignoring walls.
+    """
+    ix, iz = lx - qx, lz - qz
+    side_r = ix * (rz - qz) - iz * (rx - qx)
+    side_g = ix * (gz - qz) - iz * (gx - qx)
+    if (side_r > 0.0 and side_g > 0.0) or (side_r < 0.0 and side_g < 0.0):
+        # Goal on the root's side: mirror it across the interval's line.
+        ll = ix * ix + iz * iz
+        if ll > 0.0:
+            f = 2.0 * side_g / ll
+            gx += f * iz
+            gz -= f * ix
+    if side_r == 0.0:
+        return math.hypot(gx - rx, gz - rz)
+    if (qx - rx) * (gz - rz) - (qz - rz) * (gx - rx) < 0.0:
+        return math.hypot(qx - rx, qz - rz) + math.hypot(gx - qx, gz - qz)
+    if (lx - rx) * (gz - rz) - (lz - rz) * (gx - rx) > 0.0:
+        return math.hypot(lx - rx, lz - rz) + math.hypot(gx - lx, gz - lz)
+    return math.hypot(gx - rx, gz - rz)
