@@ -1,0 +1,79 @@
+"""`harness check LEVEL...`: validate level files and report their size.
+
+Prints one ``FILE: JSON.PATH: what is wrong`` line per problem and one count line per
+good file; exits 1 when any file has a problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+from world.level.check import CheckReport, check_level
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the subcommand's arguments.
+
+    Args:
+        parser: The subcommand's parser.
+    """
+    parser.add_argument(
+        "levels",
+        metavar="LEVEL",
+        nargs="+",
+        help="level files, or directories meaning every *.json file in them",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON document with every report"
+    )
+
+
+def level_files(names: list[str]) -> list[Path]:
+    """Expand directories into their *.json files, in name order.
+
+    Args:
+        names: Files and directories as given.
+
+    Returns:
+        The files to check (missing files stay, so they are reported).
+    """
+    files: list[Path] = []
+    for name in names:
+        path = Path(name)
+        files.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
+    return files
+
+
+def _as_json(report: CheckReport) -> dict[str, object]:
+    return {
+        "file": report.file,
+        "ok": report.ok,
+        "problems": [dataclasses.asdict(p) for p in report.problems],
+        "counts": dataclasses.asdict(report.counts) if report.counts else None,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every level named and print the reports.
+
+    Args:
+        args: Parsed arguments (levels, json).
+
+    Returns:
+        0 when every level is good, 1 otherwise.
+    """
+    reports = [check_level(path) for path in level_files(args.levels)]
+    if args.json:
+        json.dump([_as_json(r) for r in reports], sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        for report in reports:
+            for problem in report.problems:
+                print(problem)
+            if report.ok and report.counts is not None:
+                print(f"{report.file}: ok: {report.counts.summary()}")
+    return 0 if all(r.ok for r in reports) else 1
