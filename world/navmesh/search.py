@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from world.navmesh.mesh import NavMesh
-from world.navmesh.search_intervals import Tables, expand, heuristic
+from world.navmesh.search_intervals import Tables, build_chains, expand, heuristic
 
 _TABLE_CACHE_SIZE = 16
 
@@ -55,6 +55,7 @@ class PolyanyaSearch:
         self.vz = [float(v) for v in mesh.points[:, 1]]
         self.verts = list(mesh.polygons)
         self._twin = _twins(mesh)
+        self._chains = build_chains(self.vx, self.vz, self.verts)
         self._door_edges: dict[str, list[tuple[int, int]]] = {}
         for p, row in enumerate(mesh.doors):
             for k, door in enumerate(row):
@@ -130,7 +131,17 @@ class PolyanyaSearch:
             # Both points lie in one convex polygon: the straight line is optimal.
             return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
         nbr_rows, corner, dead_end = self._tables_for(blocked_doors)
-        t = Tables(self.vx, self.vz, self.verts, nbr_rows, self._twin, corner, dead_end, self.eps)
+        t = Tables(
+            self.vx,
+            self.vz,
+            self.verts,
+            nbr_rows,
+            self._twin,
+            corner,
+            dead_end,
+            self.eps,
+            self._chains,
+        )
         vx, vz, twin = self.vx, self.vz, self._twin
         start_rec = (sx, sz, None)
         heap: list[tuple] = []

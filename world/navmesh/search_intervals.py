@@ -37,6 +37,10 @@ class Tables:
         corner: Per vertex, whether it touches a wall (so paths may turn there).
         dead_end: Per polygon, whether it has a single open neighbour.
         eps: Geometric tolerance in plane units.
+        chains: Per polygon and entry edge, the precomputed entry-edge geometry and
+            far chain (see ``build_chains``).
+        root_g: Best g-value found so far per root vertex (root-level pruning).
+        seen_flat: Best g per (root, polygon) already expanded in full view.
     """
 
     vx: list[float]
@@ -47,6 +51,7 @@ class Tables:
     corner: list[bool]
     dead_end: list[bool]
     eps: float
+    chains: list[tuple[tuple, ...]]
     root_g: dict[int, float] = field(default_factory=dict)
     seen_flat: dict[tuple[int, int], float] = field(default_factory=dict)
 
@@ -68,14 +73,10 @@ def expand(
         The successor tuples.
     """
     rx, rz, rid, rec, g, lx, lz, lv, rgx, rgz, rv, poly, k = node
-    vx, vz = t.vx, t.vz
+    a, b, ax, az, bx, bz, ex, ez, elen, idx, ws, wx, wz = t.chains[poly][k]
     ring = t.verts[poly]
     n = len(ring)
-    a = ring[k]
-    b = ring[(k + 1) % n]
-    ax, az, bx, bz = vx[a], vz[a], vx[b], vz[b]
-    ex, ez = bx - ax, bz - az
-    elen = math.hypot(ex, ez)
+    vx, vz = t.vx, t.vz
     side = ex * (rz - az) - ez * (rx - ax)
     eps = t.eps
     nbrs = t.nbrs[poly]
@@ -123,10 +124,6 @@ def expand(
     # Orientation of each far vertex against the right ray (o) and left ray (q).
     drx, drz = rgx - rx, rgz - rz
     dlx, dlz = lx - rx, lz - rz
-    idx = [(k + 1 + i) % n for i in range(n)]
-    ws = [ring[e] for e in idx]
-    wx = [vx[w] for w in ws]
-    wz = [vz[w] for w in ws]
     ir = m
     o_prev = drx * (wz[0] - rz) - drz * (wx[0] - rx)
     o_cur = 0.0
@@ -222,6 +219,40 @@ def expand(
                     (ax, az, a, rec2, g2, wx[j + 1], wz[j + 1], ws[j + 1], sx, sz, sv, nb, twins[e])
                 )
     return out
+
+
+def build_chains(
+    vx: list[float], vz: list[float], verts: list[tuple[int, ...]]
+) -> list[tuple[tuple, ...]]:
+    """Precompute, per polygon and entry edge, what ``expand`` needs.
+
+    Args:
+        vx: Vertex x coordinates.
+        vz: Vertex z coordinates.
+        verts: Counter-clockwise vertex ring per polygon.
+
+    Returns:
+        Per polygon, per edge ``k``: ``(a, b, ax, az, bx, bz, ex, ez, length, idx,
+        ws, wx, wz)`` where ``idx`` are the edge indices ``k + 1, k + 2, ...`` of the
+        far chain and ``ws``/``wx``/``wz`` its vertices ``w0 = b .. wm = a``.
+    """
+    chains = []
+    for ring in verts:
+        n = len(ring)
+        rows = []
+        for k in range(n):
+            a, b = ring[k], ring[(k + 1) % n]
+            idx = tuple((k + 1 + i) % n for i in range(n))
+            ws = tuple(ring[e] for e in idx)
+            ex, ez = vx[b] - vx[a], vz[b] - vz[a]
+            rows.append(
+                (
+                    a, b, vx[a], vz[a], vx[b], vz[b], ex, ez, math.hypot(ex, ez), idx, ws,
+                    tuple(vx[w] for w in ws), tuple(vz[w] for w in ws),
+                )
+            )  # fmt: skip
+        chains.append(tuple(rows))
+    return chains
 
 
 def heuristic(
