@@ -1,17 +1,31 @@
-"""The World: one episode's mutable simulation, advanced one tick at a time."""
+"""The World: one episode's mutable simulation, advanced one tick at a time.
+
+Every public call validates its arguments completely before it changes anything, so a
+refused call (a typed `WorldError`) leaves the world exactly as it was.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from world.errors import InvalidRequestError, UnknownIdError
-from world.level.model import Level
-from world.sim.actors import Actor
+from world.level.model import CharacterTemplate, Difficulty, Level
+from world.sim.actors import PLAYER_ID, Actor
 from world.sim.clock import TICKS_PER_SECOND
+from world.sim.combat import PLAYER_SKILL, UNARMED, Combat, ShotResult
+from world.sim.doors import DoorRuntime, Doors
 from world.sim.events import Event, EventLog
+from world.sim.hashing import state_hash
+from world.sim.hazards import Hazards
+from world.sim.items import GADGET_MARKS, Items, ObjectRuntime
+from world.sim.layout import Layout
+from world.sim.physics import Physics
+from world.sim.sight import Sight
 
 Target = str | tuple[float, float, float]
 
@@ -24,7 +38,7 @@ class PlayerIntent:
         move_to: The next waypoint (x, z) to walk toward at the player's speed; None stands.
         face: A heading in radians to turn to; None faces the walking direction.
         fire_at: A character or object id, or a 3D point, to shoot at this tick.
-        use: An object or door id to press use on this tick (it must be within reach).
+        use: An object, door or character id to press use on (it must be within reach).
         equip: A carried object id to take in hand.
     """
 
@@ -36,11 +50,21 @@ class PlayerIntent:
 
 
 class System(Protocol):
-    """A plug-in that runs once per tick (character AI, objectives, ...)."""
+    """A plug-in that runs once per tick (character AI, objectives, ...).
+
+    A system may also define `state_items() -> tuple`, which is folded into the hash.
+    """
 
     def update(self, world: World) -> None:
         """Advance the system's own state by one tick, reading and changing the world."""
         ...
+
+
+def _navmesh_builder() -> Any:
+    # Kept behind one function so the simulation works (and is tested) without a navmesh.
+    from world.navmesh.build import build_navmesh
+
+    return build_navmesh
 
 
 class World:
@@ -49,82 +73,520 @@ class World:
     reach: float = 120.0
 
     def __init__(self, level: Level, difficulty: str, seed: int) -> None:
-        raise NotImplementedError
+        """Spawn the player and characters, build physics, doors, objects and timers.
 
-    # ---- time -------------------------------------------------------------------------
+        Args:
+            level: The level to play.
+            difficulty: One of the level's difficulty ids.
+            seed: Seed of the episode's one random generator.
+
+        Raises:
+            UnknownIdError: if the difficulty is not one the level offers.
+        """
+        offered = {d.id: d for d in level.difficulties}
+        if difficulty not in offered:
+            raise UnknownIdError("difficulty", difficulty, [d.id for d in level.difficulties])
+        self.level = level
+        self.difficulty: Difficulty = offered[difficulty]
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.tick = 0
+        self.events = EventLog()
+        self.ended: str | None = None
+        self._systems: list[tuple[int, str, System]] = []
+        self._navmesh: Any = None
+        self._paths: Any = None
+        self.layout = Layout(level)
+        self.physics = Physics(self.layout, margin=level.navmesh.agent_radius * 2)
+        self.sight = Sight(self.layout)
+        self.combat = Combat(self)
+        self.player = self._spawn_player()
+        self.characters: dict[str, Actor] = {}
+        rank = level.difficulty_rank(difficulty)
+        for c in sorted(level.characters, key=lambda c: c.id):
+            if level.difficulty_rank(c.min_difficulty) <= rank:
+                self.spawn(c.id, c, c.at[0], c.at[1], level.area(c.area).storey,
+                           math.radians(c.facing_deg))
+        self.items = Items(self)
+        self.objects: dict[str, ObjectRuntime] = self.items.objects
+        self.doors_system = Doors(self)
+        self.doors: dict[str, DoorRuntime] = self.doors_system.gates
+        self.hazards = Hazards(self)
+        self._found_secrets: set[str] = set()
+
+    # ---- set-up -----------------------------------------------------------------------
+    def _spawn_player(self) -> Actor:
+        start = self.level.start
+        places = start.places
+        place = places[int(self.rng.integers(len(places)))] if len(places) > 1 else places[0]
+        storey = self.level.area(place.area).storey
+        player = Actor(
+            PLAYER_ID, "player", "player", place.at[0], self.layout.storey_y[storey], place.at[1],
+            storey, place.area, facing=math.radians(start.facing_deg), speed=start.speed,
+            radius=self.level.navmesh.agent_radius, health=start.health, max_health=1.0,
+            armour=start.armour, accuracy=PLAYER_SKILL,
+        )
+        for oid in start.inventory:
+            player.inventory.append(oid)
+            spec = self.level.object(oid)
+            if spec.kind == "weapon":
+                self.combat.add_rounds(player, spec.weapon, int(spec.amount or 0))
+        if start.in_hand is not None:
+            self.equip_now(player, start.in_hand)
+        self.physics.add_actor(player)
+        return player
+
+    def spawn(self, actor_id: str, template: CharacterTemplate, x: float, z: float,
+              storey: str, facing: float = 0.0) -> Actor:
+        """Bring a character into the world (placed characters, waves, reinforcements).
+
+        Difficulty multipliers apply to hostiles: health and accuracy.
+
+        Raises:
+            InvalidRequestError: if the id is taken or the point is off the level.
+        """
+        if actor_id == PLAYER_ID or actor_id in self.characters:
+            raise InvalidRequestError(f"actor id {actor_id!r} is already in use")
+        area = self._require_area(x, z, storey)
+        hostile = template.side == "hostile"
+        health = template.health * (self.difficulty.enemy_health if hostile else 1.0)
+        accuracy = template.accuracy * (self.difficulty.enemy_accuracy if hostile else 1.0)
+        actor = Actor(
+            actor_id, template.kind, template.side, x, self.layout.storey_y[storey], z, storey,
+            area, facing=facing, speed=template.speed, radius=self.level.navmesh.agent_radius,
+            health=health, max_health=health, armour=template.armour,
+            weapon=template.weapon, accuracy=min(1.0, accuracy), infinite_ammo=True,
+            template=template,
+        )
+        if template.weapon is not None:
+            self.combat.add_rounds(actor, template.weapon, 0)
+        self.physics.add_actor(actor)
+        self.characters[actor_id] = actor
+        self.characters = dict(sorted(self.characters.items()))
+        return actor
+
+    # ---- time and plug-ins ------------------------------------------------------------
     @property
     def time_s(self) -> float:
         """Game seconds since the start."""
         return self.tick / TICKS_PER_SECOND
 
-    # ---- plug-ins ---------------------------------------------------------------------
     def add_system(self, name: str, system: System, order: int) -> None:
-        """Register a system that runs every tick, lowest order first (ties by name)."""
-        raise NotImplementedError
+        """Register a system that runs every tick, lowest order first (ties by name).
 
-    # ---- stepping ---------------------------------------------------------------------
-    def step(self, intent: PlayerIntent | None = None) -> None:
-        """Advance exactly one tick."""
-        raise NotImplementedError
+        Raises:
+            InvalidRequestError: if a system of that name is already registered.
+        """
+        if any(n == name for _, n, _ in self._systems):
+            raise InvalidRequestError(f"a system named {name!r} is already registered")
+        self._systems.append((order, name, system))
+        self._systems.sort(key=lambda item: (item[0], item[1]))
 
-    # ---- direct calls -----------------------------------------------------------------
-    def actor(self, actor_id: str) -> Actor:
-        """The player or a character by id."""
-        raise NotImplementedError
+    def systems(self) -> Iterator[tuple[str, System]]:
+        """The registered systems as (name, system), in the order they run."""
+        return ((name, system) for _, name, system in self._systems)
 
-    def use(self, actor_id: str, target_id: str) -> None:
-        """Press use on an object or door within reach."""
-        raise NotImplementedError
-
-    def equip(self, actor_id: str, object_id: str) -> None:
-        """Take a carried object in hand."""
-        raise NotImplementedError
-
-    def fire(self, actor_id: str, target: Target):
-        """Fire the actor's weapon at an actor, an object or a point."""
-        raise NotImplementedError
-
-    def use_item_on(self, actor_id: str, item_id: str, object_id: str) -> None:
-        """Use a carried item (gadget, poison, key) on an object or actor within reach."""
-        raise NotImplementedError
-
-    def teleport(self, actor_id: str, x: float, z: float, storey: str | None = None) -> None:
-        """Move an actor instantly (tests and set-ups)."""
-        raise NotImplementedError
-
-    def damage(self, actor_id: str, amount: float, source: str | None = None) -> None:
-        """Deal damage to an actor; armour absorbs first."""
-        raise NotImplementedError
+    def end(self, reason: str) -> None:
+        """End the world for a reason; the first reason given stays."""
+        if self.ended is None:
+            self.ended = reason
+            self.emit("episode_ended", PLAYER_ID, detail=reason)
 
     def emit(self, kind: str, subject: str, other: str | None = None,
              amount: float | None = None, detail: str | None = None) -> None:
         """Record an event at the current tick."""
         self.events.add(Event(self.tick, kind, subject, other, amount, detail))
 
-    # ---- queries ----------------------------------------------------------------------
-    def area_at(self, x: float, z: float, storey: str) -> str | None:
-        """The area containing a ground point on a storey, or None."""
-        raise NotImplementedError
+    # ---- stepping ---------------------------------------------------------------------
+    def step(self, intent: PlayerIntent | None = None) -> None:
+        """Advance exactly one tick.
 
-    def actor_area(self, actor: Actor) -> str | None:
-        """The area an actor is in now (None on stairs or outside every area)."""
-        raise NotImplementedError
+        Order: the player's intent, the registered systems, physics (with stairs and area
+        changes), doors, pickups, hazards and countdowns.
 
-    def line_of_sight(self, p, q, storey: str) -> bool:
-        """Whether nothing that blocks sight lies between two ground points on a storey."""
-        raise NotImplementedError
+        Raises:
+            WorldError: if the intent names something invalid; nothing has changed then.
+        """
+        if intent is not None:
+            self._check_intent(intent)
+        self.tick += 1
+        player = self.player
+        if intent is not None and player.alive:
+            self._apply_intent(intent)
+        elif player.alive:
+            player.move_to = None
+        for _, _, system in self._systems:
+            system.update(self)
+        moved, crossings = self.physics.step()
+        for actor, ramp in crossings:
+            up = actor.storey == ramp.bottom_storey
+            storey = ramp.top_storey if up else ramp.bottom_storey
+            self.physics.place(actor, actor.x, actor.z, storey)
+            actor.y = self.layout.storey_y[storey]
+            self.emit("storey_changed", actor.id, ramp.id, detail=storey)
+        for actor in moved:
+            self._update_area(actor)
+        if intent is not None and intent.face is not None and player.alive:
+            player.facing = float(intent.face)
+        self.doors_system.update()
+        self.items.update()
+        self.hazards.update()
 
-    def blocked_doors(self, for_actor: str | None = None) -> frozenset[str]:
-        """Ids of doors and hidden exits not passable now."""
-        raise NotImplementedError
+    def _check_intent(self, intent: PlayerIntent) -> None:
+        player = self.player
+        if intent.equip is not None:
+            self._check_equip(player, intent.equip)
+        if intent.use is not None:
+            self._check_use(player, intent.use)
+        if intent.fire_at is not None:
+            self._fire_target(intent.fire_at)
+        if intent.move_to is not None:
+            x, z = intent.move_to
+            if not (math.isfinite(x) and math.isfinite(z)):
+                raise InvalidRequestError(f"move_to must be finite numbers, got {intent.move_to}")
+
+    def _apply_intent(self, intent: PlayerIntent) -> None:
+        player = self.player
+        if intent.equip is not None:
+            self.equip_now(player, intent.equip)
+        if intent.move_to is not None and self.level.start.fixed:
+            self.emit("move_refused", player.id, detail="this level fixes the player in place")
+            player.move_to = None
+        else:
+            player.move_to = (
+                None if intent.move_to is None
+                else (float(intent.move_to[0]), float(intent.move_to[1]))
+            )
+        if intent.use is not None:
+            self._do_use(player, intent.use)
+        if intent.fire_at is not None:
+            self._do_fire(player, intent.fire_at)
+
+    def _update_area(self, actor: Actor) -> None:
+        area = self.layout.area_at(actor.x, actor.z, actor.storey, actor.area)
+        if area is None or area == actor.area:
+            return
+        actor.area = area
+        self.emit("area_entered", actor.id, area)
+        if actor.is_player and self.level.area(area).secret and area not in self._found_secrets:
+            self._found_secrets.add(area)
+            self.emit("secret_found", actor.id, area)
+
+    # ---- validation helpers -----------------------------------------------------------
+    def all_actors(self) -> list[Actor]:
+        """The player followed by the characters in id order."""
+        return [self.player, *self.characters.values()]
+
+    def actor(self, actor_id: str) -> Actor:
+        """The player or a character by id.
+
+        Raises:
+            UnknownIdError: naming the known actor ids.
+        """
+        if actor_id == PLAYER_ID:
+            return self.player
+        found = self.characters.get(actor_id)
+        if found is None:
+            raise UnknownIdError("actor", actor_id, [PLAYER_ID, *self.characters])
+        return found
+
+    def _live_actor(self, actor_id: str) -> Actor:
+        actor = self.actor(actor_id)
+        if not actor.alive:
+            raise InvalidRequestError(f"actor {actor_id!r} is down and cannot act")
+        return actor
+
+    def _require_area(self, x: float, z: float, storey: str | None) -> str:
+        storeys = list(self.layout.storeys)
+        if storey is not None and storey not in self.layout.storey_y:
+            raise UnknownIdError("storey", storey, storeys)
+        candidates = [storey] if storey is not None else storeys
+        for s in candidates:
+            area = self.layout.area_at(x, z, s)
+            if area is not None:
+                return area
+        raise InvalidRequestError(
+            f"position ({x}, {z}) lies in no area of storey {', '.join(candidates)}; "
+            f"storeys: {', '.join(storeys)}"
+        )
+
+    def _target_point(self, target_id: str) -> tuple[float, float, str]:
+        if target_id in self.doors:
+            (ax, az), (bx, bz) = self.layout.gates[target_id].segment
+            return (ax + bx) / 2, (az + bz) / 2, self.layout.gates[target_id].storey
+        if target_id in self.objects:
+            obj = self.objects[target_id]
+            if obj.x is None:
+                raise InvalidRequestError(f"object {target_id!r} is carried, not placed")
+            return obj.x, obj.z, obj.storey
+        actor = self.actor(target_id) if target_id in self.characters or (
+            target_id == PLAYER_ID) else None
+        if actor is None:
+            known = sorted({*self.doors, *self.objects, *self.characters})
+            raise UnknownIdError("door, object or character", target_id, known)
+        return actor.x, actor.z, actor.storey
+
+    def distance_to(self, actor: Actor, target_id: str) -> float:
+        """Ground distance from an actor to a door (its segment), object or character.
+
+        Raises:
+            UnknownIdError: if no such target exists.
+        """
+        if target_id in self.doors:
+            gate = self.layout.gates[target_id]
+            if gate.storey != actor.storey:
+                return math.inf
+            (ax, az), (bx, bz) = gate.segment
+            ex, ez = bx - ax, bz - az
+            t = ((actor.x - ax) * ex + (actor.z - az) * ez) / ((ex * ex + ez * ez) or 1.0)
+            t = min(1.0, max(0.0, t))
+            return math.hypot(actor.x - ax - t * ex, actor.z - az - t * ez)
+        x, z, storey = self._target_point(target_id)
+        return math.hypot(actor.x - x, actor.z - z) if storey == actor.storey else math.inf
 
     def within_reach(self, actor: Actor, object_id: str) -> bool:
-        """Whether an object or door is close enough for the actor to use."""
-        raise NotImplementedError
+        """Whether an object, door or character is close enough for the actor to use."""
+        return self.distance_to(actor, object_id) <= self.reach
+
+    def _require_reach(self, actor: Actor, target_id: str) -> None:
+        distance = self.distance_to(actor, target_id)
+        if distance > self.reach:
+            shown = "on another storey" if math.isinf(distance) else f"{distance:.0f} units away"
+            raise InvalidRequestError(
+                f"{target_id!r} is {shown} from {actor.id!r}; use reaches {self.reach:.0f} units"
+            )
+
+    # ---- use ----------------------------------------------------------------------------
+    def _check_use(self, actor: Actor, target_id: str) -> None:
+        self._target_point(target_id)
+        if target_id in self.objects:
+            obj = self.objects[target_id]
+            if not obj.present:
+                state = "broken" if obj.broken else "not in the world (taken)"
+                raise InvalidRequestError(f"object {target_id!r} is {state}")
+        if target_id == actor.id:
+            raise InvalidRequestError(f"actor {actor.id!r} cannot use itself")
+        self._require_reach(actor, target_id)
+
+    def _do_use(self, actor: Actor, target_id: str) -> None:
+        if target_id in self.doors:
+            self.doors_system.use(actor, target_id)
+        elif target_id in self.objects:
+            self.items.use(actor, self.objects[target_id])
+        else:
+            self.emit("object_used", actor.id, target_id, detail="character")
+
+    def use(self, actor_id: str, target_id: str) -> None:
+        """Press use on a door, an object or a character within reach.
+
+        Doors open, close or refuse (an event says why); pickups are taken; panels,
+        switches and computers act on their targets; using a character records an event.
+
+        Raises:
+            UnknownIdError: for an unknown actor or target.
+            InvalidRequestError: if the actor is down, the object is gone or out of reach.
+        """
+        actor = self._live_actor(actor_id)
+        self._check_use(actor, target_id)
+        self._do_use(actor, target_id)
+
+    # ---- equip --------------------------------------------------------------------------
+    def _check_equip(self, actor: Actor, object_id: str) -> None:
+        if object_id not in self.objects:
+            raise UnknownIdError("object", object_id, sorted(self.objects))
+        if object_id not in actor.inventory:
+            raise InvalidRequestError(
+                f"{actor.id!r} does not carry {object_id!r}; carried: "
+                f"{', '.join(actor.inventory) or 'nothing'}"
+            )
+
+    def equip_now(self, actor: Actor, object_id: str) -> None:
+        """Take a carried object in hand without validation (internal and start-up use)."""
+        actor.in_hand = object_id
+        spec = self.level.object(object_id)
+        actor.weapon = spec.weapon if spec.kind == "weapon" else (
+            None if actor.is_player else actor.weapon
+        )
+        actor.reload_until = 0
+        self.emit("item_equipped", actor.id, object_id)
+
+    def equip(self, actor_id: str, object_id: str) -> None:
+        """Take a carried object in hand; a weapon becomes the one fired.
+
+        Raises:
+            UnknownIdError: for an unknown actor or object.
+            InvalidRequestError: if the actor does not carry the object.
+        """
+        actor = self._live_actor(actor_id)
+        self._check_equip(actor, object_id)
+        self.equip_now(actor, object_id)
+
+    # ---- fire ---------------------------------------------------------------------------
+    def _fire_target(self, target: Any) -> tuple[tuple[float, float], str, Any, bool, float]:
+        if isinstance(target, str):
+            if target in self.objects:
+                obj = self.objects[target]
+                if obj.x is None or (not obj.present and not obj.broken):
+                    raise InvalidRequestError(f"object {target!r} is not standing in the world")
+                return (obj.x, obj.z), obj.storey, target, False, 15.0
+            if target in self.characters or target == PLAYER_ID:
+                actor = self.actor(target)
+                if not actor.alive:
+                    raise InvalidRequestError(f"actor {target!r} is already down")
+                return (actor.x, actor.z), actor.storey, actor, actor.moving, actor.radius
+            known = sorted({*self.objects, *self.characters, PLAYER_ID})
+            raise UnknownIdError("character or object", target, known)
+        if isinstance(target, Sequence) and len(target) == 3 and all(
+            isinstance(v, int | float) and math.isfinite(v) for v in target
+        ):
+            x, y, z = (float(v) for v in target)
+            storey = min(self.layout.storeys, key=lambda s: abs(self.layout.storey_y[s] - y))
+            return (x, z), storey, None, False, 0.0
+        raise InvalidRequestError(
+            f"fire target must be a character or object id or a point (x, y, z), got {target!r}"
+        )
+
+    def _do_fire(self, actor: Actor, target: Target) -> ShotResult:
+        aim, storey, resolved, moving, radius = self._fire_target(target)
+        if resolved is actor:
+            raise InvalidRequestError(f"actor {actor.id!r} cannot shoot itself")
+        return self.combat.fire(actor, aim, storey, resolved, moving, radius)
+
+    def fire(self, actor_id: str, target: Target) -> ShotResult:
+        """Fire the actor's weapon at an actor, an object or a point (x, y, z).
+
+        Rate of fire, magazine and reload are respected: a weapon that is not ready does
+        not fire and the result says why. A hit is rolled with the world's generator.
+
+        Raises:
+            UnknownIdError: for an unknown actor or target id.
+            InvalidRequestError: for a malformed point, a target already down, the shooter down.
+        """
+        actor = self._live_actor(actor_id)
+        self._fire_target(target)
+        return self._do_fire(actor, target)
+
+    # ---- items on things ----------------------------------------------------------------
+    def use_item_on(self, actor_id: str, item_id: str, object_id: str) -> None:
+        """Use a carried item on an object, door or character within reach.
+
+        Gadgets mark objects (camera: photographed, data_copier: copied, device: planted),
+        keys work a door's lock, poison hurts a character (armour does not help).
+
+        Raises:
+            UnknownIdError: for an unknown actor, item or target.
+            InvalidRequestError: if the item is not carried, does nothing there, or the
+                target is out of reach.
+        """
+        actor = self._live_actor(actor_id)
+        self._check_equip(actor, item_id)
+        self._target_point(object_id)
+        kind = self.objects[item_id].kind
+        usable = {"gadget", "key", "poison"}
+        if kind not in usable:
+            raise InvalidRequestError(
+                f"{item_id!r} is a {kind}; items that can be used on things: "
+                f"{', '.join(sorted(usable))}"
+            )
+        if kind == "key" and object_id not in self.doors:
+            raise InvalidRequestError(f"a key works on doors; {object_id!r} is not a door")
+        if kind == "poison" and object_id not in self.characters:
+            raise InvalidRequestError(f"poison works on characters; {object_id!r} is not one")
+        self._require_reach(actor, object_id)
+        if kind == "gadget":
+            self.items.mark(actor, self.objects[item_id], object_id)
+        elif kind == "key":
+            self.doors_system.use(actor, object_id)
+        else:
+            actor.inventory.remove(item_id)
+            if actor.in_hand == item_id:
+                actor.in_hand = None
+            self.emit("item_used", actor.id, item_id, detail=object_id)
+            spec = self.objects[item_id].spec
+            self.combat.damage(self.characters[object_id], spec.amount or 0.0, actor.id,
+                               through_armour=True)
+
+    # ---- test and system helpers --------------------------------------------------------
+    def teleport(self, actor_id: str, x: float, z: float, storey: str | None = None) -> None:
+        """Move an actor instantly to a point inside an area (tests and set-ups).
+
+        Raises:
+            UnknownIdError: for an unknown actor or storey.
+            InvalidRequestError: if the point lies in no area (of the storey, if given).
+        """
+        actor = self.actor(actor_id)
+        storey = storey if storey is not None else actor.storey
+        area = self._require_area(float(x), float(z), storey)
+        self.physics.place(actor, float(x), float(z), storey)
+        actor.y = self.layout.storey_y[storey]
+        actor.move_to = None
+        if area != actor.area:
+            actor.area = area
+
+    def damage(self, actor_id: str, amount: float, source: str | None = None) -> None:
+        """Deal damage to an actor; armour absorbs first.
+
+        Raises:
+            UnknownIdError: for an unknown actor.
+            InvalidRequestError: for a negative or non-finite amount.
+        """
+        actor = self.actor(actor_id)
+        if not (math.isfinite(amount) and amount >= 0):
+            raise InvalidRequestError(f"damage must be a finite number >= 0, got {amount!r}")
+        self.combat.damage(actor, float(amount), source)
+
+    def start_countdown(self, countdown_id: str) -> None:
+        """Start a countdown now (the objectives system calls this)."""
+        self.hazards.start_countdown(countdown_id)
+
+    # ---- queries ------------------------------------------------------------------------
+    def area_at(self, x: float, z: float, storey: str) -> str | None:
+        """The area containing a ground point on a storey, or None."""
+        return self.layout.area_at(x, z, storey)
+
+    def actor_area(self, actor: Actor) -> str | None:
+        """The area an actor stands in now (None on stairs or outside every area)."""
+        return self.layout.area_at(actor.x, actor.z, actor.storey, actor.area)
+
+    def line_of_sight(self, p: Sequence[float], q: Sequence[float], storey: str) -> bool:
+        """Whether nothing that blocks sight lies between two points on a storey.
+
+        Points are (x, z) or (x, y, z); only the ground coordinates count.
+        """
+        return self.sight.line_of_sight(p, q, storey)
+
+    def visible_from(self, p: Sequence[float], points: np.ndarray, storey: str) -> np.ndarray:
+        """Line of sight from one point to many (an (n, 2) array) at once."""
+        return self.sight.visible_from(p, points, storey)
+
+    def blocked_doors(self, for_actor: str | None = None) -> frozenset[str]:
+        """Ids of doors and hidden exits not passable now.
+
+        With an actor id, doors that actor could open itself by pressing use (plain
+        closed doors, locked doors it has the key for) are left out.
+        """
+        actor = self.actor(for_actor) if for_actor is not None else None
+        return self.doors_system.blocked(actor)
+
+    @property
+    def navmesh(self) -> Any:
+        """The level's navigation mesh, built on first use."""
+        if self._navmesh is None:
+            self._navmesh = _navmesh_builder()(self.level)
+        return self._navmesh
+
+    @property
+    def paths(self) -> Any:
+        """A path finder over the navigation mesh, built on first use."""
+        if self._paths is None:
+            from world.navmesh.query import PathFinder
+
+            self._paths = PathFinder(self.navmesh)
+        return self._paths
 
     def state_hash(self) -> str:
         """A sha256 hex digest of everything that determines what happens next."""
-        raise NotImplementedError
+        return state_hash(self)
 
 
-__all__ = ["InvalidRequestError", "PlayerIntent", "System", "UnknownIdError", "World", "np"]
+__all__ = ["GADGET_MARKS", "UNARMED", "PlayerIntent", "System", "World"]

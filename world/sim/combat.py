@@ -1,0 +1,212 @@
+"""Weapons, shots and damage: rate of fire, magazines, an accuracy roll and hitscan.
+
+A shot travels in a straight line on the shooter's storey; walls and gates stop it,
+windows and open doorways do not. Whether it hits is drawn from the world's one seeded
+generator, so the same seed always gives the same hits.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from world.level.model import Weapon
+from world.sim.actors import Actor
+
+if TYPE_CHECKING:
+    from world.sim.world import World
+
+UNARMED = "fists"
+PLAYER_SKILL = 1.0  # the player's base chance to hit at point-blank range
+MOVING_SHOOTER_SPREAD = 1.0  # extra spread, as a multiple of the weapon's, when walking
+MOVING_TARGET_SPREAD = 0.5
+OBJECT_RADIUS = 15.0  # size of a shootable object
+
+
+@dataclass(frozen=True)
+class ShotResult:
+    """What one attempt to fire did.
+
+    Attributes:
+        fired: Whether a round left the weapon.
+        hit: Whether it struck the target.
+        reason: Why it did not fire or did not hit ("cooldown", "reloading", "no_ammo",
+            "range", "blocked", "roll", "point"), or "" for a hit.
+    """
+
+    fired: bool
+    hit: bool = False
+    reason: str = ""
+
+
+def hit_chance(weapon: Weapon, skill: float, distance: float, target_radius: float,
+               shooter_moving: bool, target_moving: bool) -> float:
+    """Chance that a shot hits: the share of the spread cone the target covers, times skill.
+
+    Args:
+        weapon: The weapon fired.
+        skill: The shooter's chance to hit at point-blank range.
+        distance: Distance to the target.
+        target_radius: Half the target's width.
+        shooter_moving: Whether the shooter walked during the last tick.
+        target_moving: Whether the target walked during the last tick.
+
+    Returns:
+        A probability in [0, 1].
+    """
+    spread = weapon.spread * (
+        1.0 + MOVING_SHOOTER_SPREAD * shooter_moving + MOVING_TARGET_SPREAD * target_moving
+    )
+    if spread <= 0.0:
+        return max(0.0, min(1.0, skill))
+    cover = min(1.0, math.atan2(target_radius, max(distance, 1e-6)) / spread)
+    return max(0.0, min(1.0, skill * cover))
+
+
+class Combat:
+    """Firing and damage rules for one world."""
+
+    def __init__(self, world: World) -> None:
+        """Index the level's weapons (built-in catalogue merged with the level's own)."""
+        self.world = world
+        self.weapons = {w.id: w for w in world.level.weapons}
+        self._cooldown = {w.id: max(1, round(30 / w.shots_per_s)) for w in world.level.weapons}
+
+    def weapon_of(self, actor: Actor) -> Weapon:
+        """The weapon type the actor fires now (bare hands when it holds none)."""
+        return self.weapons[actor.weapon or UNARMED]
+
+    def add_rounds(self, actor: Actor, weapon_id: str, rounds: int) -> None:
+        """Add reserve rounds, loading an empty magazine at once (no reload wait on pickup)."""
+        weapon = self.weapons[weapon_id]
+        actor.ammo[weapon_id] = actor.ammo.get(weapon_id, 0) + rounds
+        loaded = actor.magazine.get(weapon_id, 0)
+        if loaded == 0 and weapon.magazine > 0:
+            self._load(actor, weapon)
+
+    def _load(self, actor: Actor, weapon: Weapon) -> None:
+        loaded = actor.magazine.get(weapon.id, 0)
+        want = weapon.magazine - loaded
+        take = want if actor.infinite_ammo else min(want, actor.ammo.get(weapon.id, 0))
+        if not actor.infinite_ammo:
+            actor.ammo[weapon.id] = actor.ammo.get(weapon.id, 0) - take
+        actor.magazine[weapon.id] = loaded + take
+
+    def settle(self, actor: Actor) -> None:
+        """Finish a reload whose time has come."""
+        if actor.reload_until and self.world.tick >= actor.reload_until:
+            actor.reload_until = 0
+            self._load(actor, self.weapon_of(actor))
+
+    def readiness(self, actor: Actor) -> str:
+        """Why the actor cannot fire now ("cooldown", "reloading", "no_ammo"), or ""."""
+        self.settle(actor)
+        weapon = self.weapon_of(actor)
+        if actor.reload_until:
+            return "reloading"
+        if self.world.tick - actor.last_shot_tick < self._cooldown[weapon.id]:
+            return "cooldown"
+        if weapon.magazine > 0 and actor.magazine.get(weapon.id, 0) <= 0:
+            return "no_ammo"
+        return ""
+
+    def _start_reload(self, actor: Actor, weapon: Weapon) -> None:
+        if weapon.magazine == 0 or actor.reload_until:
+            return
+        if not actor.infinite_ammo and actor.ammo.get(weapon.id, 0) <= 0:
+            return
+        actor.reload_until = self.world.tick + max(1, round(weapon.reload_s * 30))
+        self.world.emit("reload_started", actor.id, detail=weapon.id)
+
+    def fire(self, shooter: Actor, aim: tuple[float, float], storey: str,
+             target: Actor | str | None, target_moving: bool, radius: float) -> ShotResult:
+        """Fire at an already validated target.
+
+        Args:
+            shooter: The actor firing.
+            aim: Ground point (x, z) aimed at.
+            storey: The target's storey.
+            target: The target actor, the target object id, or None for a point.
+            target_moving: Whether the target walked during the last tick.
+            radius: Half the target's width.
+
+        Returns:
+            What happened.
+        """
+        world = self.world
+        weapon = self.weapon_of(shooter)
+        why = self.readiness(shooter)
+        if why:
+            if why == "no_ammo":
+                self._start_reload(shooter, weapon)
+                if shooter.reload_until:
+                    why = "reloading"
+            return ShotResult(False, reason=why)
+        if weapon.magazine > 0:
+            shooter.magazine[weapon.id] -= 1
+        shooter.last_shot_tick = world.tick
+        target_id = target.id if isinstance(target, Actor) else target
+        world.emit("shot_fired", shooter.id, target_id, 1.0 if weapon.silenced else 0.0, weapon.id)
+        result = self._resolve(shooter, weapon, aim, storey, target, target_id, target_moving,
+                               radius)
+        if weapon.magazine > 0 and shooter.magazine[weapon.id] == 0:
+            self._start_reload(shooter, weapon)
+        return result
+
+    def _resolve(self, shooter: Actor, weapon: Weapon, aim, storey, target, target_id,
+                 target_moving, radius) -> ShotResult:
+        world = self.world
+        if target is None:
+            return ShotResult(True, reason="point")
+        distance = math.hypot(aim[0] - shooter.x, aim[1] - shooter.z)
+        reach = weapon.range + (radius if weapon.melee else 0.0)
+        why = ""
+        if distance > reach:
+            why = "range"
+        elif storey != shooter.storey or not world.sight.line_of_sight(
+            (shooter.x, shooter.z), aim, storey
+        ):
+            why = "blocked"
+        else:
+            skill = shooter.accuracy
+            roll = world.rng.random()
+            chance = hit_chance(weapon, skill, distance, radius, shooter.moving, target_moving)
+            if roll >= chance:
+                why = "roll"
+        if why:
+            world.emit("shot_missed", shooter.id, target_id, detail=why)
+            return ShotResult(True, reason=why)
+        world.emit("shot_hit", shooter.id, target_id)
+        amount = weapon.damage
+        if shooter.side == "hostile":
+            amount *= world.difficulty.enemy_damage
+        if isinstance(target, Actor):
+            self.damage(target, amount, shooter.id)
+        else:
+            world.items.damage(world.objects[target], amount, shooter.id)
+        return ShotResult(True, hit=True)
+
+    def damage(self, actor: Actor, amount: float, source: str | None,
+               through_armour: bool = False) -> None:
+        """Take damage: armour absorbs first unless `through_armour`; health <= 0 is down."""
+        if not actor.alive or amount <= 0.0:
+            return
+        absorbed = 0.0 if through_armour else min(actor.armour, amount)
+        actor.armour -= absorbed
+        actor.health -= amount - absorbed
+        self.world.emit("damage_taken", actor.id, source, amount)
+        if actor.health <= 0.0:
+            self.down(actor, source)
+
+    def down(self, actor: Actor, source: str | None) -> None:
+        """Take an actor out: its body leaves physics; the player going down ends the world."""
+        if not actor.alive:
+            return
+        actor.alive = False
+        actor.health = min(actor.health, 0.0)
+        actor.move_to = None
+        self.world.physics.remove_actor(actor)
+        self.world.emit("actor_down", actor.id, source)
+        if actor.is_player:
+            self.world.end("player_dead")

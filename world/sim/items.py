@@ -1,0 +1,251 @@
+"""Objects at run time: pickups, usable objects, breakables, gadgets and secret triggers.
+
+What each kind of object does is declared in tables (`PICKUPS`, `TARGET_MODES`,
+`GADGET_MARKS`) rather than spread over branches, so a new kind is one entry.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from world.level.model import LevelObject
+from world.sim.actors import Actor
+from world.sim.clock import seconds_to_ticks
+
+if TYPE_CHECKING:
+    from world.sim.world import World
+
+PICKUP_MARGIN = 40.0  # units beyond the actor's radius within which pickups are taken
+GADGET_MARKS = {"camera": "photographed", "data_copier": "copied", "device": "planted"}
+# How a used (or broken) object acts on the gates it targets.
+TARGET_MODES = {
+    "panel": "open",
+    "switch": "toggle",
+    "computer": "open",
+    "secret_trigger": "open",
+    "breakable": "unlock",
+}
+
+
+@dataclass(eq=False)
+class ObjectRuntime:
+    """The live state of one level object.
+
+    Attributes:
+        id: The object id.
+        spec: The level's record of it.
+        x: Position across the ground (None for objects carried from the start).
+        z: Position across the ground.
+        storey: Storey it stands on, if placed.
+        present: Whether it stands in the world now (not taken, not broken).
+        holder: Id of the actor carrying it, if any.
+        health: Remaining health of a breakable object.
+        broken: Whether gunfire destroyed it.
+        respawn_at: Tick at which a taken pickup comes back.
+        uses: How many times use was pressed on it.
+        active: For alarms: whether it is sounding.
+        marks: Gadget results on it ("photographed", "copied", "planted").
+        triggered: For secret triggers: whether it has fired.
+    """
+
+    id: str
+    spec: LevelObject
+    x: float | None
+    z: float | None
+    storey: str | None
+    present: bool
+    holder: str | None = None
+    health: float | None = None
+    broken: bool = False
+    respawn_at: int | None = None
+    uses: int = 0
+    active: bool = False
+    marks: list[str] = field(default_factory=list)
+    triggered: bool = False
+
+    @property
+    def kind(self) -> str:
+        """The object kind."""
+        return self.spec.kind
+
+    def state_items(self) -> tuple:
+        """The object's state for the state hash."""
+        return (
+            self.id, self.present, self.holder, self.health, self.broken, self.respawn_at,
+            self.uses, self.active, tuple(self.marks), self.triggered,
+        )
+
+
+def _take_into_inventory(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
+    if obj.id not in actor.inventory:
+        actor.inventory.append(obj.id)
+    world.emit("item_picked_up", actor.id, obj.id)
+    return True
+
+
+def _take_weapon(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
+    weapon = obj.spec.weapon
+    first = obj.id not in actor.inventory
+    if first:
+        actor.inventory.append(obj.id)
+    rounds = int(obj.spec.amount or 0)
+    world.combat.add_rounds(actor, weapon, rounds)
+    world.emit("item_picked_up", actor.id, obj.id, float(rounds), weapon)
+    if actor.in_hand is None and first:
+        world.equip_now(actor, obj.id)
+    return True
+
+
+def _take_ammo(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
+    rounds = int(obj.spec.amount or 0)
+    world.combat.add_rounds(actor, obj.spec.weapon, rounds)
+    world.emit("item_picked_up", actor.id, obj.id, float(rounds), obj.spec.weapon)
+    return True
+
+
+def _take_armour(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
+    if auto and actor.armour >= 1.0:
+        return False  # as in shooters: walking over armour you cannot use leaves it there
+    gained = min(1.0, actor.armour + (obj.spec.amount or 0.0)) - actor.armour
+    actor.armour += gained
+    world.emit("item_picked_up", actor.id, obj.id, gained)
+    world.emit("armour_gained", actor.id, obj.id, gained)
+    return True
+
+
+def _take_medkit(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
+    if auto and actor.health >= actor.max_health:
+        return False
+    gained = max(0.0, min(actor.max_health, actor.health + (obj.spec.amount or 0.0)) - actor.health)
+    actor.health += gained
+    world.emit("item_picked_up", actor.id, obj.id, gained)
+    world.emit("healed", actor.id, obj.id, gained)
+    return True
+
+
+# kind -> what taking it does; returns False when an automatic pickup leaves it lying.
+PICKUPS: dict[str, Callable[[World, Actor, ObjectRuntime, bool], bool]] = {
+    "weapon": _take_weapon,
+    "ammo": _take_ammo,
+    "armour": _take_armour,
+    "medkit": _take_medkit,
+    "key": _take_into_inventory,
+    "gadget": _take_into_inventory,
+    "poison": _take_into_inventory,
+}
+
+
+class Items:
+    """Every object of a level and what happens when actors take, use or shoot them."""
+
+    def __init__(self, world: World) -> None:
+        """Create the runtime of each object; start inventory objects are held by the player."""
+        self.world = world
+        self.objects: dict[str, ObjectRuntime] = {}
+        carried = set(world.level.start.inventory)
+        for spec in sorted(world.level.objects, key=lambda o: o.id):
+            storey = world.level.area(spec.area).storey if spec.area else None
+            x, z = spec.at if spec.at is not None else (None, None)
+            self.objects[spec.id] = ObjectRuntime(
+                spec.id, spec, x, z, storey, present=spec.placed and spec.id not in carried,
+                holder="player" if spec.id in carried else None, health=spec.health,
+            )
+        # Auto pickups and proximity triggers are checked against the player every tick.
+        self._pickups = [o for o in self.objects.values() if o.kind in PICKUPS and o.x is not None]
+        self._proximity = [
+            o for o in self.objects.values()
+            if o.kind == "secret_trigger" and o.spec.trigger == "proximity"
+        ]
+        self._respawning: set[str] = set()
+
+    def take(self, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
+        """Take a pickup lying in the world; returns whether it was taken."""
+        if not PICKUPS[obj.kind](self.world, actor, obj, auto):
+            return False
+        obj.present = False
+        if obj.kind in ("key", "gadget", "poison", "weapon"):
+            obj.holder = actor.id
+        if obj.spec.respawn_s is not None:
+            obj.respawn_at = self.world.tick + seconds_to_ticks(obj.spec.respawn_s)
+            self._respawning.add(obj.id)
+        return True
+
+    def use(self, actor: Actor, obj: ObjectRuntime) -> None:
+        """Press use on an object within reach."""
+        if obj.kind in PICKUPS:
+            self.take(actor, obj, auto=False)
+            return
+        obj.uses += 1
+        self.world.emit("object_used", actor.id, obj.id)
+        if obj.kind == "alarm":
+            self.set_alarm(obj.id, False, actor.id)
+        self.act_on_targets(obj, TARGET_MODES.get(obj.kind, "open"))
+        if obj.kind == "secret_trigger":
+            obj.triggered = True
+
+    def act_on_targets(self, obj: ObjectRuntime, mode: str) -> None:
+        """Apply an object's effect to each of its targets: gates, alarms."""
+        for target in obj.spec.targets:
+            if target in self.world.doors:
+                self.world.doors_system.trigger(target, mode, obj.id)
+            elif target in self.objects and self.objects[target].kind == "alarm":
+                self.set_alarm(target, False, obj.id)
+
+    def set_alarm(self, alarm_id: str, on: bool, source: str | None) -> None:
+        """Start or stop an alarm sounding (cameras and characters raise; switches stop)."""
+        alarm = self.objects[alarm_id]
+        if alarm.active == on:
+            return
+        alarm.active = on
+        self.world.emit("alarm_raised" if on else "alarm_off", alarm_id, source)
+
+    def damage(self, obj: ObjectRuntime, amount: float, source: str) -> None:
+        """Gunfire on an object: breakables lose health and break at 0."""
+        if obj.health is None or obj.broken:
+            return
+        obj.health = max(0.0, obj.health - amount)
+        self.world.emit("damage_taken", obj.id, source, amount)
+        if obj.health <= 0.0:
+            obj.broken = True
+            obj.present = False
+            self.world.emit("object_broken", obj.id, source)
+            self.act_on_targets(obj, TARGET_MODES["breakable"])
+
+    def mark(self, actor: Actor, gadget: ObjectRuntime, target_id: str) -> None:
+        """Use a gadget on an object or character: it records the gadget's result."""
+        kind = gadget.spec.gadget
+        if target_id in self.objects:
+            marks = self.objects[target_id].marks
+            if GADGET_MARKS[kind] not in marks:
+                marks.append(GADGET_MARKS[kind])
+        self.world.emit("gadget_used", actor.id, target_id, detail=kind)
+
+    def update(self) -> None:
+        """Respawn pickups, take pickups the player walks over, fire proximity triggers."""
+        world = self.world
+        if self._respawning:
+            for oid in sorted(self._respawning):
+                obj = self.objects[oid]
+                if world.tick >= obj.respawn_at:
+                    obj.present, obj.respawn_at, obj.holder = True, None, obj.holder
+                    self._respawning.discard(oid)
+                    world.emit("item_respawned", oid)
+        player = world.player
+        if not player.alive:
+            return
+        px, pz, storey = player.x, player.z, player.storey
+        reach = player.radius + PICKUP_MARGIN
+        for obj in self._pickups:
+            if obj.present and obj.storey == storey and abs(obj.x - px) <= reach and (
+                math.hypot(obj.x - px, obj.z - pz) <= reach
+            ):
+                self.take(player, obj, auto=True)
+        for obj in self._proximity:
+            if not obj.triggered and obj.storey == storey and (
+                math.hypot(obj.x - px, obj.z - pz) <= (obj.spec.radius or 0.0)
+            ):
+                obj.triggered = True
+                self.act_on_targets(obj, TARGET_MODES["secret_trigger"])

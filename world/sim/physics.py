@@ -1,0 +1,186 @@
+"""Movement: one pymunk space per storey, static walls, gates that come and go, stairs.
+
+Actors are dynamic circles with infinite moment. Each tick their velocity is set toward
+their waypoint, every space with something moving is stepped once with dt = 1/30, and
+positions are read back and quantised so floating-point noise cannot build up
+differently in different processes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pymunk
+
+from world.sim.actors import Actor
+from world.sim.clock import DT, TICKS_PER_SECOND
+from world.sim.layout import Layout, Ramp, point_in_polygon
+
+WALL_RADIUS = 1.0
+_QUANTUM = 6  # decimal places kept of positions after every step
+
+
+def _ramp_zone(ramp: Ramp, margin: float) -> tuple[tuple[float, float], ...]:
+    # The quad stretched along its axis, so an actor just past an end still counts as on it.
+    ax, az = ramp.axis[0] * margin, ramp.axis[1] * margin
+    (b0, b1, t1, t0) = ramp.quad
+    return (
+        (b0[0] - ax, b0[1] - az), (b1[0] - ax, b1[1] - az),
+        (t1[0] + ax, t1[1] + az), (t0[0] + ax, t0[1] + az),
+    )
+
+
+class Physics:
+    """The pymunk spaces of a level and the bodies of its actors."""
+
+    def __init__(self, layout: Layout, margin: float = 40.0) -> None:
+        """Build one space per storey with its static walls; gates start absent."""
+        self.layout = layout
+        self.spaces: dict[str, pymunk.Space] = {}
+        self.members: dict[str, list[Actor]] = {}
+        for storey in layout.storeys:
+            space = pymunk.Space()
+            space.iterations = 10
+            for a, b in layout.move_walls[storey]:
+                space.add(self._wall(space, a, b))
+            self.spaces[storey] = space
+            self.members[storey] = []
+        self.gate_shapes = {
+            gid: self._wall(self.spaces[g.storey], *g.segment) for gid, g in layout.gates.items()
+        }
+        self.gates_present: set[str] = set()
+        self.ramp_zones = {r.id: _ramp_zone(r, margin) for r in layout.ramps}
+        self._dirty: set[str] = set(layout.storeys)
+
+    @staticmethod
+    def _wall(space: pymunk.Space, a, b) -> pymunk.Segment:
+        seg = pymunk.Segment(space.static_body, a, b, WALL_RADIUS)
+        seg.friction = 0.0
+        seg.elasticity = 0.0
+        return seg
+
+    def set_gate(self, gate_id: str, blocking: bool) -> None:
+        """Add a gate's wall segment to its space, or take it away."""
+        if blocking == (gate_id in self.gates_present):
+            return
+        storey = self.layout.gates[gate_id].storey
+        shape = self.gate_shapes[gate_id]
+        if blocking:
+            self.spaces[storey].add(shape)
+            self.gates_present.add(gate_id)
+        else:
+            self.spaces[storey].remove(shape)
+            self.gates_present.discard(gate_id)
+        self._dirty.add(storey)
+
+    def add_actor(self, actor: Actor) -> None:
+        """Give an actor a body in the space of its storey."""
+        body = pymunk.Body(1.0, math.inf)
+        body.position = (actor.x, actor.z)
+        shape = pymunk.Circle(body, actor.radius)
+        shape.friction = 0.0
+        shape.elasticity = 0.0
+        actor.body = (body, shape)
+        self.spaces[actor.storey].add(body, shape)
+        self._insert(actor)
+
+    def _insert(self, actor: Actor) -> None:
+        members = self.members[actor.storey]
+        members.append(actor)
+        members.sort(key=lambda a: a.id)
+        self._dirty.add(actor.storey)
+
+    def remove_actor(self, actor: Actor) -> None:
+        """Take an actor's body out of the world (it went down)."""
+        if actor.body is None:
+            return
+        self.spaces[actor.storey].remove(*actor.body)
+        self.members[actor.storey].remove(actor)
+        actor.body = None
+        actor.vx = actor.vz = 0.0
+
+    def place(self, actor: Actor, x: float, z: float, storey: str) -> None:
+        """Put an actor's body at a point, moving it to another storey's space if needed."""
+        if actor.body is None:
+            actor.x, actor.z, actor.storey = x, z, storey
+            return
+        body, shape = actor.body
+        if storey != actor.storey:
+            self.spaces[actor.storey].remove(body, shape)
+            self.members[actor.storey].remove(actor)
+            self._dirty.add(actor.storey)
+            actor.storey = storey
+            self.spaces[storey].add(body, shape)
+            self._insert(actor)
+        body.position = (x, z)
+        body.velocity = (0.0, 0.0)
+        actor.x, actor.z = x, z
+        self._dirty.add(storey)
+
+    def step(self) -> tuple[list[Actor], list[tuple[Actor, Ramp]]]:
+        """Advance every space with motion by one tick.
+
+        Returns:
+            The actors that moved, and the actors that crossed the far end of a ramp with
+            the ramp, so the caller can move them to the other storey and record it.
+        """
+        moved: list[Actor] = []
+        crossings: list[tuple[Actor, Ramp]] = []
+        for storey, members in self.members.items():
+            active = storey in self._dirty
+            for actor in members:
+                body = actor.body[0]
+                target = actor.move_to
+                if target is None:
+                    if actor.vx or actor.vz:
+                        body.velocity = (0.0, 0.0)
+                        active = True
+                    continue
+                dx, dz = target[0] - actor.x, target[1] - actor.z
+                dist = math.hypot(dx, dz)
+                if dist < 0.5:
+                    actor.move_to = None
+                    body.velocity = (0.0, 0.0)
+                    active = True
+                    continue
+                # Never overshoot the waypoint within one tick.
+                v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
+                body.velocity = (round(dx * v, _QUANTUM), round(dz * v, _QUANTUM))
+                active = True
+            if not active:
+                continue
+            self._dirty.discard(storey)
+            self.spaces[storey].step(DT)
+            for actor in members:
+                body = actor.body[0]
+                px, pz = body.position
+                x, z = round(px, _QUANTUM), round(pz, _QUANTUM)
+                body.position = (x, z)
+                actor.vx = (x - actor.x) * TICKS_PER_SECOND
+                actor.vz = (z - actor.z) * TICKS_PER_SECOND
+                actor.x, actor.z = x, z
+                if actor.vx or actor.vz:
+                    moved.append(actor)
+                    self._dirty.add(storey)
+                    if actor.move_to is not None:
+                        actor.facing = math.atan2(actor.vz, actor.vx)
+                    ramp = self._ramp_update(actor)
+                    if ramp is not None:
+                        crossings.append((actor, ramp))
+        return moved, crossings
+
+    def _ramp_update(self, actor: Actor) -> Ramp | None:
+        for ramp in self.layout.ramps:
+            if actor.storey != ramp.bottom_storey and actor.storey != ramp.top_storey:
+                continue
+            if not point_in_polygon(actor.x, actor.z, self.ramp_zones[ramp.id]):
+                continue
+            t = ramp.t(actor.x, actor.z)
+            actor.y = ramp.height(t)
+            if (actor.storey == ramp.bottom_storey and t >= 1.0) or (
+                actor.storey == ramp.top_storey and t <= 0.0
+            ):
+                return ramp
+            return None
+        actor.y = self.layout.storey_y[actor.storey]
+        return None
