@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from shapely.geometry import LinearRing, LineString, Point, Polygon
+from shapely.geometry import LinearRing, LineString, MultiPoint, Point, Polygon
 
 from world.level.check_refs import Problem
 from world.level.model import Level, Place
@@ -34,10 +34,13 @@ def polygon_problem(points: Sequence[tuple[float, float]]) -> str | None:
             return f"point {i} repeats point {seen[p]} {list(p)}"
         seen[p] = i
     ring = LinearRing(points)
-    if Polygon(ring).area <= TOLERANCE:
+    # All points on one line: zero area, which GEOS would also call "not simple".
+    if MultiPoint(points).convex_hull.area <= TOLERANCE:
         return "the polygon has zero area"
     if not ring.is_simple:
         return "the polygon's edges cross each other (it is not simple)"
+    if Polygon(ring).area <= TOLERANCE:
+        return "the polygon has zero area"
     return None
 
 
