@@ -11,6 +11,7 @@ from shapely.geometry import Polygon
 from tests.level_factory import base_level, set_at
 from world.level.load import load_level, parse_level
 from world.navmesh.build import build_navmesh, build_navmesh_full
+from world.navmesh.level_paths import DoorBlock, LevelPaths
 from world.navmesh.locate import PointLocator
 from world.navmesh.query import PathFinder
 
@@ -120,6 +121,8 @@ def test_blocked_door_stops_the_path_and_is_named(outpost):
     blocked = frozenset({"armoury_door"})
     assert finder.path(start, armoury, blocked) is None
     assert finder.blocked_by(start, armoury, blocked) == ("armoury_door",)
+    explained = LevelPaths(outpost, finder).blocking_doors(start, armoury, blocked)
+    assert explained == (DoorBlock(door="armoury_door", key="red_key", panel=None),)
 
 
 def test_gap_narrower_than_the_agent_does_not_connect():
