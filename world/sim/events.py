@@ -43,6 +43,9 @@ EVENT_KINDS: dict[str, str] = {
     "countdown_started": "countdown subject started; amount is its length in seconds",
     "countdown_expired": "countdown subject ran out",
     "episode_ended": "the world ended; detail is the reason",
+    "player_spotted": "character or camera subject saw the player (other); detail says which",
+    "objective_changed": "objective subject changed status; detail is the new status",
+    "mission_ended": "the objectives system (subject) ended the mission; detail is the reason",
 }
 
 

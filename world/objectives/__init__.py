@@ -1,0 +1,30 @@
+"""Objectives judged from the world's own state, mission end, and scoring.
+
+`install(world)` adds the objectives system to a world; `system.report(world)` gives
+the frozen `MissionReport` (outcome, score, progress, per-objective status) and
+`system.truncate(world, reason)` records a budget running out.
+"""
+
+from world.objectives.base import DONE, FAILED, STATUSES, TODO, Verifier, WorldView
+from world.objectives.outcome import END_RULES, OUTCOMES, TRUNCATIONS
+from world.objectives.registry import VERIFIERS, make_verifier
+from world.objectives.score import MissionReport, ObjectiveReport
+from world.objectives.system import ObjectivesSystem, install
+
+__all__ = [
+    "DONE",
+    "END_RULES",
+    "FAILED",
+    "OUTCOMES",
+    "STATUSES",
+    "TODO",
+    "TRUNCATIONS",
+    "VERIFIERS",
+    "MissionReport",
+    "ObjectiveReport",
+    "ObjectivesSystem",
+    "Verifier",
+    "WorldView",
+    "install",
+    "make_verifier",
+]

@@ -1,0 +1,149 @@
+"""The verifier contract shared by every objective kind, and the world view it reads.
+
+A verifier judges one objective of one episode from the world's own state and event
+stream, never from anything the agent says. The objectives system calls `observe` once
+per tick while the objective is open and asks for `progress` and `target` only when a
+report is built, so the expensive navigation-mesh queries stay off the hot path.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from world.level.model import Level, Objective
+from world.sim.events import Event
+
+TODO = "todo"
+DONE = "done"
+FAILED = "failed"
+
+# status -> what it means, shown in documentation and checked by tests.
+STATUSES: dict[str, str] = {
+    TODO: "still open: neither achieved nor lost (held conditions stay here while held)",
+    DONE: "achieved; it stays done",
+    FAILED: "lost for good; it stays failed",
+}
+
+Point3 = tuple[float, float, float]
+
+
+class ActorView(Protocol):
+    """What verifiers read of an actor (the player or a character)."""
+
+    id: str
+    side: str
+    x: float
+    y: float
+    z: float
+    storey: str
+    area: str
+    health: float
+    max_health: float
+    alive: bool
+    inventory: list[str]
+    template: Any
+
+    def distance_to(self, x: float, z: float) -> float:
+        """Ground distance from the actor to a point."""
+        ...
+
+
+class EventStream(Protocol):
+    """The world's event log as objectives read it."""
+
+    def since(self, index: int) -> list[Event]:
+        """Events recorded at or after position `index`."""
+        ...
+
+    def __len__(self) -> int: ...
+
+
+class WorldView(Protocol):
+    """The part of the World that objectives read and the few calls they make."""
+
+    tick: int
+    level: Level
+    difficulty: Any
+    player: ActorView
+    characters: Mapping[str, ActorView]
+    events: EventStream
+    ended: str | None
+    paths: Any
+
+    @property
+    def time_s(self) -> float:
+        """Game seconds since the start."""
+        ...
+
+    def emit(self, kind: str, subject: str, other: str | None = None,
+             amount: float | None = None, detail: str | None = None) -> None:
+        """Record an event at the current tick."""
+        ...
+
+    def add_system(self, name: str, system: Any, order: int) -> None:
+        """Register a system that runs every tick."""
+        ...
+
+
+def clamp01(value: float) -> float:
+    """Clamp a number into 0..1 (NaN counts as 0)."""
+    if math.isnan(value):
+        return 0.0
+    return min(1.0, max(0.0, value))
+
+
+def position(actor: ActorView) -> Point3:
+    """The actor's (x, y, z) position."""
+    return (actor.x, actor.y, actor.z)
+
+
+class Verifier:
+    """Base class of one objective's judge; subclasses are registered per kind.
+
+    Subclasses override `observe` and usually `progress` and `target`. A verifier may
+    keep its own running state (timers, counters); the system owns the status.
+
+    Attributes:
+        standing: True for conditions that hold until broken (protect, stay unseen,
+            no alarm): they are never done by themselves; they fail when broken and
+            are judged done when the mission succeeds with them still held. A class
+            default that an instance may override (a follow with no destination).
+        objective: The level's record of this objective.
+    """
+
+    standing: bool = False
+
+    def __init__(self, objective: Objective, world: WorldView) -> None:
+        """Prepare the verifier at the start of the episode.
+
+        Args:
+            objective: The objective to judge.
+            world: The world at its first tick (for start positions and sets).
+        """
+        self.objective = objective
+
+    def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
+        """Judge one tick.
+
+        Args:
+            world: The world after this tick's simulation.
+            events: Events recorded since the previous call (this tick's, usually).
+            ready: Whether every objective this one follows (`after`) is done. One-off
+                acts (a press, a gadget use) only count while ready; states (an item
+                held, an object destroyed) are re-checked every tick.
+
+        Returns:
+            DONE or FAILED when the objective changes, None while it stays open. The
+            system ignores DONE while not ready.
+        """
+        return None
+
+    def progress(self, world: WorldView) -> float:
+        """Partial credit in 0..1 while the objective is open (done is 1, failed 0)."""
+        return 0.0
+
+    def target(self, world: WorldView) -> Point3 | None:
+        """A fixed place the player should head for, or None when there is none."""
+        return None

@@ -1,0 +1,140 @@
+"""Distance along the navigation mesh, for route progress and the RL progress figure.
+
+Route progress is ``1 - remaining / initial`` clamped to 0..1, where both lengths are
+shortest walkable paths with every door treated as open (the reference route, so a
+locked door does not make progress jump) and `initial` is measured from where the
+route started (the player's start, or where it stood when the goal became current).
+A point with no path (off the mesh, or no route even with doors open) gives 0, as the
+GTAGym reward does for an unreachable final position.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from shapely.geometry import Polygon
+
+from world.level.model import Level
+from world.objectives.base import Point3, WorldView, clamp01
+
+_ALL_DOORS_OPEN: frozenset[str] = frozenset()
+# How far (in agent radii) a point may be moved onto the mesh: objects stand near
+# walls, inside the margin the mesh is eroded by.
+_SNAP_RADII = 4.0
+
+
+@cache
+def _anchor(polygon: tuple[tuple[float, float], ...]) -> tuple[float, float]:
+    # representative_point is always inside the polygon, unlike the centroid.
+    point = Polygon(polygon).representative_point()
+    return (float(point.x), float(point.y))
+
+
+def area_anchor(level: Level, area_id: str) -> Point3:
+    """An interior point of an area at its floor height: where routes to it end.
+
+    Args:
+        level: The level.
+        area_id: The area.
+
+    Returns:
+        (x, y, z) inside the area.
+    """
+    x, z = _anchor(level.area(area_id).polygon)
+    return (x, level.area_y(area_id), z)
+
+
+def object_point(level: Level, object_id: str) -> Point3 | None:
+    """Where a placed object stands, at its area's floor height; None if carried.
+
+    Args:
+        level: The level.
+        object_id: The object.
+
+    Returns:
+        (x, y, z), or None for objects that start in an inventory.
+    """
+    obj = level.object(object_id)
+    if obj.area is None or obj.at is None:
+        return None
+    return (obj.at[0], level.area_y(obj.area), obj.at[1])
+
+
+def path_length(world: WorldView, start: Point3, goal: Point3) -> float | None:
+    """Shortest walkable length between two points with every door open.
+
+    Both points are first moved onto the mesh if they lie just off it.
+
+    Args:
+        world: The world (its `paths` answers the query).
+        start: (x, y, z).
+        goal: (x, y, z).
+
+    Returns:
+        The length, or None when the world has no path finder or there is no route.
+    """
+    paths = getattr(world, "paths", None)
+    if paths is None:
+        return None
+    reach = _SNAP_RADII * world.level.navmesh.agent_radius
+    ends = []
+    for point in (start, goal):
+        snapped = paths.nearest_reachable(point, max_distance=reach)
+        if snapped is None:
+            return None
+        ends.append(snapped[0])
+    return paths.length(ends[0], ends[1], _ALL_DOORS_OPEN)
+
+
+class RouteMeter:
+    """Route progress toward one fixed goal, from a fixed origin.
+
+    The initial length is measured once; the remaining length is cached for the last
+    position asked about, so building several reports in one tick costs one query.
+    """
+
+    def __init__(self, goal: Point3, origin: Point3) -> None:
+        """Remember the goal and where the route starts.
+
+        Args:
+            goal: The place to reach.
+            origin: Where the route is measured from.
+        """
+        self.goal = goal
+        self.origin = origin
+        self._initial: float | None = None
+        self._measured_initial = False
+        self._last: tuple[Point3, float | None] | None = None
+
+    def remaining(self, world: WorldView, here: Point3) -> float | None:
+        """Walkable length from `here` to the goal (None when there is no route)."""
+        if self._last is None or self._last[0] != here:
+            self._last = (here, path_length(world, here, self.goal))
+        return self._last[1]
+
+    def initial(self, world: WorldView) -> float | None:
+        """Walkable length from the origin to the goal (None when there is no route)."""
+        if not self._measured_initial:
+            self._initial = path_length(world, self.origin, self.goal)
+            self._measured_initial = True
+        return self._initial
+
+    def progress(self, world: WorldView, here: Point3) -> float:
+        """``1 - remaining / initial`` clamped to 0..1; 0 without a route.
+
+        Args:
+            world: The world.
+            here: The current position of whoever walks the route.
+
+        Returns:
+            The fraction of the route closed.
+        """
+        initial = self.initial(world)
+        if not initial:
+            # Starting on the goal leaves nothing to measure; arrival itself is judged
+            # by the verifier, so no credit is claimed here.
+            return 0.0
+        left = self.remaining(world, here)
+        if left is None:
+            return 0.0
+        return clamp01(1.0 - left / initial)

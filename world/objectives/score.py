@@ -1,0 +1,205 @@
+"""The mission report: outcome, score with partial credit, and the RL progress figure.
+
+Score, in 0..1, from the objectives that count at the episode's difficulty:
+
+- A completed mission scores 1.
+- Otherwise (failed, truncated or still running) the score is the weighted mean
+  ``sum(w_i * p_i) / sum(w_i)`` where each counted objective brings its level weight
+  `w_i` and its progress `p_i`: 1 when done, 0 when failed, and while open its kind's
+  partial credit (route progress, time survived, frags over the target, points
+  passed, harm dealt, ...). An open standing condition (protect, stay unseen, no
+  alarm) earns the weighted mean progress of the counted objectives that are not
+  standing conditions: keeping out of sight is worth only as much as the work done
+  while unseen, so doing nothing earns nothing.
+- Where the level has an exit area, the exit joins the mean as one more item with
+  the mean counted weight; its progress is 0 until every counted objective is
+  satisfied and then the route progress toward the exit from where the player stood
+  at that moment.
+- A mission that did not complete scores at most `NON_SUCCESS_CAP`, so a score of 1
+  always means success.
+
+A failed mission keeps the credit of what it achieved before failing: the failure is
+reported beside the score (`success`, `outcome`, `reason`), and charging it again in
+the score would make an agent that dies after doing three of four objectives rank
+below one that did nothing and ran out of time.
+
+`progress` is a separate figure for reward shaping, as in the GTAGym reward: the
+fraction of the walkable distance to the current goal that the player has closed,
+``clip(1 - d_now / d_start, 0, 1)``. The current goal is the first open counted
+objective (in chain order, with its predecessors done) that has a fixed place, or the
+exit area once every counted objective is satisfied; `d_start` is measured from where
+the player stood when that goal became current. A completed mission has progress 1;
+with no goal it is 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from world.objectives.base import DONE, FAILED, WorldView, clamp01
+from world.objectives.outcome import ObjectiveState
+
+NON_SUCCESS_CAP = 0.99
+EXIT_GOAL = "exit"
+
+
+@dataclass(frozen=True)
+class ObjectiveReport:
+    """One objective as reported to the agent, the record and the run page.
+
+    Attributes:
+        id: The objective's id.
+        kind: Its kind.
+        text: The level's one-line paraphrase.
+        status: todo, done or failed.
+        tick: The tick its status last changed, or None.
+        counts: Whether it counts at the episode's difficulty.
+        min_difficulty: The lowest difficulty at which it counts (None: every one).
+        weight: Its share of the score.
+        progress: 0..1 (1 when done, 0 when failed).
+        after: The objectives it follows.
+        standing: Whether it is a condition held until broken.
+    """
+
+    id: str
+    kind: str
+    text: str
+    status: str
+    tick: int | None
+    counts: bool
+    min_difficulty: str | None
+    weight: float
+    progress: float
+    after: tuple[str, ...]
+    standing: bool
+
+
+@dataclass(frozen=True)
+class MissionReport:
+    """The whole judgement of an episode at one moment.
+
+    Attributes:
+        success: Whether the mission completed.
+        outcome: "completed", "failed", or None while running or when truncated.
+        reason: The end rule that ended it (None while running or when truncated).
+        detail: More about the reason: the failed objective ids, or the world's reason.
+        truncated: The truncation reason, when the runner cut the episode short.
+        ended_tick: The tick at which the episode ended, or None while running.
+        score: 0..1, see the module documentation.
+        progress: 0..1 toward the current goal, for reward shaping.
+        goal: What `progress` measures: an objective id, "exit", or None.
+        objectives: Every objective, counted or not, in level order.
+    """
+
+    success: bool
+    outcome: str | None
+    reason: str | None
+    detail: str | None
+    truncated: str | None
+    ended_tick: int | None
+    score: float
+    progress: float
+    goal: str | None
+    objectives: tuple[ObjectiveReport, ...]
+
+    @property
+    def failure_reason(self) -> str | None:
+        """The reason when the mission failed, else None."""
+        return self.reason if self.outcome == "failed" else None
+
+    def as_dict(self) -> dict:
+        """The report as plain data (lists for tuples), for records and summaries."""
+        return asdict(self)
+
+
+def _achievement_mean(states: Sequence[ObjectiveState], progress: dict[str, float]) -> float:
+    achievements = [s for s in states if s.counts and not s.standing]
+    total = sum(s.objective.weight for s in achievements)
+    if total <= 0:
+        return 0.0
+    return sum(s.objective.weight * progress[s.objective.id] for s in achievements) / total
+
+
+def objective_progress(states: Sequence[ObjectiveState], world: WorldView) -> dict[str, float]:
+    """Each objective's progress: done 1, failed 0, open from its verifier.
+
+    Args:
+        states: Every objective's state.
+        world: The world now.
+
+    Returns:
+        Objective id -> progress in 0..1.
+    """
+    progress: dict[str, float] = {}
+    for s in states:
+        if s.status == DONE:
+            progress[s.objective.id] = 1.0
+        elif s.status == FAILED:
+            progress[s.objective.id] = 0.0
+        elif not s.standing:
+            progress[s.objective.id] = clamp01(s.verifier.progress(world))
+    held = _achievement_mean(states, progress)
+    for s in states:
+        progress.setdefault(s.objective.id, held)
+    return progress
+
+
+def score(
+    states: Sequence[ObjectiveState],
+    progress: dict[str, float],
+    success: bool,
+    exit_progress: float | None,
+) -> float:
+    """The episode's score, as the module documentation defines it.
+
+    Args:
+        states: Every objective's state.
+        progress: Objective id -> progress (from `objective_progress`).
+        success: Whether the mission completed.
+        exit_progress: Progress toward the exit area, or None when the level has none.
+
+    Returns:
+        The score in 0..1.
+    """
+    if success:
+        return 1.0
+    counted = [s for s in states if s.counts]
+    items = [(s.objective.weight, progress[s.objective.id]) for s in counted]
+    if exit_progress is not None:
+        mean_weight = sum(w for w, _ in items) / len(items) if items else 1.0
+        items.append((mean_weight, exit_progress))
+    total = sum(w for w, _ in items)
+    if total <= 0:
+        return 0.0
+    return min(NON_SUCCESS_CAP, clamp01(sum(w * p for w, p in items) / total))
+
+
+def objective_reports(
+    states: Sequence[ObjectiveState], progress: dict[str, float]
+) -> tuple[ObjectiveReport, ...]:
+    """Per-objective reports in the given order.
+
+    Args:
+        states: Every objective's state, in level order.
+        progress: Objective id -> progress.
+
+    Returns:
+        One report per objective.
+    """
+    return tuple(
+        ObjectiveReport(
+            id=s.objective.id,
+            kind=s.objective.kind,
+            text=s.objective.text,
+            status=s.status,
+            tick=s.tick,
+            counts=s.counts,
+            min_difficulty=s.objective.min_difficulty,
+            weight=s.objective.weight,
+            progress=progress[s.objective.id],
+            after=s.objective.after,
+            standing=s.standing,
+        )
+        for s in states
+    )

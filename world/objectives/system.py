@@ -1,0 +1,252 @@
+"""The objectives system: judges every objective each tick and ends the mission.
+
+Install it with `install(world)`; it runs late in each tick (after characters and
+hazards) so it judges the tick's final state. It reads only the events recorded since
+its previous run, so a tick with nothing happening costs one pass of cheap checks.
+
+Ordering (`after`) is a causal chain: an objective is *ready* when every objective it
+follows is done (those that do not count at the episode's difficulty, or do not exist,
+do not hold it back), and it can become done only while ready. Things done out of
+order are treated by their nature: a state (an item held, an object destroyed, a
+character down, an area stood in, secrets found, frags) is re-checked every tick, so
+the later objective completes on the first tick its condition holds and its
+predecessors are done; a one-off act (a press of use, a gadget use, a waypoint
+passed) counts only when done while ready, so it has to be repeated. Failures apply
+whatever the order. Objectives are judged in chain order, so a chain can complete in
+a single tick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from world.errors import InvalidRequestError
+from world.level.model import Level, Objective
+from world.objectives.base import DONE, FAILED, TODO, WorldView
+from world.objectives.goal import GoalTracker, choose_goal
+from world.objectives.outcome import (
+    COMPLETED,
+    TRUNCATIONS,
+    EndRule,
+    ObjectiveState,
+    Situation,
+    decide,
+)
+from world.objectives.registry import make_verifier
+from world.objectives.score import (
+    EXIT_GOAL,
+    MissionReport,
+    objective_progress,
+    objective_reports,
+    score,
+)
+
+SYSTEM_NAME = "objectives"
+# Late in the tick: after movement, characters, perception and hazards.
+SYSTEM_ORDER = 900
+
+
+def chain_order(objectives: tuple[Objective, ...]) -> list[Objective]:
+    """Objectives with every one after those it follows, otherwise in level order.
+
+    Args:
+        objectives: The level's objectives.
+
+    Returns:
+        A stable topological order; members of a cycle (which the level checker
+        reports) come last in level order and never become ready.
+    """
+    placed: list[Objective] = []
+    done: set[str] = set()
+    known = {o.id for o in objectives}
+    waiting = list(objectives)
+    while True:
+        ready = [o for o in waiting if all(a in done or a not in known for a in o.after)]
+        if not ready:
+            break
+        first = ready[0]
+        placed.append(first)
+        done.add(first.id)
+        waiting.remove(first)
+    return placed + waiting
+
+
+@dataclass
+class _End:
+    rule: EndRule | None
+    tick: int
+    detail: str | None
+    truncated: str | None = None
+
+
+class ObjectivesSystem:
+    """Judges objectives, ends the mission and builds the mission report."""
+
+    def __init__(self, world: WorldView) -> None:
+        """Build a verifier per objective from the world at its start.
+
+        Args:
+            world: The world, before its first tick or at it.
+        """
+        level: Level = world.level
+        # The world holds the difficulty record; plain ids are accepted too.
+        rank = level.difficulty_rank(getattr(world.difficulty, "id", world.difficulty))
+        self.level_order = [o.id for o in level.objectives]
+        self.states: dict[str, ObjectiveState] = {}
+        for o in chain_order(level.objectives):
+            counts = level.difficulty_rank(o.min_difficulty) <= rank
+            self.states[o.id] = ObjectiveState(o, make_verifier(o, world), counts)
+        # A predecessor that does not count here holds nothing back.
+        self._blockers = {
+            o.id: tuple(a for a in o.after if a in self.states and self.states[a].counts)
+            for o in level.objectives
+        }
+        self._starters: dict[str, list[str]] = {}
+        for c in level.countdowns:
+            if c.starts_after is not None:
+                self._starters.setdefault(c.starts_after, []).append(c.id)
+        self._seen = 0
+        self._area = world.player.area
+        self._countdown_expired = False
+        self._goal = GoalTracker()
+        self.end: _End | None = None
+
+    # ---- per tick -----------------------------------------------------------------
+    def update(self, world: WorldView) -> None:
+        """Judge one tick: objectives in chain order, then the end rules."""
+        if self.end is not None:
+            return
+        events = world.events.since(self._seen)
+        self._seen = len(world.events)
+        self._countdown_expired |= any(e.kind == "countdown_expired" for e in events)
+        ready: dict[str, bool] = {}
+        for oid, state in self.states.items():
+            ready[oid] = self._ready(oid)
+            if state.status != TODO:
+                continue
+            verdict = state.verifier.observe(world, events, ready[oid])
+            if verdict == DONE and not ready[oid]:
+                verdict = None
+            if verdict is not None:
+                self._change(world, state, verdict)
+        self._goal.update(choose_goal(list(self.states.values()), ready, world), world)
+        self._judge_end(world)
+
+    def state_items(self) -> tuple:
+        """Statuses and the end, for the world's state hash."""
+        end = None if self.end is None else (
+            self.end.rule.reason if self.end.rule else None, self.end.tick, self.end.truncated)
+        return (tuple((oid, s.status, s.tick) for oid, s in self.states.items()), end)
+
+    def _ready(self, oid: str) -> bool:
+        return all(self.states[a].status == DONE for a in self._blockers[oid])
+
+    def _change(self, world: WorldView, state: ObjectiveState, status: str) -> None:
+        state.status, state.tick = status, world.tick
+        world.emit("objective_changed", state.objective.id, detail=status)
+        if status == DONE:
+            for countdown in self._starters.get(state.objective.id, ()):
+                starter = getattr(world, "start_countdown", None)
+                if starter is not None:
+                    starter(countdown)
+
+    def _judge_end(self, world: WorldView) -> None:
+        level = world.level
+        area = world.player.area
+        exit_area = level.exit_area.area if level.exit_area else None
+        entered = exit_area is not None and area == exit_area and self._area != exit_area
+        self._area = area
+        counted = [s for s in self.states.values() if s.counts]
+        failed = tuple(s.objective.id for s in counted if s.status == FAILED)
+        situation = Situation(
+            player_down=not world.player.alive,
+            countdown_expired=self._countdown_expired,
+            failed=failed,
+            world_ended=world.ended,
+            entered_exit=entered,
+            in_exit=exit_area is not None and area == exit_area,
+            has_exit=exit_area is not None,
+            all_satisfied=all(s.satisfied for s in counted),
+            achievable=exit_area is not None or any(not s.standing for s in counted),
+        )
+        rule = decide(situation)
+        if rule is None:
+            return
+        detail = {"objective_failed": ",".join(failed), "world_ended": world.ended}
+        if rule.reason == COMPLETED:
+            for s in counted:
+                if s.status == TODO:
+                    self._change(world, s, DONE)
+        self.end = _End(rule, world.tick, detail.get(rule.reason))
+        world.emit("mission_ended", SYSTEM_NAME, detail=rule.reason)
+        if world.ended is None:
+            world.ended = rule.reason
+
+    # ---- runner calls ---------------------------------------------------------------
+    def truncate(self, world: WorldView, reason: str) -> None:
+        """Cut the episode short for a budget; a mission already ended keeps its outcome.
+
+        Args:
+            world: The world.
+            reason: A key of `TRUNCATIONS`.
+
+        Raises:
+            InvalidRequestError: if the reason is not declared.
+        """
+        if reason not in TRUNCATIONS:
+            raise InvalidRequestError(
+                f"truncation reason {reason!r} is not one of {sorted(TRUNCATIONS)}")
+        if self.end is None:
+            # Judge the last tick first, in case the world stopped calling systems.
+            self._catch_up(world)
+        if self.end is None:
+            self.end = _End(None, world.tick, None, truncated=reason)
+
+    def _catch_up(self, world: WorldView) -> None:
+        if self.end is None and (world.ended is not None or not world.player.alive):
+            self.update(world)
+
+    def report(self, world: WorldView) -> MissionReport:
+        """The mission report now (cheap except for route lengths, measured on demand).
+
+        Args:
+            world: The world.
+
+        Returns:
+            The frozen report.
+        """
+        self._catch_up(world)
+        states = [self.states[oid] for oid in self.level_order]
+        progress = objective_progress(states, world)
+        end = self.end
+        rule = end.rule if end else None
+        success = rule is not None and rule.reason == COMPLETED
+        exit_progress = None
+        if world.level.exit_area is not None:
+            exit_progress = self._goal.progress(world) if self._goal.name == EXIT_GOAL else 0.0
+        return MissionReport(
+            success=success,
+            outcome=rule.outcome if rule else None,
+            reason=rule.reason if rule else None,
+            detail=end.detail if end else None,
+            truncated=end.truncated if end else None,
+            ended_tick=end.tick if end else None,
+            score=score(states, progress, success, exit_progress),
+            progress=1.0 if success else self._goal.progress(world),
+            goal=self._goal.name,
+            objectives=objective_reports(states, progress),
+        )
+
+
+def install(world: WorldView) -> ObjectivesSystem:
+    """Create the objectives system for a world and register it to run every tick.
+
+    Args:
+        world: A freshly built world.
+
+    Returns:
+        The system; keep it to call `report` and `truncate`.
+    """
+    system = ObjectivesSystem(world)
+    world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER)
+    return system
