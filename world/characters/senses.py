@@ -1,0 +1,185 @@
+"""Turning what the world shows into what characters know: sight of the player, sounds, hits.
+
+`look` runs for the characters deciding this tick, vectorised over all of them; the
+event readers run once per tick over the events recorded since the last tick.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from world.characters import friendly
+from world.characters.alertness import ALERT_LEVELS, ALERTED, IN_COMBAT, decayed, sight_gain
+from world.characters.mind import Mind
+from world.characters.perception import Observers, cone_candidates, hearers
+from world.sim.actors import PLAYER_ID
+from world.sim.clock import TICKS_PER_SECOND
+from world.sim.events import Event
+
+if TYPE_CHECKING:
+    from world.characters.system import CharactersSystem
+    from world.sim.actors import Actor
+
+HEARD_LEVEL = ALERT_LEVELS[ALERTED].threshold + 0.05
+
+
+def set_meter(sys: CharactersSystem, mind: Mind, value: float) -> None:
+    """Set a mind's alertness meter, recording a change of level as an event."""
+    before = mind.rank
+    mind.meter = min(1.0, max(0.0, value))
+    after = mind.rank
+    if after != before:
+        sys.world.emit("alertness_changed", mind.id, detail=ALERT_LEVELS[after].name,
+                       amount=float(after))
+        if after == IN_COMBAT and mind.sees:
+            sys.world.emit("player_spotted", mind.id, mind.target or PLAYER_ID,
+                           detail="character")
+
+
+def _eyes(sys: CharactersSystem, actors: list[Actor]) -> Observers:
+    sight = sys.tuning.sight
+    rows = []
+    for a in actors:
+        t = a.template
+        rows.append((a.x, a.z, a.y, a.facing, t.view_angle_deg, t.view_range * sight,
+                     t.hearing_range))
+    return Observers.build(rows)
+
+
+def look(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]]) -> None:
+    """Hostiles deciding now look for the player; the meters rise or drain accordingly."""
+    world = sys.world
+    tick = world.tick
+    player = world.player
+    actors = [a for a, _ in pairs]
+    seen = np.zeros(len(pairs), dtype=bool)
+    fraction = np.ones(len(pairs))
+    if player.alive and actors:
+        eyes = _eyes(sys, actors)
+        light = world.level.area(player.area).light if player.area else 1.0
+        mask, fraction = cone_candidates(eyes, player.x, player.y, player.z, light)
+        if mask.any():
+            idx = np.flatnonzero(mask)
+            points = np.column_stack((eyes.x[idx], eyes.z[idx]))
+            seen[idx[world.sight.visible_from(player.position, points, player.storey)]] = True
+    for i, (_, mind) in enumerate(pairs):
+        dt = (tick - mind.last_update) / TICKS_PER_SECOND
+        mind.last_update = tick
+        mind.sees = bool(seen[i])
+        if mind.sees:
+            mind.target = PLAYER_ID
+            mind.last_known = player.position
+            mind.last_stimulus = tick
+            gain = sight_gain(dt, sys.tuning.reaction_s, float(fraction[i]))
+            set_meter(sys, mind, mind.meter + gain)
+        elif mind.meter > 0.0:
+            idle = (tick - mind.last_stimulus) / TICKS_PER_SECOND
+            set_meter(sys, mind, decayed(mind.meter, idle, dt))
+
+
+def bot_look(sys: CharactersSystem, actor: Actor, mind: Mind) -> None:
+    """A bot looks for the nearest opponent it can see (another bot or the player)."""
+    tick = sys.world.tick
+    t = actor.template
+    dt = (tick - mind.last_update) / TICKS_PER_SECOND
+    mind.last_update = tick
+    cos_half = -1.0 if t.view_angle_deg >= 360 else math.cos(math.radians(t.view_angle_deg) / 2)
+    target = sys.bots.nearest_visible(sys, actor, t.view_range * sys.tuning.sight, cos_half)
+    mind.sees = target is not None
+    if target is not None:
+        mind.target = target
+        mind.last_known = sys.world.actor(target).position
+        mind.last_stimulus = tick
+        set_meter(sys, mind, 1.0)
+    elif mind.meter > 0.0:
+        idle = (tick - mind.last_stimulus) / TICKS_PER_SECOND
+        set_meter(sys, mind, decayed(mind.meter, idle, dt))
+
+
+# ---- events -------------------------------------------------------------------------
+def _heard(sys: CharactersSystem, event: Event, pool: tuple[list[Mind], Observers]) -> None:
+    world = sys.world
+    shooter = world.characters.get(event.subject) or (
+        world.player if event.subject == PLAYER_ID else None)
+    if shooter is None:
+        return
+    minds, eyes = pool
+    mask = hearers(eyes, shooter.x, shooter.y, shooter.z, bool(event.amount))
+    # A hostile who hears its own side shooting at the player comes to the fight.
+    toward = world.player.position if event.other == PLAYER_ID or shooter.is_player else (
+        shooter.position)
+    for i in np.flatnonzero(mask):
+        mind = minds[int(i)]
+        if mind.id == shooter.id:
+            continue
+        actor = world.characters[mind.id]
+        if not mind.hostile:
+            friendly.frighten(sys, actor, mind, shooter.position)
+            continue
+        mind.last_stimulus = world.tick
+        if mind.rank < ALERTED or not mind.sees:
+            mind.last_known = toward
+        if mind.meter < HEARD_LEVEL:
+            set_meter(sys, mind, HEARD_LEVEL)
+
+
+def _hit(sys: CharactersSystem, event: Event) -> None:
+    mind = sys.minds.get(event.subject)
+    if mind is None or event.other is None:
+        return
+    world = sys.world
+    source = world.characters.get(event.other) or (
+        world.player if event.other == PLAYER_ID else None)
+    if source is None:
+        return
+    actor = world.characters[mind.id]
+    if not mind.hostile:
+        friendly.frighten(sys, actor, mind, source.position)
+        return
+    mind.last_known = source.position
+    mind.last_stimulus = world.tick
+    if sys.is_bot(mind.id) or source.is_player:
+        mind.target = source.id
+    set_meter(sys, mind, 1.0)
+
+
+def _down(sys: CharactersSystem, event: Event) -> None:
+    world = sys.world
+    victim = world.characters.get(event.subject) or (
+        world.player if event.subject == PLAYER_ID else None)
+    if victim is None:
+        return
+    if victim.side == "friendly":
+        world.emit("friendly_killed", victim.id, event.other)
+    sys.bots.on_down(sys, victim, event.other)
+
+
+def _used(sys: CharactersSystem, event: Event) -> None:
+    mind = sys.minds.get(event.other or "")
+    if mind is not None and event.subject == PLAYER_ID:
+        friendly.used_by_player(sys, sys.world.characters[mind.id], mind)
+
+
+def read_events(sys: CharactersSystem, events: list[Event]) -> None:
+    """React to the events recorded since the last tick: shots, hits, downs, uses."""
+    pool = None
+    for event in events:
+        if event.kind == "shot_fired":
+            if pool is None:
+                pool = sys.listeners()
+            _heard(sys, event, pool)
+        else:
+            handler = EVENT_HANDLERS.get(event.kind)
+            if handler is not None:
+                handler(sys, event)
+
+
+# One handler per event kind the characters react to (shots are handled in bulk above).
+EVENT_HANDLERS = {
+    "damage_taken": _hit,
+    "actor_down": _down,
+    "object_used": _used,
+}

@@ -1,0 +1,298 @@
+"""The characters system: every character's mind, cameras, alarms, waves and arena bots.
+
+Added to a world with `CharactersSystem.attach(world)`. Each tick it reads the new
+events (gunfire heard, hits, characters down, characters used), runs waves, alarms and
+cameras, lets the characters whose turn it is perceive (vectorised) and decide, and
+then does the only per-tick work: handing walkers their next waypoint when they reach
+one, and firing for those in a fight.
+"""
+
+from __future__ import annotations
+
+import math
+
+from world.characters import friendly, senses, walker
+from world.characters.alarms import Alarms
+from world.characters.alertness import ALERT_LEVELS, ALERTED, IN_COMBAT
+from world.characters.boss import next_shot_delay
+from world.characters.bots import BOT_BEHAVIOUR, Bots
+from world.characters.cameras import Cameras
+from world.characters.hostile import REACTIONS
+from world.characters.mind import Mind, Point3
+from world.characters.perception import Observers
+from world.characters.tuning import THINK_TICKS, Tuning
+from world.characters.waves import Waves
+from world.errors import WorldError
+from world.level.model import CharacterTemplate
+from world.level.model import Weapon as WeaponSpec
+from world.sim.actors import Actor
+from world.sim.clock import TICKS_PER_SECOND
+from world.sim.world import World
+
+SYSTEM_NAME = "characters"
+SYSTEM_ORDER = 10
+
+
+class CharactersSystem:
+    """Perception and behaviour of every character of one world."""
+
+    def __init__(self, world: World) -> None:
+        """Give every character present a mind and index cameras, alarms and waves.
+
+        Args:
+            world: The world whose characters this system drives.
+        """
+        self.world = world
+        self.tuning = Tuning.of(world.level, world.difficulty.id)
+        self.minds: dict[str, Mind] = {}
+        self._order: list[Mind] = []
+        self._wake: dict[int, list[Mind]] = {}
+        self._shooters: list[Mind] = []
+        self.cameras = Cameras(world, self.tuning)
+        self.alarms = Alarms(world, self.tuning)
+        self.waves = Waves(world, self.tuning)
+        self.bots = Bots(world)
+        self._bot_ids: set[str] = set()
+        for actor in world.characters.values():
+            self._adopt(actor)
+        self._seen_events = len(world.events)
+
+    @classmethod
+    def attach(cls, world: World) -> CharactersSystem:
+        """Create the system for a world and register it to run every tick.
+
+        Args:
+            world: The world.
+
+        Returns:
+            The registered system.
+        """
+        system = cls(world)
+        world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER)
+        return system
+
+    # ---- minds ------------------------------------------------------------------------
+    def _adopt(self, actor: Actor) -> Mind:
+        t: CharacterTemplate = actor.template
+        mind = Mind(
+            id=actor.id, index=len(self._order), behaviour=t.behaviour,
+            hostile=t.side == "hostile", post=actor.position, post_storey=actor.storey,
+            post_facing=actor.facing, route=tuple(p.at for p in t.route),
+            last_update=self.world.tick,
+        )
+        if t.behaviour == BOT_BEHAVIOUR:
+            self._bot_ids.add(actor.id)
+        self.minds[actor.id] = mind
+        self._order.append(mind)
+        return mind
+
+    def is_bot(self, actor_id: str) -> bool:
+        """Whether a character is an arena bot."""
+        return actor_id in self._bot_ids
+
+    def template(self, actor: Actor) -> CharacterTemplate:
+        """The level's record of what the character is."""
+        return actor.template
+
+    def route_storey(self, mind: Mind, index: int) -> str:
+        """The storey of one of a mind's route points."""
+        place = self.world.characters[mind.id].template.route[index]
+        return self.world.level.area(place.area).storey
+
+    def area_centre(self, area_id: str) -> Point3:
+        """The middle of an area's outline, on its floor."""
+        ring = self.world.level.area(area_id).polygon
+        x = sum(p[0] for p in ring) / len(ring)
+        z = sum(p[1] for p in ring) / len(ring)
+        return (x, self.world.level.area_y(area_id), z)
+
+    def weapon_of(self, actor: Actor) -> WeaponSpec | None:
+        """The weapon the character fires, or None when it is unarmed."""
+        return None if actor.weapon is None else self.world.combat.weapons.get(actor.weapon)
+
+    def bot_opponents(self) -> list[Actor]:
+        """Everyone an arena bot may fight: the player and every bot, alive, by id."""
+        world = self.world
+        out = [world.player] if world.player.alive else []
+        out += [world.characters[i] for i in sorted(self._bot_ids)
+                if world.characters[i].alive]
+        return out
+
+    def listeners(self) -> tuple[list[Mind], Observers]:
+        """Living characters and their ears, for hearing gunfire in bulk."""
+        chars = self.world.characters
+        minds = [m for m in self._order if chars[m.id].alive]
+        rows = []
+        for m in minds:
+            a = chars[m.id]
+            rows.append((a.x, a.z, a.y, a.facing, 360.0, 0.0, a.template.hearing_range))
+        return minds, Observers.build(rows)
+
+    # ---- spawning and alerting -----------------------------------------------------------
+    def spawn_at(self, actor_id: str, template: CharacterTemplate, spawn_point: str,
+                 toward: Point3) -> Actor | None:
+        """Bring a character in at a spawn point; hostiles arrive alerted toward a point.
+
+        Args:
+            actor_id: The new character's id.
+            template: What it is.
+            spawn_point: The spawn point object's id.
+            toward: Where the trouble is (the player's position).
+
+        Returns:
+            The new actor, or None if the world refused it (the id or place was bad).
+        """
+        world = self.world
+        spec = world.level.object(spawn_point)
+        storey = world.level.area(spec.area).storey
+        facing = math.atan2(toward[2] - spec.at[1], toward[0] - spec.at[0])
+        try:
+            actor = world.spawn(actor_id, template, spec.at[0], spec.at[1], storey, facing)
+        except WorldError:
+            return None
+        mind = self._adopt(actor)
+        if mind.hostile and not self.is_bot(actor_id):
+            mind.last_known = toward
+            mind.last_stimulus = world.tick
+            senses.set_meter(self, mind, ALERT_LEVELS[ALERTED].threshold + 0.05)
+        return actor
+
+    def alert_zone(self, zone: tuple[str, ...] | None, toward: Point3) -> None:
+        """Alert every living hostile (in the zone's areas, if given) toward a point."""
+        world = self.world
+        for mind in self._order:
+            actor = world.characters[mind.id]
+            if not mind.hostile or not actor.alive or self.is_bot(mind.id):
+                continue
+            if zone is not None and actor.area not in zone:
+                continue
+            mind.last_known = toward
+            mind.last_stimulus = world.tick
+            if mind.meter < senses.HEARD_LEVEL:
+                senses.set_meter(self, mind, senses.HEARD_LEVEL)
+
+    # ---- the tick ---------------------------------------------------------------------
+    def update(self, world: World) -> None:
+        """Advance every character by one tick."""
+        tick = world.tick
+        events = world.events.since(self._seen_events)
+        self._seen_events = len(world.events)
+        if events:
+            senses.read_events(self, events)
+        self.waves.update(self, world)
+        self.alarms.update(self, world)
+        self.cameras.update(world)
+        chars = world.characters
+        thinkers = [m for m in self._order if (tick + m.index) % THINK_TICKS == 0]
+        if thinkers:
+            self._think(world, thinkers)
+        woken = self._wake.pop(tick, None)
+        if woken:
+            for mind in woken:
+                actor = chars[mind.id]
+                if actor.alive and walker.steer(actor, mind):
+                    self._schedule(actor, mind)
+        if self._shooters:
+            self._shoot(world)
+
+    def _think(self, world: World, thinkers: list[Mind]) -> None:
+        chars = world.characters
+        watchers, bots = [], []
+        for mind in thinkers:
+            actor = chars[mind.id]
+            if not actor.alive:
+                if mind.respawn_at is not None and world.tick >= mind.respawn_at:
+                    self.bots.respawn(self, actor, mind)
+                continue
+            if mind.id in self._bot_ids:
+                bots.append((actor, mind))
+            elif mind.hostile:
+                watchers.append((actor, mind))
+        if watchers:
+            senses.look(self, watchers)
+        for actor, mind in bots:
+            senses.bot_look(self, actor, mind)
+        for mind in thinkers:
+            actor = chars[mind.id]
+            if not actor.alive:
+                continue
+            if mind.hostile:
+                REACTIONS[mind.rank](self, actor, mind)
+            else:
+                friendly.decide(self, actor, mind)
+            if mind.doors:
+                walker.open_doors_ahead(world, actor, mind)
+            self._schedule(actor, mind)
+            self._update_shooter(actor, mind)
+
+    def _schedule(self, actor: Actor, mind: Mind) -> None:
+        # Wake the walker when it should reach its waypoint, if that comes before its
+        # next decision: the only per-tick steering there is.
+        if not mind.waypoints or actor.move_to is None:
+            return
+        wx, wz = mind.waypoints[0]
+        eta = math.hypot(actor.x - wx, actor.z - wz) / max(actor.speed, 1.0) * TICKS_PER_SECOND
+        ticks = max(1, math.ceil(eta - walker.ARRIVE / max(actor.speed, 1.0) * TICKS_PER_SECOND))
+        if ticks < THINK_TICKS:
+            self._wake.setdefault(self.world.tick + ticks, []).append(mind)
+
+    def _update_shooter(self, actor: Actor, mind: Mind) -> None:
+        armed = actor.weapon is not None
+        wants = armed and mind.hostile and mind.sees and mind.rank == IN_COMBAT
+        present = mind in self._shooters
+        if wants and not present:
+            self._shooters.append(mind)
+            self._shooters.sort(key=lambda m: m.index)
+        elif present and not wants:
+            self._shooters.remove(mind)
+
+    def _shoot(self, world: World) -> None:
+        tick = world.tick
+        chars = world.characters
+        for mind in list(self._shooters):
+            if tick < mind.next_shot:
+                continue
+            actor = chars[mind.id]
+            target_id = mind.target or "player"
+            target = world.player if target_id == "player" else chars.get(target_id)
+            if not actor.alive or target is None or not target.alive:
+                self._shooters.remove(mind)
+                continue
+            actor.facing = math.atan2(target.z - actor.z, target.x - actor.x)
+            try:
+                result = world.fire(actor.id, target_id)
+            except WorldError:
+                self._shooters.remove(mind)
+                continue
+            if result.fired:
+                weapon = world.combat.weapon_of(actor)
+                delay, mind.burst_left = next_shot_delay(actor.kind, weapon.shots_per_s,
+                                                         mind.burst_left)
+                mind.next_shot = tick + delay
+            elif result.reason == "reloading":
+                mind.next_shot = max(tick + 1, actor.reload_until)
+            else:
+                mind.next_shot = tick + 1
+
+    # ---- views ------------------------------------------------------------------------
+    def alertness(self, actor_id: str) -> str:
+        """The alertness level name of a character."""
+        return self.minds[actor_id].alertness
+
+    def following(self, actor_id: str) -> bool:
+        """Whether a character follows the player."""
+        return self.minds[actor_id].following
+
+    def state_items(self) -> tuple:
+        """The system's own state, for the world's state hash."""
+        wake = tuple((t, tuple(m.id for m in ms)) for t, ms in sorted(self._wake.items()))
+        return (
+            tuple(m.state_items() for m in self._order),
+            tuple(m.id for m in self._shooters),
+            wake,
+            self._seen_events,
+            self.cameras.state_items(),
+            self.alarms.state_items(),
+            self.waves.state_items(),
+            self.bots.state_items(),
+        )

@@ -1,0 +1,114 @@
+"""Walking over the navigation mesh: planning paths, steering, and opening doors.
+
+Paths are planned only when a character decides (every few ticks) and only when its goal
+moved noticeably; between decisions the per-tick work is handing the physics the next
+waypoint once the current one is reached.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from world.characters.mind import Mind, Point3
+from world.errors import WorldError
+
+if TYPE_CHECKING:
+    from world.sim.actors import Actor
+    from world.sim.world import World
+
+# A waypoint closer than this counts as reached (bodies jostle and rarely land exactly).
+ARRIVE = 12.0
+# A new goal closer than this to the old one keeps the current path.
+REPLAN_SHIFT = 60.0
+
+
+def goal_of(world: World, x: float, z: float, storey: str) -> Point3:
+    """A 3D goal point on a storey, for path queries that must pick the right floor."""
+    return (x, world.layout.storey_y[storey], z)
+
+
+def plan(world: World, actor: Actor, mind: Mind, goal: Point3, force: bool = False) -> bool:
+    """Give the mind a path to a goal, keeping the current one if the goal barely moved.
+
+    Args:
+        world: The world.
+        actor: The walking actor.
+        mind: Its mind; the path is stored there.
+        goal: The goal (x, y, z).
+        force: Plan again even when the goal did not move.
+
+    Returns:
+        True when the mind has a path to (near) the goal afterwards.
+    """
+    old = mind.path_goal
+    if not force and old is not None and mind.waypoints and math.dist(old, goal) < REPLAN_SHIFT:
+        return True
+    blocked = world.blocked_doors(actor.id)
+    path = world.paths.path(actor.position, goal, blocked)
+    if path is None:
+        near = world.paths.nearest_reachable(goal, actor.position, 400.0, blocked)
+        if near is None:
+            mind.clear_path()
+            actor.move_to = None
+            return False
+        path = world.paths.path(actor.position, near[0], blocked)
+        if path is None:
+            mind.clear_path()
+            actor.move_to = None
+            return False
+    mind.waypoints = [(p[0], p[2]) for p in path.waypoints[1:]]
+    mind.path_goal = goal
+    mind.doors = path.doors
+    actor.move_to = mind.waypoints[0] if mind.waypoints else None
+    return bool(mind.waypoints)
+
+
+def stop(actor: Actor, mind: Mind) -> None:
+    """Stand still and forget the path."""
+    mind.clear_path()
+    actor.move_to = None
+
+
+def steer(actor: Actor, mind: Mind) -> bool:
+    """Per-tick: move on to the next waypoint once the current one is reached.
+
+    Args:
+        actor: The walking actor.
+        mind: Its mind, holding the remaining waypoints.
+
+    Returns:
+        True while the actor still has somewhere to go.
+    """
+    wps = mind.waypoints
+    if not wps:
+        return False
+    wx, wz = wps[0]
+    # The physics drops move_to once the waypoint is reached; near enough counts too.
+    if actor.move_to is None or (actor.x - wx) ** 2 + (actor.z - wz) ** 2 < ARRIVE * ARRIVE:
+        wps.pop(0)
+        actor.move_to = wps[0] if wps else None
+    return bool(wps)
+
+
+def open_doors_ahead(world: World, actor: Actor, mind: Mind) -> None:
+    """Press use on the next closed door of the path when standing at it."""
+    for door_id in mind.doors:
+        gate = world.doors.get(door_id)
+        if gate is None or gate.state not in ("closed", "locked"):
+            continue
+        if world.within_reach(actor, door_id):
+            try:
+                world.use(actor.id, door_id)
+            except WorldError:
+                # Refusals are recorded as events by the world; the path is re-planned.
+                mind.clear_path()
+        return
+
+
+def arrived(actor: Actor, mind: Mind, goal: Point3 | None = None, slack: float = 40.0) -> bool:
+    """Whether the actor has no path left and stands near its (or the given) goal."""
+    target = goal if goal is not None else mind.path_goal
+    if mind.waypoints or target is None:
+        return not mind.waypoints
+    return math.hypot(actor.x - target[0], actor.z - target[2]) <= slack
