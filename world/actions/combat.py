@@ -1,0 +1,155 @@
+"""Fighting actions: attack (a character) and shoot_object."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from world.actions.approach import facing
+from world.actions.driver import Finish, Run, Script, decided, drive
+from world.actions.follow import Walker
+from world.actions.result import ActionResult
+from world.actions.returnfire import gun_problem
+from world.actions.routes import plan
+from world.actions.timing import explicit, limit_for, route_limit
+from world.errors import UnknownIdError
+from world.sim.world import PlayerIntent, World
+
+FIGHT_EXTRA_S = 10.0  # time allowed for firing once the target is in the open
+SHOOT_DEFAULT_S = 10.0
+RANGE_SHARE = 0.9  # close in until the target is this share of the weapon's range away
+REPLAN_MOVE = 60.0  # replan the approach once the target moved this far
+
+
+def _fight_problem(world: World) -> str | None:
+    return gun_problem(world, world.player)
+
+
+def _out_of_ammo(world: World) -> Finish | None:
+    problem = gun_problem(world, world.player)
+    return None if problem is None else Finish("out_of_ammo", problem.capitalize() + ".")
+
+
+def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
+    """Close in on a character until the line of fire is clear, then fire until it is down.
+
+    Args:
+        world: The world.
+        args: character_id, time_limit_s.
+
+    Returns:
+        The result; attacking a friendly character is refused and nothing runs.
+    """
+    cid = args["character_id"]
+    target = world.actor(cid)
+    refs = {"target": cid}
+    if target.side != "hostile":
+        return decided("attack", args, Finish(
+            "refused", "{target} is friendly; friendly characters are never attacked.", refs))
+    if not target.alive:
+        return decided("attack", args, Finish("arrived", "{target} is already down.", refs))
+    problem = _fight_problem(world)
+    if problem is not None:
+        return decided("attack", args, Finish("refused", f"Cannot attack: {problem}.", refs))
+    player = world.player
+    weapon = world.combat.weapon_of(player)
+    reach = weapon.range * (1.0 if weapon.melee else RANGE_SHARE)
+    first = plan(world, player.position, target.position, use_on_way=True)
+    length = first.path.length if hasattr(first, "path") else 0.0
+    limit = limit_for(args, route_limit(length, player.speed, FIGHT_EXTRA_S))
+
+    def in_the_open() -> bool:
+        if target.storey != player.storey:
+            return False
+        d = math.hypot(target.x - player.x, target.z - player.z)
+        return d <= reach and world.line_of_sight(player.position, target.position, player.storey)
+
+    def script(run: Run) -> Script:
+        walker: Walker | None = None
+        aimed_at = target.position
+        while True:
+            if not target.alive:
+                return Finish("arrived", "{target} is down.", refs)
+            empty = _out_of_ammo(world)
+            if empty is not None:
+                return empty
+            if in_the_open():
+                walker = None
+                run.progress = None
+                yield PlayerIntent(fire_at=cid, face=facing(world, (target.x, target.z)))
+                continue
+            moved = math.hypot(target.x - aimed_at[0], target.z - aimed_at[2])
+            if walker is None or moved > REPLAN_MOVE:
+                aimed_at = target.position
+                planned = plan(world, player.position, aimed_at, use_on_way=True)
+                if planned is None:
+                    return Finish("unreachable", "No floor route leads to {target}.", refs)
+                if isinstance(planned, Finish):
+                    return planned
+                walker = Walker(world, aimed_at, planned, use_on_way=True)
+            step = walker.next()
+            if isinstance(step, Finish):
+                return step
+            run.progress = walker.progress
+            yield step
+
+    def timeout(run: Run) -> Finish:
+        return Finish("gave_up", f"Time ran out with {{target}} still up "
+                      f"(health {target.health:.2f}).", refs)
+
+    return drive(world, "attack", args, script, limit, timeout, tolerate=frozenset({cid}))
+
+
+def shoot_object(world: World, args: Mapping[str, Any]) -> ActionResult:
+    """Aim at an object and fire until it breaks or time runs out.
+
+    Args:
+        world: The world.
+        args: object_id, time_limit_s.
+
+    Returns:
+        The result.
+    """
+    oid = args["object_id"]
+    refs = {"target": oid}
+    obj = world.objects.get(oid)
+    if obj is None:
+        raise UnknownIdError("object", oid, sorted(world.objects))
+    if obj.broken:
+        return decided("shoot_object", args, Finish("arrived", "{target} is already broken.",
+                                                    refs))
+    player = world.player
+    why = None
+    if obj.health is None:
+        why = "{target} cannot be broken by gunfire"
+    elif not obj.present or obj.x is None:
+        why = "{target} is not standing in the world"
+    elif (problem := _fight_problem(world)) is not None:
+        why = problem
+    elif obj.storey != player.storey or not world.line_of_sight(
+        player.position, (obj.x, 0.0, obj.z), player.storey
+    ):
+        why = "there is no clear line of fire to {target} from here"
+    else:
+        distance = math.hypot(obj.x - player.x, obj.z - player.z)
+        rng = world.combat.weapon_of(player).range
+        if distance > rng:
+            why = f"{{target}} is {distance:.0f} units away, beyond the weapon's range {rng:.0f}"
+    if why is not None:
+        return decided("shoot_object", args, Finish("refused", f"Cannot shoot: {why}.", refs))
+    limit = limit_for(args, explicit(SHOOT_DEFAULT_S))
+
+    def script(run: Run) -> Script:
+        while not obj.broken:
+            empty = _out_of_ammo(world)
+            if empty is not None:
+                return empty
+            yield PlayerIntent(fire_at=oid, face=facing(world, (obj.x, obj.z)))
+        return Finish("arrived", "{target} broke.", refs)
+
+    def timeout(run: Run) -> Finish:
+        return Finish("gave_up", f"Time ran out with {{target}} still standing "
+                      f"(health {obj.health:.2f}).", refs)
+
+    return drive(world, "shoot_object", args, script, limit, timeout)

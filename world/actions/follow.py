@@ -1,0 +1,163 @@
+"""Following a planned route tick by tick: waypoints, doors to open, replanning.
+
+The walker is shared by every action that walks. Each tick it answers with the intent
+for the next tick, or with a `Finish` when the way is shut. It replans whenever the set
+of blocking doors changes (a door it opened finished opening, a door closed ahead), so
+the route always matches the doors as they are.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Generator
+
+from world.actions.driver import Finish, Run
+from world.actions.places import Point3
+from world.actions.routes import Route, describe_door, plan
+from world.sim.world import PlayerIntent, World
+
+# Within this distance (plus one tick of walking) a waypoint counts as passed.
+WAYPOINT_SLACK = 2.0
+# A target counts as reached in height when the floor is this close to it.
+HEIGHT_TOLERANCE = 60.0
+
+
+def ground_distance(p: Point3, q: Point3) -> float:
+    """Distance in the ground plane between two 3D points."""
+    return math.hypot(p[0] - q[0], p[2] - q[2])
+
+
+def segment_distance(a: Point3, b: Point3, target: Point3) -> float:
+    """Ground distance from a target to the segment a-b (the last tick's movement)."""
+    ex, ez = b[0] - a[0], b[2] - a[2]
+    length2 = ex * ex + ez * ez
+    t = 0.0 if length2 == 0 else ((target[0] - a[0]) * ex + (target[2] - a[2]) * ez) / length2
+    t = min(1.0, max(0.0, t))
+    return math.hypot(a[0] + t * ex - target[0], a[2] + t * ez - target[2])
+
+
+def reached(run: Run, target: Point3, radius: float) -> bool:
+    """Whether the last tick's movement came within `radius` of the target on its floor.
+
+    The whole segment walked during the tick is tested, so a fast walker cannot step
+    over a small target; the height must match too, so a point on the storey above
+    does not count.
+    """
+    a, b = run.segment
+    if abs(b[1] - target[1]) > HEIGHT_TOLERANCE:
+        return False
+    return segment_distance(a, b, target) <= radius
+
+
+class Walker:
+    """Walks the player along a route toward a goal, opening doors where asked."""
+
+    def __init__(self, world: World, goal: Point3, route: Route, use_on_way: bool) -> None:
+        """Start following a route planned toward `goal`."""
+        self.world = world
+        self.goal = goal
+        self.use_on_way = use_on_way
+        self.progress: float | None = None
+        self._seen = len(world.events)
+        self._pressed: set[str] = set()
+        self._take(route)
+
+    def _take(self, route: Route) -> None:
+        self.route = route
+        self.points = route.path.waypoints
+        self.index = 1 if len(self.points) > 1 else 0
+
+    def _remaining(self) -> float:
+        p = self.world.player.position
+        left = ground_distance(p, self.points[self.index])
+        for i in range(self.index + 1, len(self.points)):
+            left += ground_distance(self.points[i - 1], self.points[i])
+        return left
+
+    def _refused(self) -> str | None:
+        world, pid = self.world, self.world.player.id
+        events = world.events.since(self._seen)
+        self._seen = len(world.events)
+        for e in events:
+            if e.kind == "door_refused" and e.other == pid and e.subject in self._pressed:
+                return e.subject
+        return None
+
+    def replan(self) -> Finish | None:
+        """Plan again from where the player stands; a Finish when no way is left."""
+        world = self.world
+        planned = plan(world, world.player.position, self.goal, self.use_on_way)
+        if planned is None:
+            return Finish("unreachable", "The way to the target is gone; no floor route is left.")
+        if isinstance(planned, Finish):
+            return planned
+        self._take(planned)
+        return None
+
+    def _door_step(self) -> PlayerIntent | None:
+        # Doors this route opens: press use once in reach, then wait while one opens.
+        world, player = self.world, self.world.player
+        for door_id in self.route.opens:
+            gate = world.doors[door_id]
+            if not gate.blocking or not world.within_reach(player, door_id):
+                continue
+            if gate.state in ("closed", "locked", "closing") and door_id not in self._pressed:
+                self._pressed.add(door_id)
+                return PlayerIntent(use=door_id)
+            if gate.state in ("opening", "closed", "locked"):
+                return PlayerIntent()
+        return None
+
+    def next(self) -> PlayerIntent | Finish:
+        """The intent for the next tick, or how the walk ends because the way is shut."""
+        world, player = self.world, self.world.player
+        refused = self._refused()
+        if refused is not None:
+            return describe_door(world, refused)
+        if world.blocked_doors(None) != self.route.blocked:
+            shut = self.replan()
+            if shut is not None:
+                return shut
+        waiting = self._door_step()
+        if waiting is not None:
+            self.progress = None
+            return waiting
+        slack = player.speed / 30.0 + WAYPOINT_SLACK
+        while self.index < len(self.points) - 1 and (
+            ground_distance(player.position, self.points[self.index]) <= slack
+        ):
+            self.index += 1
+        self.progress = self._remaining()
+        target = self.points[self.index]
+        return PlayerIntent(move_to=(target[0], target[2]))
+
+
+def walk(
+    run: Run,
+    walker: Walker,
+    done: Callable[[], Finish | None],
+    extra: Callable[[PlayerIntent], PlayerIntent] | None = None,
+) -> Generator[PlayerIntent, None, Finish]:
+    """Walk until `done` says how the walk ended, or the walker finds the way shut.
+
+    Args:
+        run: The action's run.
+        walker: The walker to follow.
+        done: Checked before each tick: a Finish once the goal is reached.
+        extra: Optional change to each intent (firing on the way).
+
+    Yields:
+        The intent for each tick.
+
+    Returns:
+        How the walk ended.
+    """
+    while True:
+        finish = done()
+        if finish is not None:
+            return finish
+        step = walker.next()
+        if isinstance(step, Finish):
+            return step
+        run.progress = walker.progress
+        yield step if extra is None else extra(step)

@@ -1,0 +1,151 @@
+"""Where things are, for actions: objects, doors, characters and points near them."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import weakref
+from dataclasses import dataclass
+
+from world.errors import UnknownIdError
+from world.level.model import Segment
+from world.navmesh import PathFinder
+from world.navmesh.build import build_navmesh
+from world.sim.world import World
+
+Point3 = tuple[float, float, float]
+
+_FINDERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def pathfinder(world: World) -> PathFinder:
+    """The world's path finder (built once per world when the world has none)."""
+    own = getattr(world, "paths", None)
+    if isinstance(own, PathFinder):
+        return own
+    found = _FINDERS.get(world)
+    if found is None:
+        found = PathFinder(build_navmesh(world.level))
+        _FINDERS[world] = found
+    return found
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A thing's place: a 3D point and its storey."""
+
+    point: Point3
+    storey: str
+
+    @property
+    def xz(self) -> tuple[float, float]:
+        """The ground coordinates."""
+        return (self.point[0], self.point[2])
+
+
+def storey_y(world: World, storey: str) -> float:
+    """Floor height of a storey."""
+    return world.level.storey(storey).y
+
+
+def door_segment(world: World, door_id: str) -> Segment:
+    """The line of a door or other exit."""
+    return world.level.exit(door_id).segment
+
+
+def segment_mid(seg: Segment) -> tuple[float, float]:
+    """Midpoint of a ground segment."""
+    (ax, az), (bx, bz) = seg
+    return ((ax + bx) / 2, (az + bz) / 2)
+
+
+def segment_normal(seg: Segment) -> tuple[float, float]:
+    """A unit normal of a ground segment (either side)."""
+    (ax, az), (bx, bz) = seg
+    length = math.hypot(bx - ax, bz - az) or 1.0
+    return (-(bz - az) / length, (bx - ax) / length)
+
+
+def locate(world: World, thing_id: str) -> Spot:
+    """Where a character, an object or a door is now.
+
+    Args:
+        world: The world.
+        thing_id: A character, object or exit id.
+
+    Returns:
+        Its spot; a carried object is where its holder is.
+
+    Raises:
+        UnknownIdError: when the id names nothing the world knows.
+    """
+    if thing_id in world.characters:
+        actor = world.characters[thing_id]
+        return Spot(actor.position, actor.storey)
+    if thing_id in world.objects:
+        obj = world.objects[thing_id]
+        if obj.holder is not None:
+            holder = world.actor(obj.holder)
+            return Spot(holder.position, holder.storey)
+        if obj.x is None or obj.storey is None:
+            raise UnknownIdError("placed object", thing_id, sorted(
+                o for o, v in world.objects.items() if v.x is not None
+            ))
+        return Spot((obj.x, storey_y(world, obj.storey), obj.z), obj.storey)
+    if thing_id in world.level.ids("exit"):
+        exit_ = world.level.exit(thing_id)
+        storey = world.level.area(exit_.areas[0]).storey
+        mx, mz = segment_mid(exit_.segment)
+        return Spot((mx, storey_y(world, storey), mz), storey)
+    allowed = sorted(world.characters) + sorted(world.objects) + sorted(world.level.ids("exit"))
+    raise UnknownIdError("object, door or character", thing_id, allowed)
+
+
+def visited_areas(world: World) -> frozenset[str]:
+    """Areas the player has stood in this episode, as far as the events tell."""
+    pid = world.player.id
+    seen = {world.player.area}
+    seen.update(e.other for e in world.events if e.kind == "area_entered" and e.subject == pid)
+    seen.discard(None)
+    return frozenset(seen)
+
+
+def crossing_order(
+    waypoints: tuple[Point3, ...], segment: Segment, y: float, tolerance: float = 60.0
+) -> float | None:
+    """How far along a route it crosses a ground segment at height y, or None.
+
+    Args:
+        waypoints: The route's 3D points.
+        segment: The ground segment (a door line).
+        y: The floor height of the segment's storey.
+        tolerance: How far a leg's heights may be from y and still count.
+
+    Returns:
+        Distance along the route to the first crossing, or None when it never crosses.
+    """
+    (ax, az), (bx, bz) = segment
+    walked = 0.0
+    for p, q in itertools.pairwise(waypoints):
+        leg = math.hypot(q[0] - p[0], q[2] - p[2])
+        if min(p[1], q[1]) - tolerance <= y <= max(p[1], q[1]) + tolerance:
+            t = _intersect((p[0], p[2]), (q[0], q[2]), (ax, az), (bx, bz))
+            if t is not None:
+                return walked + t * leg
+        walked += leg
+    return None
+
+
+def _intersect(p, q, a, b) -> float | None:
+    # Parameter t along p->q where it meets segment a-b (ends included), or None.
+    rx, rz = q[0] - p[0], q[1] - p[1]
+    sx, sz = b[0] - a[0], b[1] - a[1]
+    denom = rx * sz - rz * sx
+    if abs(denom) < 1e-12:
+        return None
+    t = ((a[0] - p[0]) * sz - (a[1] - p[1]) * sx) / denom
+    u = ((a[0] - p[0]) * rz - (a[1] - p[1]) * rx) / denom
+    eps = 1e-9
+    if -eps <= t <= 1 + eps and -eps <= u <= 1 + eps:
+        return min(1.0, max(0.0, t))
+    return None

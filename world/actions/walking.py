@@ -1,0 +1,258 @@
+"""Walking actions: go_to, go_to_area and go_to_object."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from world.actions.approach import facing, plan_approach, walk_within_reach
+from world.actions.driver import Finish, Run, Script, decided, drive
+from world.actions.follow import HEIGHT_TOLERANCE, Walker, ground_distance, reached, walk
+from world.actions.places import (
+    Point3,
+    locate,
+    pathfinder,
+    segment_mid,
+    segment_normal,
+    storey_y,
+)
+from world.actions.result import ActionResult
+from world.actions.returnfire import holds_gun
+from world.actions.routes import Route, describe_door, plan
+from world.actions.timing import Limit, limit_for, route_limit
+from world.errors import UnknownIdError
+from world.sim.world import PlayerIntent, World
+
+ARRIVE_RADIUS = 20.0  # how close counts as at a point
+SNAP_RADIUS = 300.0  # how far an off-floor target may be moved to the nearest floor
+INSIDE = 80.0  # how far past a way out "just inside" the next area is
+USE_EXTRA_S = 1.0  # time allowed beyond the walk for pressing use
+
+_NONE: frozenset[str] = frozenset()
+
+
+def gave_up(run: Run) -> Finish:
+    """The end of a walk whose time ran out while it was still getting closer."""
+    left = run.progress
+    where = f" with {left:.0f} units still to go" if left is not None else ""
+    return Finish(
+        "gave_up",
+        f"Time ran out after {run.ticks / 30:.1f} s{where}; walking again continues.",
+    )
+
+
+def _unreachable(action: str, args: Mapping[str, Any], why: str) -> ActionResult:
+    return decided(action, args, Finish("unreachable", why))
+
+
+def _walk_result(
+    world: World, action: str, args: Mapping[str, Any], goal: Point3, planned: Any,
+    adjusted: tuple[Point3, float] | None, script_for: Any,
+) -> ActionResult:
+    # Shared by go_to and go_to_area: turn a plan into a run, or a decided result.
+    extra = {} if adjusted is None else {"adjusted_target": adjusted[0], "adjusted_by": adjusted[1]}
+    if planned is None:
+        return decided(action, args, Finish("unreachable", "No floor route leads there."), **extra)
+    if isinstance(planned, Finish):
+        return decided(action, args, planned, **extra)
+    limit = limit_for(args, route_limit(planned.path.length, world.player.speed))
+    return drive(world, action, args, script_for(planned), limit, gave_up, adjusted)
+
+
+def _fire_on_way(world: World):
+    def extra(intent: PlayerIntent) -> PlayerIntent:
+        player = world.player
+        if not holds_gun(world, player):
+            return intent
+        reach = world.combat.weapon_of(player).range
+        best = None
+        for cid, ch in world.characters.items():
+            if ch.side != "hostile" or not ch.alive or ch.storey != player.storey:
+                continue
+            d = math.hypot(ch.x - player.x, ch.z - player.z)
+            if d <= reach and (best is None or d < best[0]) and world.line_of_sight(
+                player.position, ch.position, player.storey
+            ):
+                best = (d, cid)
+        return intent if best is None else dataclasses.replace(intent, fire_at=best[1])
+
+    return extra
+
+
+def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
+    """Walk along the floor to a point, snapping an off-floor point to the nearest floor.
+
+    Args:
+        world: The world.
+        args: x, z, optional y, use_on_way, fire_on_way, time_limit_s.
+
+    Returns:
+        The result.
+    """
+    player = world.player
+    given_y = args.get("y")
+    target = (float(args["x"]), float(given_y if given_y is not None else player.y),
+              float(args["z"]))
+    finder = pathfinder(world)
+    goal, adjusted = target, None
+    if finder.path(player.position, target, _NONE) is None:
+        snap = finder.nearest_reachable(target, player.position, SNAP_RADIUS)
+        if snap is None:
+            return _unreachable("go_to", args, f"No floor within {SNAP_RADIUS:g} units of the "
+                                "target can be reached from here.")
+        goal = snap[0]
+        moved = math.dist(goal, target) if given_y is not None else snap[1]
+        if moved > 1.0:
+            adjusted = (goal, moved)
+    under = (given_y is not None and abs(goal[1] - target[1]) > HEIGHT_TOLERANCE
+             and ground_distance(goal, target) <= INSIDE)
+    use_on_way = bool(args.get("use_on_way", False))
+    extra = _fire_on_way(world) if args.get("fire_on_way") else None
+
+    def script_for(route: Route):
+        def script(run: Run) -> Script:
+            walker = Walker(world, goal, route, use_on_way)
+
+            def done() -> Finish | None:
+                if run.ticks == 0 and ground_distance(player.position, goal) > ARRIVE_RADIUS:
+                    return None
+                if not reached(run, goal, ARRIVE_RADIUS):
+                    return None
+                if under:
+                    side = "below" if goal[1] < target[1] else "above"
+                    return Finish("wrong_storey", f"In place horizontally but {side} the "
+                                  f"target by {abs(goal[1] - target[1]):.0f} units; no floor "
+                                  "route leads to its storey from here.")
+                if adjusted is not None:
+                    return Finish("arrived", f"Arrived at the nearest reachable point, "
+                                  f"{adjusted[1]:.0f} units from the target.")
+                return Finish("arrived", "Arrived at the target.")
+
+            return (yield from walk(run, walker, done, extra))
+
+        return script
+
+    planned = plan(world, player.position, goal, use_on_way)
+    return _walk_result(world, "go_to", args, goal, planned, adjusted, script_for)
+
+
+def _ways_out(world: World, area: str) -> dict[str, tuple[str, tuple, str]]:
+    # Way-out id -> (area beyond, its line in that area, kind). Exits and stairs alike.
+    ways: dict[str, tuple[str, tuple, str]] = {}
+    for e in world.level.exits:
+        if area in e.areas:
+            ways[e.id] = (e.areas[1] if e.areas[0] == area else e.areas[0], e.segment, e.kind)
+    for s in world.level.stairs:
+        if s.bottom.area == area:
+            ways[s.id] = (s.top.area, s.top.edge, "stairs")
+        elif s.top.area == area:
+            ways[s.id] = (s.bottom.area, s.bottom.edge, "stairs")
+    return ways
+
+
+def _inside_point(world: World, area: str, line: tuple) -> Point3:
+    # A point INSIDE units beyond the line's midpoint on the area's side.
+    storey = world.level.area(area).storey
+    (mx, mz), (nx, nz) = segment_mid(line), segment_normal(line)
+    y = storey_y(world, storey)
+    for sign in (1.0, -1.0):
+        x, z = mx + sign * nx * INSIDE, mz + sign * nz * INSIDE
+        if world.area_at(x, z, storey) == area:
+            return (x, y, z)
+    return (mx, y, mz)
+
+
+def go_to_area(world: World, args: Mapping[str, Any]) -> ActionResult:
+    """Walk through a way out of the current area and stop just inside the next.
+
+    Args:
+        world: The world.
+        args: exit_id (an exit or stairs id of the current area), time_limit_s.
+
+    Returns:
+        The result.
+
+    Raises:
+        UnknownIdError: when the id is not a way out of the player's area.
+    """
+    player = world.player
+    here = world.actor_area(player) or player.area
+    ways = _ways_out(world, here)
+    way = args["exit_id"]
+    if way not in ways:
+        raise UnknownIdError(f"way out of area {here}", way, sorted(ways))
+    beyond, line, kind = ways[way]
+    if kind == "window":
+        return decided("go_to_area", args, Finish(
+            "refused", "{way} is a window; it cannot be walked through.", {"way": way}))
+    target = _inside_point(world, beyond, line)
+    snap = pathfinder(world).nearest_reachable(target, None, INSIDE)
+    goal = target if snap is None else snap[0]
+
+    def script_for(route: Route):
+        def script(run: Run) -> Script:
+            walker = Walker(world, goal, route, use_on_way=False)
+
+            def done() -> Finish | None:
+                inside = world.actor_area(player) == beyond
+                if inside and (reached(run, goal, INSIDE / 2) or (walker.progress is not None
+                               and walker.progress < INSIDE / 2)):
+                    return Finish("arrived", "Entered {area} and stopped just inside.",
+                                  {"area": beyond})
+                return None
+
+            return (yield from walk(run, walker, done))
+
+        return script
+
+    planned = plan(world, player.position, goal, use_on_way=False)
+    return _walk_result(world, "go_to_area", args, goal, planned, None, script_for)
+
+
+def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
+    """Walk up to an object or door and press use on it once.
+
+    Args:
+        world: The world.
+        args: object_id, time_limit_s.
+
+    Returns:
+        The result.
+    """
+    thing = args["object_id"]
+    refs = {"target": thing}
+    obj = world.objects.get(thing)
+    if obj is not None and not obj.present:
+        why = "is broken" if obj.broken else "is not lying in the world (someone carries it)"
+        return decided("go_to_object", args, Finish("refused", "{target} " + why + ".", refs))
+    goal, planned = plan_approach(world, thing)
+    if goal is None:
+        return _unreachable("go_to_object", args, "No floor within reach of it can be reached.")
+    if isinstance(planned, Finish):
+        return decided("go_to_object", args, planned)
+    length = 0.0 if planned is None else planned.path.length
+    limit = limit_for(args, route_limit(length, world.player.speed, USE_EXTRA_S))
+
+    def taken() -> Finish | None:
+        if obj is not None and obj.holder == world.player.id:
+            return Finish("arrived", "Picked up {target} on the way.", refs)
+        return None
+
+    def script(run: Run) -> Script:
+        walker = None if planned is None else Walker(world, goal, planned, use_on_way=True)
+        finish = yield from walk_within_reach(run, walker, thing, taken)
+        if finish is not None:
+            return finish
+        mark = len(world.events)
+        yield PlayerIntent(use=thing, face=facing(world, locate(world, thing).xz))
+        if any(e.kind == "door_refused" and e.subject == thing
+               for e in world.events.since(mark)):
+            return describe_door(world, thing)
+        return Finish("arrived", "Pressed use on {target}.", refs)
+
+    return drive(world, "go_to_object", args, script, limit, gave_up)
+
+
+__all__ = ["Limit", "go_to", "go_to_area", "go_to_object"]
