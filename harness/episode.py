@@ -1,0 +1,308 @@
+"""One episode: start the agent, talk protocol v1 with it, drive the game, record every turn.
+
+`run_episode` never raises because of the agent: whatever it does, the record is
+finished with exactly one outcome, a plain-words reason and the turn it happened at.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness import outcome as endings
+from harness.agent_process import AgentProcess, Eof, Line, Timeout
+from harness.game import Game, GameFactory, world_game
+from harness.outcome import Ending
+from harness.protocol import PROTOCOL_VERSION, Fault, Parsed, encode, parse_agent_line
+from harness.record import RecordWriter
+from harness.settings import RunSettings
+from harness.turns import TurnState, observation_message, start_message
+from world.errors import InvalidRequestError, UnknownIdError
+from world.level.model import Level
+from world.sim.clock import seconds_to_ticks
+
+
+@dataclass(frozen=True)
+class EpisodeSpec:
+    """What to play and with whom.
+
+    Attributes:
+        level: The loaded level.
+        level_source: Where the level came from (path), for the record.
+        difficulty: A difficulty id of the level.
+        seed: The episode seed.
+        command: The agent command line.
+        run_dir: Directory receiving record.jsonl and agent_stderr.log.
+        settings: Deadlines and limits.
+    """
+
+    level: Level
+    level_source: str
+    difficulty: str
+    seed: int
+    command: str
+    run_dir: Path
+    settings: RunSettings = field(default_factory=RunSettings)
+
+
+def run_episode(spec: EpisodeSpec, game_factory: GameFactory = world_game) -> dict[str, Any]:
+    """Play one episode to its end and write its record.
+
+    Args:
+        spec: The episode.
+        game_factory: Builds the game from (level, difficulty, seed).
+
+    Returns:
+        The run summary (see `harness.runner.run` for its fields).
+
+    Raises:
+        harness.agent_process.AgentLaunchError: The agent cannot be started at all.
+    """
+    return _Episode(spec, game_factory).play()
+
+
+class _Episode:
+    def __init__(self, spec: EpisodeSpec, game_factory: GameFactory) -> None:
+        self.spec, self.s = spec, spec.settings
+        self.game: Game = game_factory(spec.level, spec.difficulty, spec.seed)
+        self.state = TurnState()
+        self.hello: dict[str, Any] | None = None
+        self.usage: dict[str, float] = {}
+        self.record = RecordWriter(spec.run_dir / "record.jsonl")
+
+    def play(self) -> dict[str, Any]:
+        spec = self.spec
+        self.t0 = time.monotonic()
+        self.ep_deadline = self.t0 + self.s.episode_timeout_s
+        proc = AgentProcess.start(
+            spec.command,
+            stderr_path=spec.run_dir / "agent_stderr.log",
+            stderr_cap_bytes=self.s.stderr_cap_bytes,
+            env_passthrough=self.s.env_passthrough,
+            max_line_bytes=self.s.max_line_bytes,
+        )
+        self.proc = proc
+        ending: Ending | None = None
+        try:
+            try:
+                ending = self._converse()
+            except Exception:  # the record must be finished even if the harness fails
+                ending = Ending("harness_error", "the harness failed: "
+                                + traceback.format_exc(limit=6).strip().replace("\n", " | "))
+                if not self.header_written:
+                    self._write_header()
+            return self._finish(ending)
+        finally:
+            proc.close(grace_s=self.s.grace_s)
+            self.record.close()
+
+    header_written = False
+
+    def _write_header(self) -> None:
+        spec = self.spec
+        self.record.write("header", {
+            "schema_version": 1,
+            "harness_version": _harness_version(),
+            "protocol_version": PROTOCOL_VERSION,
+            "level": spec.level.id,
+            "level_source": spec.level_source,
+            "level_hash": spec.level.content_hash,
+            "difficulty": spec.difficulty,
+            "seed": spec.seed,
+            "settings": self.s.to_dict(),
+            "agent_command": spec.command,
+            "agent_argv": self.proc.argv,
+            "hello": self.hello,
+            "start": self.start,
+        })
+        self.header_written = True
+
+    def _converse(self) -> Ending:
+        self.start = start_message(self.spec, self.game)
+        self.proc.send_line(encode(self.start))
+        ending = self._await_hello()
+        self._write_header()
+        if ending is not None:
+            return ending
+        while True:
+            ending = self._pre_turn_ending()
+            if ending is not None:
+                return ending
+            ending = self._turn()
+            if ending is not None:
+                return ending
+
+    def _deadline(self, limit_s: float) -> tuple[float, str, float]:
+        own = time.monotonic() + limit_s
+        if own <= self.ep_deadline:
+            return own, "", limit_s
+        return self.ep_deadline, "episode timeout", self.s.episode_timeout_s
+
+    def _await_hello(self) -> Ending | None:
+        deadline, which, limit = self._deadline(self.s.hello_timeout_s)
+        event = self.proc.read_line(deadline)
+        if isinstance(event, Timeout):
+            return endings.silence_ending(None, "hello", which or "hello timeout", limit)
+        if isinstance(event, Eof):
+            return endings.exit_ending(None, event, self.proc.stderr_tail())
+        if not isinstance(event, Line):
+            return endings.hello_fault_ending(endings.line_fault(event, self.s.max_line_bytes))
+        parsed = parse_agent_line(event.text, "hello")
+        if isinstance(parsed, Fault):
+            return endings.hello_fault_ending(parsed)
+        self.hello = parsed.message
+        return None
+
+    def _pre_turn_ending(self) -> Ending | None:
+        status = self.game.status()
+        if status.ended:
+            return endings.mission_ending(status)
+        max_ticks = seconds_to_ticks(self.spec.level.budgets.max_game_seconds)
+        return endings.budget_ending(self.state.decisions, self.spec.level.budgets.max_decisions,
+                                     self.game.tick, max_ticks)
+
+    def _turn(self) -> Ending | None:
+        st = self.state
+        t_begin = time.monotonic()
+        obs = observation_message(self.spec, self.game, st, self.ep_deadline - t_begin)
+        state_hash = self.game.state_hash()
+        tick = self.game.tick
+        self.proc.send_line(encode(obs))
+        t_sent = time.monotonic()
+        deadline, which, limit = self._deadline(self.s.decision_timeout_s)
+        event = self.proc.read_line(deadline)
+        t_got = time.monotonic()
+        turn = {"turn": st.turn, "tick": tick, "state_hash": state_hash, "observation": obs,
+                "text_chars": len(obs["text"]), "raw_action": None, "action": None,
+                "error": None, "result": None, "extra_lines": 0,
+                "agent_wall_s": round(t_got - t_sent, 4)}
+        ending = None
+        if isinstance(event, Timeout):
+            ending = endings.silence_ending(st.turn, "action", which or "decision timeout", limit)
+        elif isinstance(event, Eof):
+            ending = endings.exit_ending(st.turn, event, self.proc.stderr_tail())
+        else:
+            ending = self._decide(event, turn)
+        turn["harness_ms"] = round(((t_sent - t_begin) + (time.monotonic() - t_got)) * 1000, 3)
+        self.record.write("turn", turn)
+        st.turn += 1
+        return ending
+
+    def _decide(self, event, turn: dict[str, Any]) -> Ending | None:
+        st = self.state
+        if isinstance(event, Line):
+            turn["raw_action"] = _clip(event.text)
+            parsed = parse_agent_line(event.text, "action")
+        else:
+            parsed = endings.line_fault(event, self.s.max_line_bytes)
+        extra = self._drain_extra_lines()
+        turn["extra_lines"] = extra
+        st.warnings = []
+        if extra:
+            st.warnings.append({"code": "extra_lines", "message":
+                                f"{extra} more line(s) came after the action and were discarded; "
+                                "send exactly one line per observation"})
+        st.decisions += 1
+        if isinstance(parsed, Parsed):
+            turn["action"] = parsed.message
+            self._add_usage(parsed.message.get("usage"))
+            parsed = self._execute(parsed.message, turn)
+        if isinstance(parsed, Fault):
+            turn["error"] = parsed.to_dict()
+            st.error, st.last_result = parsed.to_dict(), None
+            st.invalid += 1
+            st.invalid_in_a_row += 1
+            if st.invalid_in_a_row >= self.s.max_invalid_in_a_row:
+                return endings.invalid_limit_ending(st.turn, st.invalid_in_a_row, parsed)
+            return None
+        st.error, st.invalid_in_a_row = None, 0
+        return None
+
+    def _execute(self, message: dict[str, Any], turn: dict[str, Any]) -> Fault | None:
+        try:
+            result = self.game.act(message["action"], dict(message["arguments"]))
+        except UnknownIdError as exc:
+            return Fault("unknown_id", str(exc))
+        except InvalidRequestError as exc:
+            return Fault("refused_request", str(exc))
+        turn["result"] = result
+        self.state.last_result = result
+        return None
+
+    def _drain_extra_lines(self) -> int:
+        count = 0
+        while True:
+            event = self.proc.read_line(time.monotonic())
+            if isinstance(event, Timeout | Eof):
+                return count
+            count += 1
+
+    def _add_usage(self, usage: Any) -> None:
+        if not isinstance(usage, dict):
+            return
+        for name, value in usage.items():
+            if isinstance(value, int | float):
+                self.usage[name] = self.usage.get(name, 0) + value
+                self.usage[name + "_reported"] = self.usage.get(name + "_reported", 0) + 1
+
+    def _finish(self, ending: Ending) -> dict[str, Any]:
+        status = self.game.status()
+        st = self.state
+        counts = {"decisions": st.decisions, "invalid_actions": st.invalid,
+                  "game_ticks": self.game.tick}
+        summary = endings.summary_message(ending, status, counts)
+        self.proc.send_line(encode(summary))
+        wall_s = round(time.monotonic() - self.t0, 3)
+        self.record.write("end", {
+            "summary": summary,
+            "final_state_hash": self.game.state_hash(),
+            "agent_error": ending.agent_error,
+            "usage": _usage_totals(self.usage, st.decisions),
+            "wall_s": wall_s,
+            "stderr_dropped_bytes": self.proc.stderr_dropped_bytes,
+        })
+        return {
+            "run_dir": str(self.spec.run_dir),
+            "record": str(self.record.path),
+            "stderr_log": str(self.spec.run_dir / "agent_stderr.log"),
+            "level": self.spec.level.id,
+            "difficulty": self.spec.difficulty,
+            "seed": self.spec.seed,
+            **{k: summary[k] for k in ("outcome", "terminated", "truncated", "success", "failure",
+                                       "score", "progress", "objectives", "decisions",
+                                       "invalid_actions", "game_ticks", "reason")},
+            "wall_s": wall_s,
+            "agent": self.hello,
+            "agent_error": ending.agent_error,
+            "usage": _usage_totals(self.usage, st.decisions),
+        }
+
+
+def _usage_totals(sums: dict[str, float], decisions: int) -> dict[str, Any]:
+    # A figure no decision reported stays null: missing is not zero.
+    names = ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_tokens",
+             "cost_usd")
+    out: dict[str, Any] = {"self_reported": True}
+    for name in names:
+        out[name] = round(sums[name], 6) if name in sums else None
+        out[name + "_decisions"] = int(sums.get(name + "_reported", 0))
+    out["decisions"] = decisions
+    return out
+
+
+def _clip(text: str) -> str:
+    from harness.record import clip
+
+    return clip(text)
+
+
+def _harness_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mission-harness")
+    except PackageNotFoundError:
+        return "0+unknown"

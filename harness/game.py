@@ -1,0 +1,82 @@
+"""The boundary between the harness and the simulated world, as a Protocol.
+
+The episode loop drives a `Game`: something that shows the player's view, executes
+one macro action, reports the mission status and hashes its state. The real one wraps
+the World (`world.observe.session.WorldSession`); tests may plug in their own. Every
+id a Game shows or accepts is an episode id, never a level-file name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from world.level.model import Level
+
+
+@dataclass(frozen=True)
+class GameStatus:
+    """The mission as the world judges it now.
+
+    Attributes:
+        ended: Whether the mission is over (success or failure).
+        success: True when it succeeded; False otherwise (also while running).
+        failure: Why it failed, in plain words, or None.
+        score: 0..1, from the objectives that count at this difficulty.
+        progress: 0..1, the share of counting objectives done.
+        objectives: One dict per objective: index, status, counts, text, tick.
+    """
+
+    ended: bool
+    success: bool
+    failure: str | None
+    score: float
+    progress: float
+    objectives: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+
+
+class Game(Protocol):
+    """One episode's world as the harness sees it."""
+
+    level: Level
+
+    @property
+    def tick(self) -> int:
+        """Game ticks since the start."""
+        ...
+
+    def view(self) -> dict[str, Any]:
+        """The structured view of this moment: plain data, episode ids only."""
+        ...
+
+    def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Execute one validated macro action.
+
+        Returns:
+            The result as plain data (action, end_reason, ticks, distance_moved,
+            detail, changes, events, ...), episode ids only.
+
+        Raises:
+            world.errors.UnknownIdError: An id that does not exist in this episode.
+            world.errors.InvalidRequestError: A request the world refuses.
+        """
+        ...
+
+    def status(self) -> GameStatus:
+        """The mission status now."""
+        ...
+
+    def state_hash(self) -> str:
+        """A digest of everything that determines what happens next."""
+        ...
+
+
+GameFactory = Callable[[Level, str, int], Game]
+
+
+def world_game(level: Level, difficulty: str, seed: int) -> Game:
+    """The real game: the World behind the observation and action layer."""
+    from world.observe.session import WorldSession
+
+    return WorldSession(level, difficulty, seed)

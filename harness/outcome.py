@@ -1,0 +1,126 @@
+"""How an episode ended: one outcome from the closed list, a reason, the culprit turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from harness.agent_process import Eof, LineTooLong, NotUtf8
+from harness.game import GameStatus
+from harness.protocol import OUTCOMES, PROTOCOL_VERSION, Fault
+
+
+@dataclass(frozen=True)
+class Ending:
+    """The end of an episode.
+
+    Attributes:
+        outcome: A key of `OUTCOMES`.
+        reason: What happened, in plain words.
+        agent_error: For endings the agent caused: {"turn", "kind", "message"}.
+    """
+
+    outcome: str
+    reason: str
+    agent_error: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"undeclared outcome {self.outcome!r}")
+
+
+def _agent_fault(outcome: str, turn: int | None, kind: str, message: str) -> Ending:
+    where = "before its hello" if turn is None else f"at turn {turn}"
+    return Ending(outcome, f"the agent {message} {where}",
+                  {"turn": turn, "kind": kind, "message": message})
+
+
+def silence_ending(turn: int | None, waited_for: str, limit_name: str, limit_s: float) -> Ending:
+    """The agent said nothing before a deadline."""
+    message = f"sent no {waited_for} within the {limit_name} of {limit_s:g} s"
+    return _agent_fault("agent_timeout", turn, limit_name.replace(" ", "_"), message)
+
+
+def exit_ending(turn: int | None, eof: Eof, stderr_tail: str) -> Ending:
+    """The agent's output ended before the episode did."""
+    code = eof.returncode
+    if code is None:
+        message = "closed its standard output while still running"
+    elif code < 0:
+        message = f"was killed by signal {-code}"
+    elif code == 0:
+        message = "exited with status 0 before the episode ended"
+    else:
+        message = f"exited with status {code}"
+    last = stderr_tail.strip().splitlines()[-1:] if stderr_tail.strip() else []
+    if last:
+        message += f" (last stderr line: {last[0][:200]!r})"
+    return _agent_fault("agent_crashed", turn, "exited", message)
+
+
+def hello_fault_ending(fault: Fault) -> Ending:
+    """The first line was not an acceptable hello."""
+    return _agent_fault("protocol_error", None, fault.code,
+                        f"sent a bad hello ({fault.code}: {fault.message})")
+
+
+def invalid_limit_ending(turn: int, count: int, fault: Fault) -> Ending:
+    """Too many invalid actions in a row."""
+    message = f"sent {count} invalid actions in a row, the last one {fault.code}: {fault.message}"
+    return _agent_fault("protocol_error", turn, fault.code, message)
+
+
+def line_fault(event: LineTooLong | NotUtf8, max_line_bytes: int) -> Fault:
+    """The fault for a line the channel could not deliver as text."""
+    if isinstance(event, LineTooLong):
+        return Fault("line_too_long", f"a line of {event.length} bytes is longer than the "
+                     f"limit of {max_line_bytes} bytes; starts {event.prefix[:80]!r}")
+    return Fault("not_utf8", f"a line of {event.length} bytes is not UTF-8 text; "
+                 f"starts {event.prefix[:80]!r}")
+
+
+def mission_ending(status: GameStatus) -> Ending:
+    """The mission ended by itself."""
+    if status.success:
+        return Ending("completed", "the mission succeeded")
+    return Ending("failed", f"the mission failed: {status.failure or 'no reason given'}")
+
+
+def budget_ending(decisions: int, max_decisions: int, tick: int, max_ticks: int) -> Ending | None:
+    """Truncation by the level's budgets, or None while within them."""
+    if decisions >= max_decisions:
+        return Ending("truncated", f"the budget of {max_decisions} decisions ran out")
+    if tick >= max_ticks:
+        return Ending("truncated", f"the game-time budget of {max_ticks / 30:g} s ran out")
+    return None
+
+
+def summary_message(ending: Ending, status: GameStatus, counts: dict[str, int]) -> dict[str, Any]:
+    """The summary message sent to the agent (and kept in the record's end line).
+
+    Args:
+        ending: How the episode ended.
+        status: The mission status at the end.
+        counts: decisions, invalid_actions and game_ticks.
+
+    Returns:
+        The message, valid against schemas/messages/summary.schema.json.
+    """
+    kind = OUTCOMES[ending.outcome].kind
+    return {
+        "type": "summary",
+        "protocol_version": PROTOCOL_VERSION,
+        "outcome": ending.outcome,
+        "terminated": kind == "terminated",
+        "truncated": kind == "truncated",
+        "success": ending.outcome == "completed",
+        "failure": status.failure,
+        "score": round(float(status.score), 6),
+        "progress": round(float(status.progress), 6),
+        "objectives": [dict(o) for o in status.objectives],
+        "decisions": counts["decisions"],
+        "invalid_actions": counts["invalid_actions"],
+        "game_ticks": counts["game_ticks"],
+        "reason": ending.reason,
+    }
+

@@ -1,0 +1,262 @@
+"""Protocol v1: the message types, error codes and outcomes, each declared once, and the parser.
+
+Every line an agent writes goes through `parse_agent_line`, which never raises on agent
+input: it returns either a `Parsed` message or a `Fault` with a code from
+`ERROR_CODES` and a sentence saying what was wrong. Schemas for every message live in
+schemas/messages/; the action schema there is generated from the action catalogue by
+`harness.protocol_docs` (a test keeps the file and the catalogue in step).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+PROTOCOL_VERSION = 1
+SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
+
+
+@dataclass(frozen=True)
+class MessageType:
+    """One message type: who sends it and what it is for."""
+
+    name: str
+    sender: str
+    summary: str
+
+
+MESSAGE_TYPES: dict[str, MessageType] = {
+    m.name: m
+    for m in (
+        MessageType("start", "harness", "Opens the episode: level, seed, brief, budgets, tools."),
+        MessageType("hello", "agent", "The agent's reply to start: name, version, model."),
+        MessageType("observation", "harness", "One turn's view: structured and text."),
+        MessageType("action", "agent", "One macro action with arguments, notes and usage."),
+        MessageType("summary", "harness", "Closes the episode: outcome, score, objectives."),
+    )
+}
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    """A way an agent's line can be wrong."""
+
+    code: str
+    summary: str
+
+
+ERROR_CODES: dict[str, ErrorCode] = {
+    e.code: e
+    for e in (
+        ErrorCode("not_json", "The line is not valid JSON."),
+        ErrorCode("non_finite_number", "The line contains NaN or Infinity, which JSON forbids."),
+        ErrorCode("not_an_object", "The line is JSON but not an object."),
+        ErrorCode("unknown_type", "The type field is missing or names no message type."),
+        ErrorCode("unexpected_type", "A known message type, but not the one expected now."),
+        ErrorCode("bad_message", "The message breaks its schema outside the arguments."),
+        ErrorCode("unknown_action", "The action names no declared macro action."),
+        ErrorCode("bad_arguments", "Arguments missing, extra, of the wrong type or out of range."),
+        ErrorCode("unknown_id", "An id in the arguments does not exist in this episode."),
+        ErrorCode("refused_request", "The world refused the request (e.g. nothing to equip)."),
+        ErrorCode("line_too_long", "The line is longer than the line limit."),
+        ErrorCode("not_utf8", "The line is not valid UTF-8 text."),
+        ErrorCode("extra_lines", "More than one line was written in one turn (warning only)."),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One way an episode can end; `kind` keeps terminated, truncated and aborted apart."""
+
+    name: str
+    kind: str
+    summary: str
+
+
+OUTCOMES: dict[str, Outcome] = {
+    o.name: o
+    for o in (
+        Outcome("completed", "terminated", "The mission succeeded."),
+        Outcome("failed", "terminated", "The mission failed (death, a failed objective, time)."),
+        Outcome("truncated", "truncated", "A decision or game-time budget ran out first."),
+        Outcome("agent_timeout", "aborted", "The agent was silent past a wall-clock deadline."),
+        Outcome("agent_crashed", "aborted", "The agent exited or closed its output early."),
+        Outcome("protocol_error", "aborted", "No valid hello, or too many bad actions in a row."),
+        Outcome("harness_error", "aborted", "The harness itself failed; the record says where."),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A well-formed message from the agent."""
+
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A line that is not an acceptable message, with a code and a plain-words message."""
+
+    code: str
+    message: str
+
+    def __post_init__(self) -> None:
+        if self.code not in ERROR_CODES:
+            raise ValueError(f"undeclared error code {self.code!r}")
+
+    def to_dict(self) -> dict[str, str]:
+        """The fault as JSON data: {"code", "message"}."""
+        return {"code": self.code, "message": self.message}
+
+
+@cache
+def _registry() -> tuple[Registry, dict[str, dict[str, Any]]]:
+    # Every message and record schema, by its $id, so they can refer to each other.
+    by_name: dict[str, dict[str, Any]] = {}
+    registry: Registry = Registry()
+    for folder in ("messages", "record"):
+        for path in sorted((SCHEMA_DIR / folder).glob("*.schema.json")):
+            schema = json.loads(path.read_text(encoding="utf-8"))
+            by_name[path.name.removesuffix(".schema.json")] = schema
+            registry = registry.with_resource(schema["$id"], Resource.from_contents(schema))
+    return registry, by_name
+
+
+@cache
+def validator(name: str) -> Draft202012Validator:
+    """A compiled validator for a message type or a record line (header, turn, end).
+
+    Args:
+        name: The schema's file name without ".schema.json".
+
+    Returns:
+        The validator, resolving references between the schema files.
+    """
+    registry, by_name = _registry()
+    return Draft202012Validator(by_name[name], registry=registry)
+
+
+def schema_errors(name: str, data: Any) -> list[str]:
+    """Every violation of a schema, as "$.path: message" lines (empty when valid).
+
+    Args:
+        name: A message type, or a record line schema name (header, turn, end).
+        data: The decoded JSON data.
+
+    Returns:
+        Sorted violation lines.
+    """
+    out = []
+    for err in validator(name).iter_errors(data):
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.path)
+        out.append(f"{where}: {err.message}")
+    return sorted(out)
+
+
+def _refuse_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    # 1e999 parses to infinity without ever being spelt "Infinity".
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is not a JSON number (it overflows to infinity)")
+    return value
+
+
+def _shorten(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def decode_line(text: str) -> Parsed | Fault:
+    """Decode one line into a JSON object with a known type, without schema checks.
+
+    Args:
+        text: The line as the agent wrote it.
+
+    Returns:
+        `Parsed` or a `Fault` (not_json, non_finite_number, not_an_object, unknown_type).
+    """
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+    except ValueError as exc:
+        if "not a JSON number" in str(exc):
+            return Fault("non_finite_number", f"{exc}; send finite numbers only")
+        return Fault("not_json", f"the line is not JSON ({exc}): {_shorten(text)!r}")
+    if not isinstance(data, dict):
+        return Fault("not_an_object", f"expected a JSON object, got {type(data).__name__}")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
+        allowed = ", ".join(MESSAGE_TYPES)
+        return Fault("unknown_type", f"type {kind!r} is not a message type ({allowed})")
+    return Parsed(data)
+
+
+def parse_agent_line(text: str, expected: str) -> Parsed | Fault:
+    """Decode and schema-check one line the agent wrote when `expected` was due.
+
+    Args:
+        text: The line without its newline.
+        expected: "hello" or "action".
+
+    Returns:
+        `Parsed` with the message, or a `Fault` naming the first problem.
+    """
+    decoded = decode_line(text)
+    if isinstance(decoded, Fault):
+        return decoded
+    data = decoded.message
+    if data["type"] != expected:
+        return Fault("unexpected_type", f"expected a {expected} message, got {data['type']!r}")
+    if expected == "action":
+        fault = _action_fault(data)
+        if fault is not None:
+            return fault
+    errors = schema_errors(expected, data)
+    if errors:
+        return Fault("bad_message", "; ".join(errors[:3]))
+    return decoded
+
+
+def _action_fault(data: dict[str, Any]) -> Fault | None:
+    # Checked before the whole-message schema so the agent is told which action and
+    # which argument is wrong, not that a oneOf failed somewhere.
+    from world.actions.catalog import catalog
+
+    names = catalog().action_names
+    name = data.get("action")
+    if not isinstance(name, str) or name not in names:
+        return Fault("unknown_action", f"{name!r} is not an action; actions: {', '.join(names)}")
+    args = data.get("arguments", {})
+    if not isinstance(args, dict):
+        return Fault("bad_arguments", "arguments must be a JSON object")
+    spec = catalog().action(name)
+    errors = list(Draft202012Validator(spec.arguments_schema()).iter_errors(args))
+    if errors:
+        first = min(errors, key=lambda e: list(map(str, e.path)))
+        where = ".".join(str(p) for p in first.path)
+        prefix = f"{name}: argument {where}: " if where else f"{name}: "
+        return Fault("bad_arguments", prefix + first.message)
+    return None
+
+
+def encode(message: dict[str, Any]) -> str:
+    """One message as a compact JSON line (no newline; NaN refused).
+
+    Args:
+        message: The message, with `type` and `protocol_version`.
+
+    Returns:
+        The JSON text.
+    """
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)

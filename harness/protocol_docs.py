@@ -1,0 +1,152 @@
+"""Everything derived from the declarations: the action schema, shared enums, PROTOCOL.md tables.
+
+Run `python3 -m harness.protocol_docs` to rewrite schemas/messages/action.schema.json,
+schemas/messages/enums.schema.json and the generated tables in PROTOCOL.md after the
+action catalogue or a protocol table changes; a test fails while they are out of step.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from harness.protocol import ERROR_CODES, MESSAGE_TYPES, OUTCOMES, PROTOCOL_VERSION, SCHEMA_DIR
+from world.actions.catalog import catalog
+
+PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
+_USAGE_FIELDS = {
+    "input_tokens": "Prompt tokens, cached ones included.",
+    "cached_input_tokens": "Prompt tokens served from a cache.",
+    "output_tokens": "Generated tokens, reasoning included.",
+    "reasoning_tokens": "Generated tokens spent on hidden reasoning.",
+    "cost_usd": "Dollars spent on this decision.",
+}
+
+
+def enums_schema() -> dict[str, Any]:
+    """The shared enumerations other message schemas refer to."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "enums.schema.json",
+        "title": "Shared enumerations (generated from the declarations; do not edit)",
+        "$defs": {
+            "outcome": {"enum": list(OUTCOMES)},
+            "error_code": {"enum": list(ERROR_CODES)},
+            "end_reason": {"enum": list(catalog().end_reason_names)},
+            "action_name": {"enum": list(catalog().action_names)},
+        },
+    }
+
+
+def action_schema() -> dict[str, Any]:
+    """The action message schema: the envelope plus one branch per declared action."""
+    usage = {
+        "type": "object",
+        "description": "Self-reported usage for this decision; leave a figure out (or null) "
+        "when unknown, since a missing figure is not zero.",
+        "properties": {
+            name: {"type": ["number", "null"], "minimum": 0, "description": text}
+            for name, text in _USAGE_FIELDS.items()
+        },
+        "additionalProperties": False,
+    }
+    branches = [
+        {
+            "if": {"properties": {"action": {"const": spec.name}}},
+            "then": {"properties": {"arguments": spec.arguments_schema()}},
+        }
+        for spec in catalog().actions
+    ]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "action.schema.json",
+        "title": "action (agent to harness; generated from the action catalogue, do not edit)",
+        "type": "object",
+        "properties": {
+            "type": {"const": "action"},
+            "protocol_version": {"const": PROTOCOL_VERSION},
+            "action": {"enum": list(catalog().action_names)},
+            "arguments": {"type": "object"},
+            "notes": {"type": ["string", "null"], "maxLength": 20000},
+            "usage": {"anyOf": [usage, {"type": "null"}]},
+        },
+        "required": ["type", "protocol_version", "action", "arguments"],
+        "additionalProperties": False,
+        "allOf": branches,
+    }
+
+
+def _table(header: tuple[str, str], rows: list[tuple[str, str]]) -> str:
+    lines = [f"| {header[0]} | {header[1]} |", "|---|---|"]
+    lines += [f"| `{a}` | {b} |" for a, b in rows]
+    return "\n".join(lines)
+
+
+def _argument_list(spec) -> str:
+    parts = []
+    for name in spec.parameters:
+        mark = "" if name in spec.required else "?"
+        parts.append(f"`{name}{mark}`")
+    return ", ".join(parts)
+
+
+def tables() -> dict[str, str]:
+    """Each generated PROTOCOL.md table by its marker name."""
+    actions = [(s.name, f"{s.summary} Arguments: {_argument_list(s)}.") for s in catalog().actions]
+    return {
+        "messages": _table(
+            ("type", "sender: purpose"),
+            [(m.name, f"{m.sender}: {m.summary}") for m in MESSAGE_TYPES.values()],
+        ),
+        "actions": _table(("action", "what it does"), actions),
+        "end_reasons": _table(
+            ("end_reason", "meaning"), [(r.name, r.summary) for r in catalog().end_reasons]
+        ),
+        "error_codes": _table(
+            ("code", "meaning"), [(e.code, e.summary) for e in ERROR_CODES.values()]
+        ),
+        "outcomes": _table(
+            ("outcome", "kind: meaning"),
+            [(o.name, f"{o.kind}: {o.summary}") for o in OUTCOMES.values()],
+        ),
+        "usage": _table(("usage field", "meaning"), list(_USAGE_FIELDS.items())),
+    }
+
+
+_BLOCK = re.compile(r"(<!-- table:(\w+) -->\n)(.*?)(\n<!-- end table -->)", re.S)
+
+
+def render_protocol_md(text: str) -> str:
+    """PROTOCOL.md text with every generated table block rewritten."""
+    generated = tables()
+    return _BLOCK.sub(lambda m: m.group(1) + generated[m.group(2)] + m.group(4), text)
+
+
+def generated_files() -> dict[Path, str]:
+    """Every generated file and the text it should hold."""
+    def dump(data: dict[str, Any]) -> str:
+        return json.dumps(data, indent=2) + "\n"
+
+    out = {
+        SCHEMA_DIR / "messages" / "action.schema.json": dump(action_schema()),
+        SCHEMA_DIR / "messages" / "enums.schema.json": dump(enums_schema()),
+    }
+    if PROTOCOL_MD.exists():
+        out[PROTOCOL_MD] = render_protocol_md(PROTOCOL_MD.read_text(encoding="utf-8"))
+    return out
+
+
+def main() -> int:
+    """Rewrite the generated files; print which changed."""
+    for path, text in generated_files().items():
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+            print(f"rewrote {path.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

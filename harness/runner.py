@@ -1,0 +1,121 @@
+"""Run one episode from a level reference and an agent command: the front door of the harness.
+
+`run` resolves the level (an id in levels/ or a path), checks that the agent can be
+started, makes a fresh run directory and plays the episode. Only usage mistakes raise
+(`UsageError`); whatever the agent does, a finished record and a summary come back.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from harness.agent_launch import AgentLaunchError, resolve_argv
+from harness.episode import EpisodeSpec, run_episode
+from harness.game import GameFactory, world_game
+from harness.settings import RunSettings
+from world.errors import LevelError
+from world.level.load import load_level
+from world.level.model import Level
+
+LEVELS_DIR = Path(__file__).resolve().parents[1] / "levels"
+
+
+class UsageError(Exception):
+    """A mistake in what was asked for (unknown level or difficulty, unusable agent)."""
+
+
+def resolve_level(ref: str) -> tuple[Level, Path]:
+    """Load a level given as an id in levels/ or as a path to a level file.
+
+    Args:
+        ref: "outpost", "levels/outpost.json" or any path.
+
+    Returns:
+        The level and the file it came from.
+
+    Raises:
+        UsageError: No such level, or the file is not a valid level.
+    """
+    path = Path(ref)
+    if not path.is_file():
+        candidate = LEVELS_DIR / f"{ref}.json"
+        if not candidate.is_file():
+            known = ", ".join(sorted(p.stem for p in LEVELS_DIR.glob("*.json"))) or "none"
+            raise UsageError(f"no level {ref!r}: not a file and not a level id (known: {known})")
+        path = candidate
+    try:
+        return load_level(path), path.resolve()
+    except LevelError as exc:
+        raise UsageError(f"level {ref!r} is not valid:\n{exc}") from exc
+
+
+def pick_difficulty(level: Level, difficulty: str | None) -> str:
+    """The difficulty to play: the one asked for, or the level's middle one.
+
+    Raises:
+        UsageError: The level has no such difficulty.
+    """
+    ids = [d.id for d in level.difficulties]
+    if difficulty is None:
+        return ids[len(ids) // 2]
+    if difficulty not in ids:
+        raise UsageError(f"level {level.id!r} has no difficulty {difficulty!r} ({', '.join(ids)})")
+    return difficulty
+
+
+def new_run_dir(out_dir: Path, level: Level, difficulty: str, seed: int) -> Path:
+    """Create a fresh, uniquely named run directory under out_dir."""
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S")
+    run_id = f"{level.id}-{difficulty}-s{seed}-{stamp}-{secrets.token_hex(3)}"
+    path = Path(out_dir) / run_id
+    path.mkdir(parents=True, exist_ok=False)
+    return path
+
+
+def run(
+    level_ref: str,
+    agent_command: str,
+    *,
+    difficulty: str | None = None,
+    seed: int = 0,
+    out_dir: str | os.PathLike[str] = "runs",
+    settings: RunSettings | None = None,
+    game_factory: GameFactory = world_game,
+) -> dict[str, Any]:
+    """Play one episode and return its summary.
+
+    Args:
+        level_ref: Level id in levels/ or a path to a level file.
+        agent_command: The agent's command line (any executable).
+        difficulty: A difficulty id of the level (default: its middle one).
+        seed: The episode seed.
+        out_dir: Parent of the new run directory.
+        settings: Deadlines and limits (defaults as in PROTOCOL.md).
+        game_factory: Builds the game (the real world unless a test swaps it).
+
+    Returns:
+        The summary: run_dir, record, stderr_log, level, difficulty, seed, outcome,
+        terminated, truncated, success, failure, score, progress, objectives,
+        decisions, invalid_actions, game_ticks, reason, wall_s, agent (its hello),
+        agent_error (None, or turn, kind, message) and usage (self-reported).
+
+    Raises:
+        UsageError: Unknown level or difficulty, or an agent that cannot be started.
+    """
+    level, source = resolve_level(level_ref)
+    chosen = pick_difficulty(level, difficulty)
+    try:
+        resolve_argv(agent_command)
+    except AgentLaunchError as exc:
+        raise UsageError(str(exc)) from exc
+    run_dir = new_run_dir(Path(out_dir), level, chosen, seed)
+    spec = EpisodeSpec(level, str(source), chosen, seed, agent_command, run_dir,
+                       settings or RunSettings())
+    try:
+        return run_episode(spec, game_factory)
+    except AgentLaunchError as exc:
+        raise UsageError(str(exc)) from exc

@@ -1,0 +1,111 @@
+"""The messages the harness sends: start, and one observation per turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from harness.game import Game
+from harness.protocol import PROTOCOL_VERSION
+from harness.text_view import render_text_view
+from world.actions.catalog import catalog
+from world.sim.clock import TICKS_PER_SECOND
+
+if TYPE_CHECKING:
+    from harness.episode import EpisodeSpec
+
+# The last result as the agent sees it; the record keeps the full result.
+_PUBLIC_RESULT_KEYS = ("action", "end_reason", "ticks", "distance_moved", "detail", "changes")
+
+
+@dataclass
+class TurnState:
+    """Counters and carry-over between turns of one episode."""
+
+    turn: int = 0
+    decisions: int = 0
+    invalid: int = 0
+    invalid_in_a_row: int = 0
+    last_result: dict[str, Any] | None = None
+    error: dict[str, str] | None = None
+    warnings: list[dict[str, str]] = field(default_factory=list)
+
+
+def start_message(spec: EpisodeSpec, game: Game) -> dict[str, Any]:
+    """The start message for an episode.
+
+    Args:
+        spec: The episode.
+        game: Its game (unused for now beyond the level; kept for symmetry).
+
+    Returns:
+        The message, valid against schemas/messages/start.schema.json.
+    """
+    level, s = spec.level, spec.settings
+    return {
+        "type": "start",
+        "protocol_version": PROTOCOL_VERSION,
+        "level": level.id,
+        "title": level.title,
+        "difficulty": spec.difficulty,
+        "seed": spec.seed,
+        "brief": level.brief,
+        "budgets": {
+            "max_decisions": level.budgets.max_decisions,
+            "max_game_seconds": level.budgets.max_game_seconds,
+            "hello_timeout_s": s.hello_timeout_s,
+            "decision_timeout_s": s.decision_timeout_s,
+            "episode_timeout_s": s.episode_timeout_s,
+            "max_invalid_in_a_row": s.max_invalid_in_a_row,
+            "max_line_bytes": s.max_line_bytes,
+        },
+        "units": {
+            "distance": "world units, about 100 to a metre",
+            "axes": "x and z span the ground, y is up",
+            "angles": "degrees, 0 along +x, counter-clockwise towards +z",
+            "ticks_per_second": TICKS_PER_SECOND,
+            "action_time_cap_s": catalog().time_cap_s,
+        },
+        "tools": catalog().tool_definitions(),
+    }
+
+
+def observation_message(
+    spec: EpisodeSpec, game: Game, state: TurnState, wall_left_s: float
+) -> dict[str, Any]:
+    """The observation for the current turn, both views included.
+
+    Args:
+        spec: The episode.
+        game: The game at this moment.
+        state: Counters and the previous turn's result, error and warnings.
+        wall_left_s: Wall-clock seconds left in the episode.
+
+    Returns:
+        The message, valid against schemas/messages/observation.schema.json.
+    """
+    budgets = spec.level.budgets
+    last = state.last_result
+    message: dict[str, Any] = {
+        "type": "observation",
+        "protocol_version": PROTOCOL_VERSION,
+        "turn": state.turn,
+        "tick": game.tick,
+        "time_s": round(game.tick / TICKS_PER_SECOND, 3),
+        "view": game.view(),
+        "last_result": None if last is None else {k: last.get(k) for k in _PUBLIC_RESULT_KEYS},
+        "budgets": {
+            "decisions_left": budgets.max_decisions - state.decisions,
+            "game_seconds_left": round(
+                max(0.0, budgets.max_game_seconds - game.tick / TICKS_PER_SECOND), 3
+            ),
+            "episode_wall_s_left": round(max(0.0, wall_left_s), 1),
+            "decision_timeout_s": spec.settings.decision_timeout_s,
+            "invalid_in_a_row": state.invalid_in_a_row,
+            "max_invalid_in_a_row": spec.settings.max_invalid_in_a_row,
+        },
+        "error": state.error,
+        "warnings": list(state.warnings),
+    }
+    message["text"] = render_text_view(message)
+    return message

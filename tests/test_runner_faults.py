@@ -1,0 +1,134 @@
+"""Every way an agent can misbehave ends in a finished, schema-valid record with a reason."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.protocol import schema_errors
+from harness.record import read_record
+from harness.runner import run
+from harness.settings import RunSettings
+
+sys.path.insert(0, str(Path(__file__).parent))
+from runner_fakes import FakeGame
+
+AGENT = Path(__file__).parent / "agents" / "protocol_agent.py"
+FAST = RunSettings(hello_timeout_s=3, decision_timeout_s=1.5, episode_timeout_s=60, grace_s=0.2)
+
+
+def play(tmp_path: Path, *agent_args: str, settings: RunSettings = FAST) -> dict:
+    command = f"{sys.executable} {AGENT} " + " ".join(agent_args)
+    return run("outpost", command, out_dir=tmp_path, settings=settings, game_factory=FakeGame)
+
+
+def check_record(summary: dict) -> list[dict]:
+    record = read_record(summary["run_dir"])
+    assert not record.interrupted
+    lines = [record.header, *record.turns, record.end]
+    for line in lines:
+        assert schema_errors(line["kind"], line) == [], line["kind"]
+    assert record.end["summary"]["outcome"] == summary["outcome"]
+    return list(record.turns)
+
+
+# mode -> (expected outcome, error code recorded at turn 1 or None)
+INVALID_ONCE = {
+    "not_json": "not_json",
+    "not_object": "not_an_object",
+    "unknown_type": "unknown_type",
+    "unknown_action": "unknown_action",
+    "missing_arg": "bad_arguments",
+    "extra_arg": "bad_arguments",
+    "wrong_type": "bad_arguments",
+    "nan": "non_finite_number",
+    "infinity": "non_finite_number",
+    "out_of_range": "bad_arguments",
+    "bad_id": "unknown_id",
+    "huge_line": "line_too_long",
+    "binary": "not_utf8",
+}
+
+
+@pytest.mark.parametrize("mode", sorted(INVALID_ONCE))
+def test_an_invalid_action_is_reported_counted_and_not_repaired(tmp_path, mode) -> None:
+    summary = play(tmp_path, mode, "1")
+    assert summary["outcome"] == "truncated"
+    assert summary["invalid_actions"] == 1
+    turns = check_record(summary)
+    assert turns[1]["error"]["code"] == INVALID_ONCE[mode]
+    assert turns[1]["result"] is None
+    # The next observation tells the agent what was wrong, and the decision counted.
+    following = turns[2]["observation"]
+    assert following["error"] == turns[1]["error"]
+    assert following["budgets"]["decisions_left"] == turns[1]["observation"]["budgets"][
+        "decisions_left"] - 1
+    assert "ERROR" in following["text"]
+    if mode == "huge_line":
+        assert len(turns[1]["raw_action"] or "") < 10_000
+
+
+def test_invalid_actions_in_a_row_end_the_episode(tmp_path) -> None:
+    settings = RunSettings(**{**FAST.to_dict(), "max_invalid_in_a_row": 3, "env_passthrough": ()})
+    summary = play(tmp_path, "wrong_type", "2", "always", settings=settings)
+    assert summary["outcome"] == "protocol_error"
+    assert summary["invalid_actions"] == 3
+    assert summary["agent_error"]["turn"] == 4
+    assert "3 invalid actions in a row" in summary["reason"]
+    check_record(summary)
+
+
+@pytest.mark.parametrize(
+    ("mode", "outcome", "turn", "words"),
+    [
+        ("no_hello_crash", "agent_crashed", None, "exited with status 5 before its hello"),
+        ("bad_hello", "protocol_error", None, "bad hello"),
+        ("silent_hello", "agent_timeout", None, "hello timeout"),
+        ("crash", "agent_crashed", 1, "status 3"),
+        ("exit0", "agent_crashed", 1, "status 0"),
+        ("silent", "agent_timeout", 1, "decision timeout"),
+        ("close_stdout", "agent_crashed", 1, "closed its standard output"),
+    ],
+)
+def test_agent_failures_end_with_a_reason_and_the_turn(tmp_path, mode, outcome, turn, words):
+    summary = play(tmp_path, mode, "1")
+    assert summary["outcome"] == outcome
+    assert summary["agent_error"]["turn"] == turn
+    assert words in summary["reason"]
+    assert summary["terminated"] is False and summary["truncated"] is False
+    check_record(summary)
+
+
+def test_crash_keeps_the_agents_last_words(tmp_path) -> None:
+    summary = play(tmp_path, "crash", "1")
+    assert "boom: agent failed" in summary["reason"]
+    assert "boom" in Path(summary["stderr_log"]).read_text()
+
+
+def test_extra_lines_are_discarded_counted_and_warned(tmp_path) -> None:
+    summary = play(tmp_path, "multi_lines", "1")
+    turns = check_record(summary)
+    assert turns[1]["action"]["arguments"] == {"seconds": 1}
+    assert turns[1]["extra_lines"] == 1
+    assert turns[2]["observation"]["warnings"][0]["code"] == "extra_lines"
+    assert summary["invalid_actions"] == 0
+
+
+def test_stderr_flood_is_capped_and_the_episode_goes_on(tmp_path) -> None:
+    settings = RunSettings(**{**FAST.to_dict(), "stderr_cap_bytes": 1 << 16,
+                              "decision_timeout_s": 30, "env_passthrough": ()})
+    summary = play(tmp_path, "flood_stderr", "1", settings=settings)
+    assert summary["outcome"] == "truncated"
+    assert Path(summary["stderr_log"]).stat().st_size < (1 << 17)
+    assert read_record(summary["run_dir"]).end["stderr_dropped_bytes"] > 100 << 20
+
+
+def test_a_good_agent_completes_and_every_message_validates(tmp_path) -> None:
+    command = f"{sys.executable} {AGENT} good"
+    summary = run("outpost", command, out_dir=tmp_path, settings=FAST, game_factory=FakeGame)
+    assert summary["outcome"] == "truncated"
+    assert summary["agent"]["name"] == "faulty-good"
+    assert json.loads(json.dumps(summary)) == summary
