@@ -28,6 +28,8 @@ class Actor:
         facing: Heading in radians.
         vx: Velocity along x after the last physics step.
         vz: Velocity along z after the last physics step.
+        next_vx: Velocity the body will move with during the next step (x).
+        next_vz: Velocity the body will move with during the next step (z).
         speed: Walking speed in units per second.
         radius: Body radius.
         health: Health fraction; at or below 0 the actor is down.
@@ -58,6 +60,8 @@ class Actor:
     facing: float = 0.0
     vx: float = 0.0
     vz: float = 0.0
+    next_vx: float = 0.0
+    next_vz: float = 0.0
     speed: float = 300.0
     radius: float = 20.0
     health: float = 1.0

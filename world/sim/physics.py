@@ -1,9 +1,12 @@
 """Movement: one pymunk space per storey, static walls, gates that come and go, stairs.
 
-Actors are dynamic circles with infinite moment. Each tick their velocity is set toward
-their waypoint, every space with something moving is stepped once with dt = 1/30, and
-positions are read back and quantised so floating-point noise cannot build up
-differently in different processes.
+Actors are dynamic circles with infinite moment. Each is driven by a kinematic control
+body through a pivot joint with no positional bias: setting the control body's velocity
+asks for a walking velocity that the solver reconciles with walls and other bodies in
+the same pass. (Setting the body's own velocity would move it before contacts are
+solved, so a body walking into a wall would creep through it.) Every space with
+something moving is stepped once per tick with dt = 1/30, and positions are read back
+and quantised so floating-point noise cannot build up differently in different runs.
 """
 
 from __future__ import annotations
@@ -17,6 +20,10 @@ from world.sim.clock import DT, TICKS_PER_SECOND
 from world.sim.layout import Layout, Ramp, point_in_polygon
 
 WALL_RADIUS = 1.0
+# Force limits of the walking drive: a walker overpowers someone standing, so bodies
+# push each other aside, but two walkers pushing head-on stall rather than pass.
+WALK_FORCE = 40000.0
+STAND_FORCE = 4000.0
 _QUANTUM = 6  # decimal places kept of positions after every step
 
 
@@ -41,6 +48,8 @@ class Physics:
         for storey in layout.storeys:
             space = pymunk.Space()
             space.iterations = 10
+            # Push overlapping bodies apart within a tick or two rather than over a second.
+            space.collision_bias = pow(0.4, 60)
             for a, b in layout.move_walls[storey]:
                 space.add(self._wall(space, a, b))
             self.spaces[storey] = space
@@ -80,8 +89,13 @@ class Physics:
         shape = pymunk.Circle(body, actor.radius)
         shape.friction = 0.0
         shape.elasticity = 0.0
-        actor.body = (body, shape)
-        self.spaces[actor.storey].add(body, shape)
+        control = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+        control.position = (actor.x, actor.z)
+        drive = pymunk.PivotJoint(control, body, (0, 0), (0, 0))
+        drive.max_bias = 0.0
+        drive.max_force = STAND_FORCE
+        actor.body = (body, shape, control, drive)
+        self.spaces[actor.storey].add(*actor.body)
         self._insert(actor)
 
     def _insert(self, actor: Actor) -> None:
@@ -104,16 +118,17 @@ class Physics:
         if actor.body is None:
             actor.x, actor.z, actor.storey = x, z, storey
             return
-        body, shape = actor.body
+        body = actor.body[0]
         if storey != actor.storey:
-            self.spaces[actor.storey].remove(body, shape)
+            self.spaces[actor.storey].remove(*actor.body)
             self.members[actor.storey].remove(actor)
             self._dirty.add(actor.storey)
             actor.storey = storey
-            self.spaces[storey].add(body, shape)
+            self.spaces[storey].add(*actor.body)
             self._insert(actor)
         body.position = (x, z)
         body.velocity = (0.0, 0.0)
+        actor.next_vx = actor.next_vz = 0.0
         actor.x, actor.z = x, z
         self._dirty.add(storey)
 
@@ -129,23 +144,33 @@ class Physics:
         for storey, members in self.members.items():
             active = storey in self._dirty
             for actor in members:
-                body = actor.body[0]
+                _, _, control, drive = actor.body
                 target = actor.move_to
+                if target is not None:
+                    # The body moves first with the velocity solved last step, so aim
+                    # from where that will leave it: no overshoot, no oscillation.
+                    dx = target[0] - actor.x - actor.next_vx * DT
+                    dz = target[1] - actor.z - actor.next_vz * DT
+                    dist = math.hypot(dx, dz)
+                    if dist < 0.5 and abs(target[0] - actor.x) + abs(target[1] - actor.z) < 0.5:
+                        actor.move_to = target = None
                 if target is None:
-                    if actor.vx or actor.vz:
-                        body.velocity = (0.0, 0.0)
+                    if drive.max_force != STAND_FORCE:
+                        control.velocity = (0.0, 0.0)
+                        drive.max_force = STAND_FORCE
+                        active = True
+                    elif actor.vx or actor.vz or actor.next_vx or actor.next_vz:
                         active = True
                     continue
-                dx, dz = target[0] - actor.x, target[1] - actor.z
-                dist = math.hypot(dx, dz)
                 if dist < 0.5:
-                    actor.move_to = None
-                    body.velocity = (0.0, 0.0)
+                    control.velocity = (0.0, 0.0)
+                    drive.max_force = WALK_FORCE
                     active = True
                     continue
                 # Never overshoot the waypoint within one tick.
                 v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
-                body.velocity = (round(dx * v, _QUANTUM), round(dz * v, _QUANTUM))
+                control.velocity = (round(dx * v, _QUANTUM), round(dz * v, _QUANTUM))
+                drive.max_force = WALK_FORCE
                 active = True
             if not active:
                 continue
@@ -156,10 +181,14 @@ class Physics:
                 px, pz = body.position
                 x, z = round(px, _QUANTUM), round(pz, _QUANTUM)
                 body.position = (x, z)
+                vx, vz = body.velocity
+                vx, vz = round(vx, _QUANTUM), round(vz, _QUANTUM)
+                body.velocity = (vx, vz)
+                actor.next_vx, actor.next_vz = vx, vz
                 actor.vx = (x - actor.x) * TICKS_PER_SECOND
                 actor.vz = (z - actor.z) * TICKS_PER_SECOND
                 actor.x, actor.z = x, z
-                if actor.vx or actor.vz:
+                if actor.vx or actor.vz or vx or vz:
                     moved.append(actor)
                     self._dirty.add(storey)
                     if actor.move_to is not None:
