@@ -1,0 +1,47 @@
+import json
+from pathlib import Path
+
+from world.objectives import END_RULES, OUTCOMES, STATUSES, TRUNCATIONS, VERIFIERS
+from world.objectives.outcome import Situation, decide
+from world.sim.events import EVENT_KINDS
+
+SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "level.schema.json"
+
+
+def test_registry_covers_exactly_the_schema_kinds():
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    kinds = schema["$defs"]["objective"]["properties"]["kind"]["enum"]
+    assert sorted(VERIFIERS) == sorted(kinds)
+
+
+def test_statuses_outcomes_and_reasons_are_declared_once():
+    assert set(STATUSES) == {"todo", "done", "failed"}
+    reasons = [r.reason for r in END_RULES]
+    assert len(reasons) == len(set(reasons))
+    assert {r.outcome for r in END_RULES} == set(OUTCOMES)
+    assert not set(reasons) & set(TRUNCATIONS)
+
+
+def test_event_kinds_the_system_emits_are_declared():
+    for kind in ("objective_changed", "mission_ended", "player_spotted"):
+        assert kind in EVENT_KINDS
+
+
+def _situation(**changes):
+    base = dict(player_down=False, countdown_expired=False, failed=(), world_ended=None,
+                entered_exit=False, in_exit=False, has_exit=False, all_satisfied=False,
+                achievable=True)
+    base.update(changes)
+    return Situation(**base)
+
+
+def test_failure_rules_come_before_success():
+    assert decide(_situation()) is None
+    assert decide(_situation(all_satisfied=True)).reason == "completed"
+    both = _situation(all_satisfied=True, player_down=True)
+    assert decide(both).reason == "player_dead"
+    assert decide(_situation(all_satisfied=True, failed=("x",))).reason == "objective_failed"
+    exit_open = _situation(has_exit=True, in_exit=True, entered_exit=True)
+    assert decide(exit_open).reason == "exit_with_objectives_open"
+    assert decide(_situation(has_exit=True, all_satisfied=True)) is None
+    assert decide(_situation(all_satisfied=True, achievable=False)) is None
