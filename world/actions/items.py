@@ -31,10 +31,11 @@ def equip(world: World, args: Mapping[str, Any]) -> ActionResult:
         The result (one tick: drawing takes a moment).
     """
     item = args["item_id"]
-    world.equip(world.player.id, item)
+    pid = world.player.id
 
     def script(run: Run) -> Script:
-        yield PlayerIntent()
+        # The world checks the item before any tick runs, so a bad id costs no time.
+        yield Act(lambda w: w.equip(pid, item), PlayerIntent())
         return Finish("arrived", "Now holding {item}.", {"item": item})
 
     return drive(world, "equip", args, script, Limit(1), gave_up)

@@ -255,4 +255,4 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
     return drive(world, "go_to_object", args, script, limit, gave_up)
 
 
-__all__ = ["Limit", "go_to", "go_to_area", "go_to_object"]
+__all__ = ["go_to", "go_to_area", "go_to_object"]

@@ -15,13 +15,24 @@ from dataclasses import dataclass
 from world.sim.events import EVENT_KINDS, Event
 from world.sim.world import World
 
-# Event kinds that mean the level's stage changed: a countdown started or the episode
-# ended, plus any kind another system declares with a "stage" prefix.
-STAGE_KINDS = frozenset(
-    k for k in EVENT_KINDS if k in ("countdown_started", "episode_ended") or k.startswith("stage")
-)
-# Event kinds that mean an objective changed status (declared by the objectives system).
-OBJECTIVE_KINDS = frozenset(k for k in EVENT_KINDS if k.startswith("objective"))
+_STAGE_NAMED = ("countdown_started", "episode_ended")
+_kind_cache: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def event_groups() -> tuple[frozenset[str], frozenset[str]]:
+    """The event kinds meaning a stage change, and those meaning an objective change.
+
+    Stage: a countdown started, the episode ended, or any kind declared with a "stage"
+    prefix. Objective: any kind declared with an "objective" prefix. Read from the live
+    table (recomputed when it grows), so kinds that other systems declare later count.
+    """
+    size = len(EVENT_KINDS)
+    groups = _kind_cache.get(size)
+    if groups is None:
+        stage = frozenset(k for k in EVENT_KINDS if k in _STAGE_NAMED or k.startswith("stage"))
+        objective = frozenset(k for k in EVENT_KINDS if k.startswith("objective"))
+        groups = _kind_cache[size] = (stage, objective)
+    return groups
 
 
 @dataclass
@@ -61,7 +72,8 @@ def _dead(world: World, events: Sequence[Event], base: Baseline) -> str | None:
 
 
 def _stage(world: World, events: Sequence[Event], base: Baseline) -> str | None:
-    changed = [e for e in events if e.kind in STAGE_KINDS]
+    stage_kinds = event_groups()[0]
+    changed = [e for e in events if e.kind in stage_kinds]
     if changed:
         return f"The level's stage changed ({changed[0].kind.replace('_', ' ')})."
     if world.ended is not None:
@@ -70,7 +82,8 @@ def _stage(world: World, events: Sequence[Event], base: Baseline) -> str | None:
 
 
 def _objective(world: World, events: Sequence[Event], base: Baseline) -> str | None:
-    changed = [e for e in events if e.kind in OBJECTIVE_KINDS]
+    objective_kinds = event_groups()[1]
+    changed = [e for e in events if e.kind in objective_kinds]
     if not changed:
         return None
     return "An objective changed status."
