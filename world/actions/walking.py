@@ -21,7 +21,7 @@ from world.actions.places import (
 from world.actions.result import ActionResult
 from world.actions.returnfire import holds_gun
 from world.actions.routes import Route, describe_door, plan
-from world.actions.timing import Limit, limit_for, route_limit
+from world.actions.timing import limit_for, route_limit
 from world.errors import UnknownIdError
 from world.sim.world import PlayerIntent, World
 
