@@ -1,8 +1,8 @@
 """Automatic return fire: during any action, a player holding a gun shoots back.
 
 Only hostile characters that are attacking the player are shot at: those that fired at
-or hurt the player within the last few seconds, or that their own AI marks as in
-combat, and only while they are in plain view. Friendly characters are never targets,
+or hurt the player within the last few seconds, or that the character system reports
+as in combat, and only while they are in plain view. Friendly characters are never targets,
 whatever stands next to them.
 """
 
@@ -27,8 +27,9 @@ _ATTACK_EVENTS: dict[str, tuple[str, str]] = {
     "damage_taken": ("other", "subject"),
 }
 
-# Alert levels a character AI may report that mean it is fighting.
-_COMBAT_ALERTS = frozenset({"combat", "attacking"})
+# Alert levels a character system may report (through an `alertness(actor_id)` method)
+# that mean the character is fighting.
+_COMBAT_ALERTS = frozenset({"in_combat"})
 
 
 def gun_problem(world: World, actor: Actor) -> str | None:
@@ -64,6 +65,11 @@ class ReturnFire:
         self.world = world
         self.memory = seconds_to_ticks(ATTACK_MEMORY_S)
         self.last_attack: dict[str, int] = {}
+        # Whichever registered system reports characters' alertness, if any.
+        self._alertness = next(
+            (s.alertness for _, s in world.systems() if callable(getattr(s, "alertness", None))),
+            None,
+        )
         recent = []
         for i in range(len(world.events) - 1, -1, -1):
             event = world.events[i]
@@ -87,7 +93,7 @@ class ReturnFire:
         since = self.last_attack.get(actor.id)
         if since is not None and self.world.tick - since <= self.memory:
             return True
-        return getattr(actor, "alert", None) in _COMBAT_ALERTS
+        return self._alertness is not None and self._alertness(actor.id) in _COMBAT_ALERTS
 
     def target(self) -> str | None:
         """The nearest visible hostile attacking the player, if the player holds a gun."""
