@@ -180,3 +180,21 @@ def test_state_items_enter_the_world_hash():
     tick(world)
     assert world.state_hash() != before
     assert system.state_items()[1][0] == "completed"
+
+
+def test_truncation_judges_the_last_tick_first():
+    world, system = make([objective("a", "reach_area", area="store")])
+    tick(world)
+    world.teleport("player", 1900, 300)  # as if the last tick's walk ended inside
+    system.truncate(world, "decision_budget")
+    report = system.report(world)
+    assert report.success and report.truncated is None
+
+
+def test_report_by_world():
+    from world.objectives import report
+
+    world, system = make([objective("a", "reach_area", area="store")])
+    tick(world)
+    assert report(world) == system.report(world)
+    assert report(world).as_dict()["objectives"][0]["id"] == "a"

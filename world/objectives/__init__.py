@@ -1,15 +1,16 @@
 """Objectives judged from the world's own state, mission end, and scoring.
 
-`install(world)` adds the objectives system to a world; `system.report(world)` gives
-the frozen `MissionReport` (outcome, score, progress, per-objective status) and
-`system.truncate(world, reason)` records a budget running out.
+`install(world)` adds the objectives system to a world and returns it;
+`report(world)` (or `system.report(world)`) gives the frozen `MissionReport` (outcome,
+score, progress, per-objective status) and `system.truncate(world, reason)` records a
+budget running out.
 """
 
 from world.objectives.base import DONE, FAILED, STATUSES, TODO, Verifier, WorldView
 from world.objectives.outcome import END_RULES, OUTCOMES, TRUNCATIONS
 from world.objectives.registry import VERIFIERS, make_verifier
 from world.objectives.score import MissionReport, ObjectiveReport
-from world.objectives.system import ObjectivesSystem, install
+from world.objectives.system import ObjectivesSystem, install, installed, report
 
 __all__ = [
     "DONE",
@@ -26,5 +27,7 @@ __all__ = [
     "Verifier",
     "WorldView",
     "install",
+    "installed",
     "make_verifier",
+    "report",
 ]

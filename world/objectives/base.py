@@ -82,8 +82,16 @@ class WorldView(Protocol):
         """Record an event at the current tick."""
         ...
 
+    def end(self, reason: str) -> None:
+        """End the world for a reason (the first reason given stays)."""
+        ...
+
     def add_system(self, name: str, system: Any, order: int) -> None:
         """Register a system that runs every tick."""
+        ...
+
+    def systems(self) -> Any:
+        """The registered systems as (name, system) pairs."""
         ...
 
 

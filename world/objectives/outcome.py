@@ -1,6 +1,7 @@
 """How a mission ends: the end rules, their precedence, and the truncation reasons.
 
-The rule, judged once per tick after the tick has been simulated:
+The rule, judged once per tick by the objectives system (and once more when the world
+has ended itself or the runner truncates):
 
 1. Failure, in this order of precedence (the first that holds names the reason):
    `player_dead` (the player is down), `countdown_expired` (a level countdown ran
@@ -15,9 +16,9 @@ The rule, judged once per tick after the tick has been simulated:
 3. Failure before success: when a failure and a success both hold on one tick, the
    mission fails, as the GTAGym evaluator lets task failures take precedence.
 4. Truncation (the decision budget, the game-time budget, or an agent that stopped
-   answering) is decided by the runner after a tick has been judged, so a mission
-   that ended on that tick keeps its outcome; a truncated mission has no outcome and
-   is not a failure.
+   answering) is decided by the runner; `truncate` first judges the state the last
+   tick left, so a mission that ended by then keeps its outcome. A truncated mission
+   has no outcome and is not a failure.
 
 Objectives that do not count at the episode's difficulty never end the mission.
 """
@@ -28,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from world.level.model import Objective
-from world.objectives.base import DONE, FAILED, TODO, Verifier
+from world.objectives.base import DONE, TODO, Verifier
 
 COMPLETED = "completed"
 FAILED_OUTCOME = "failed"
@@ -146,9 +147,7 @@ def decide(situation: Situation) -> EndRule | None:
 
 __all__ = [
     "COMPLETED",
-    "DONE",
     "END_RULES",
-    "FAILED",
     "FAILED_OUTCOME",
     "OUTCOMES",
     "TRUNCATIONS",

@@ -1,8 +1,12 @@
 """The objectives system: judges every objective each tick and ends the mission.
 
-Install it with `install(world)`; it runs late in each tick (after characters and
-hazards) so it judges the tick's final state. It reads only the events recorded since
-its previous run, so a tick with nothing happening costs one pass of cheap checks.
+Install it with `install(world)`. It runs after the other systems (characters,
+perception); the world runs systems before movement, doors, pickups and hazards, so a
+change those cause on tick N is judged on tick N+1 and stamped with that tick. When the
+world has ended itself (the player down, a countdown out), `report` and `truncate`
+judge the final state once more, so nothing is lost when stepping stops. It reads only
+the events recorded since its previous run, so a quiet tick costs one pass of cheap
+checks.
 
 Ordering (`after`) is a causal chain: an objective is *ready* when every objective it
 follows is done (those that do not count at the episode's difficulty, or do not exist,
@@ -179,8 +183,7 @@ class ObjectivesSystem:
                     self._change(world, s, DONE)
         self.end = _End(rule, world.tick, detail.get(rule.reason))
         world.emit("mission_ended", SYSTEM_NAME, detail=rule.reason)
-        if world.ended is None:
-            world.ended = rule.reason
+        world.end(rule.reason)
 
     # ---- runner calls ---------------------------------------------------------------
     def truncate(self, world: WorldView, reason: str) -> None:
@@ -196,9 +199,9 @@ class ObjectivesSystem:
         if reason not in TRUNCATIONS:
             raise InvalidRequestError(
                 f"truncation reason {reason!r} is not one of {sorted(TRUNCATIONS)}")
-        if self.end is None:
-            # Judge the last tick first, in case the world stopped calling systems.
-            self._catch_up(world)
+        # Judge the state the last tick left first: the world runs systems before its
+        # movement, so an exit reached on the budget's last tick still counts.
+        self.update(world)
         if self.end is None:
             self.end = _End(None, world.tick, None, truncated=reason)
 
@@ -250,3 +253,36 @@ def install(world: WorldView) -> ObjectivesSystem:
     system = ObjectivesSystem(world)
     world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER)
     return system
+
+
+def installed(world: WorldView) -> ObjectivesSystem:
+    """The objectives system registered on a world.
+
+    Args:
+        world: A world `install` was called on.
+
+    Returns:
+        Its objectives system.
+
+    Raises:
+        InvalidRequestError: if none is registered.
+    """
+    for name, system in world.systems():
+        if name == SYSTEM_NAME and isinstance(system, ObjectivesSystem):
+            return system
+    raise InvalidRequestError("no objectives system on this world; call install(world) first")
+
+
+def report(world: WorldView) -> MissionReport:
+    """The mission report of a world whose objectives system was installed.
+
+    Args:
+        world: The world.
+
+    Returns:
+        The frozen report (see `ObjectivesSystem.report`).
+
+    Raises:
+        InvalidRequestError: if no objectives system is registered.
+    """
+    return installed(world).report(world)
