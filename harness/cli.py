@@ -11,6 +11,8 @@ from collections.abc import Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("harness.check_cmd", "Validate level files and report their size."),
     "navmesh-bench": ("harness.navmesh_bench", "Run pathfinding scenarios on a mesh."),
+    "run": ("harness.run_cmd", "Play one episode with an agent and write its record."),
+    "replay": ("harness.replay_cmd", "Re-simulate a record and compare state hashes."),
 }
 
 
