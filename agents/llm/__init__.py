@@ -1,0 +1,1 @@
+"""Building blocks of the chat-model agent: configuration, HTTP client, context, turns."""
