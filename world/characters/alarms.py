@@ -72,7 +72,7 @@ class Alarms:
         for alarm in self.states:
             obj = world.objects[alarm.id]
             if obj.broken and obj.active:
-                world.items.set_alarm(alarm.id, False, "broken")
+                world.items.set_alarm(alarm.id, False, None)
             if obj.active and not alarm.sounding:
                 alarm.sounding = True
                 alarm.next_spawn = world.tick + alarm.interval
@@ -82,6 +82,12 @@ class Alarms:
             if alarm.sounding and alarm.spawned < alarm.limit and world.tick >= alarm.next_spawn:
                 self._reinforce(sys, world, alarm)
                 alarm.next_spawn = world.tick + alarm.interval
+
+    def on_broken(self, world: World, object_id: str, by: str | None) -> None:
+        """An object was shot to pieces: if it is a sounding alarm, it falls silent."""
+        obj = world.objects.get(object_id)
+        if obj is not None and obj.kind == "alarm" and obj.active:
+            world.items.set_alarm(object_id, False, by)
 
     def _reinforce(self, sys: CharactersSystem, world: World, alarm: AlarmState) -> None:
         spec = world.level.object(alarm.id)

@@ -80,6 +80,16 @@ def look(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]]) -> None:
             set_meter(sys, mind, decayed(mind.meter, idle, dt))
 
 
+def calm(sys: CharactersSystem, mind: Mind) -> None:
+    """A friendly's alertness drains once nothing has disturbed it for a while."""
+    tick = sys.world.tick
+    dt = (tick - mind.last_update) / TICKS_PER_SECOND
+    mind.last_update = tick
+    if mind.meter > 0.0:
+        idle = (tick - mind.last_stimulus) / TICKS_PER_SECOND
+        set_meter(sys, mind, decayed(mind.meter, idle, dt))
+
+
 def bot_look(sys: CharactersSystem, actor: Actor, mind: Mind) -> None:
     """A bot looks for the nearest opponent it can see (another bot or the player)."""
     tick = sys.world.tick
@@ -117,6 +127,8 @@ def _heard(sys: CharactersSystem, event: Event, pool: tuple[list[Mind], Observer
             continue
         actor = world.characters[mind.id]
         if not mind.hostile:
+            mind.last_stimulus = world.tick
+            set_meter(sys, mind, max(mind.meter, HEARD_LEVEL))
             friendly.frighten(sys, actor, mind, shooter.position)
             continue
         mind.last_stimulus = world.tick
@@ -163,6 +175,10 @@ def _used(sys: CharactersSystem, event: Event) -> None:
         friendly.used_by_player(sys, sys.world.characters[mind.id], mind)
 
 
+def _broken(sys: CharactersSystem, event: Event) -> None:
+    sys.alarms.on_broken(sys.world, event.subject, event.other)
+
+
 def read_events(sys: CharactersSystem, events: list[Event]) -> None:
     """React to the events recorded since the last tick: shots, hits, downs, uses."""
     pool = None
@@ -182,4 +198,5 @@ EVENT_HANDLERS = {
     "damage_taken": _hit,
     "actor_down": _down,
     "object_used": _used,
+    "object_broken": _broken,
 }

@@ -208,6 +208,8 @@ class CharactersSystem:
                 bots.append((actor, mind))
             elif mind.hostile:
                 watchers.append((actor, mind))
+            else:
+                senses.calm(self, mind)
         if watchers:
             senses.look(self, watchers)
         for actor, mind in bots:

@@ -1,0 +1,35 @@
+"""Shared set-up for the characters tests: build a test level's world with characters."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from world.characters import CharactersSystem
+from world.level.load import load_level
+from world.sim.world import World
+
+LEVELS = Path(__file__).parent / "levels"
+_CACHE: dict[str, object] = {}
+
+
+def make(name: str, difficulty: str | None = None, seed: int = 0):
+    """A fresh world of tests/levels/<name>.json with the characters system attached."""
+    if name not in _CACHE:
+        _CACHE[name] = load_level(LEVELS / f"{name}.json")
+    level = _CACHE[name]
+    world = World(level, difficulty or level.difficulties[0].id, seed)
+    return world, CharactersSystem.attach(world)
+
+
+def run(world, ticks: int, intent=None) -> None:
+    for _ in range(ticks):
+        world.step(intent)
+
+
+def kinds(world, since: int = 0) -> Counter:
+    return Counter(e.kind for e in world.events.since(since))
+
+
+def events(world, kind: str, since: int = 0) -> list:
+    return [e for e in world.events.since(since) if e.kind == kind]
