@@ -1,0 +1,139 @@
+"""The facility's floor plan and cast as tables, read by make_facility.py.
+
+Offsets are from the south-west corner of the area named; rooms are listed west to
+east; a min difficulty of None means every difficulty.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# storey id -> (height, name prefix, light, south rooms, north rooms); rooms west to east.
+STOREYS: dict[str, tuple[int, str, float, list[tuple[str, str]], list[tuple[str, str]]]] = {
+    "ground": (0, "Ground", 1.0,
+               [("reception", "Reception"), ("canteen", "Canteen"), ("kitchen", "Kitchen"),
+                ("guard_post", "Guard post"), ("armoury", "Armoury"), ("boiler", "Boiler room")],
+               [("lockers", "Locker room"), ("briefing", "Briefing room"),
+                ("security", "Security office"), ("first_aid", "First aid"),
+                ("workshop", "Workshop"), ("vehicle_bay", "Vehicle bay")]),
+    "labs": (400, "Labs", 0.9,
+             [("chem", "Chemistry lab"), ("bio", "Biology lab"), ("clean", "Clean room"),
+              ("test_bay", "Test bay"), ("control", "Lab control room"),
+              ("samples", "Sample store")],
+             [("staff", "Staff room"), ("optics", "Optics lab"), ("materials", "Materials lab"),
+              ("calibration", "Calibration room"), ("cold_store", "Cold store"),
+              ("lab_records", "Lab records")]),
+    "archive": (800, "Archive", 0.6,
+                [("records_a", "Records room A"), ("records_b", "Records room B"),
+                 ("server_hall", "Server hall"), ("cooling", "Cooling plant"),
+                 ("uplink", "Uplink room"), ("director", "Director's office")],
+                [("reading", "Reading room"), ("microfilm", "Microfilm room"),
+                 ("tape_vault", "Tape vault"), ("print_room", "Print room"),
+                 ("dispatch", "Dispatch office"), ("watch_room", "Watch room")]),
+}
+
+# Room doors that are not plain closed doors: area id -> door settings.
+SPECIAL_DOORS: dict[str, dict[str, Any]] = {
+    "labs_test_bay": {"initial": "closed", "panel": "test_bay_panel", "open_seconds": 8},
+    "archive_server_hall": {"initial": "closed", "panel": "server_panel", "open_seconds": 10},
+    "archive_uplink": {"initial": "locked", "key": "uplink_key"},
+    "ground_armoury": {"initial": "locked", "key": "armoury_key"},
+}
+# Corridor joints that are doors (storey, joint number k between segment k-1 and k).
+SECURITY_DOORS = {("ground", 3), ("labs", 3), ("archive", 2), ("archive", 4)}
+
+# Placed objects: (id, kind, name, area, x offset, z offset in the area, extra fields).
+OBJECTS: list[tuple[str, str, str, str, int, int, dict[str, Any]]] = [
+    ("device", "gadget", "tracking device", "ground_workshop", 800, 800, {"gadget": "device"}),
+    ("armoury_key", "key", "armoury key", "ground_security", 150, 850, {}),
+    ("armoury_vest", "armour", "body armour", "ground_armoury", 500, 150, {"amount": 0.6}),
+    ("armoury_ammo", "ammo", "silenced rounds", "ground_armoury", 800, 150,
+     {"weapon": "silenced_pistol", "amount": 32}),
+    ("first_aid_kit", "medkit", "medkit", "ground_first_aid", 500, 850, {"amount": 0.6}),
+    ("labs_medkit", "medkit", "medkit", "labs_staff", 500, 850, {"amount": 0.5}),
+    ("archive_medkit", "medkit", "medkit", "archive_reading", 150, 850, {"amount": 0.5}),
+    ("prototype", "prop", "prototype rig", "labs_test_bay", 500, 300, {}),
+    ("mainframe", "computer", "mainframe console", "archive_server_hall", 500, 200, {}),
+    ("uplink_mast", "prop", "uplink transmitter", "archive_uplink", 500, 200, {}),
+    ("uplink_key", "key", "uplink key", "archive_director", 800, 200, {}),
+    ("test_bay_panel", "panel", "test bay panel", "labs_hall_3", 350, 40,
+     {"targets": ["labs_test_bay_door"]}),
+    ("server_panel", "panel", "server hall panel", "archive_hall_2", 350, 40,
+     {"targets": ["archive_server_hall_door"]}),
+]
+# Alarms, one per storey, in a room of that storey, bringing soldiers to the stair landing.
+ALARMS = {"ground": "ground_security", "labs": "labs_control", "archive": "archive_watch_room"}
+# Cameras: (id, area, x offset, z offset, facing degrees, storey whose alarm it raises).
+CAMERAS = [
+    ("cam_ground_hall", "ground_hall_0", 40, 360, 0, "ground"),
+    ("cam_labs_hall", "labs_hall_0", 40, 360, 0, "labs"),
+    ("cam_test_bay", "labs_test_bay", 960, 960, -135, "labs"),
+    ("cam_archive_hall", "archive_hall_5", 960, 40, 180, "archive"),
+    ("cam_server_hall", "archive_server_hall", 40, 960, -45, "archive"),
+]
+
+# Characters: (id, kind, weapon, area, x offset, z offset, behaviour, min difficulty).
+GUARDS: list[tuple[str, str, str | None, str, int, int, str, str | None]] = [
+    ("gate_guard", "guard", "pistol", "yard", 1000, 900, "guard", None),
+    ("reception_guard", "guard", "pistol", "ground_reception", 700, 500, "guard", None),
+    ("post_guard", "guard", "pistol", "ground_guard_post", 500, 500, "guard", None),
+    ("security_guard", "guard", "pistol", "ground_security", 700, 500, "idle", None),
+    ("bay_guard", "guard", "smg", "ground_vehicle_bay", 500, 700, "guard", None),
+    ("canteen_guard", "guard", "pistol", "ground_canteen", 300, 300, "idle", "normal"),
+    ("boiler_guard", "guard", "pistol", "ground_boiler", 500, 500, "guard", "normal"),
+    ("workshop_guard", "soldier", "smg", "ground_workshop", 300, 500, "guard", "hard"),
+    ("locker_guard", "guard", "pistol", "ground_lockers", 500, 500, "idle", "hard"),
+    ("labs_hall_guard", "guard", "pistol", "labs_hall_2", 500, 200, "guard", None),
+    ("test_bay_guard", "guard", "smg", "labs_test_bay", 200, 700, "guard", None),
+    ("control_guard", "guard", "pistol", "labs_control", 500, 500, "idle", None),
+    ("optics_guard", "guard", "pistol", "labs_optics", 500, 500, "guard", None),
+    ("samples_guard", "guard", "pistol", "labs_samples", 500, 500, "guard", "normal"),
+    ("cold_guard", "guard", "pistol", "labs_cold_store", 500, 500, "guard", "normal"),
+    ("labs_soldier", "soldier", "smg", "labs_hall_4", 500, 200, "guard", "hard"),
+    ("records_guard", "soldier", "smg", "labs_lab_records", 500, 500, "idle", "hard"),
+    ("archive_hall_guard", "guard", "pistol", "archive_hall_1", 500, 200, "guard", None),
+    ("server_guard", "guard", "smg", "archive_server_hall", 800, 700, "guard", None),
+    ("director_guard", "guard", "pistol", "archive_director", 300, 600, "guard", None),
+    ("watch_guard", "guard", "pistol", "archive_watch_room", 500, 500, "idle", None),
+    ("tape_guard", "guard", "pistol", "archive_tape_vault", 500, 500, "guard", "normal"),
+    ("uplink_guard", "soldier", "smg", "archive_uplink", 800, 700, "guard", "normal"),
+    ("dispatch_guard", "guard", "pistol", "archive_dispatch", 500, 500, "idle", "normal"),
+    ("cooling_guard", "soldier", "smg", "archive_cooling", 500, 500, "guard", "hard"),
+    ("print_guard", "soldier", "rifle", "archive_print_room", 500, 500, "guard", "hard"),
+]
+# Patrols walk the whole corridor of their storey and back.
+PATROLS: list[tuple[str, str, str | None]] = [
+    ("ground_patrol", "ground", None), ("labs_patrol", "labs", None),
+    ("archive_patrol", "archive", None), ("ground_patrol_2", "ground", "normal"),
+    ("labs_patrol_2", "labs", "normal"), ("archive_patrol_2", "archive", "hard"),
+]
+SCIENTISTS: list[tuple[str, str, int, int, str]] = [
+    ("sci_chem", "labs_chem", 500, 500, "idle"), ("sci_bio", "labs_bio", 400, 600, "idle"),
+    ("sci_clean", "labs_clean", 500, 500, "stay"), ("sci_test", "labs_test_bay", 700, 400, "stay"),
+    ("sci_optics", "labs_optics", 300, 300, "idle"),
+    ("sci_materials", "labs_materials", 500, 500, "idle"),
+    ("sci_calibration", "labs_calibration", 500, 500, "stay"),
+    ("sci_server", "archive_server_hall", 300, 300, "stay"),
+    ("sci_reading", "archive_reading", 600, 600, "idle"),
+    ("sci_records", "archive_records_b", 500, 500, "idle"),
+]
+
+BRIEF = (
+    "A research facility on three storeys is building something it should not. On the "
+    "archive storey, copy the mainframe's data with your copier and plant the tracking "
+    "device (collect it from the ground-floor workshop) on the uplink transmitter; the "
+    "uplink room's key is in the director's office. On normal and harder, also photograph "
+    "the prototype in the labs' test bay. The scientists are not the enemy: none may come "
+    "to harm. Cameras watch the corridors and raise the storey's alarm, which brings "
+    "soldiers up the stairs. Leave through the loading dock behind the vehicle bay."
+)
+NOTE = (
+    "Archetype: facility, and the large benchmark level for simulation speed. Three "
+    "storeys share one plan (a corridor of six segments with rooms either side and a "
+    "stair tower at the east end), so the agent can learn the layout once and must still "
+    "find where each target is. Stealth pays: cameras in the corridors raise the alarm "
+    "of their storey, which sends soldiers to the stair landing, and the panel doors of "
+    "the test bay and server hall close again after a few seconds. The scientists are "
+    "friendly and must be spared. Normal adds the photograph and more guards; hard adds "
+    "a no-alarm rule and soldiers."
+)
