@@ -367,3 +367,61 @@ def test_bad_configuration_exits_with_a_message():
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "bad configuration" in proc.stderr
     assert proc.stdout == ""
+
+
+# --- a real episode through the runner -------------------------------------------------
+
+def _record(run_dir: str) -> list[dict]:
+    return [json.loads(line) for line in Path(run_dir, "record.jsonl").read_text().splitlines()]
+
+
+def test_a_whole_episode_through_harness_run(tmp_path, monkeypatch):
+    cli = pytest.importorskip("harness.cli")
+    if "run" not in cli.COMMANDS:
+        pytest.skip("the runner is not available")
+    script = [
+        error_reply(429, retry_after="0.2"),
+        tool_call("go_to", "{'x': 1000, 'z': 400}", text="Out of the yard."),
+        tool_call("go_to", {"x": 1000, "z": 400}, text="Out of the yard, east."),
+        error_reply(500),
+        text_reply("I am not sure what to do."),
+        tool_call("wait", {"seconds": 2}, text="Listening for guards."),
+    ]
+    monkeypatch.setenv("FAKE_LLM_KEY", "sk-local-test")
+    agent = (f"{sys.executable} {AGENT} --base-url {{url}} --model fake-model "
+             "--api-key-env FAKE_LLM_KEY --backoff 0 --keep-turns 3 "
+             "--price-input 1 --price-cached-input 0.25 --price-output 4")
+    with FakeOpenAIServer(script, expected_tools=TOOLS, api_key="sk-local-test") as server:
+        proc = subprocess.run(
+            [sys.executable, "-m", "harness.cli", "run", "outpost", "--agent",
+             agent.format(url=server.url), "--pass-env", "FAKE_LLM_KEY", "--out",
+             str(tmp_path), "--json"],
+            capture_output=True, text=True, timeout=240, cwd=ROOT,
+        )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["agent_error"] is None and summary["invalid_actions"] == 0
+    assert summary["agent"]["model"] == "fake-model"
+    assert server.problems == []
+    assert server.statuses[:6] == [429, 200, 200, 500, 200, 200]
+
+    turns = [line for line in _record(summary["run_dir"]) if line.get("kind") == "turn"]
+    protocol = pytest.importorskip("harness.protocol")
+    for turn in turns:
+        assert protocol.schema_errors("action", turn["action"]) == []
+    first, second = turns[0]["action"], turns[1]["action"]
+    # Turn 1: a 429 retried, then a malformed call repaired within the turn.
+    assert first["action"] == "go_to" and first["arguments"] == {"x": 1000, "z": 400}
+    assert first["notes"].startswith("Out of the yard, east.")
+    assert "retry after" in first["notes"] and "not valid JSON" in first["notes"]
+    assert first["usage"] == {"input_tokens": 240, "cached_input_tokens": 200,
+                              "output_tokens": 60, "reasoning_tokens": 20,
+                              "cost_usd": pytest.approx((40 * 1 + 200 * 0.25 + 60 * 4) / 1e6)}
+    # Turn 2: a 500 retried, then an answer without a tool call repaired.
+    assert second["action"] == "wait" and "no tool call" in second["notes"]
+    assert second["notes"].startswith("Listening for guards.")
+    # Later turns have the server's default answer and well-formed histories.
+    assert all(t["action"]["usage"]["input_tokens"] == 120 for t in turns[2:])
+    stderr_log = Path(summary["run_dir"], "agent_stderr.log").read_text()
+    assert "HTTP 429" in stderr_log and "HTTP 500" in stderr_log
+    assert "folded into the summary" in stderr_log

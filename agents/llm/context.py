@@ -60,7 +60,8 @@ class Dropped:
         """Plain words for logs and notes."""
         parts = []
         if self.turns:
-            parts.append(f"turns {_ranges(self.turns)} folded into the summary")
+            word = "turn" if len(self.turns) == 1 else "turns"
+            parts.append(f"{word} {_ranges(self.turns)} folded into the summary")
         if self.summary_lines:
             parts.append(f"{self.summary_lines} oldest summary lines dropped")
         return "; ".join(parts)

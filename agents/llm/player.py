@@ -195,8 +195,8 @@ class Player:
         messages, dropped = self.context.build(text)
         remarks: list[str] = []
         if dropped:
+            # Routine on long episodes, so it goes to the log rather than every note.
             log.info("turn %d: context: %s", self.turn, dropped.describe())
-            remarks.append(f"context: {dropped.describe()}")
         budget = self.turn_budget_s(observation)
         deadline = self.clock() + budget if budget else None
         usage = Usage()
@@ -251,6 +251,6 @@ class Player:
             "protocol_version": PROTOCOL_VERSION,
             "action": name,
             "arguments": arguments,
-            "notes": trim(notes, self.config.notes_chars),
+            "notes": trim(notes, self.config.notes_chars) or None,
             "usage": usage.to_message(self.config.prices),
         }
