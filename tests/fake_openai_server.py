@@ -18,6 +18,7 @@ import contextlib
 import itertools
 import json
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,6 +41,7 @@ class Reply:
     status: int = 200
     body: Any = None
     headers: Mapping[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
 
 
 _ids = itertools.count(1)
@@ -80,6 +82,11 @@ def tool_call(
 def text_reply(text: str, usage: Mapping[str, Any] | None = DEFAULT_USAGE) -> Reply:
     """A reply with text and no tool call."""
     return completion({"role": "assistant", "content": text}, usage, "stop")
+
+
+def slow(reply: Reply, delay_s: float) -> Reply:
+    """The same reply, sent only after `delay_s` seconds."""
+    return Reply(reply.status, reply.body, reply.headers, delay_s)
 
 
 def error_reply(status: int, retry_after: str | None = None) -> Reply:
@@ -158,6 +165,9 @@ class FakeOpenAIServer:
         self.problems: list[str] = []
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _handler_for(self))
+        # Slow scripted replies must not hold up stop() once the test is done.
+        self._httpd.daemon_threads = True
+        self._httpd.block_on_close = False
         # A short poll interval keeps stop() quick; the default would add half a second.
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,),
                                         daemon=True)
@@ -235,6 +245,8 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             raw = self.rfile.read(length)
             headers = {k.lower(): v for k, v in self.headers.items()}
             reply = server.answer(self.path, headers, raw)
+            if reply.delay_s:
+                time.sleep(reply.delay_s)  # a slow model, to exercise client timeouts
             data = reply.body if isinstance(reply.body, bytes) else json.dumps(
                 reply.body).encode()
             self.send_response(reply.status)

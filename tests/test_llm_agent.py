@@ -14,6 +14,7 @@ from fake_openai_server import (
     FakeOpenAIServer,
     check_messages,
     error_reply,
+    slow,
     text_reply,
     tool_call,
 )
@@ -277,6 +278,17 @@ def test_an_unreachable_server_is_retried_then_given_up():
     assert len(sleeps) == 2
 
 
+def test_a_slow_answer_times_out_and_is_retried():
+    script = [slow(tool_call("wait", {"seconds": 9}), 1.0), tool_call("wait", {"seconds": 1})]
+    sleeps: list[float] = []
+    with FakeOpenAIServer(script) as server:
+        client = ChatClient(server.url, None, 0.2, RetryPolicy(1, 0.0, 0.0),
+                            sleep=sleeps.append)
+        response = client.complete(_body())
+    arguments = response["choices"][0]["message"]["tool_calls"][0]["function"]["arguments"]
+    assert json.loads(arguments) == {"seconds": 1} and len(sleeps) == 1
+
+
 # --- turns against the scripted server -----------------------------------------------
 
 def test_a_malformed_call_is_repaired_within_the_turn():
@@ -309,6 +321,15 @@ def test_a_dead_server_gives_the_fallback_not_a_crash():
     assert len(server.requests) == 2
     assert action["action"] == "wait" and "request failed" in action["notes"]
     assert action["usage"]["input_tokens"] is None
+
+
+def test_the_turn_budget_bounds_a_slow_server():
+    with FakeOpenAIServer(default=lambda _b: slow(tool_call("wait", {"seconds": 1}), 1.0)) \
+            as server:
+        action = player_for(server, "--turn-budget", "0.3", "--timeout", "60").decide(
+            observation(0))
+    assert action["action"] == "wait" and "fallback wait played" in action["notes"]
+    assert len(server.requests) == 1
 
 
 def test_history_answers_every_call_across_turns():

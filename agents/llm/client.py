@@ -153,7 +153,14 @@ class ChatClient:
         data = json.dumps(body).encode("utf-8")
         attempt = 0
         while True:
-            failure, retry_after = self._attempt(data)
+            timeout = self.timeout_s
+            if deadline is not None:
+                # A request must not outlive the turn, or the runner's own decision
+                # timeout would end the episode while we still wait for an answer.
+                timeout = min(timeout, deadline - time.monotonic())
+                if timeout <= 0:
+                    raise ChatError("no time left in this turn for a request")
+            failure, retry_after = self._attempt(data, timeout)
             if isinstance(failure, dict):
                 return failure
             if failure.retryable is False or attempt >= self.policy.retries:
@@ -167,12 +174,11 @@ class ChatClient:
             attempt += 1
             self.retried += 1
 
-    def _attempt(self, data: bytes) -> tuple[Any, float | None]:
+    def _attempt(self, data: bytes, timeout: float) -> tuple[Any, float | None]:
         try:
-            status, headers, raw = self.transport(self.url, data, self._headers(),
-                                                  self.timeout_s)
+            status, headers, raw = self.transport(self.url, data, self._headers(), timeout)
         except TimeoutError:
-            return _Failure(f"no answer within {self.timeout_s:g}s", True), None
+            return _Failure(f"no answer within {timeout:.3g}s", True), None
         except (urllib.error.URLError, ConnectionError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             return _Failure(f"network error: {reason}", True), None
