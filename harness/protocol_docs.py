@@ -116,13 +116,14 @@ def tables() -> dict[str, str]:
     }
 
 
-_BLOCK = re.compile(r"(<!-- table:(\w+) -->\n)(.*?)(\n<!-- end table -->)", re.S)
+# A block is its opening marker, any generated lines, and the closing marker.
+_BLOCK = re.compile(r"(<!-- table:(\w+) -->\n)((?:(?!<!--).*\n)*?)(<!-- end table -->)")
 
 
 def render_protocol_md(text: str) -> str:
     """PROTOCOL.md text with every generated table block rewritten."""
     generated = tables()
-    return _BLOCK.sub(lambda m: m.group(1) + generated[m.group(2)] + m.group(4), text)
+    return _BLOCK.sub(lambda m: m.group(1) + generated[m.group(2)] + "\n" + m.group(4), text)
 
 
 def generated_files() -> dict[Path, str]:

@@ -1,0 +1,70 @@
+"""The parser and the message schemas, from both sides of the channel."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from harness.agent_kit import action_message, run_agent
+from harness.protocol import Fault, Parsed, parse_agent_line, schema_errors
+from world.actions.catalog import catalog
+
+
+def line(**fields) -> str:
+    return json.dumps({"type": "action", "protocol_version": 1, **fields})
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("nope", "not_json"),
+        ('{"type": "action", "x": NaN}', "non_finite_number"),
+        ('{"type": "action", "x": -Infinity}', "non_finite_number"),
+        ('{"type": "action", "x": 1e400}', "non_finite_number"),
+        ("42", "not_an_object"),
+        ('{"type": "chat"}', "unknown_type"),
+        ('{"type": "hello", "protocol_version": 1, "name": "a", "version": "1"}',
+         "unexpected_type"),
+        (line(action="teleport", arguments={}), "unknown_action"),
+        (line(action="go_to", arguments={"x": 1}), "bad_arguments"),
+        (line(action="wait", arguments={"seconds": 1, "x": 2}), "bad_arguments"),
+        (line(action="wait", arguments={"seconds": True}), "bad_arguments"),
+        (line(action="wait", arguments={"seconds": 0}), "bad_arguments"),
+        (line(action="wait", arguments={"seconds": 1}, usage={"input_tokens": -1}),
+         "bad_message"),
+        (line(action="wait", arguments={"seconds": 1}, mood="calm"), "bad_message"),
+    ],
+)
+def test_faults_are_named(text: str, code: str) -> None:
+    result = parse_agent_line(text, "action")
+    assert isinstance(result, Fault), result
+    assert result.code == code
+    assert result.message
+
+
+def test_usage_may_leave_figures_out_or_null() -> None:
+    text = line(action="wait", arguments={"seconds": 1},
+                usage={"input_tokens": 10, "cost_usd": None}, notes="hi")
+    assert isinstance(parse_agent_line(text, "action"), Parsed)
+
+
+def test_every_tool_definition_is_accepted_by_the_action_schema() -> None:
+    for spec in catalog().actions:
+        assert spec.tool_definition()["function"]["name"] == spec.name
+    assert schema_errors("action", action_message("wait", {"seconds": 2}, "n")) == []
+
+
+def test_agent_kit_speaks_valid_messages() -> None:
+    start = {"type": "start", "protocol_version": 1, "seed": 1}
+    obs = {"type": "observation", "turn": 0}
+    summary = {"type": "summary"}
+    stdin = io.StringIO("\n".join(json.dumps(m) for m in (start, obs, summary)) + "\n")
+    stdout = io.StringIO()
+    got = run_agent(lambda o, s: ("wait", {"seconds": 1}), name="t", version="1",
+                    stdin=stdin, stdout=stdout)
+    assert got == summary
+    hello, action = (json.loads(x) for x in stdout.getvalue().splitlines())
+    assert schema_errors("hello", hello) == []
+    assert schema_errors("action", action) == []
