@@ -44,6 +44,7 @@ class Actor:
         reload_until: Tick at which a reload in progress ends (0: none).
         last_shot_tick: Tick of the last shot (a large negative number: never).
         move_to: The waypoint (x, z) the actor walks toward, or None to stand.
+        on_ramp: Whether the actor stands on a flight of stairs.
         accuracy: Base chance to hit at close range.
         infinite_ammo: Characters never run out of reserve rounds.
         template: The level's character record, for systems that need behaviour data.
@@ -76,6 +77,7 @@ class Actor:
     reload_until: int = 0
     last_shot_tick: int = -(10**9)
     move_to: tuple[float, float] | None = None
+    on_ramp: bool = False
     accuracy: float = 1.0
     infinite_ammo: bool = False
     template: Any = None

@@ -86,6 +86,7 @@ class Doors:
             self._area_sign[gid] = signs
         self._active: set[str] = set()
         self.version = 0
+        self._blocked_cache: tuple[int, frozenset[str]] = (-1, frozenset())
         for gid in sorted(self.gates):
             self._sync(self.gates[gid])
 
@@ -255,6 +256,8 @@ class Doors:
 
     def blocked(self, actor: Actor | None = None) -> frozenset[str]:
         """Gates not passable now; with an actor, less the ones it could open itself."""
+        if actor is None and self._blocked_cache[0] == self.version:
+            return self._blocked_cache[1]
         out = []
         for gid in sorted(self.gates):
             gate = self.gates[gid]
@@ -263,4 +266,7 @@ class Doors:
             if actor is not None and self.refusal(actor, gid) is None:
                 continue
             out.append(gid)
-        return frozenset(out)
+        result = frozenset(out)
+        if actor is None:
+            self._blocked_cache = (self.version, result)
+        return result

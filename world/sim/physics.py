@@ -15,6 +15,11 @@ import math
 
 import pymunk
 
+# The C entry points behind pymunk's body properties: the per-tick loop calls them
+# directly because each property access through pymunk's Python layer costs more than
+# the physics step itself.
+from pymunk._chipmunk import lib as _cp
+
 from world.sim.actors import Actor
 from world.sim.clock import DT, TICKS_PER_SECOND
 from world.sim.layout import Layout, Ramp, point_in_polygon
@@ -25,6 +30,30 @@ WALL_RADIUS = 1.0
 WALK_FORCE = 40000.0
 STAND_FORCE = 4000.0
 _QUANTUM = 6  # decimal places kept of positions after every step
+
+
+class Handle:
+    """An actor's pymunk parts plus the last drive command, so unchanged commands cost nothing."""
+
+    __slots__ = ("body", "changed", "control", "cptr", "dptr", "drive", "last", "parts", "ptr")
+
+    def __init__(self, body: pymunk.Body, shape: pymunk.Shape, control: pymunk.Body,
+                 drive: pymunk.PivotJoint) -> None:
+        self.body, self.control, self.drive = body, control, drive
+        self.parts = (body, shape, control, drive)
+        self.ptr, self.cptr, self.dptr = body._body, control._body, drive._constraint
+        self.last = (0.0, 0.0, STAND_FORCE)
+        self.changed = False
+
+    def command(self, vx: float, vz: float, force: float) -> None:
+        """Ask the drive for a walking velocity with a force limit."""
+        last = self.last
+        self.changed = last[0] != vx or last[1] != vz or last[2] != force
+        if self.changed:
+            _cp.cpBodySetVelocity(self.cptr, (vx, vz))
+            if last[2] != force:
+                _cp.cpConstraintSetMaxForce(self.dptr, force)
+            self.last = (vx, vz, force)
 
 
 def _ramp_zone(ramp: Ramp, margin: float) -> tuple[tuple[float, float], ...]:
@@ -47,7 +76,7 @@ class Physics:
         self.members: dict[str, list[Actor]] = {}
         for storey in layout.storeys:
             space = pymunk.Space()
-            space.iterations = 10
+            space.iterations = 6
             # Push overlapping bodies apart within a tick or two rather than over a second.
             space.collision_bias = pow(0.4, 60)
             for a, b in layout.move_walls[storey]:
@@ -58,7 +87,15 @@ class Physics:
             gid: self._wall(self.spaces[g.storey], *g.segment) for gid, g in layout.gates.items()
         }
         self.gates_present: set[str] = set()
-        self.ramp_zones = {r.id: _ramp_zone(r, margin) for r in layout.ramps}
+        self._ramps: dict[str, list[tuple[Ramp, tuple, tuple]]] = {}
+        for ramp in layout.ramps:
+            zone = _ramp_zone(ramp, margin)
+            box = (
+                min(p[0] for p in zone), min(p[1] for p in zone),
+                max(p[0] for p in zone), max(p[1] for p in zone),
+            )
+            for storey in (ramp.bottom_storey, ramp.top_storey):
+                self._ramps.setdefault(storey, []).append((ramp, box, zone))
         self._dirty: set[str] = set(layout.storeys)
 
     @staticmethod
@@ -83,7 +120,7 @@ class Physics:
         self._dirty.add(storey)
 
     def add_actor(self, actor: Actor) -> None:
-        """Give an actor a body in the space of its storey."""
+        """Give an actor a body (driven by a control body) in the space of its storey."""
         body = pymunk.Body(1.0, math.inf)
         body.position = (actor.x, actor.z)
         shape = pymunk.Circle(body, actor.radius)
@@ -94,8 +131,8 @@ class Physics:
         drive = pymunk.PivotJoint(control, body, (0, 0), (0, 0))
         drive.max_bias = 0.0
         drive.max_force = STAND_FORCE
-        actor.body = (body, shape, control, drive)
-        self.spaces[actor.storey].add(*actor.body)
+        actor.body = Handle(body, shape, control, drive)
+        self.spaces[actor.storey].add(*actor.body.parts)
         self._insert(actor)
 
     def _insert(self, actor: Actor) -> None:
@@ -108,7 +145,7 @@ class Physics:
         """Take an actor's body out of the world (it went down)."""
         if actor.body is None:
             return
-        self.spaces[actor.storey].remove(*actor.body)
+        self.spaces[actor.storey].remove(*actor.body.parts)
         self.members[actor.storey].remove(actor)
         actor.body = None
         actor.vx = actor.vz = 0.0
@@ -118,13 +155,13 @@ class Physics:
         if actor.body is None:
             actor.x, actor.z, actor.storey = x, z, storey
             return
-        body = actor.body[0]
+        body = actor.body.body
         if storey != actor.storey:
-            self.spaces[actor.storey].remove(*actor.body)
+            self.spaces[actor.storey].remove(*actor.body.parts)
             self.members[actor.storey].remove(actor)
             self._dirty.add(actor.storey)
             actor.storey = storey
-            self.spaces[storey].add(*actor.body)
+            self.spaces[storey].add(*actor.body.parts)
             self._insert(actor)
         body.position = (x, z)
         body.velocity = (0.0, 0.0)
@@ -141,10 +178,12 @@ class Physics:
         """
         moved: list[Actor] = []
         crossings: list[tuple[Actor, Ramp]] = []
+        set_velocity, get_velocity = _cp.cpBodySetVelocity, _cp.cpBodyGetVelocity
+        get_position, set_position = _cp.cpBodyGetPosition, _cp.cpBodySetPosition
         for storey, members in self.members.items():
             active = storey in self._dirty
             for actor in members:
-                _, _, control, drive = actor.body
+                handle = actor.body
                 target = actor.move_to
                 if target is not None:
                     # The body moves first with the velocity solved last step, so aim
@@ -155,61 +194,61 @@ class Physics:
                     if dist < 0.5 and abs(target[0] - actor.x) + abs(target[1] - actor.z) < 0.5:
                         actor.move_to = target = None
                 if target is None:
-                    if drive.max_force != STAND_FORCE:
-                        control.velocity = (0.0, 0.0)
-                        drive.max_force = STAND_FORCE
-                        active = True
-                    elif actor.vx or actor.vz or actor.next_vx or actor.next_vz:
+                    handle.command(0.0, 0.0, STAND_FORCE)
+                    if actor.vx or actor.vz or actor.next_vx or actor.next_vz or handle.changed:
                         active = True
                     continue
+                active = True
                 if dist < 0.5:
-                    control.velocity = (0.0, 0.0)
-                    drive.max_force = WALK_FORCE
-                    active = True
+                    handle.command(0.0, 0.0, WALK_FORCE)
                     continue
                 # Never overshoot the waypoint within one tick.
                 v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
-                control.velocity = (round(dx * v, _QUANTUM), round(dz * v, _QUANTUM))
-                drive.max_force = WALK_FORCE
-                active = True
+                handle.command(dx * v, dz * v, WALK_FORCE)
             if not active:
                 continue
             self._dirty.discard(storey)
             self.spaces[storey].step(DT)
+            ramps = self._ramps.get(storey)
             for actor in members:
-                body = actor.body[0]
-                px, pz = body.position
-                x, z = round(px, _QUANTUM), round(pz, _QUANTUM)
-                body.position = (x, z)
-                vx, vz = body.velocity
-                vx, vz = round(vx, _QUANTUM), round(vz, _QUANTUM)
-                body.velocity = (vx, vz)
+                ptr = actor.body.ptr
+                p = get_position(ptr)
+                x, z = round(p.x, _QUANTUM), round(p.y, _QUANTUM)
+                set_position(ptr, (x, z))
+                v = get_velocity(ptr)
+                vx, vz = round(v.x, _QUANTUM), round(v.y, _QUANTUM)
+                set_velocity(ptr, (vx, vz))
                 actor.next_vx, actor.next_vz = vx, vz
-                actor.vx = (x - actor.x) * TICKS_PER_SECOND
-                actor.vz = (z - actor.z) * TICKS_PER_SECOND
+                ox, oz = actor.x, actor.z
+                if x == ox and z == oz and not (vx or vz):
+                    actor.vx = actor.vz = 0.0
+                    continue
+                actor.vx = (x - ox) * TICKS_PER_SECOND
+                actor.vz = (z - oz) * TICKS_PER_SECOND
                 actor.x, actor.z = x, z
-                if actor.vx or actor.vz or vx or vz:
-                    moved.append(actor)
-                    self._dirty.add(storey)
-                    if actor.move_to is not None:
-                        actor.facing = math.atan2(actor.vz, actor.vx)
-                    ramp = self._ramp_update(actor)
+                moved.append(actor)
+                self._dirty.add(storey)
+                if actor.move_to is not None and (actor.vx or actor.vz):
+                    actor.facing = math.atan2(actor.vz, actor.vx)
+                if ramps is not None:
+                    ramp = self._ramp_update(actor, ramps)
                     if ramp is not None:
                         crossings.append((actor, ramp))
         return moved, crossings
 
-    def _ramp_update(self, actor: Actor) -> Ramp | None:
-        for ramp in self.layout.ramps:
-            if actor.storey != ramp.bottom_storey and actor.storey != ramp.top_storey:
+    def _ramp_update(self, actor: Actor, ramps: list[tuple[Ramp, tuple, tuple]]) -> Ramp | None:
+        x, z = actor.x, actor.z
+        for ramp, (x0, z0, x1, z1), zone in ramps:
+            if x < x0 or x > x1 or z < z0 or z > z1 or not point_in_polygon(x, z, zone):
                 continue
-            if not point_in_polygon(actor.x, actor.z, self.ramp_zones[ramp.id]):
-                continue
-            t = ramp.t(actor.x, actor.z)
+            t = ramp.t(x, z)
             actor.y = ramp.height(t)
+            actor.on_ramp = True
             if (actor.storey == ramp.bottom_storey and t >= 1.0) or (
                 actor.storey == ramp.top_storey and t <= 0.0
             ):
                 return ramp
             return None
         actor.y = self.layout.storey_y[actor.storey]
+        actor.on_ramp = False
         return None

@@ -225,7 +225,8 @@ class World:
             actor.y = self.layout.storey_y[storey]
             self.emit("storey_changed", actor.id, ramp.id, detail=storey)
         for actor in moved:
-            self._update_area(actor)
+            if not actor.on_ramp:
+                self._update_area(actor)
         if intent is not None and intent.face is not None and player.alive:
             player.facing = float(intent.face)
         self.doors_system.update()
