@@ -128,7 +128,7 @@ class Bots:
         mind.clear_path()
         mind.target = None
         mind.sees = False
-        mind.meter = 0.0
+        mind.set_meter(0.0)
         world.emit("character_respawned", actor.id, detail=storey)
 
     def state_items(self) -> tuple:

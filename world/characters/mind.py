@@ -29,7 +29,8 @@ class Mind:
         post_facing: Heading at the post, in radians.
         route: Route points (x, z) for patrols and route walkers.
         route_storeys: Storey of each route point.
-        meter: Alertness meter in [0, 1] (see `alertness`).
+        meter: Alertness meter in [0, 1] (see `alertness`); change it with `set_meter`.
+        rank: Alertness rank the meter gives (index into the alertness table).
         last_stimulus: Tick of the last sight, sound or hit.
         last_update: Tick the meter was last brought up to date.
         sees: Whether the player was in view at the last look.
@@ -58,6 +59,7 @@ class Mind:
     post_facing: float
     route: tuple[tuple[float, float], ...] = ()
     meter: float = 0.0
+    rank: int = 0
     last_stimulus: int = NEVER
     last_update: int = 0
     sees: bool = False
@@ -76,10 +78,13 @@ class Mind:
     respawn_at: int | None = None
     done: bool = False
 
-    @property
-    def rank(self) -> int:
-        """Alertness rank (index into the alertness table)."""
-        return rank_of(self.meter)
+    def set_meter(self, value: float) -> bool:
+        """Set the alertness meter (clamped to [0, 1]); returns whether the rank changed."""
+        self.meter = min(1.0, max(0.0, value))
+        rank = rank_of(self.meter)
+        changed = rank != self.rank
+        self.rank = rank
+        return changed
 
     @property
     def alertness(self) -> str:

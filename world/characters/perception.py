@@ -89,21 +89,25 @@ def cone_candidates(
     return mask, np.minimum(fraction, 1.0)
 
 
-def hearers(eyes: Observers, sx: float, sy: float, sz: float, silenced: bool) -> np.ndarray:
-    """Which observers hear a shot fired at a point (walls do not stop sound).
+def hearers(ears: np.ndarray, shots: np.ndarray) -> np.ndarray:
+    """Which listeners hear which shots (walls do not stop sound).
 
     Args:
-        eyes: The observers.
-        sx: Shot ground x.
-        sy: Shot height.
-        sz: Shot ground z.
-        silenced: Whether the weapon is silenced.
+        ears: An (n, 4) array of listeners: x, y (height), z and hearing range.
+        shots: A (k, 4) array of shots: x, y (height), z, and 1 for a silenced weapon.
 
     Returns:
-        A boolean mask over the observers.
+        A (k, n) boolean matrix: entry [j, i] means listener i hears shot j.
     """
-    reach = eyes.hearing_range * (SILENCED_FACTOR if silenced else 1.0)
-    dist2 = (eyes.x - sx) ** 2 + (eyes.z - sz) ** 2 + (eyes.y - sy) ** 2
+    ears = np.asarray(ears, dtype=float).reshape(-1, 4)
+    shots = np.asarray(shots, dtype=float).reshape(-1, 4)
+    factor = np.where(shots[:, 3] > 0, SILENCED_FACTOR, 1.0)
+    reach = ears[None, :, 3] * factor[:, None]
+    dist2 = (
+        (ears[None, :, 0] - shots[:, 0:1]) ** 2
+        + (ears[None, :, 1] - shots[:, 1:2]) ** 2
+        + (ears[None, :, 2] - shots[:, 2:3]) ** 2
+    )
     return dist2 <= reach * reach
 
 

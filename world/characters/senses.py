@@ -14,7 +14,13 @@ import numpy as np
 from world.characters import friendly
 from world.characters.alertness import ALERT_LEVELS, ALERTED, IN_COMBAT, decayed, sight_gain
 from world.characters.mind import Mind
-from world.characters.perception import Observers, cone_candidates, hearers
+from world.characters.perception import (
+    NEAR_SENSE,
+    STOREY_GAP,
+    Observers,
+    cone_candidates,
+    hearers,
+)
 from world.sim.actors import PLAYER_ID
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.events import Event
@@ -28,10 +34,8 @@ HEARD_LEVEL = ALERT_LEVELS[ALERTED].threshold + 0.05
 
 def set_meter(sys: CharactersSystem, mind: Mind, value: float) -> None:
     """Set a mind's alertness meter, recording a change of level as an event."""
-    before = mind.rank
-    mind.meter = min(1.0, max(0.0, value))
-    after = mind.rank
-    if after != before:
+    if mind.set_meter(value):
+        after = mind.rank
         sys.world.emit("alertness_changed", mind.id, detail=ALERT_LEVELS[after].name,
                        amount=float(after))
         if after == IN_COMBAT and mind.sees:
@@ -49,22 +53,45 @@ def _eyes(sys: CharactersSystem, actors: list[Actor]) -> Observers:
     return Observers.build(rows)
 
 
+def _in_reach(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]], light: float) -> list[int]:
+    # A plain-Python distance filter first: most of the time most characters are far from
+    # the player, and a few comparisons cost less than building arrays for them.
+    player = sys.world.player
+    px, py, pz = player.x, player.y, player.z
+    scale = sys.tuning.sight * light
+    near2 = NEAR_SENSE * NEAR_SENSE
+    out = []
+    for i, (a, _) in enumerate(pairs):
+        if abs(a.y - py) > STOREY_GAP:
+            continue
+        dx, dz = px - a.x, pz - a.z
+        d2 = dx * dx + dz * dz
+        reach = a.template.view_range * scale
+        if d2 <= reach * reach or d2 <= near2:
+            out.append(i)
+    return out
+
+
 def look(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]]) -> None:
     """Hostiles deciding now look for the player; the meters rise or drain accordingly."""
     world = sys.world
     tick = world.tick
     player = world.player
-    actors = [a for a, _ in pairs]
     seen = np.zeros(len(pairs), dtype=bool)
     fraction = np.ones(len(pairs))
-    if player.alive and actors:
-        eyes = _eyes(sys, actors)
+    if player.alive and pairs:
         light = world.level.area(player.area).light if player.area else 1.0
-        mask, fraction = cone_candidates(eyes, player.x, player.y, player.z, light)
-        if mask.any():
-            idx = np.flatnonzero(mask)
-            points = np.column_stack((eyes.x[idx], eyes.z[idx]))
-            seen[idx[world.sight.visible_from(player.position, points, player.storey)]] = True
+        near = _in_reach(sys, pairs, light)
+        if near:
+            eyes = _eyes(sys, [pairs[i][0] for i in near])
+            mask, frac = cone_candidates(eyes, player.x, player.y, player.z, light)
+            idx = np.array(near)
+            fraction[idx] = frac
+            if mask.any():
+                hit = np.flatnonzero(mask)
+                points = np.column_stack((eyes.x[hit], eyes.z[hit]))
+                clear = world.sight.visible_from(player.position, points, player.storey)
+                seen[idx[hit[clear]]] = True
     for i, (_, mind) in enumerate(pairs):
         dt = (tick - mind.last_update) / TICKS_PER_SECOND
         mind.last_update = tick
@@ -110,30 +137,43 @@ def bot_look(sys: CharactersSystem, actor: Actor, mind: Mind) -> None:
 
 
 # ---- events -------------------------------------------------------------------------
-def _heard(sys: CharactersSystem, event: Event, pool: tuple[list[Mind], Observers]) -> None:
+def hear(sys: CharactersSystem, shots: list[Event]) -> None:
+    """Everyone in earshot of this tick's shots reacts to the last shot each one heard."""
     world = sys.world
-    shooter = world.characters.get(event.subject) or (
-        world.player if event.subject == PLAYER_ID else None)
-    if shooter is None:
+    sources = []
+    for event in shots:
+        shooter = world.characters.get(event.subject) or (
+            world.player if event.subject == PLAYER_ID else None)
+        if shooter is None:
+            continue
+        # A hostile who hears its own side shooting at the player comes to the fight.
+        toward = world.player.position if event.other == PLAYER_ID or shooter.is_player else (
+            shooter.position)
+        sources.append((shooter, toward, 1.0 if event.amount else 0.0))
+    if not sources:
         return
-    minds, eyes = pool
-    mask = hearers(eyes, shooter.x, shooter.y, shooter.z, bool(event.amount))
-    # A hostile who hears its own side shooting at the player comes to the fight.
-    toward = world.player.position if event.other == PLAYER_ID or shooter.is_player else (
-        shooter.position)
-    for i in np.flatnonzero(mask):
+    minds, ears = sys.listeners()
+    if not minds:
+        return
+    heard = hearers(ears, np.array([(s.x, s.y, s.z, q) for s, _, q in sources]))
+    index = {m.id: i for i, m in enumerate(minds)}
+    for j, (shooter, _, _) in enumerate(sources):
+        if shooter.id in index:
+            heard[j, index[shooter.id]] = False  # nobody startles at its own shot
+    last = len(sources) - 1 - np.argmax(heard[::-1], axis=0)
+    tick = world.tick
+    for i in np.flatnonzero(heard.any(axis=0)):
         mind = minds[int(i)]
-        if mind.id == shooter.id:
-            continue
-        actor = world.characters[mind.id]
+        shooter, toward, _ = sources[int(last[i])]
+        mind.last_stimulus = tick
         if not mind.hostile:
-            mind.last_stimulus = world.tick
-            set_meter(sys, mind, max(mind.meter, HEARD_LEVEL))
-            friendly.frighten(sys, actor, mind, shooter.position)
+            if mind.meter < HEARD_LEVEL:
+                set_meter(sys, mind, HEARD_LEVEL)
+            friendly.frighten(sys, world.characters[mind.id], mind, shooter.position)
             continue
-        mind.last_stimulus = world.tick
-        if mind.rank < ALERTED or not mind.sees:
-            mind.last_known = toward
+        if mind.sees and mind.rank == IN_COMBAT:
+            continue
+        mind.last_known = toward
         if mind.meter < HEARD_LEVEL:
             set_meter(sys, mind, HEARD_LEVEL)
 
@@ -180,20 +220,14 @@ def _broken(sys: CharactersSystem, event: Event) -> None:
 
 
 def read_events(sys: CharactersSystem, events: list[Event]) -> None:
-    """React to the events recorded since the last tick: shots, hits, downs, uses."""
-    pool = None
+    """React to the events recorded since the last tick: hits, downs, uses, breakage."""
     for event in events:
-        if event.kind == "shot_fired":
-            if pool is None:
-                pool = sys.listeners()
-            _heard(sys, event, pool)
-        else:
-            handler = EVENT_HANDLERS.get(event.kind)
-            if handler is not None:
-                handler(sys, event)
+        handler = EVENT_HANDLERS.get(event.kind)
+        if handler is not None:
+            handler(sys, event)
 
 
-# One handler per event kind the characters react to (shots are handled in bulk above).
+# One handler per event kind the characters react to (shots are heard in batches, `hear`).
 EVENT_HANDLERS = {
     "damage_taken": _hit,
     "actor_down": _down,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from world.characters import friendly, senses, walker
 from world.characters.alarms import Alarms
 from world.characters.alertness import ALERT_LEVELS, ALERTED, IN_COMBAT
@@ -19,7 +21,6 @@ from world.characters.bots import BOT_BEHAVIOUR, Bots
 from world.characters.cameras import Cameras
 from world.characters.hostile import REACTIONS
 from world.characters.mind import Mind, Point3
-from world.characters.perception import Observers
 from world.characters.tuning import THINK_TICKS, Tuning
 from world.characters.waves import Waves
 from world.errors import WorldError
@@ -31,6 +32,9 @@ from world.sim.world import World
 
 SYSTEM_NAME = "characters"
 SYSTEM_ORDER = 10
+# Gunfire is heard in batches every few ticks: a tenth of a second late at most, and the
+# listeners' positions are gathered once per batch instead of once per shot.
+HEAR_TICKS = 3
 
 
 class CharactersSystem:
@@ -48,6 +52,7 @@ class CharactersSystem:
         self._order: list[Mind] = []
         self._wake: dict[int, list[Mind]] = {}
         self._shooters: list[Mind] = []
+        self._shots: list = []
         self.cameras = Cameras(world, self.tuning)
         self.alarms = Alarms(world, self.tuning)
         self.waves = Waves(world, self.tuning)
@@ -118,15 +123,16 @@ class CharactersSystem:
                 if world.characters[i].alive]
         return out
 
-    def listeners(self) -> tuple[list[Mind], Observers]:
-        """Living characters and their ears, for hearing gunfire in bulk."""
+    def listeners(self) -> tuple[list[Mind], np.ndarray]:
+        """Living characters and their ears (x, y, z, hearing range), for gunfire in bulk."""
         chars = self.world.characters
-        minds = [m for m in self._order if chars[m.id].alive]
-        rows = []
-        for m in minds:
+        minds, rows = [], []
+        for m in self._order:
             a = chars[m.id]
-            rows.append((a.x, a.z, a.y, a.facing, 360.0, 0.0, a.template.hearing_range))
-        return minds, Observers.build(rows)
+            if a.alive:
+                minds.append(m)
+                rows.append((a.x, a.y, a.z, a.template.hearing_range))
+        return minds, np.array(rows, dtype=float).reshape(-1, 4)
 
     # ---- spawning and alerting -----------------------------------------------------------
     def spawn_at(self, actor_id: str, template: CharacterTemplate, spawn_point: str,
@@ -178,7 +184,11 @@ class CharactersSystem:
         events = world.events.since(self._seen_events)
         self._seen_events = len(world.events)
         if events:
+            self._shots.extend(e for e in events if e.kind == "shot_fired")
             senses.read_events(self, events)
+        if self._shots and tick % HEAR_TICKS == 0:
+            senses.hear(self, self._shots)
+            self._shots = []
         self.waves.update(self, world)
         self.alarms.update(self, world)
         self.cameras.update(world)
@@ -293,6 +303,7 @@ class CharactersSystem:
             tuple(m.id for m in self._shooters),
             wake,
             self._seen_events,
+            tuple(e.as_tuple() for e in self._shots),
             self.cameras.state_items(),
             self.alarms.state_items(),
             self.waves.state_items(),
