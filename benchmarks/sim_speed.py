@@ -174,6 +174,48 @@ def run(name: str, level: Level, ticks: int, drive: bool) -> dict:
     }
 
 
+def run_characters(name: str, level: Level, ticks: int, combat: bool) -> dict:
+    """Ticks per second with the real characters system instead of the driver above.
+
+    With `combat`, every character starts in combat knowing where the player is, so
+    the figures include pursuit over the navmesh, firing, hearing and searching.
+    """
+    from world.characters import CharactersSystem
+    from world.characters.senses import set_meter
+
+    world = World(level, level.difficulties[-1].id, seed=1)
+    world.player.health = world.player.max_health = 1e12  # keep the target standing
+    world.paths  # noqa: B018  (build the navmesh before the clock starts)
+    system = CharactersSystem.attach(world)
+    if combat:
+        for mind in system.minds.values():
+            mind.last_known = world.player.position
+            mind.last_stimulus = world.tick
+            set_meter(system, mind, 1.0)
+    start = time.perf_counter()
+    for _ in range(ticks):
+        world.step()
+    wall = time.perf_counter() - start
+    minds = system.minds.values()
+    return {
+        "level": name, "case": "characters" + ("_in_combat" if combat else ""),
+        "storeys": len(level.storeys), "characters": len(world.characters), "ticks": ticks,
+        "in_combat_at_end": sum(m.alertness == "in_combat" for m in minds),
+        "shots": sum(e.kind == "shot_fired" for e in world.events),
+        "wall_s": round(wall, 3), "ticks_per_s": round(ticks / wall, 1),
+        "realtime_factor": round(ticks / TICKS_PER_SECOND / wall, 1),
+    }
+
+
+def characters_cases(ticks: int, shipped: tuple[str, Level]) -> list[dict]:
+    """The characters system on the largest shipped level and with 40 and 100 fighting."""
+    rows = [run_characters(shipped[0], shipped[1], ticks, False)]
+    for count in (40, 100):
+        level = parse_level(stress_level(characters=count))
+        rows.append(run_characters(f"stress_{count}", level, ticks, True))
+    return rows
+
+
 def largest_shipped() -> tuple[str, Level]:
     levels = [load_level(p) for p in sorted((ROOT / "levels").glob("*.json"))]
     best = max(levels, key=lambda lv: (len(lv.areas), len(lv.characters), lv.id))
@@ -200,6 +242,8 @@ def main() -> None:
         return
     for case_name, level, drive in cases:
         print(json.dumps(run(case_name, level, args.ticks, drive)), flush=True)
+    for row in characters_cases(args.ticks, (name, shipped)):
+        print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":
