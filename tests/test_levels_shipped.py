@@ -1,0 +1,117 @@
+"""The shipped levels: each loads, passes the checker, offers easy/normal/hard that
+differ, and docs/levels.md matches what tools/levels_doc.py generates from them."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from world.level.check import check_level
+from world.level.load import load_level
+from world.level.model import Level
+
+ROOT = Path(__file__).resolve().parents[1]
+LEVEL_FILES = sorted((ROOT / "levels").glob("*.json"))
+DIFFICULTIES = ["easy", "normal", "hard"]
+
+
+def _tool(name: str):
+    # The tools are scripts, not a package; make_facility imports its tables by plain name.
+    tools = str(ROOT / "tools")
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    return importlib.import_module(name)
+
+
+@cache
+def _level(path: Path) -> Level:
+    return load_level(path)
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [p.stem for p in paths]
+
+
+@pytest.mark.parametrize("path", LEVEL_FILES, ids=_ids(LEVEL_FILES))
+def test_level_passes_the_checker(path: Path) -> None:
+    report = check_level(path)
+    assert report.ok, "\n".join(str(p) for p in report.problems)
+
+
+@pytest.mark.parametrize("path", LEVEL_FILES, ids=_ids(LEVEL_FILES))
+def test_level_has_words_for_the_agent_and_for_readers(path: Path) -> None:
+    level = _level(path)
+    assert level.title.strip() and level.brief.strip() and level.design_note.strip()
+
+
+@pytest.mark.parametrize("path", LEVEL_FILES, ids=_ids(LEVEL_FILES))
+def test_each_harder_difficulty_counts_more(path: Path) -> None:
+    level = _level(path)
+    assert [d.id for d in level.difficulties] == DIFFICULTIES
+    rank = level.difficulty_rank
+
+    def counted(r: int) -> tuple[int, int]:
+        return (
+            sum(1 for o in level.objectives if rank(o.min_difficulty) <= r),
+            sum(1 for c in level.characters if rank(c.min_difficulty) <= r),
+        )
+
+    for r in range(1, len(DIFFICULTIES)):
+        assert counted(r) != counted(r - 1), f"{DIFFICULTIES[r]} adds nothing to the easier one"
+
+
+@pytest.mark.parametrize("path", LEVEL_FILES, ids=_ids(LEVEL_FILES))
+def test_objectives_only_name_what_exists_where_they_count(path: Path) -> None:
+    level = _level(path)
+    rank = level.difficulty_rank
+    for objective in level.objectives:
+        least = rank(objective.min_difficulty)
+        for cid in objective.characters:
+            present = rank(level.character(cid).min_difficulty)
+            assert present <= least, f"{objective.id} names {cid}, absent at its difficulty"
+        for before in objective.after:
+            counts = rank(level.objective(before).min_difficulty)
+            assert counts <= least, f"{objective.id} follows {before}, not counted then"
+    for countdown in level.countdowns:
+        if countdown.starts_after is not None:
+            trigger = level.objective(countdown.starts_after)
+            assert rank(trigger.min_difficulty) == 0, f"{countdown.id} never starts on easy"
+
+
+def test_one_level_is_large_enough_to_benchmark() -> None:
+    def large(level: Level) -> bool:
+        doors = sum(1 for e in level.exits if e.kind == "door")
+        return (
+            len(level.storeys) >= 3
+            and len(level.areas) >= 60
+            and len(level.characters) >= 40
+            and doors >= 20
+        )
+
+    assert any(large(_level(path)) for path in LEVEL_FILES)
+
+
+def test_facility_matches_its_generator() -> None:
+    make_facility = _tool("make_facility")
+    written = (ROOT / "levels" / "facility.json").read_text(encoding="utf-8")
+    assert written == make_facility.dump(make_facility.level())
+
+
+def test_levels_page_is_up_to_date() -> None:
+    levels_doc = _tool("levels_doc")
+    existing = levels_doc.DOC.read_text(encoding="utf-8")
+    page = levels_doc.render([_level(path) for path in LEVEL_FILES], existing)
+    assert page == existing, "docs/levels.md is stale: run python3 tools/levels_doc.py"
+
+
+def test_levels_page_keeps_the_sweep_results() -> None:
+    levels_doc = _tool("levels_doc")
+    old = f"x\n{levels_doc.SWEEP_BEGIN}\n| a | b |\n{levels_doc.SWEEP_END}\ny\n"
+    page = levels_doc.render([_level(LEVEL_FILES[0])], old)
+    assert f"{levels_doc.SWEEP_BEGIN}\n| a | b |\n{levels_doc.SWEEP_END}" in page
+    fresh = levels_doc.render([_level(LEVEL_FILES[0])], None)
+    assert levels_doc.SWEEP_PLACEHOLDER in fresh

@@ -1,0 +1,245 @@
+"""Generate docs/levels.md from the shipped level files.
+
+Everything on the page is read from the levels: title, brief, design note, each
+difficulty with its multipliers and what it adds (objectives, characters and waves by
+their lowest difficulty), and the size counts. The block between the sweep markers is
+written by the sweep script; regenerating the page keeps whatever that block holds.
+
+Usage:
+    python3 tools/levels_doc.py            # rewrite docs/levels.md
+    python3 tools/levels_doc.py --check    # exit 1 when docs/levels.md is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from world.level.load import level_schema, load_level
+from world.level.model import Difficulty, Level
+
+ROOT = Path(__file__).resolve().parents[1]
+LEVELS = ROOT / "levels"
+DOC = ROOT / "docs" / "levels.md"
+SWEEP_BEGIN = "<!-- BEGIN SWEEP RESULTS: written by the sweep script; levels_doc.py keeps it -->"
+SWEEP_END = "<!-- END SWEEP RESULTS -->"
+SWEEP_PLACEHOLDER = "_No sweep results yet._"
+INTRO = (
+    "The levels shipped with the harness, generated from the level files by "
+    "`python3 tools/levels_doc.py`; edit the levels, not this page. Each level offers "
+    "three difficulties; a harder one keeps everything of the easier ones and adds "
+    "objectives, characters and waves, and scales the opposition by the multipliers "
+    "shown (only those that differ from the defaults)."
+)
+# Size columns: heading -> how to count it on a level.
+SIZES = {
+    "storeys": lambda lv: len(lv.storeys),
+    "areas": lambda lv: len(lv.areas),
+    "exits": lambda lv: len(lv.exits),
+    "doors": lambda lv: sum(1 for e in lv.exits if e.kind == "door"),
+    "characters": lambda lv: len(lv.characters),
+    "objects": lambda lv: len(lv.objects),
+    "waves": lambda lv: len(lv.waves),
+}
+
+
+def shipped_levels(folder: Path = LEVELS) -> list[Level]:
+    """Every level file in a folder, loaded, in file-name order.
+
+    Args:
+        folder: The levels folder.
+
+    Returns:
+        The levels.
+    """
+    return [load_level(path) for path in sorted(folder.glob("*.json"))]
+
+
+def multipliers(difficulty: Difficulty) -> str:
+    """The difficulty's settings that differ from the schema defaults.
+
+    Args:
+        difficulty: One difficulty.
+
+    Returns:
+        Text such as ``enemy_health 1.3, enemy_reaction_s 0.35``, or ``defaults``.
+    """
+    fields = level_schema()["$defs"]["difficulty"]["properties"]
+    changed = [
+        f"`{name}` {getattr(difficulty, name):g}"
+        for name, spec in fields.items()
+        if "default" in spec and getattr(difficulty, name) != spec["default"]
+    ]
+    return ", ".join(changed) or "defaults"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def cast(characters: Iterable[object]) -> str:
+    """Describe characters as counts by side, kind and weapon.
+
+    Args:
+        characters: Characters or wave templates (kind, side, weapon).
+
+    Returns:
+        Text such as ``2 hostile guards (pistol), 1 friendly scientist``.
+    """
+    counts = Counter((c.side, c.kind, c.weapon) for c in characters)
+    parts = []
+    for (side, kind, weapon), n in sorted(counts.items(), key=lambda kv: str(kv[0])):
+        armed = f" ({weapon})" if weapon else ""
+        parts.append(f"{_plural(n, f'{side} {kind}')}{armed}")
+    return ", ".join(parts)
+
+
+def additions(level: Level, rank: int) -> list[str]:
+    """What one difficulty adds over the easier ones, one bullet per kind of thing.
+
+    Args:
+        level: The level.
+        rank: The difficulty's position, easiest 0.
+
+    Returns:
+        Markdown bullet lines (without the leading dash).
+    """
+    at = level.difficulty_rank
+    lines = [
+        f"objective ({o.kind}): {o.text}"
+        for o in level.objectives
+        if at(o.min_difficulty) == rank
+    ]
+    people = [c for c in level.characters if at(c.min_difficulty) == rank]
+    if people:
+        lines.append(f"characters: {cast(people)}")
+    for wave in level.waves:
+        if at(wave.min_difficulty) == rank:
+            who = cast([wave.character])
+            lines.append(f"wave at {wave.at_s:g} s: {wave.count} x {who.split(' ', 1)[1]}")
+    return lines or ["nothing beyond the easier difficulties' content"]
+
+
+def counted(level: Level, rank: int) -> tuple[int, int]:
+    """Objectives counted and characters present at a difficulty.
+
+    Args:
+        level: The level.
+        rank: The difficulty's position, easiest 0.
+
+    Returns:
+        (objectives, characters).
+    """
+    at = level.difficulty_rank
+    return (
+        sum(1 for o in level.objectives if at(o.min_difficulty) <= rank),
+        sum(1 for c in level.characters if at(c.min_difficulty) <= rank),
+    )
+
+
+def overview(levels: list[Level]) -> list[str]:
+    """The summary table: one row per level.
+
+    Args:
+        levels: The levels.
+
+    Returns:
+        Markdown lines.
+    """
+    head = ["level", "title", *SIZES, "objectives by difficulty"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for level in levels:
+        sizes = [str(count(level)) for count in SIZES.values()]
+        per = " / ".join(str(counted(level, r)[0]) for r in range(len(level.difficulties)))
+        row = [f"[`{level.id}`](#{level.id})", level.title, *sizes, per]
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def section(level: Level) -> list[str]:
+    """One level's section: brief, design note, difficulties and size.
+
+    Args:
+        level: The level.
+
+    Returns:
+        Markdown lines.
+    """
+    lines = [f'<a id="{level.id}"></a>', f"## {level.title} (`{level.id}`)", ""]
+    lines += [f"**Brief.** {level.brief}", ""]
+    if level.design_note:
+        lines += [f"**Design note.** {level.design_note}", ""]
+    # The column headings are plural nouns; the singular drops the final s.
+    sizes = ", ".join(_plural(count(level), name[:-1]) for name, count in SIZES.items())
+    lines += [f"**Size.** {sizes}.", "", "**Difficulties.**", ""]
+    for rank, difficulty in enumerate(level.difficulties):
+        objectives, characters = counted(level, rank)
+        lines.append(
+            f"- **{difficulty.id}** ({multipliers(difficulty)}): "
+            f"{_plural(objectives, 'objective')}, {_plural(characters, 'character')} at the start."
+        )
+        lines += [f"  - adds {item}" for item in additions(level, rank)]
+    return [*lines, ""]
+
+
+def sweep_block(existing: str | None) -> list[str]:
+    """The sweep results block, kept from the existing page when it has one.
+
+    Args:
+        existing: The current page's text, or None.
+
+    Returns:
+        Markdown lines from the begin marker to the end marker.
+    """
+    if existing and SWEEP_BEGIN in existing and SWEEP_END in existing:
+        inner = existing.split(SWEEP_BEGIN, 1)[1].split(SWEEP_END, 1)[0].strip("\n")
+    else:
+        inner = SWEEP_PLACEHOLDER
+    return [SWEEP_BEGIN, inner, SWEEP_END]
+
+
+def render(levels: list[Level], existing: str | None = None) -> str:
+    """The whole page.
+
+    Args:
+        levels: The levels, in the order they appear.
+        existing: The current page, whose sweep results block is kept.
+
+    Returns:
+        The Markdown text.
+    """
+    lines = ["# Levels", "", INTRO, "", *overview(levels), ""]
+    lines += ["## Sweep results", "", *sweep_block(existing), ""]
+    for level in levels:
+        lines += section(level)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write docs/levels.md, or check that it is up to date.
+
+    Args:
+        argv: Command-line arguments (default: sys.argv[1:]).
+
+    Returns:
+        The exit status.
+    """
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if the page is stale")
+    args = parser.parse_args(argv)
+    existing = DOC.read_text(encoding="utf-8") if DOC.exists() else None
+    page = render(shipped_levels(), existing)
+    if args.check:
+        if page != existing:
+            print("docs/levels.md is stale: run python3 tools/levels_doc.py", file=sys.stderr)
+            return 1
+        return 0
+    DOC.write_text(page, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
