@@ -44,10 +44,11 @@ from world.objectives.score import (
     objective_reports,
     score,
 )
+from world.sim.world import JUDGE_ORDER
 
 SYSTEM_NAME = "objectives"
 # Late in the tick: after movement, characters, perception and hazards.
-SYSTEM_ORDER = 900
+SYSTEM_ORDER = JUDGE_ORDER  # judged after the tick's movement, doors, pickups and hazards
 
 
 def chain_order(objectives: tuple[Objective, ...]) -> list[Objective]:

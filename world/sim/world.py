@@ -27,6 +27,10 @@ from world.sim.layout import Layout
 from world.sim.physics import Physics
 from world.sim.sight import Sight
 
+# Systems registered at this order or above (the judges, such as the objectives) run
+# after the world's own updates in a tick, so they judge the tick's outcome on that tick.
+JUDGE_ORDER = 900
+
 Target = str | tuple[float, float, float]
 
 
@@ -201,8 +205,9 @@ class World:
     def step(self, intent: PlayerIntent | None = None) -> None:
         """Advance exactly one tick.
 
-        Order: the player's intent, the registered systems, physics (with stairs and area
-        changes), doors, pickups, hazards and countdowns.
+        Order: the player's intent, the registered systems below JUDGE_ORDER, physics
+        (with stairs and area changes), doors, pickups, hazards and countdowns, then the
+        systems at JUDGE_ORDER or above, which so see the tick's outcome on that tick.
 
         Raises:
             WorldError: if the intent names something invalid; nothing has changed then.
@@ -215,8 +220,9 @@ class World:
             self._apply_intent(intent)
         elif player.alive:
             player.move_to = None
-        for _, _, system in self._systems:
-            system.update(self)
+        for order, _, system in self._systems:
+            if order < JUDGE_ORDER:
+                system.update(self)
         moved, crossings = self.physics.step()
         for actor, ramp in crossings:
             up = actor.storey == ramp.bottom_storey
@@ -232,6 +238,9 @@ class World:
         self.doors_system.update()
         self.items.update()
         self.hazards.update()
+        for order, _, system in self._systems:
+            if order >= JUDGE_ORDER:
+                system.update(self)
 
     def _check_intent(self, intent: PlayerIntent) -> None:
         player = self.player
