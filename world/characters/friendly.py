@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 # Kinds that run from gunfire they hear; the value is how far they try to get.
 FLEES: dict[str, float] = {"civilian": FLEE_DISTANCE, "courier": FLEE_DISTANCE}
 # Behaviours that start following the player when the player uses the character.
-FOLLOW_WHEN_USED: frozenset[str] = frozenset({"follow_on_use", "stay", "route"})
+FOLLOW_WHEN_USED: frozenset[str] = frozenset({"follow_on_use"})
 
 
 def frighten(sys: CharactersSystem, actor: Actor, mind: Mind, source: Point3) -> None:

@@ -15,7 +15,13 @@ from world.characters import walker
 from world.characters.mind import Mind
 from world.characters.perception import heading
 from world.characters.routines import ROUTINES
-from world.characters.tuning import FIGHT_RANGE, RANGE_FRACTION, SEARCH_RADIUS, SEARCH_S
+from world.characters.tuning import (
+    FIGHT_RANGE,
+    MELEE_FRACTION,
+    RANGE_FRACTION,
+    SEARCH_RADIUS,
+    SEARCH_S,
+)
 from world.sim.actors import PLAYER_ID
 from world.sim.clock import seconds_to_ticks
 
@@ -89,8 +95,9 @@ def engage(sys: CharactersSystem, actor: Actor, mind: Mind) -> None:
         return
     mind.activity = "fighting"
     actor.facing = heading(actor.x, actor.z, target.x, target.z)
-    weapon = sys.weapon_of(actor)
-    reach = FIGHT_RANGE if weapon is None else min(FIGHT_RANGE, weapon.range * RANGE_FRACTION)
+    # Unarmed characters fight with the world's bare-hands weapon, so they close right in.
+    weapon = world.combat.weapon_of(actor)
+    reach = min(FIGHT_RANGE, weapon.range * (MELEE_FRACTION if weapon.melee else RANGE_FRACTION))
     if math.hypot(actor.x - target.x, actor.z - target.z) > reach:
         walker.plan(world, actor, mind, target.position)
     else:

@@ -25,7 +25,6 @@ from world.characters.tuning import THINK_TICKS, Tuning
 from world.characters.waves import Waves
 from world.errors import WorldError
 from world.level.model import CharacterTemplate
-from world.level.model import Weapon as WeaponSpec
 from world.sim.actors import Actor
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.world import World
@@ -110,10 +109,6 @@ class CharactersSystem:
         x = sum(p[0] for p in ring) / len(ring)
         z = sum(p[1] for p in ring) / len(ring)
         return (x, self.world.level.area_y(area_id), z)
-
-    def weapon_of(self, actor: Actor) -> WeaponSpec | None:
-        """The weapon the character fires, or None when it is unarmed."""
-        return None if actor.weapon is None else self.world.combat.weapons.get(actor.weapon)
 
     def bot_opponents(self) -> list[Actor]:
         """Everyone an arena bot may fight: the player and every bot, alive, by id."""
@@ -249,8 +244,7 @@ class CharactersSystem:
             self._wake.setdefault(self.world.tick + ticks, []).append(mind)
 
     def _update_shooter(self, actor: Actor, mind: Mind) -> None:
-        armed = actor.weapon is not None
-        wants = armed and mind.hostile and mind.sees and mind.rank == IN_COMBAT
+        wants = mind.hostile and mind.sees and mind.rank == IN_COMBAT
         present = mind in self._shooters
         if wants and not present:
             self._shooters.append(mind)
@@ -270,6 +264,12 @@ class CharactersSystem:
             if not actor.alive or target is None or not target.alive:
                 self._shooters.remove(mind)
                 continue
+            weapon = world.combat.weapon_of(actor)
+            if weapon.melee and math.hypot(target.x - actor.x, target.z - actor.z) > (
+                weapon.range + target.radius
+            ):
+                mind.next_shot = tick + 1  # no swinging at thin air
+                continue
             actor.facing = math.atan2(target.z - actor.z, target.x - actor.x)
             try:
                 result = world.fire(actor.id, target_id)
@@ -277,7 +277,6 @@ class CharactersSystem:
                 self._shooters.remove(mind)
                 continue
             if result.fired:
-                weapon = world.combat.weapon_of(actor)
                 delay, mind.burst_left = next_shot_delay(actor.kind, weapon.shots_per_s,
                                                          mind.burst_left)
                 mind.next_shot = tick + delay

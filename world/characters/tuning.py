@@ -19,6 +19,8 @@ SEARCH_RADIUS = 350.0
 # Fighters close in until this fraction of their weapon's range (and at most FIGHT_RANGE).
 RANGE_FRACTION = 0.6
 FIGHT_RANGE = 1000.0
+# Melee fighters close to this fraction of their reach (bodies touch well inside it).
+MELEE_FRACTION = 0.8
 # Followers keep within FOLLOW_NEAR of the player and start walking past FOLLOW_FAR.
 FOLLOW_NEAR = 110.0
 FOLLOW_FAR = 200.0
