@@ -78,7 +78,11 @@ def _objectives(obs: Obs) -> list[str]:
         if o["area"]:
             where = f" [area {o['area']} {o['area_name']}, ~{_num(o['distance'])} away]"
         counts = "" if o["counts"] else f" (counts from {o['min_difficulty']})"
-        out.append(f"  {o['index']}. [{o['status']}] {o['text']}{where}{counts}")
+        # The kind, the ids named and the next place come from the same structured fields.
+        named = f" {', '.join(o['targets'])}" if o.get("targets") else ""
+        point = f" next at {_pt(o['point'])}" if o.get("point") and not o["area"] else ""
+        extra = f" ({o['kind']}{named}{point})" if o.get("kind") else ""
+        out.append(f"  {o['index']}. [{o['status']}] {o['text']}{where}{extra}{counts}")
     return out if len(out) > 1 else []
 
 

@@ -157,8 +157,29 @@ def _objectives(world: World, ids: IdMap, report: Any) -> list[dict[str, Any]]:
             "area": ids.ep("area", area) if area else None,
             "area_name": world.level.area(area).name if area else None,
             "distance": _dist(world, _centroid(world, area)) if area else None,
+            "kind": obj.kind,
+            "targets": _objective_targets(ids, obj),
+            "point": _objective_point(world, obj.id),
         })
     return out
+
+
+def _objective_targets(ids: IdMap, obj: Any) -> list[str]:
+    # The things an objective names (its object, the gadget to use, its characters), so a
+    # program can act on an objective without parsing its wording. Ids reveal no place.
+    out = [ids.ep("object", o) for o in (obj.object, obj.gadget) if o]
+    return out + [ids.ep("character", c) for c in obj.characters]
+
+
+def _objective_point(world: World, objective_id: str) -> list[float] | None:
+    # The fixed place the objective leads to next (an object's spot, an area, the next
+    # waypoint), as its own judge states it; None where there is none.
+    system = next((s for n, s in world.systems() if n == "objectives"), None)
+    state = getattr(system, "states", {}).get(objective_id)
+    if state is None or state.status != "todo":
+        return None
+    point = state.verifier.target(world)
+    return None if point is None else [_r(c) for c in point]
 
 
 def _alertness(world: World) -> dict[str, Any]:
