@@ -172,3 +172,35 @@ def test_overlapping_storeys_share_no_vertex():
 
 def test_build_is_cached_per_level(outpost):
     assert build_navmesh_full(outpost) is build_navmesh_full(outpost)
+
+
+def test_doors_on_a_path_match_the_door_segments_it_crosses(outpost):
+    # Every door whose gap the path's polyline crosses is reported, and no other.
+    from shapely.geometry import LineString
+
+    mesh = build_navmesh(outpost)
+    finder = PathFinder(mesh)
+    doors = {e.id: LineString(e.segment) for e in outpost.exits if e.kind == "door"}
+    ground = [a for a in outpost.areas if a.storey == "ground"]
+    rng = np.random.default_rng(7)
+    checked = 0
+    for _ in range(150):
+        start, goal = (_random_point_in(ground, rng) for _ in range(2))
+        path = finder.path((start[0], 0.0, start[1]), (goal[0], 0.0, goal[1]))
+        assert path is not None
+        line = LineString([(x, z) for x, _, z in path.waypoints])
+        crossed = {d for d, seg in doors.items() if line.crosses(seg)}
+        assert set(path.doors) == crossed, (start, goal, path.waypoints)
+        checked += 1
+    assert checked == 150
+
+
+def _random_point_in(areas, rng):
+    from shapely.geometry import Point
+
+    shape = Polygon(areas[rng.integers(len(areas))].polygon).buffer(-60)
+    x0, z0, x1, z1 = shape.bounds
+    while True:
+        x, z = rng.uniform(x0, x1), rng.uniform(z0, z1)
+        if shape.contains(Point(x, z)):
+            return float(x), float(z)

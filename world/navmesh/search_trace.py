@@ -107,7 +107,7 @@ def trace_segment(
             if t > t_min + t_tol:
                 break
             nb = nbrs[poly][k]
-            if nb >= 0 and nb not in visited:
+            if nb >= 0 and nb not in visited and _on_edge(vx, vz, ring, k, p, q, t, eps):
                 chosen = (t, k, nb)
                 break
         if chosen is None:
@@ -119,3 +119,27 @@ def trace_segment(
         visited.add(nb)
         polys.append(nb)
     return None
+
+
+def _on_edge(
+    vx: list[float],
+    vz: list[float],
+    ring: tuple[int, ...],
+    k: int,
+    p: tuple[float, float],
+    q: tuple[float, float],
+    t: float,
+    eps: float,
+) -> bool:
+    # Collinear edges of one polygon tie on t (the crossing of their common line), so
+    # the crossing point itself must lie within the edge for the edge to be the exit.
+    a, b = ring[k], ring[(k + 1) % len(ring)]
+    ex, ez = vx[b] - vx[a], vz[b] - vz[a]
+    length_sq = ex * ex + ez * ez
+    if length_sq == 0.0:
+        return False
+    x = p[0] + t * (q[0] - p[0])
+    z = p[1] + t * (q[1] - p[1])
+    u = ((x - vx[a]) * ex + (z - vz[a]) * ez) / length_sq
+    slack = eps / math.sqrt(length_sq)
+    return -slack <= u <= 1.0 + slack
