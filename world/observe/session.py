@@ -13,8 +13,11 @@ from typing import Any
 from world.actions.registry import execute
 from world.errors import InvalidRequestError, UnknownIdError
 from world.level.model import Level
+from world.objectives.score import MissionReport
+from world.objectives.system import ObjectivesSystem, installed
 from world.observe.ids import IdMap
 from world.observe.view import Memory, build_view
+from world.setup import create_world
 from world.sim.world import World
 
 # Argument name -> id groups it may name. Declared once; every action argument that
@@ -27,26 +30,10 @@ ARG_GROUPS: dict[str, tuple[str, ...]] = {
 }
 
 
-def build_world(level: Level, difficulty: str, seed: int) -> tuple[World, Any]:
-    """A world with its character and objective systems, and the objectives system.
-
-    Uses the project's `world.setup.create_world` when present.
-    """
-    try:
-        from world.setup import create_world  # type: ignore[import-not-found]
-    except ImportError:
-        create_world = None
-    if create_world is not None:
-        world = create_world(level, difficulty, seed)
-    else:
-        from world.characters.system import SYSTEM_NAME, SYSTEM_ORDER, CharactersSystem
-        from world.objectives import install
-
-        world = World(level, difficulty, seed)
-        world.add_system(SYSTEM_NAME, CharactersSystem(world), SYSTEM_ORDER)
-        install(world)
-    objectives = next((s for n, s in world.systems() if n == "objectives"), None)
-    return world, objectives
+def build_world(level: Level, difficulty: str, seed: int) -> tuple[World, ObjectivesSystem]:
+    """An episode's world (see `world.setup.create_world`) and its objectives system."""
+    world = create_world(level, difficulty, seed)
+    return world, installed(world)
 
 
 class WorldSession:
@@ -72,9 +59,9 @@ class WorldSession:
         """Game ticks since the start."""
         return self.world.tick
 
-    def report(self) -> Any:
-        """The objectives system's report, or None without one."""
-        return None if self._objectives is None else self._objectives.report(self.world)
+    def report(self) -> MissionReport:
+        """The objectives system's report on the mission now."""
+        return self._objectives.report(self.world)
 
     def view(self) -> dict[str, Any]:
         """The structured view now."""
@@ -108,8 +95,6 @@ class WorldSession:
         from harness.game import GameStatus
 
         report = self.report()
-        if report is None:
-            return GameStatus(self.world.ended is not None, False, self.world.ended, 0.0, 0.0)
         objectives = tuple(
             {"index": i, "status": o.status, "counts": o.counts, "text": o.text, "tick": o.tick}
             for i, o in enumerate(report.objectives, 1)
