@@ -1,0 +1,91 @@
+"""`harness eval --agent CMD`: play a suite of levels, difficulties and seeds, and tabulate it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from harness.runner import LEVELS_DIR, UsageError, resolve_level
+from harness.settings import RunSettings
+from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
+from harness.suite_report import ProgressBar, write_results
+
+_DEFAULTS = RunSettings()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's arguments."""
+    parser.add_argument("--agent", required=True, help="agent command line (any executable)")
+    parser.add_argument("--levels", default="all",
+                        help="'all' (every level in levels/) or comma-separated level ids")
+    parser.add_argument("--difficulties", default="all",
+                        help="'all' or comma-separated difficulty ids")
+    parser.add_argument("--seeds", type=int, default=10, help="seeds 0..N-1 (default 10)")
+    parser.add_argument("--jobs", type=int, default=1, help="episodes played at once")
+    parser.add_argument("--out", default="eval", help="output directory (default eval)")
+    parser.add_argument("--decision-timeout", type=float, default=_DEFAULTS.decision_timeout_s,
+                        help="wall seconds per decision (default %(default)s)")
+    parser.add_argument("--episode-timeout", type=float, default=_DEFAULTS.episode_timeout_s,
+                        help="wall seconds per episode (default %(default)s)")
+    parser.add_argument("--pass-env", action="append", default=[], metavar="NAME",
+                        help="pass this environment variable to the agent (repeatable)")
+
+
+def resolve_suite(levels: str, difficulties: str) -> list[tuple[str, list[str]]]:
+    """Level ids with the difficulties to play on each.
+
+    Raises:
+        UsageError: An unknown level, or a difficulty no chosen level has.
+    """
+    ids = (sorted(p.stem for p in LEVELS_DIR.glob("*.json")) if levels == "all"
+           else [s.strip() for s in levels.split(",") if s.strip()])
+    wanted = None if difficulties == "all" else [
+        s.strip() for s in difficulties.split(",") if s.strip()]
+    out = []
+    for ref in ids:
+        level, _ = resolve_level(ref)
+        have = [d.id for d in level.difficulties]
+        chosen = have if wanted is None else [d for d in wanted if d in have]
+        missing = [] if wanted is None else [d for d in wanted if d not in have]
+        if missing:
+            raise UsageError(f"level {ref!r} has no difficulty {', '.join(missing)} "
+                             f"({', '.join(have)})")
+        out.append((ref, chosen))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the suite; exit 0 when it ran, 2 on a usage error or a mismatched --out."""
+    settings = RunSettings(decision_timeout_s=args.decision_timeout,
+                           episode_timeout_s=args.episode_timeout,
+                           env_passthrough=tuple(args.pass_env))
+    out = Path(args.out)
+    try:
+        if args.seeds < 1 or args.jobs < 1:
+            raise UsageError("--seeds and --jobs must be at least 1")
+        suite = resolve_suite(args.levels, args.difficulties)
+        episodes = plan(suite, args.seeds)
+        rows = run_suite(episodes, args.agent, out, settings, args.jobs, ProgressBar())
+    except (UsageError, SuiteMismatchError) as exc:
+        print(f"harness eval: {exc}", file=sys.stderr)
+        return 2
+    meta = {"agent": args.agent, "levels": [lv for lv, _ in suite],
+            "difficulties": {lv: ds for lv, ds in suite}, "seeds": args.seeds,
+            "jobs": args.jobs, **suite_identity(args.agent, settings)}
+    table = write_results(out, meta, rows)
+    print(table)
+    _index_page(out, meta, rows)
+    print(f"results: {out / 'results.json'}, table: {out / 'results.md'}", file=sys.stderr)
+    return 0
+
+
+def _index_page(out: Path, meta: dict, rows: list[dict]) -> None:
+    # The run pages' index renderer is optional: use it when the pages package has one.
+    try:
+        from harness.pages import index  # type: ignore[attr-defined]
+    except ImportError:
+        return
+    render = getattr(index, "write_index", None)
+    if render is not None:
+        render(out / "index.html", meta, rows)

@@ -1,0 +1,228 @@
+"""A suite of episodes: plan them, play them in parallel processes, resume where one stopped.
+
+Each episode is one in-process `harness.runner.run` call inside a worker process with
+its own scratch directory. Its run directory lives at a fixed place under the suite's
+output (`episodes/<level>/<difficulty>/s<seed>/`), so a suite started again finds the
+episodes whose record already has an end line and does not play them again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.record import RecordError, read_record
+from harness.settings import RunSettings
+
+SUITE_FILE = "suite.json"
+
+
+class SuiteMismatchError(Exception):
+    """A suite directory holds runs made with other settings than those asked for now."""
+
+
+@dataclass(frozen=True)
+class Episode:
+    """One episode of a suite."""
+
+    level: str
+    difficulty: str
+    seed: int
+
+    def folder(self, out: Path) -> Path:
+        """Where this episode's run directory is made."""
+        return out / "episodes" / self.level / self.difficulty / f"s{self.seed}"
+
+
+def plan(levels: Iterable[tuple[str, Iterable[str]]], seeds: int) -> list[Episode]:
+    """Every (level, difficulty, seed) of the suite in a stable order.
+
+    Args:
+        levels: Level ids, each with the difficulty ids to play.
+        seeds: Seeds 0..seeds-1 are played.
+
+    Returns:
+        The episodes.
+    """
+    return [Episode(level, difficulty, seed) for level, difficulties in levels
+            for difficulty in difficulties for seed in range(seeds)]
+
+
+def suite_identity(agent: str, settings: RunSettings) -> dict[str, Any]:
+    """What must match for runs to be reused: harness version, agent command, settings."""
+    from harness.episode import _harness_version
+
+    return {"harness_version": _harness_version(), "agent_command": agent,
+            "settings": settings.to_dict()}
+
+
+def check_identity(out: Path, identity: dict[str, Any]) -> None:
+    """Write the suite's identity, or refuse when the directory was made with another.
+
+    Raises:
+        SuiteMismatchError: The directory's earlier runs used other settings.
+    """
+    path = out / SUITE_FILE
+    if path.is_file():
+        before = json.loads(path.read_text(encoding="utf-8"))
+        differ = sorted(k for k in identity if before.get(k) != identity[k])
+        if differ:
+            raise SuiteMismatchError(
+                f"{out} holds a suite run with a different {', '.join(differ)} "
+                f"(before: {', '.join(f'{k}={before.get(k)!r}' for k in differ)}); "
+                "use another --out directory or remove that one")
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(identity, indent=2) + "\n", encoding="utf-8")
+
+
+def finished(episode: Episode, out: Path, identity: dict[str, Any]) -> dict[str, Any] | None:
+    """The row of an episode already played to its end, or None.
+
+    Unfinished run directories (a record without its end line) are removed, so the
+    episode is played afresh.
+
+    Raises:
+        SuiteMismatchError: A finished record was made by another harness version or
+            with other settings.
+    """
+    folder = episode.folder(out)
+    if not folder.is_dir():
+        return None
+    for run_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
+        try:
+            record = read_record(run_dir)
+        except RecordError:
+            shutil.rmtree(run_dir, ignore_errors=True)
+            continue
+        if record.interrupted:
+            shutil.rmtree(run_dir, ignore_errors=True)
+            continue
+        header = record.header
+        for name, want in (("harness_version", identity["harness_version"]),
+                           ("settings", identity["settings"]),
+                           ("agent_command", identity["agent_command"])):
+            if header.get(name) != want:
+                raise SuiteMismatchError(
+                    f"{run_dir}: recorded {name} {header.get(name)!r} differs from this "
+                    f"suite's {want!r}; use another --out directory or remove that one")
+        return row_from_record(episode, run_dir, header, record.end or {})
+    return None
+
+
+def row_from_record(episode: Episode, run_dir: Path, header: dict[str, Any],
+                    end: dict[str, Any]) -> dict[str, Any]:
+    """One results row from a finished record's header and end line."""
+    summary = end.get("summary", {})
+    return {
+        "level": episode.level, "difficulty": episode.difficulty, "seed": episode.seed,
+        "outcome": summary.get("outcome"), "success": bool(summary.get("success")),
+        "score": float(summary.get("score") or 0.0),
+        "decisions": int(summary.get("decisions") or 0),
+        "game_time_s": round(int(summary.get("game_ticks") or 0) / 30.0, 2),
+        "invalid_actions": int(summary.get("invalid_actions") or 0),
+        "usage": end.get("usage"), "wall_s": end.get("wall_s"),
+        "run_dir": str(run_dir),
+    }
+
+
+def failed_row(episode: Episode, error: str) -> dict[str, Any]:
+    """The row of an episode whose worker failed before a record was finished."""
+    return {"level": episode.level, "difficulty": episode.difficulty, "seed": episode.seed,
+            "outcome": "harness_error", "success": False, "score": 0.0, "decisions": 0,
+            "game_time_s": 0.0, "invalid_actions": 0, "usage": None, "wall_s": None,
+            "run_dir": None, "error": error}
+
+
+def play_one(episode: dict[str, Any], agent: str, out: str,
+             settings: dict[str, Any]) -> dict[str, Any]:
+    """Play one episode in this process (a worker) and return its results row.
+
+    Args:
+        episode: The episode as a dict (level, difficulty, seed).
+        agent: The agent command line.
+        out: The suite's output directory.
+        settings: RunSettings fields.
+
+    Returns:
+        The results row.
+    """
+    from harness import runner
+
+    ep = Episode(**episode)
+    folder = ep.folder(Path(out))
+    folder.mkdir(parents=True, exist_ok=True)
+    before = os.environ.get("TMPDIR")
+    os.environ.pop("TMPDIR", None)
+    tempfile.tempdir = None
+    scratch = tempfile.mkdtemp(prefix="suite-worker-")
+    os.environ["TMPDIR"] = scratch  # each episode's agent gets its own scratch space
+    tempfile.tempdir = None
+    try:
+        data = dict(settings)
+        data["env_passthrough"] = tuple(data["env_passthrough"])
+        summary = runner.run(ep.level, agent, difficulty=ep.difficulty, seed=ep.seed,
+                             out_dir=folder, settings=RunSettings(**data))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+        if before is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = before
+        tempfile.tempdir = None
+    record = read_record(summary["run_dir"])
+    return row_from_record(ep, Path(summary["run_dir"]), record.header, record.end or {})
+
+
+def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSettings,
+              jobs: int, progress: Callable[[int, int, dict[str, Any] | None], None]
+              ) -> list[dict[str, Any]]:
+    """Play every episode not finished before, `jobs` at a time, and return all rows.
+
+    Args:
+        episodes: The planned episodes.
+        agent: The agent command line.
+        out: The suite's output directory.
+        settings: Run settings for every episode.
+        jobs: Worker processes.
+        progress: Called with (done, total, row) as episodes finish (row None at start).
+
+    Returns:
+        One row per episode, in plan order.
+
+    Raises:
+        SuiteMismatchError: Earlier runs in `out` used other settings.
+    """
+    identity = suite_identity(agent, settings)
+    check_identity(out, identity)
+    rows: dict[Episode, dict[str, Any]] = {}
+    for ep in episodes:
+        row = finished(ep, out, identity)
+        if row is not None:
+            rows[ep] = row
+    todo = [ep for ep in episodes if ep not in rows]
+    total = len(episodes)
+    progress(len(rows), total, None)
+    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+        pending: dict[Future, Episode] = {}
+        queue = list(todo)
+        while queue or pending:
+            while queue and len(pending) < max(1, jobs):
+                ep = queue.pop(0)
+                pending[pool.submit(play_one, asdict(ep), agent, str(out),
+                                    settings.to_dict())] = ep
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                ep = pending.pop(future)
+                try:
+                    rows[ep] = future.result()
+                except Exception as exc:  # one broken episode must not sink the suite
+                    rows[ep] = failed_row(ep, f"{type(exc).__name__}: {exc}")
+                progress(len(rows), total, rows[ep])
+    return [rows[ep] for ep in episodes]

@@ -1,0 +1,126 @@
+"""A suite's results: results.json, the table per level and difficulty, the progress bar.
+
+The table gives, for every (level, difficulty): episodes, success rate, mean score with
+its standard deviation and a 95% interval half-width, mean decisions, mean game time and
+invalid actions. The same rows feed the terminal, results.md and docs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+# Column -> (header, how a row of the table renders it). Declared once for every output.
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("level", "level"), ("difficulty", "difficulty"), ("episodes", "episodes"),
+    ("success", "success"), ("score", "mean score (± sd, 95% ±)"),
+    ("decisions", "mean decisions"), ("game_time", "mean game s"),
+    ("invalid", "invalid actions"),
+)
+
+
+def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One summary per (level, difficulty), in the order they first appear.
+
+    Args:
+        rows: Episode rows from the suite.
+
+    Returns:
+        Per group: level, difficulty, episodes, successes, success_rate, score_mean,
+        score_sd, score_ci95, decisions_mean, game_time_mean, invalid_actions.
+    """
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        groups.setdefault((row["level"], row["difficulty"]), []).append(row)
+    out = []
+    for (level, difficulty), group in groups.items():
+        scores = [r["score"] for r in group]
+        sd = statistics.stdev(scores) if len(scores) > 1 else 0.0
+        successes = sum(1 for r in group if r["success"])
+        out.append({
+            "level": level, "difficulty": difficulty, "episodes": len(group),
+            "successes": successes, "success_rate": successes / len(group),
+            "score_mean": statistics.fmean(scores), "score_sd": sd,
+            "score_ci95": 1.96 * sd / math.sqrt(len(scores)),
+            "decisions_mean": statistics.fmean(r["decisions"] for r in group),
+            "game_time_mean": statistics.fmean(r["game_time_s"] for r in group),
+            "invalid_actions": sum(r["invalid_actions"] for r in group),
+        })
+    return out
+
+
+def _cells(s: dict[str, Any]) -> dict[str, str]:
+    return {
+        "level": s["level"], "difficulty": s["difficulty"], "episodes": str(s["episodes"]),
+        "success": f"{s['successes']}/{s['episodes']} ({s['success_rate']:.0%})",
+        "score": f"{s['score_mean']:.2f} ± {s['score_sd']:.2f} (± {s['score_ci95']:.2f})",
+        "decisions": f"{s['decisions_mean']:.1f}", "game_time": f"{s['game_time_mean']:.1f}",
+        "invalid": str(s["invalid_actions"]),
+    }
+
+
+def markdown_table(summaries: list[dict[str, Any]]) -> str:
+    """The per level and difficulty table in Markdown, with a line of totals under it."""
+    lines = ["| " + " | ".join(h for _, h in COLUMNS) + " |",
+             "|" + "---|" * len(COLUMNS)]
+    for s in summaries:
+        cells = _cells(s)
+        lines.append("| " + " | ".join(cells[k] for k, _ in COLUMNS) + " |")
+    lines.append("")
+    lines.append(overall_line(summaries))
+    return "\n".join(lines) + "\n"
+
+
+def overall_line(summaries: list[dict[str, Any]]) -> str:
+    """A sentence of totals: episodes won and level-difficulty pairs cleared by majority."""
+    episodes = sum(s["episodes"] for s in summaries)
+    won = sum(s["successes"] for s in summaries)
+    pairs = sum(1 for s in summaries if s["success_rate"] > 0.5)
+    share = won / episodes if episodes else 0.0
+    return (f"Overall: {won}/{episodes} episodes succeeded ({share:.0%}); "
+            f"{pairs}/{len(summaries)} level-difficulty pairs cleared in most seeds.")
+
+
+def write_results(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    """Write results.json and results.md; return the Markdown table.
+
+    Args:
+        out: The suite's output directory.
+        meta: What was run (agent, levels, difficulties, seeds, jobs, identity).
+        rows: Episode rows.
+
+    Returns:
+        The table as Markdown.
+    """
+    summaries = summarise(rows)
+    data = {"suite": meta, "episodes": rows, "table": summaries}
+    (out / "results.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    table = markdown_table(summaries)
+    title = f"# Suite results: `{meta['agent']}`\n\n"
+    (out / "results.md").write_text(title + table, encoding="utf-8")
+    return table
+
+
+class ProgressBar:
+    """A one-line text bar on a stream: redrawn in place on a terminal, a line otherwise."""
+
+    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
+        """Draw on `stream`, `width` characters of bar."""
+        self.stream, self.width = stream, width
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+
+    def __call__(self, done: int, total: int, row: dict[str, Any] | None) -> None:
+        """Show done out of total and how the latest episode ended."""
+        filled = self.width * done // max(total, 1)
+        text = (f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} episodes"
+                + (f", last {row['level']}/{row['difficulty']}/s{row['seed']}: {row['outcome']}"
+                   if row else ""))
+        if self.tty:
+            self.stream.write("\r" + text.ljust(100)[:100] + ("\n" if done == total else ""))
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
