@@ -95,7 +95,10 @@ def _damage(world: World, events: Sequence[Event], base: Baseline) -> str | None
     if lost <= 1e-9:
         return None
     sources = {e.other for e in events if e.kind == "damage_taken" and e.subject == p.id}
-    if sources and sources <= base.tolerate:
+    # A floor that drains health a little every tick is the level's steady condition, not
+    # a surprise: stopping for it would end every action after one tick.
+    drains = {h.id for h in world.level.hazards if not h.kills}
+    if sources and sources <= base.tolerate | drains:
         return None
     return f"The player lost {lost:.2f} of health and armour."
 
