@@ -1,0 +1,98 @@
+"""The decision loop: remember, learn from the last result, then take the first useful step.
+
+The steps are tried in a fixed order (stay alive, open the way, objectives in the order
+the view lists them, the exit, exploration, roaming), each returning a decision or None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from agents.reference.fight import fight, heal, ready_weapon, restock
+from agents.reference.memory import Decision, Memory
+from agents.reference.moves import enter_area, explore, open_way, wander
+from agents.reference.plans import PLANS, STEALTHY, open_work
+
+# End reason -> how much it counts against repeating the same decision.
+SETBACKS: dict[str, int] = {"stuck": 2, "unreachable": 3, "refused": 3, "door_closed": 1,
+                            "wrong_storey": 2, "out_of_ammo": 1}
+
+
+class Brain:
+    """One episode's player."""
+
+    def __init__(self) -> None:
+        self.mem = Memory()
+        self.statuses: tuple[str, ...] = ()
+        self.areas_seen = 0
+
+    def decide(self, observation: dict[str, Any], start: dict[str, Any]) -> Decision:
+        """Choose the action for this observation."""
+        mem = self.mem
+        mem.update(observation)
+        self._learn()
+        decision = self._choose()
+        mem.last_decision = decision
+        return decision
+
+    def _learn(self) -> None:
+        mem = self.mem
+        statuses = tuple(o["status"] for o in mem.view["objectives"])
+        if statuses != self.statuses or len(mem.visited) != self.areas_seen:
+            mem.failures.clear()  # the world changed: what failed before may work now
+            self.statuses, self.areas_seen = statuses, len(mem.visited)
+        last, done = mem.last, mem.last_decision
+        if last is None or done is None:
+            return
+        if last["end_reason"] in SETBACKS:
+            mem.fail(done, SETBACKS[last["end_reason"]])
+        elif done[0] == "go_to" and last["distance_moved"] < 30:
+            mem.fail(done)  # "arrived" without moving: already there, and it did not help
+        if done[0] == "turn_and_use" and "pressed use on" in last["detail"]:
+            for cid in _ids(last["detail"], "c"):
+                mem.escorted.add(cid)
+        if done[0] == "go_to_object" and last["end_reason"] == "arrived":
+            mem.used[done[1]["object_id"]] += 1
+
+    def _choose(self) -> Decision:
+        mem = self.mem
+        counted = [o for o in mem.view["objectives"] if o["counts"] and o["status"] == "todo"]
+        stealth = any(o["kind"] in STEALTHY for o in counted)
+        steps: list[Callable[[], Decision | None]] = [
+            lambda: heal(mem, 0.3),
+            lambda: fight(mem, stealth),
+            lambda: self._after_gadget(),
+            lambda: open_way(mem),
+            *[(lambda o=o: PLANS[o["kind"]](mem, o)) for o in counted if o["kind"] in PLANS],
+            lambda: self._exit(),
+            lambda: explore(mem),
+            lambda: restock(mem),
+            lambda: wander(mem),
+        ]
+        for step in steps:
+            decision = step()
+            if decision is not None:
+                return decision
+        return ("wait", {"seconds": 1.0}, "nothing useful to do; waiting")
+
+    def _after_gadget(self) -> Decision | None:
+        done = self.mem.last_decision
+        if done is not None and done[0] == "use_item_on":
+            return ready_weapon(self.mem)
+        return None
+
+    def _exit(self) -> Decision | None:
+        mem = self.mem
+        exit_row = mem.view["exit"]
+        if exit_row is None or open_work(mem, {}):
+            return None
+        point = next((o["point"] for o in mem.view["objectives"]
+                      if o["area"] == exit_row["area"] and o.get("point")), None)
+        return enter_area(mem, exit_row["area"], point, f"heading for the exit {exit_row['name']}")
+
+
+def _ids(text: str, letter: str) -> list[str]:
+    import re
+
+    return re.findall(rf"\b{letter}\d+\b", text)

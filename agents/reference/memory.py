@@ -1,0 +1,140 @@
+"""What the agent remembers between turns: areas and their ways out, objects, doors, people.
+
+The observation shows the neighbourhood of the moment; the memory keeps what was seen
+before, so the agent can walk back to a key it passed or a way out it did not take.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+View = dict[str, Any]
+Decision = tuple[str, dict[str, Any], str]
+
+DOOR_ID = re.compile(r"\bd\d+\b")
+
+
+@dataclass
+class AreaNote:
+    """One area as last seen from inside it."""
+
+    name: str
+    storey: str
+    ways: dict[str, dict[str, Any]] = field(default_factory=dict)
+    spot: tuple[float, float, float] | None = None
+
+
+@dataclass
+class Memory:
+    """Everything remembered across the turns of one episode."""
+
+    areas: dict[str, AreaNote] = field(default_factory=dict)
+    visited: set[str] = field(default_factory=set)
+    objects: dict[str, dict[str, Any]] = field(default_factory=dict)
+    doors: dict[str, dict[str, Any]] = field(default_factory=dict)
+    people: dict[str, dict[str, Any]] = field(default_factory=dict)
+    failures: Counter = field(default_factory=Counter)
+    used: Counter = field(default_factory=Counter)
+    view: View = field(default_factory=dict)
+    last: dict[str, Any] | None = None
+    last_decision: Decision | None = None
+    error: dict[str, Any] | None = None
+    turn: int = 0
+    time_s: float = 0.0
+    blocking_door: str | None = None
+    escorted: set[str] = field(default_factory=set)
+
+    def update(self, observation: dict[str, Any]) -> None:
+        """Fold one observation into the memory."""
+        view = observation["view"]
+        self.view = view
+        self.turn = observation["turn"]
+        self.time_s = observation["time_s"]
+        self.last = observation["last_result"]
+        self.error = observation["error"]
+        if self.error and self.last_decision is not None:
+            self.fail(self.last_decision, 3)
+        area = view["area"]
+        if area is not None:
+            note = self.areas.setdefault(area["id"], AreaNote(area["name"], area["storey"]))
+            note.ways = {w["id"]: w for w in area["ways_out"]}
+            note.spot = tuple(view["player"]["position"])
+            self.visited.add(area["id"])
+            for way in area["ways_out"]:
+                if way["visited"]:
+                    self.visited.add(way["to"])
+        self._forget_taken(view["objects"])
+        self._merge(self.objects, view["objects"])
+        self._merge(self.doors, view["doors"])
+        self._merge(self.people, view["characters"])
+        self.blocking_door = self._blocking_door()
+
+    def _forget_taken(self, rows: list[dict[str, Any]]) -> None:
+        # The view lists every remembered object up to a cap, nearest first: an object
+        # missing from it yet nearer than the farthest one listed is gone (taken, used up).
+        shown = {r["id"] for r in rows}
+        horizon = math.inf if len(rows) < 12 else max(r["distance"] for r in rows)
+        for oid in [o for o in self.objects if o not in shown]:
+            if self.distance(self.objects[oid]["position"]) < horizon:
+                del self.objects[oid]
+
+    @staticmethod
+    def _merge(into: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> None:
+        for row in rows:
+            into[row["id"]] = row
+
+    def _blocking_door(self) -> str | None:
+        # The result of a walk names the door that stopped it; keep it while it is shut.
+        if self.last and self.last["end_reason"] == "door_closed":
+            found = DOOR_ID.search(self.last["detail"])
+            if found:
+                return found.group(0)
+        door = self.doors.get(self.blocking_door or "")
+        if door is not None and door["state"] in ("locked", "closed"):
+            return self.blocking_door
+        return None
+
+    # ---- small queries ---------------------------------------------------------------
+    @property
+    def here(self) -> str | None:
+        """The current area's id, None between areas."""
+        return self.view["area"]["id"] if self.view["area"] else None
+
+    @property
+    def position(self) -> tuple[float, float, float]:
+        """The player's position."""
+        return tuple(self.view["player"]["position"])
+
+    def distance(self, point: list[float] | tuple[float, ...]) -> float:
+        """Straight-line distance from the player to a point (height included)."""
+        return math.dist(self.position, tuple(point))
+
+    def fail(self, decision: Decision, weight: int = 1) -> None:
+        """Count a decision that did not get anywhere, so it is not retried for ever."""
+        self.failures[_key(decision)] += weight
+
+    def failed(self, decision: Decision, limit: int = 3) -> bool:
+        """Whether this decision has failed often enough to try something else."""
+        return self.failures[_key(decision)] >= limit
+
+    def carried(self, kind: str | None = None) -> list[dict[str, Any]]:
+        """Carried items, optionally only of one kind."""
+        items = self.view["player"]["carried"]
+        return [c for c in items if kind is None or c["kind"] == kind]
+
+    def holds(self, item_id: str) -> bool:
+        """Whether the player carries this item."""
+        return any(c["id"] == item_id for c in self.view["player"]["carried"])
+
+
+def _key(decision: Decision) -> tuple[str, str]:
+    action, args = decision[0], decision[1]
+    ident = next((str(args[k]) for k in ("object_id", "character_id", "exit_id", "item_id")
+                  if k in args), None)
+    if ident is None and "x" in args:
+        ident = f"{round(args['x'] / 50)}:{round(args['z'] / 50)}"
+    return action, ident or ""

@@ -1,0 +1,125 @@
+"""Getting places: walking to points and areas, opening the way, exploring the unknown.
+
+Walks always press use on doors met and fire at hostiles seen, so one decision carries
+the player as far as the floor allows; when a door stops the walk, `open_way` works out
+what opens it (the key it needs, the panel that drives it) from the door's own row.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from agents.reference.memory import Decision, Memory
+
+NEAR = 150.0  # close enough to a point to count as there
+PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the next area
+
+
+def walk_to(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Decision | None:
+    """Walk to a point, opening doors and firing on the way; None if that keeps failing."""
+    args: dict[str, Any] = {"x": round(point[0], 1), "z": round(point[2], 1),
+                            "y": round(point[1], 1), "use_on_way": True, "fire_on_way": True}
+    decision: Decision = ("go_to", args, why)
+    return None if mem.failed(decision) else decision
+
+
+def use_thing(mem: Memory, thing_id: str, why: str) -> Decision | None:
+    """Walk up to an object or door and press use; None if that keeps failing."""
+    decision: Decision = ("go_to_object", {"object_id": thing_id}, why)
+    return None if mem.failed(decision) else decision
+
+
+def enter_area(mem: Memory, area_id: str, point: list[float] | None, why: str) -> Decision | None:
+    """Head into an area: through a way out when it is next door, else to a known spot."""
+    if mem.here == area_id:
+        return None
+    way = next((w for w in mem.view["area"]["ways_out"] if w["to"] == area_id), None) \
+        if mem.view["area"] else None
+    if way is not None:
+        decision = through(mem, way, why)
+        if decision is not None:
+            return decision
+    if point is None:
+        point = _spot_of(mem, area_id)
+    return walk_to(mem, point, why) if point is not None else None
+
+
+def _spot_of(mem: Memory, area_id: str) -> tuple[float, ...] | None:
+    note = mem.areas.get(area_id)
+    if note is not None and note.spot is not None:
+        return note.spot
+    for other in mem.areas.values():
+        for way in other.ways.values():
+            if way["to"] == area_id:
+                return tuple(way["position"])
+    return None
+
+
+def open_way(mem: Memory) -> Decision | None:
+    """Deal with the door that stopped the last walk: use it, fetch its key or press its panel."""
+    door_id = mem.blocking_door
+    door = mem.doors.get(door_id or "")
+    if door is None:
+        return None
+    if door["state"] == "closed":
+        return use_thing(mem, door["id"], f"opening door {door['id']}")
+    if door["key"]:
+        if door["key"] in mem.view["player"]["keys"] or mem.holds(door["key"]):
+            return use_thing(mem, door["id"], f"unlocking door {door['id']} with its key")
+        key = mem.objects.get(door["key"])
+        if key is not None:
+            return use_thing(mem, key["id"], f"fetching key {key['id']} for door {door['id']}")
+        if door["key_area"]:
+            return enter_area(mem, door["key_area"], None,
+                              f"the key for {door['id']} is in {door['key_area']}")
+    if door["panel"]:
+        return use_thing(mem, door["panel"], f"pressing panel {door['panel']} for {door['id']}")
+    return None
+
+
+def through(mem: Memory, way: dict[str, Any], why: str) -> Decision | None:
+    """Pass a way out of the current area: straight through, or opening its door on the way."""
+    door = mem.doors.get(way["door"] or "")
+    if door is None or door["state"] in ("open", "opening", "broken"):
+        decision: Decision = ("go_to_area", {"exit_id": way["id"]}, why)
+        if not mem.failed(decision, 2):
+            return decision
+    # A door in the way: walk to a point just past it, pressing use as it is met.
+    x, _, z = mem.position
+    wx, wy, wz = way["position"]
+    length = max(math.hypot(wx - x, wz - z), 1.0)
+    beyond = (wx + (wx - x) / length * PAST, wy, wz + (wz - z) / length * PAST)
+    return walk_to(mem, beyond, why)
+
+
+def explore(mem: Memory) -> Decision | None:
+    """Go through the nearest way out that leads somewhere not yet visited."""
+    area = mem.view["area"]
+    if area is not None:
+        fresh = sorted((w for w in area["ways_out"] if not w["visited"]),
+                       key=lambda w: (w["one_way"], w["distance"]))
+        for way in fresh:
+            decision = through(mem, way, f"exploring {way['to_name']} ({way['to']})")
+            if decision is not None:
+                return decision
+    frontier = []
+    for note in mem.areas.values():
+        for way in note.ways.values():
+            if way["to"] not in mem.visited and not way["one_way"]:
+                frontier.append((mem.distance(way["position"]), way))
+    for _, way in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
+        decision = walk_to(mem, way["position"], f"heading for unexplored {way['to_name']}")
+        if decision is not None:
+            return decision
+    return None
+
+
+def wander(mem: Memory) -> Decision | None:
+    """Walk to the least recently stood-in remembered area (a roam when nothing is left)."""
+    spots = [(n.spot, aid) for aid, n in sorted(mem.areas.items())
+             if n.spot is not None and aid != mem.here]
+    if not spots:
+        return None
+    spot, aid = spots[(mem.turn // 2) % len(spots)]
+    return walk_to(mem, spot, f"roaming towards {aid}")

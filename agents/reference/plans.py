@@ -1,0 +1,226 @@
+"""One plan per objective kind, declared in one table: what to do next for an open objective.
+
+Each plan reads the objective's row of the structured view (kind, the ids it names, the
+place it leads to next) and the memory, and returns a decision or None when it has
+nothing useful to do right now (the agent then tries the next objective or explores).
+Standing conditions (protect, stay unseen, no alarm) need no step of their own: they
+shape how the agent fights, not where it goes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import Any
+
+from agents.reference.fight import AWARE, attack, heal, hostile, ready_weapon
+from agents.reference.memory import Decision, Memory
+from agents.reference.moves import NEAR, enter_area, explore, use_thing, walk_to, wander
+
+Objective = dict[str, Any]
+Plan = Callable[[Memory, Objective], Decision | None]
+
+USE_REACH = 100.0  # a little inside the world's reach, so one press always lands
+ESCORT_LEASH = 450.0  # wait for followers farther than this
+FOLLOW_CLOSE = 250.0  # walk toward a leader farther than this
+
+
+def _goal_point(obj: Objective) -> list[float] | None:
+    return obj.get("point")
+
+
+def reach_area(mem: Memory, obj: Objective) -> Decision | None:
+    """Walk into the area; the mission exit waits until everything else is done."""
+    exit_row = mem.view["exit"]
+    if exit_row and obj["area"] == exit_row["area"] and open_work(mem, obj):
+        return None
+    return enter_area(mem, obj["area"], _goal_point(obj), f"objective {obj['index']}: "
+                      f"reach {obj['area_name']}")
+
+
+def collect_item(mem: Memory, obj: Objective) -> Decision | None:
+    """Walk up to the item and take it."""
+    item = obj["targets"][0]
+    if mem.holds(item):
+        return None
+    why = f"objective {obj['index']}: take {item}"
+    return use_thing(mem, item, why) or _towards(mem, obj, why)
+
+
+def use_object(mem: Memory, obj: Objective) -> Decision | None:
+    """Walk up to the object and press use."""
+    why = f"objective {obj['index']}: use {obj['targets'][0]}"
+    return use_thing(mem, obj["targets"][0], why) or _towards(mem, obj, why)
+
+
+def destroy_object(mem: Memory, obj: Objective) -> Decision | None:
+    """Get within a clear shot of the object and fire at it."""
+    target = obj["targets"][0]
+    row = mem.objects.get(target)
+    why = f"objective {obj['index']}: destroy {target}"
+    if row is not None and mem.distance(row["position"]) < 900:
+        shot: Decision = ("shoot_object", {"object_id": target}, why)
+        if not mem.failed(shot, 2):
+            return ready_weapon(mem) or shot
+    point = row["position"] if row is not None else _goal_point(obj)
+    if point is not None and mem.distance(point) > 400:
+        return walk_to(mem, point, why)
+    return None
+
+
+def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
+    """Fetch the gadget if needed, then use it on the object."""
+    target, gadget = obj["targets"][0], obj["targets"][1]
+    why = f"objective {obj['index']}: use {gadget} on {target}"
+    if not mem.holds(gadget):
+        return use_thing(mem, gadget, f"{why} (fetching the gadget)")
+    decision: Decision = ("use_item_on", {"item_id": gadget, "object_id": target}, why)
+    return None if mem.failed(decision) else decision
+
+
+def neutralise(mem: Memory, obj: Objective) -> Decision | None:
+    """Attack every named character (or every hostile of the named area) until down."""
+    why = f"objective {obj['index']}: put down"
+    rows = _people(mem, obj)
+    for row in sorted(rows, key=lambda r: (r["seen"] != "now", r["distance"], r["id"])):
+        decision = attack(mem, row, f"{why} {row['id']}")
+        if decision is not None and row["seen"] == "now":
+            return ready_weapon(mem) or decision
+        step = walk_to(mem, row["position"], f"{why} {row['id']} (last seen there)")
+        if step is not None and row["distance"] > NEAR:
+            return step
+    if obj["area"]:
+        return enter_area(mem, obj["area"], _goal_point(obj), f"{why}: searching {obj['area']}")
+    return None
+
+
+def frags(mem: Memory, obj: Objective) -> Decision | None:
+    """Hunt the nearest hostile; roam when none is in sight."""
+    rows = [r for r in mem.view["characters"] if hostile(r)]
+    for row in sorted(rows, key=lambda r: (r["seen"] != "now", r["distance"], r["id"])):
+        decision = attack(mem, row, f"objective {obj['index']}: frag {row['id']}")
+        if decision is not None:
+            return ready_weapon(mem) or decision
+    return explore(mem) or wander(mem)
+
+
+def escort(mem: Memory, obj: Objective) -> Decision | None:
+    """Ask each named character to follow, then lead them to the area, waiting for them."""
+    why = f"objective {obj['index']}: escort"
+    for cid in obj["targets"]:
+        row = mem.people.get(cid)
+        if cid in mem.escorted or row is None or row["down"]:
+            continue
+        if row["distance"] > USE_REACH:
+            step = walk_to(mem, _beside(mem, row), f"{why}: walking up to {cid}")
+            if step is not None:
+                return step
+        decision: Decision = ("turn_and_use", {"x": row["position"][0], "z": row["position"][2]},
+                              f"{why}: asking {cid} to follow")
+        if not mem.failed(decision):
+            return decision
+    if any(cid not in mem.people for cid in obj["targets"]):
+        return None
+    lagging = [mem.people[c] for c in obj["targets"] if c in mem.escorted
+               and not mem.people[c]["down"] and mem.people[c]["distance"] > ESCORT_LEASH]
+    if lagging:
+        return ("wait", {"seconds": 1.5}, f"{why}: waiting for {lagging[0]['id']} to catch up")
+    point = _goal_point(obj)
+    if point is None:
+        return None
+    return _hop(mem, point, 4.0, f"{why}: leading them to {obj['area_name']}")
+
+
+def follow(mem: Memory, obj: Objective) -> Decision | None:
+    """Stay close to the leader: ask it once, then keep within a few metres."""
+    cid = obj["targets"][0]
+    row = mem.people.get(cid)
+    if row is None or row["down"]:
+        return None
+    why = f"objective {obj['index']}: follow {cid}"
+    if row["distance"] > FOLLOW_CLOSE:
+        return _hop(mem, _beside(mem, row), 2.0, why)
+    if cid not in mem.escorted and row["distance"] <= USE_REACH:
+        decision: Decision = ("turn_and_use", {"x": row["position"][0], "z": row["position"][2]},
+                              f"{why}: letting {cid} know")
+        if not mem.failed(decision, 1):
+            return decision
+    return ("wait", {"seconds": 1.0}, f"{why}: staying close")
+
+
+def survive(mem: Memory, obj: Objective) -> Decision | None:
+    """Keep healthy and let time pass."""
+    return heal(mem, 0.75) or ("wait", {"seconds": 2.0}, f"objective {obj['index']}: holding on")
+
+
+def find_secrets(mem: Memory, obj: Objective) -> Decision | None:
+    """Press every secret trigger seen, then explore the ways they reveal."""
+    for row in sorted(mem.objects.values(), key=lambda r: (mem.distance(r["position"]), r["id"])):
+        if row["kind"] == "secret_trigger" and mem.used[row["id"]] == 0:
+            decision = use_thing(mem, row["id"], f"objective {obj['index']}: trying {row['name']}")
+            if decision is not None:
+                return decision
+    return explore(mem)
+
+
+def waypoints(mem: Memory, obj: Objective) -> Decision | None:
+    """Walk to the next waypoint."""
+    point = _goal_point(obj)
+    return None if point is None else walk_to(mem, point, f"objective {obj['index']}: next mark")
+
+
+def _people(mem: Memory, obj: Objective) -> list[dict[str, Any]]:
+    if obj["targets"]:
+        return [mem.people[c] for c in obj["targets"] if c in mem.people and not
+                mem.people[c]["down"]]
+    return [r for r in mem.people.values() if hostile(r) and r["area"] == obj["area"]
+            and r["friendly"] is not True]
+
+
+def _towards(mem: Memory, obj: Objective, why: str) -> Decision | None:
+    point = _goal_point(obj)
+    return walk_to(mem, point, why) if point is not None else None
+
+
+def _beside(mem: Memory, row: dict[str, Any]) -> list[float]:
+    return row["position"]
+
+
+def _hop(mem: Memory, point: list[float], seconds: float, why: str) -> Decision | None:
+    decision = walk_to(mem, point, why)
+    if decision is None:
+        return None
+    decision[1]["time_limit_s"] = seconds
+    return decision
+
+
+def open_work(mem: Memory, besides: Objective) -> bool:
+    """Whether a counted objective other than this one still needs doing."""
+    return any(o["counts"] and o["status"] == "todo" and o is not besides
+               and o["kind"] not in STANDING for o in mem.view["objectives"])
+
+
+# Kinds held until broken: nothing to go and do, only things not to do.
+STANDING = frozenset({"protect", "stay_unseen", "no_alarm"})
+# Kinds whose conduct asks the agent to fight only those already after it.
+STEALTHY = frozenset({"stay_unseen", "no_alarm"})
+# Kinds whose characters must never be shot.
+SPARED = frozenset({"protect", "escort", "follow"})
+
+PLANS: MappingProxyType[str, Plan] = MappingProxyType({
+    "reach_area": reach_area,
+    "collect_item": collect_item,
+    "use_object": use_object,
+    "destroy_object": destroy_object,
+    "gadget_on_object": gadget_on_object,
+    "neutralise": neutralise,
+    "intercept": neutralise,
+    "frags": frags,
+    "escort": escort,
+    "follow": follow,
+    "survive": survive,
+    "find_secrets": find_secrets,
+    "waypoints": waypoints,
+})
+
+__all__ = ["AWARE", "PLANS", "SPARED", "STANDING", "STEALTHY", "open_work"]

@@ -1,0 +1,24 @@
+#!/usr/bin/env python3
+"""The general reference agent: explores, fetches keys, completes objectives by kind, exits.
+
+It uses nothing but the protocol's structured view; see agents/reference/ for its parts.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from agents.reference.brain import Brain
+from harness.agent_kit import run_agent
+
+
+def main() -> None:
+    """Play one episode over stdin and stdout."""
+    brain = Brain()
+    run_agent(brain.decide, name="reference-agent", version="1",
+              description="A general scripted player that reads the structured view only.")
+
+
+if __name__ == "__main__":
+    main()
