@@ -108,10 +108,10 @@ def write_results(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -
 class ProgressBar:
     """A one-line text bar on a stream: redrawn in place on a terminal, a line otherwise."""
 
-    def __init__(self, stream: TextIO = sys.stderr, width: int = 30) -> None:
-        """Draw on `stream`, `width` characters of bar."""
-        self.stream, self.width = stream, width
-        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
+        """Draw on `stream` (standard error by default), `width` characters of bar."""
+        self.stream, self.width = stream or sys.stderr, width
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
 
     def __call__(self, done: int, total: int, row: dict[str, Any] | None) -> None:
         """Show done out of total and how the latest episode ended."""

@@ -1,0 +1,98 @@
+"""The full sweep: every level x difficulty x 10 seeds, for the reference and random agents.
+
+Runs `harness eval` once per agent (resumable: run it again after an interruption and
+finished episodes are kept), then writes both tables into the sweep results block of
+docs/levels.md, the block tools/levels_doc.py keeps when it regenerates the page.
+
+    python3 benchmarks/sweep.py [--seeds 10] [--jobs 2] [--out sweep]
+
+Prints one JSON object: per agent, the share of episodes won and of level-difficulty
+pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in most seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from harness.cli import main as harness  # noqa: E402
+from harness.suite_report import markdown_table, summarise  # noqa: E402
+from tools.levels_doc import DOC, SWEEP_BEGIN, SWEEP_END  # noqa: E402
+
+# Agent name -> (its command, what its table says about it). Declared once.
+AGENTS: dict[str, tuple[str, str]] = {
+    "reference": (f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}",
+                  "the general reference agent (agents/reference_agent.py)"),
+    "random": (f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}",
+               "the random baseline (agents/random_agent.py)"),
+}
+
+
+def figures(rows: list[dict]) -> dict:
+    """Headline figures of one agent's suite."""
+    summaries = summarise(rows)
+    pairs = len(summaries) or 1
+    return {
+        "episodes": len(rows),
+        "success_rate": round(sum(r["success"] for r in rows) / max(len(rows), 1), 3),
+        "pairs": len(summaries),
+        "pairs_cleared_9_of_10": round(
+            sum(s["success_rate"] >= 0.9 for s in summaries) / pairs, 3),
+        "pairs_cleared_majority": round(
+            sum(s["success_rate"] > 0.5 for s in summaries) / pairs, 3),
+    }
+
+
+def block(tables: dict[str, list[dict]], seeds: int) -> str:
+    """The Markdown written between the sweep markers."""
+    parts = [f"Produced by `python3 benchmarks/sweep.py` with `harness eval`, seeds 0 to "
+             f"{seeds - 1} on every level and difficulty."]
+    for name, rows in tables.items():
+        parts += ["", f"### {name.capitalize()} agent: {AGENTS[name][1]}", "",
+                  markdown_table(summarise(rows)).rstrip("\n")]
+    return "\n".join(parts)
+
+
+def write_doc(text: str, doc: Path = DOC) -> None:
+    """Replace the sweep block of docs/levels.md (or append one) with `text`."""
+    page = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    if SWEEP_BEGIN in page and SWEEP_END in page:
+        head, rest = page.split(SWEEP_BEGIN, 1)
+        tail = rest.split(SWEEP_END, 1)[1]
+        page = f"{head}{SWEEP_BEGIN}\n{text}\n{SWEEP_END}{tail}"
+    else:
+        page = f"{page.rstrip()}\n\n## Sweep results\n\n{SWEEP_BEGIN}\n{text}\n{SWEEP_END}\n"
+    doc.write_text(page, encoding="utf-8")
+
+
+def main() -> int:
+    """Run both suites, update the page and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", default="sweep", help="parent of one suite folder per agent")
+    parser.add_argument("--agents", default=",".join(AGENTS), help="which agents to run")
+    parser.add_argument("--no-doc", action="store_true", help="leave docs/levels.md alone")
+    args = parser.parse_args()
+    tables: dict[str, list[dict]] = {}
+    for name in args.agents.split(","):
+        out = Path(args.out) / name
+        status = harness(["eval", "--agent", AGENTS[name][0], "--seeds", str(args.seeds),
+                          "--jobs", str(args.jobs), "--out", str(out),
+                          "--decision-timeout", "60", "--episode-timeout", "900"])
+        if status != 0:
+            return status
+        tables[name] = json.loads((out / "results.json").read_text())["episodes"]
+    if not args.no_doc:
+        write_doc(block(tables, args.seeds))
+    print(json.dumps({name: figures(rows) for name, rows in tables.items()}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

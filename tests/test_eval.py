@@ -1,0 +1,93 @@
+"""`harness eval`: a small suite writes results and its table, and a second run resumes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.cli import main
+from harness.suite import Episode, SuiteMismatchError, check_identity
+from harness.suite_report import markdown_table, summarise
+
+ROOT = Path(__file__).resolve().parents[1]
+AGENT = f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}"
+ARGS = ["--levels", "exit_switch,blue_door", "--difficulties", "easy", "--seeds", "2",
+        "--jobs", "2"]
+
+
+def _eval(out: Path, *extra: str) -> int:
+    return main(["eval", "--agent", AGENT, *ARGS, "--out", str(out), *extra])
+
+
+@pytest.mark.timeout(240)
+def test_small_eval_writes_results_and_resumes(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "suite"
+    assert _eval(out) == 0
+    data = json.loads((out / "results.json").read_text())
+    rows = data["episodes"]
+    assert sorted((r["level"], r["seed"]) for r in rows) == [
+        ("blue_door", 0), ("blue_door", 1), ("exit_switch", 0), ("exit_switch", 1)]
+    for row in rows:
+        assert row["difficulty"] == "easy"
+        assert row["outcome"] in {"completed", "failed", "truncated"}
+        assert 0.0 <= row["score"] <= 1.0
+        assert Path(row["run_dir"], "record.jsonl").is_file()
+        for name in ("decisions", "game_time_s", "invalid_actions", "usage"):
+            assert name in row
+    table = (out / "results.md").read_text()
+    assert "| exit_switch | easy | 2 |" in table and "| blue_door | easy | 2 |" in table
+    printed = capsys.readouterr()
+    assert "| exit_switch | easy |" in printed.out
+    assert "2/4 episodes" in printed.err  # the progress bar
+
+    run_dirs = {r["run_dir"] for r in rows}
+    assert _eval(out) == 0
+    again = json.loads((out / "results.json").read_text())["episodes"]
+    assert {r["run_dir"] for r in again} == run_dirs  # nothing was played twice
+    assert "4/4 episodes" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(240)
+def test_interrupted_episode_is_played_again(tmp_path: Path) -> None:
+    out = tmp_path / "suite"
+    assert _eval(out) == 0
+    rows = json.loads((out / "results.json").read_text())["episodes"]
+    victim = Path(rows[0]["run_dir"]) / "record.jsonl"
+    lines = victim.read_text().splitlines()
+    victim.write_text("\n".join(lines[:-1]) + "\n")  # no end line: an interrupted run
+    assert _eval(out) == 0
+    again = json.loads((out / "results.json").read_text())["episodes"]
+    assert again[0]["run_dir"] != rows[0]["run_dir"]
+    assert [r["run_dir"] for r in again[1:]] == [r["run_dir"] for r in rows[1:]]
+
+
+def test_other_settings_are_refused(tmp_path: Path) -> None:
+    identity = {"harness_version": "1", "agent_command": "a", "settings": {"x": 1}}
+    check_identity(tmp_path, identity)
+    with pytest.raises(SuiteMismatchError, match="agent_command"):
+        check_identity(tmp_path, {**identity, "agent_command": "b"})
+
+
+def test_mismatched_out_dir_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    check_identity(tmp_path, {"harness_version": "0", "agent_command": "x", "settings": {}})
+    assert _eval(tmp_path) == 2
+    assert "different" in capsys.readouterr().err
+
+
+def test_table_spread_and_rates() -> None:
+    rows = [{"level": "l", "difficulty": "d", "seed": s, "success": s == 0, "score": sc,
+             "decisions": 4, "game_time_s": 10.0, "invalid_actions": 1}
+            for s, sc in enumerate((1.0, 0.0))]
+    (summary,) = summarise(rows)
+    assert summary["success_rate"] == 0.5
+    assert summary["score_mean"] == 0.5
+    assert summary["score_sd"] == pytest.approx(0.7071, abs=1e-3)
+    assert summary["invalid_actions"] == 2
+    assert "1/2 (50%)" in markdown_table([summary])
+
+
+def test_episode_folders_are_fixed() -> None:
+    assert Episode("a", "easy", 3).folder(Path("out")) == Path("out/episodes/a/easy/s3")
