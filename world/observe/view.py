@@ -158,16 +158,20 @@ def _objectives(world: World, ids: IdMap, report: Any) -> list[dict[str, Any]]:
             "area_name": world.level.area(area).name if area else None,
             "distance": _dist(world, _centroid(world, area)) if area else None,
             "kind": obj.kind,
-            "targets": _objective_targets(ids, obj),
+            "targets": _objective_targets(world, ids, obj),
             "point": _objective_point(world, obj.id),
         })
     return out
 
 
-def _objective_targets(ids: IdMap, obj: Any) -> list[str]:
-    # The things an objective names (its object, the gadget to use, its characters), so a
-    # program can act on an objective without parsing its wording. Ids reveal no place.
-    out = [ids.ep("object", o) for o in (obj.object, obj.gadget) if o]
+def _objective_targets(world: World, ids: IdMap, obj: Any) -> list[str]:
+    # The things an objective names (its object, then the gadgets of the type it asks for,
+    # then its characters), so a program can act on an objective without parsing its
+    # wording. Ids reveal no place.
+    out = [ids.ep("object", obj.object)] if obj.object else []
+    if obj.gadget:
+        out += [ids.ep("object", o.id) for o in world.level.objects
+                if o.kind == "gadget" and o.gadget == obj.gadget]
     return out + [ids.ep("character", c) for c in obj.characters]
 
 
