@@ -52,6 +52,8 @@ class Brain:
         if done[0] == "turn_and_use" and "pressed use on" in last["detail"]:
             for cid in _ids(last["detail"], "c"):
                 mem.escorted.add(cid)
+        if done[0] == "attack" and "down" in last["detail"]:
+            mem.downed.add(done[1]["character_id"])
         if done[0] == "go_to_object" and last["end_reason"] == "arrived":
             mem.used[done[1]["object_id"]] += 1
 

@@ -50,7 +50,8 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
         aware = row["alertness"] in AWARE
         if stealth and not aware:
             continue
-        if aware or row["distance"] < CLOSE_RANGE or row["armed"]:
+        # An unaware hostile far off is left alone: a long shot wakes the whole level.
+        if (aware or row["distance"] < CLOSE_RANGE) and row["id"] not in mem.downed:
             out.append(row)
     return sorted(out, key=lambda r: (r["alertness"] not in AWARE, r["distance"], r["id"]))
 

@@ -47,6 +47,7 @@ class Memory:
     time_s: float = 0.0
     blocking_door: str | None = None
     escorted: set[str] = field(default_factory=set)
+    downed: set[str] = field(default_factory=set)
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
@@ -71,6 +72,9 @@ class Memory:
         self._merge(self.objects, view["objects"])
         self._merge(self.doors, view["doors"])
         self._merge(self.people, view["characters"])
+        for row in view["characters"]:
+            if row["seen"] == "now":
+                (self.downed.add if row["down"] else self.downed.discard)(row["id"])
         self.blocking_door = self._blocking_door()
 
     def _forget_taken(self, rows: list[dict[str, Any]]) -> None:

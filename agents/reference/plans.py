@@ -70,11 +70,17 @@ def destroy_object(mem: Memory, obj: Objective) -> Decision | None:
 
 def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
     """Fetch the gadget if needed, then use it on the object."""
-    target, gadget = obj["targets"][0], obj["targets"][1]
-    why = f"objective {obj['index']}: use {gadget} on {target}"
-    if not mem.holds(gadget):
-        return use_thing(mem, gadget, f"{why} (fetching the gadget)")
-    decision: Decision = ("use_item_on", {"item_id": gadget, "object_id": target}, why)
+    target, gadgets = obj["targets"][0], obj["targets"][1:]
+    held = [g for g in gadgets if mem.holds(g)]
+    if not held:
+        for gadget in gadgets:
+            decision = use_thing(mem, gadget, f"objective {obj['index']}: fetching gadget "
+                                 f"{gadget} for {target}")
+            if decision is not None:
+                return decision
+        return None
+    decision = ("use_item_on", {"item_id": held[0], "object_id": target},
+                f"objective {obj['index']}: use {held[0]} on {target}")
     return None if mem.failed(decision) else decision
 
 
@@ -96,8 +102,8 @@ def neutralise(mem: Memory, obj: Objective) -> Decision | None:
 
 def frags(mem: Memory, obj: Objective) -> Decision | None:
     """Hunt the nearest hostile; roam when none is in sight."""
-    rows = [r for r in mem.view["characters"] if hostile(r)]
-    for row in sorted(rows, key=lambda r: (r["seen"] != "now", r["distance"], r["id"])):
+    rows = [r for r in mem.view["characters"] if hostile(r) and r["seen"] == "now"]
+    for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
         decision = attack(mem, row, f"objective {obj['index']}: frag {row['id']}")
         if decision is not None:
             return ready_weapon(mem) or decision
@@ -172,7 +178,7 @@ def waypoints(mem: Memory, obj: Objective) -> Decision | None:
 def _people(mem: Memory, obj: Objective) -> list[dict[str, Any]]:
     if obj["targets"]:
         return [mem.people[c] for c in obj["targets"] if c in mem.people and not
-                mem.people[c]["down"]]
+                mem.people[c]["down"] and c not in mem.downed]
     return [r for r in mem.people.values() if hostile(r) and r["area"] == obj["area"]
             and r["friendly"] is not True]
 
