@@ -77,12 +77,12 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
 
 
 def _in_direction(world: World, heading: float) -> str | None:
-    # The usable door or object within reach nearest to the heading (then nearest).
+    # The usable door, object or character within reach nearest to the heading (then nearest).
     player = world.player
     best = None
     candidates = sorted(world.doors) + sorted(
         oid for oid, o in world.objects.items() if o.present and o.x is not None
-    )
+    ) + sorted(cid for cid, a in world.characters.items() if a.alive)  # a hostage, a guide
     for thing in candidates:
         if not world.within_reach(player, thing):
             continue
