@@ -8,11 +8,14 @@ what opens it (the key it needs, the panel that drives it) from the door's own r
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from agents.reference.memory import Decision, Memory
 
 NEAR = 150.0  # close enough to a point to count as there
+PANEL = re.compile(r"panel (o\d+)")
+KEY = re.compile(r"key (o\d+)")
 PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the next area
 
 
@@ -59,7 +62,16 @@ def _spot_of(mem: Memory, area_id: str) -> tuple[float, ...] | None:
 def open_way(mem: Memory) -> Decision | None:
     """Deal with the door that stopped the last walk: use it, fetch its key or press its panel."""
     door_id = mem.blocking_door
-    door = mem.doors.get(door_id or "")
+    if door_id is None:
+        return None
+    if mem.last and mem.last["end_reason"] == "door_closed":
+        # The result names what opens the door even when the door row is out of view.
+        named = PANEL.search(mem.last["detail"]) or KEY.search(mem.last["detail"])
+        if named and not mem.holds(named.group(1)):
+            step = use_thing(mem, named.group(1), f"{named.group(0)} opens {door_id}")
+            if step is not None:
+                return step
+    door = mem.doors.get(door_id)
     if door is None:
         return None
     if door["state"] == "closed":
