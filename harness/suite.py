@@ -14,6 +14,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -209,20 +210,41 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
     todo = [ep for ep in episodes if ep not in rows]
     total = len(episodes)
     progress(len(rows), total, None)
+    queue = list(todo)
+    while queue:
+        # A worker that dies outright (a native crash) breaks its pool: the episodes it
+        # held are recorded as harness errors and the rest go on in a fresh pool.
+        queue = _drain(queue, agent, out, settings, jobs, rows, total, progress)
+    return [rows[ep] for ep in episodes]
+
+
+def _drain(queue: list[Episode], agent: str, out: Path, settings: RunSettings, jobs: int,
+           rows: dict[Episode, dict[str, Any]], total: int,
+           progress: Callable[[int, int, dict[str, Any] | None], None]) -> list[Episode]:
+    # Play queued episodes in one pool; return those not started when the pool broke.
+    queue = list(queue)
     with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
         pending: dict[Future, Episode] = {}
-        queue = list(todo)
         while queue or pending:
             while queue and len(pending) < max(1, jobs):
                 ep = queue.pop(0)
                 pending[pool.submit(play_one, asdict(ep), agent, str(out),
                                     settings.to_dict())] = ep
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken = False
             for future in done:
                 ep = pending.pop(future)
                 try:
                     rows[ep] = future.result()
+                except BrokenProcessPool as exc:
+                    rows[ep] = failed_row(ep, f"the worker process died: {exc}")
+                    broken = True
                 except Exception as exc:  # one broken episode must not sink the suite
                     rows[ep] = failed_row(ep, f"{type(exc).__name__}: {exc}")
                 progress(len(rows), total, rows[ep])
-    return [rows[ep] for ep in episodes]
+            if broken:
+                for ep in pending.values():
+                    rows[ep] = failed_row(ep, "the worker pool broke while it ran")
+                    progress(len(rows), total, rows[ep])
+                return queue
+    return []
