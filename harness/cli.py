@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "navmesh-bench": ("harness.navmesh_bench", "Run pathfinding scenarios on a mesh."),
     "run": ("harness.run_cmd", "Play one episode with an agent and write its record."),
     "replay": ("harness.replay_cmd", "Re-simulate a record and compare state hashes."),
+    "page": ("harness.page_cmd", "Render run pages from records (one run or a directory)."),
     "eval": ("harness.eval_cmd", "Play a suite of levels, difficulties and seeds; tabulate it."),
 }
 

@@ -116,6 +116,11 @@ def run(
     spec = EpisodeSpec(level, str(source), chosen, seed, agent_command, run_dir,
                        settings or RunSettings())
     try:
-        return run_episode(spec, game_factory)
+        summary = run_episode(spec, game_factory)
     except AgentLaunchError as exc:
         raise UsageError(str(exc)) from exc
+    # The page is only a view of the finished record: failing to write it never loses a run.
+    from harness.pages import write_episode_page_safely
+
+    write_episode_page_safely(run_dir)
+    return summary

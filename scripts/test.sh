@@ -3,5 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet -e '.[test]'
+# The run-page browser test drives the system's Chromium (never a downloaded one).
+command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 python3 -m ruff check .
 python3 -m pytest

@@ -1,0 +1,54 @@
+"""`harness page RECORD_OR_DIR`: render (or re-render) run pages from records.
+
+A record file or a run directory gets its episode page (index.html beside the record).
+A directory holding run directories (at any depth) gets every episode page plus an
+index page listing them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from harness.record import RecordError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's arguments."""
+    parser.add_argument("path", help="record.jsonl, a run directory, or a directory of runs")
+    parser.add_argument("--title", default=None,
+                        help="title of the index page (default: the directory's name)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Render the pages; exit 0 when all were written, 1 when some failed, 2 on bad usage."""
+    from harness.pages import EpisodeSummary, write_episode_page, write_index_page
+
+    path = Path(args.path)
+    if path.is_file() or (path / "record.jsonl").is_file():
+        try:
+            print(write_episode_page(path))
+        except RecordError as exc:
+            print(f"harness page: {exc}", file=sys.stderr)
+            return 1
+        return 0
+    if not path.is_dir():
+        print(f"harness page: {path} is neither a record nor a directory", file=sys.stderr)
+        return 2
+    # Suites nest run directories (level/difficulty/run), so look at any depth.
+    runs = sorted(p.parent for p in path.rglob("record.jsonl"))
+    if not runs:
+        print(f"harness page: no run directories (with record.jsonl) in {path}", file=sys.stderr)
+        return 2
+    summaries, failed = [], 0
+    for run_dir in runs:
+        try:
+            write_episode_page(run_dir)
+            summaries.append(EpisodeSummary.from_record(run_dir))
+        except RecordError as exc:
+            failed += 1
+            print(f"harness page: skipped {run_dir.name}: {exc}", file=sys.stderr)
+    title = args.title or f"Episodes in {path.resolve().name}"
+    print(write_index_page(summaries, path / "index.html", title=title))
+    return 1 if failed else 0

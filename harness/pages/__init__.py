@@ -1,0 +1,11 @@
+"""Run pages: an HTML page per episode and an index page per batch of episodes.
+
+Pages are built from record.jsonl (and the level file it names) alone, so they can be
+re-rendered at any time with `harness page`.
+"""
+
+from harness.pages.episode import write_episode_page, write_episode_page_safely
+from harness.pages.index import EpisodeSummary, write_index_page
+
+__all__ = ["EpisodeSummary", "write_episode_page", "write_episode_page_safely",
+           "write_index_page"]

@@ -1,0 +1,193 @@
+"""The player's route turn by turn, and where damage was taken, from the record alone.
+
+The record keeps the player's position when each observation was made, so a turn runs
+from its own observation to the next one. The walk in between is not recorded: it is
+redrawn along the floor with the level's navigation mesh (a straight line where no
+floor route exists), which is close to what the macro action walked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from world.level.model import Level
+
+Point3 = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class TurnLeg:
+    """One turn's movement.
+
+    Attributes:
+        turn: The turn number.
+        start_tick: The tick when the turn's observation was made.
+        ticks: Game ticks the action ran (0 when nothing ran).
+        route: Points from the turn's start to its end (a single point when it did
+            not move; empty when positions are unknown).
+        end_known: Whether the end point was recorded (False for the last turn).
+    """
+
+    turn: int
+    start_tick: int
+    ticks: int
+    route: tuple[Point3, ...]
+    end_known: bool
+
+
+@dataclass(frozen=True)
+class DamageMark:
+    """Health or armour the player lost, placed where it most likely happened."""
+
+    turn: int
+    tick: int
+    amount: float
+    source: str | None
+    at: Point3
+
+
+def player_position(turn: dict[str, Any]) -> Point3 | None:
+    """The player's position in a turn's observation, or None if it is missing."""
+    try:
+        x, y, z = turn["observation"]["view"]["player"]["position"]
+    except (KeyError, TypeError, ValueError):
+        return None
+    return (float(x), float(y), float(z))
+
+
+class RouteDrawer:
+    """Floor routes between recorded positions, on the level's navigation mesh."""
+
+    def __init__(self, level: Level | None) -> None:
+        self._finder = None
+        if level is not None:
+            try:
+                from world.navmesh.build import build_navmesh
+                from world.navmesh.query import PathFinder
+
+                self._finder = PathFinder(build_navmesh(level))
+            except Exception:  # a page without floor routes still beats no page
+                self._finder = None
+
+    def route(self, start: Point3, end: Point3) -> tuple[Point3, ...]:
+        """Points from start to end: along the floor if possible, else straight."""
+        if _close(start, end):
+            return (start,)
+        if self._finder is not None:
+            try:
+                path = self._finder.path(start, end)
+            except (ValueError, IndexError):
+                path = None
+            if path is not None and path.waypoints:
+                points = [tuple(float(c) for c in p) for p in path.waypoints]
+                # Pin the ends to the recorded positions (the mesh is eroded by the radius).
+                points[0], points[-1] = start, end
+                return tuple(points)
+        return (start, end)
+
+
+def _close(a: Point3, b: Point3) -> bool:
+    return abs(a[0] - b[0]) < 0.5 and abs(a[2] - b[2]) < 0.5 and abs(a[1] - b[1]) < 0.5
+
+
+def turn_legs(turns: tuple[dict[str, Any], ...], drawer: RouteDrawer) -> list[TurnLeg]:
+    """Each turn's route, from its observation's position to the next one's.
+
+    Args:
+        turns: The record's turn lines.
+        drawer: Draws routes between two recorded positions.
+
+    Returns:
+        One leg per turn, in order.
+    """
+    legs = []
+    for index, turn in enumerate(turns):
+        start = player_position(turn)
+        nxt = player_position(turns[index + 1]) if index + 1 < len(turns) else None
+        result = turn.get("result") or {}
+        ticks = int(result.get("ticks") or 0)
+        if start is None:
+            route: tuple[Point3, ...] = ()
+        elif nxt is None:
+            route = (start,)
+        else:
+            route = drawer.route(start, nxt)
+        legs.append(TurnLeg(int(turn.get("turn", index)), int(turn.get("tick", 0)), ticks,
+                            route, nxt is not None))
+    return legs
+
+
+def keep_on_map(legs: list[TurnLeg], bounds: tuple[float, float, float, float]
+                ) -> tuple[list[TurnLeg], int]:
+    """Drop routes with points far outside the level (a broken run can record nonsense).
+
+    Args:
+        legs: The routes.
+        bounds: (min x, min z, max x, max z) of the level.
+
+    Returns:
+        The legs, those with an off-map point emptied, and how many were emptied.
+    """
+    lo_x, lo_z, hi_x, hi_z = bounds
+    margin = max(hi_x - lo_x, hi_z - lo_z)
+
+    def inside(p: Point3) -> bool:
+        return (all(math.isfinite(c) for c in p) and lo_x - margin <= p[0] <= hi_x + margin
+                and lo_z - margin <= p[2] <= hi_z + margin)
+
+    kept, dropped = [], 0
+    for leg in legs:
+        if all(inside(p) for p in leg.route):
+            kept.append(leg)
+        else:
+            dropped += 1
+            kept.append(dataclasses.replace(leg, route=(), end_known=False))
+    return kept, dropped
+
+
+def point_along(route: tuple[Point3, ...], fraction: float) -> Point3:
+    """The point a fraction of the way along a route (by ground length)."""
+    if len(route) == 1:
+        return route[0]
+    lengths = [((b[0] - a[0]) ** 2 + (b[2] - a[2]) ** 2) ** 0.5
+               for a, b in itertools.pairwise(route)]
+    total = sum(lengths)
+    if total <= 0:
+        return route[-1]
+    left = max(0.0, min(1.0, fraction)) * total
+    for (a, b), length in zip(itertools.pairwise(route), lengths, strict=True):
+        if left <= length and length > 0:
+            t = left / length
+            return tuple(a[i] + (b[i] - a[i]) * t for i in range(3))  # type: ignore[return-value]
+        left -= length
+    return route[-1]
+
+
+def damage_marks(turns: tuple[dict[str, Any], ...], legs: list[TurnLeg]) -> list[DamageMark]:
+    """Where the player took damage, placed along each turn's route by game time.
+
+    Args:
+        turns: The record's turn lines.
+        legs: The routes from `turn_legs`, one per turn.
+
+    Returns:
+        One mark per damage event on the player.
+    """
+    marks = []
+    for turn, leg in zip(turns, legs, strict=True):
+        if not leg.route:
+            continue
+        for event in (turn.get("result") or {}).get("events") or ():
+            if event.get("kind") != "damage_taken" or event.get("subject") != "player":
+                continue
+            tick = int(event.get("tick", leg.start_tick))
+            fraction = (tick - leg.start_tick) / leg.ticks if leg.ticks else 1.0
+            # Without a recorded end point the best guess is where the turn began.
+            at = point_along(leg.route, fraction) if leg.end_known else leg.route[0]
+            marks.append(DamageMark(leg.turn, tick, float(event.get("amount") or 0.0),
+                                    event.get("other"), at))
+    return marks
