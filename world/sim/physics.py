@@ -1,59 +1,29 @@
 """Movement: one pymunk space per storey, static walls, gates that come and go, stairs.
 
-Actors are dynamic circles with infinite moment. Each is driven by a kinematic control
-body through a pivot joint with no positional bias: setting the control body's velocity
-asks for a walking velocity that the solver reconciles with walls and other bodies in
-the same pass. (Setting the body's own velocity would move it before contacts are
-solved, so a body walking into a wall would creep through it.) Every space with
-something moving is stepped once per tick with dt = 1/30, and positions are read back
-and quantised so floating-point noise cannot build up differently in different runs.
+Actors are dynamic circles driven through a pivot joint (see `bodies`). Every space with
+something moving is stepped once per tick with dt = 1/30; positions and velocities are
+then read back in bulk, and only the actors whose body changed are touched in Python.
+Chipmunk is deterministic for the same sequence of calls, so the same inputs give the
+same floats in any process; residual velocities below `_REST` are set to exactly zero so
+that bodies come to rest and quiet spaces stop being stepped.
 """
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
 import pymunk
-
-# The C entry points behind pymunk's body properties: the per-tick loop calls them
-# directly because each property access through pymunk's Python layer costs more than
-# the physics step itself.
 from pymunk._chipmunk import lib as _cp
 
 from world.sim.actors import Actor
+from world.sim.bodies import STAND_FORCE, WALK_FORCE, Handle, SpaceBatch
 from world.sim.clock import DT, TICKS_PER_SECOND
 from world.sim.layout import Layout, Ramp, point_in_polygon
 
 WALL_RADIUS = 1.0
-# Force limits of the walking drive: a walker overpowers someone standing, so bodies
-# push each other aside, but two walkers pushing head-on stall rather than pass.
-WALK_FORCE = 40000.0
-STAND_FORCE = 4000.0
-_QUANTUM = 6  # decimal places kept of positions after every step
-
-
-class Handle:
-    """An actor's pymunk parts plus the last drive command, so unchanged commands cost nothing."""
-
-    __slots__ = ("body", "changed", "control", "cptr", "dptr", "drive", "last", "parts", "ptr")
-
-    def __init__(self, body: pymunk.Body, shape: pymunk.Shape, control: pymunk.Body,
-                 drive: pymunk.PivotJoint) -> None:
-        self.body, self.control, self.drive = body, control, drive
-        self.parts = (body, shape, control, drive)
-        self.ptr, self.cptr, self.dptr = body._body, control._body, drive._constraint
-        self.last = (0.0, 0.0, STAND_FORCE)
-        self.changed = False
-
-    def command(self, vx: float, vz: float, force: float) -> None:
-        """Ask the drive for a walking velocity with a force limit."""
-        last = self.last
-        self.changed = last[0] != vx or last[1] != vz or last[2] != force
-        if self.changed:
-            _cp.cpBodySetVelocity(self.cptr, (vx, vz))
-            if last[2] != force:
-                _cp.cpConstraintSetMaxForce(self.dptr, force)
-            self.last = (vx, vz, force)
+_REST = 1e-6  # units per second: slower than this counts as standing still
+_STANDING = (0.0, 0.0, STAND_FORCE)
 
 
 def _ramp_zone(ramp: Ramp, margin: float) -> tuple[tuple[float, float], ...]:
@@ -97,6 +67,8 @@ class Physics:
             for storey in (ramp.bottom_storey, ramp.top_storey):
                 self._ramps.setdefault(storey, []).append((ramp, box, zone))
         self._dirty: set[str] = set(layout.storeys)
+        self._batches: dict[str, tuple[SpaceBatch, np.ndarray]] = {}
+        self._space_ptrs = {storey: space._space for storey, space in self.spaces.items()}
 
     @staticmethod
     def _wall(space: pymunk.Space, a, b) -> pymunk.Segment:
@@ -121,17 +93,7 @@ class Physics:
 
     def add_actor(self, actor: Actor) -> None:
         """Give an actor a body (driven by a control body) in the space of its storey."""
-        body = pymunk.Body(1.0, math.inf)
-        body.position = (actor.x, actor.z)
-        shape = pymunk.Circle(body, actor.radius)
-        shape.friction = 0.0
-        shape.elasticity = 0.0
-        control = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
-        control.position = (actor.x, actor.z)
-        drive = pymunk.PivotJoint(control, body, (0, 0), (0, 0))
-        drive.max_bias = 0.0
-        drive.max_force = STAND_FORCE
-        actor.body = Handle(body, shape, control, drive)
+        actor.body = Handle.make(actor.x, actor.z, actor.radius)
         self.spaces[actor.storey].add(*actor.body.parts)
         self._insert(actor)
 
@@ -139,7 +101,12 @@ class Physics:
         members = self.members[actor.storey]
         members.append(actor)
         members.sort(key=lambda a: a.id)
-        self._dirty.add(actor.storey)
+        self._changed(actor.storey)
+
+    def _changed(self, storey: str) -> None:
+        # Bodies joined or left: chipmunk's body order changed, so the batch is rebuilt.
+        self._batches.pop(storey, None)
+        self._dirty.add(storey)
 
     def remove_actor(self, actor: Actor) -> None:
         """Take an actor's body out of the world (it went down)."""
@@ -147,6 +114,7 @@ class Physics:
             return
         self.spaces[actor.storey].remove(*actor.body.parts)
         self.members[actor.storey].remove(actor)
+        self._changed(actor.storey)
         actor.body = None
         actor.vx = actor.vz = 0.0
 
@@ -159,7 +127,7 @@ class Physics:
         if storey != actor.storey:
             self.spaces[actor.storey].remove(*actor.body.parts)
             self.members[actor.storey].remove(actor)
-            self._dirty.add(actor.storey)
+            self._changed(actor.storey)
             actor.storey = storey
             self.spaces[storey].add(*actor.body.parts)
             self._insert(actor)
@@ -167,7 +135,51 @@ class Physics:
         body.velocity = (0.0, 0.0)
         actor.next_vx = actor.next_vz = 0.0
         actor.x, actor.z = x, z
-        self._dirty.add(storey)
+        self._changed(storey)
+
+    def _batch(self, storey: str) -> tuple[SpaceBatch, np.ndarray, np.ndarray]:
+        found = self._batches.get(storey)
+        if found is None:
+            members = self.members[storey]
+            batch = SpaceBatch(self.spaces[storey], [a.body.body for a in members])
+            # What the actors knew after the last step, to find the rows that changed,
+            # and which of them moved in it (their displacement velocity must be cleared).
+            known = np.array([(a.x, a.z, a.next_vx, a.next_vz) for a in members],
+                             dtype=float).reshape(-1, 4)
+            shifted = np.array([bool(a.vx or a.vz) for a in members], dtype=bool)
+            found = self._batches[storey] = (batch, known, shifted)
+        return found
+
+    def _drive(self, members: list[Actor]) -> bool:
+        """Command every body's drive for this tick; returns whether anything moves."""
+        active = False
+        for actor in members:
+            handle = actor.body
+            target = actor.move_to
+            if target is not None:
+                # The body moves first with the velocity solved last step, so aim
+                # from where that will leave it: no overshoot, no oscillation.
+                dx = target[0] - actor.x - actor.next_vx * DT
+                dz = target[1] - actor.z - actor.next_vz * DT
+                dist = math.hypot(dx, dz)
+                if dist < 0.5 and abs(target[0] - actor.x) + abs(target[1] - actor.z) < 0.5:
+                    actor.move_to = target = None
+            if target is None:
+                if handle.last is not _STANDING:
+                    handle.command(0.0, 0.0, STAND_FORCE)
+                    handle.last = _STANDING  # the same object: later ticks skip the call
+                    active = active or handle.changed
+                if actor.vx or actor.vz or actor.next_vx or actor.next_vz:
+                    active = True
+                continue
+            active = True
+            if dist < 0.5:
+                handle.command(0.0, 0.0, WALK_FORCE)
+                continue
+            # Never overshoot the waypoint within one tick.
+            v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
+            handle.command(dx * v, dz * v, WALK_FORCE)
+        return active
 
     def step(self) -> tuple[list[Actor], list[tuple[Actor, Ramp]]]:
         """Advance every space with motion by one tick.
@@ -178,46 +190,36 @@ class Physics:
         """
         moved: list[Actor] = []
         crossings: list[tuple[Actor, Ramp]] = []
-        set_velocity, get_velocity = _cp.cpBodySetVelocity, _cp.cpBodyGetVelocity
-        get_position, set_position = _cp.cpBodyGetPosition, _cp.cpBodySetPosition
         for storey, members in self.members.items():
-            active = storey in self._dirty
-            for actor in members:
-                handle = actor.body
-                target = actor.move_to
-                if target is not None:
-                    # The body moves first with the velocity solved last step, so aim
-                    # from where that will leave it: no overshoot, no oscillation.
-                    dx = target[0] - actor.x - actor.next_vx * DT
-                    dz = target[1] - actor.z - actor.next_vz * DT
-                    dist = math.hypot(dx, dz)
-                    if dist < 0.5 and abs(target[0] - actor.x) + abs(target[1] - actor.z) < 0.5:
-                        actor.move_to = target = None
-                if target is None:
-                    handle.command(0.0, 0.0, STAND_FORCE)
-                    if actor.vx or actor.vz or actor.next_vx or actor.next_vz or handle.changed:
-                        active = True
-                    continue
-                active = True
-                if dist < 0.5:
-                    handle.command(0.0, 0.0, WALK_FORCE)
-                    continue
-                # Never overshoot the waypoint within one tick.
-                v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
-                handle.command(dx * v, dz * v, WALK_FORCE)
-            if not active:
+            active = self._drive(members)
+            if not active and storey not in self._dirty:
                 continue
             self._dirty.discard(storey)
-            self.spaces[storey].step(DT)
+            if not members:
+                continue
+            batch, known, shifted = self._batch(storey)
+            space = self.spaces[storey]
+            # pymunk's own step wrapper only adds bookkeeping this world never uses
+            # (deferred additions, callbacks); what it keeps alive is released here.
+            if space._removed_shapes or space._bodies_to_check:
+                space._removed_shapes.clear()
+                space._bodies_to_check.clear()
+            _cp.cpSpaceStep(self._space_ptrs[storey], DT)
+            now = batch.read()
+            speed = np.abs(now[:, 2:4]).max(axis=1)
+            resting = (speed < _REST) & (speed > 0.0)
+            if resting.any():
+                for i in np.flatnonzero(resting).tolist():
+                    members[i].body.stop()
+                now[resting, 2:4] = 0.0
+            differ = now != known
+            moving = differ[:, 0] | differ[:, 1]
+            rows = np.flatnonzero(moving | differ[:, 2] | differ[:, 3] | shifted).tolist()
+            shifted[:] = moving
+            known[:] = now
             ramps = self._ramps.get(storey)
-            for actor in members:
-                ptr = actor.body.ptr
-                p = get_position(ptr)
-                x, z = round(p.x, _QUANTUM), round(p.y, _QUANTUM)
-                set_position(ptr, (x, z))
-                v = get_velocity(ptr)
-                vx, vz = round(v.x, _QUANTUM), round(v.y, _QUANTUM)
-                set_velocity(ptr, (vx, vz))
+            for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
+                actor = members[i]
                 actor.next_vx, actor.next_vz = vx, vz
                 ox, oz = actor.x, actor.z
                 if x == ox and z == oz and not (vx or vz):
