@@ -1,11 +1,11 @@
 """Simulation speed: ticks per wall second on a shipped level, a stress level and an empty one.
 
-Prints one JSON object per case. Characters have no AI yet, so a small driver here walks
-each of them between random navmesh points and fires at the player when it sees it,
-which exercises physics, sight and combat the way a real episode would. The driver's
-own time is included in the figures.
+Prints the load average, then one JSON object per case: (a) the largest shipped level
+and (b) a generated level with 100 characters on 3 storeys, each an episode's world
+(characters and objectives systems) with every hostile starting in combat with the
+player; (c) an empty room with no systems, the floor of the per-tick overhead.
 
-Usage: python benchmarks/sim_speed.py [--ticks N] [--profile]
+Usage: python benchmarks/sim_speed.py [--ticks N] [--profile a|b|c]
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
-import math
+import os
 import pstats
 import random
 import sys
@@ -101,119 +101,50 @@ def empty_level() -> dict:
     }
 
 
-class Driver:
-    """Walks characters between random reachable points and lets them shoot on sight."""
+def combat_world(level: Level) -> tuple[World, object]:
+    """An episode's world (characters and objectives) with every hostile in combat.
 
-    def __init__(self, world: World, seed: int = 1) -> None:
-        self.world = world
-        self.rng = random.Random(seed)
-        self.routes: dict[str, list[tuple[float, float]]] = {}
-        self.retry: dict[str, int] = {}
-        self.areas = [a for a in world.level.areas]
-        self.order = list(world.characters.values())
+    Every hostile starts in combat knowing where the player is, so the figures include
+    pursuit over the navmesh, firing, hearing and searching. The player cannot die.
+    """
+    from world.characters.senses import set_meter
+    from world.setup import create_world
 
-    def _goal(self):
-        area = self.rng.choice(self.areas)  # any storey: routes use the stairs
-        xs = [p[0] for p in area.polygon]
-        zs = [p[1] for p in area.polygon]
-        x = self.rng.uniform(min(xs) + 40, max(xs) - 40)
-        z = self.rng.uniform(min(zs) + 40, max(zs) - 40)
-        return (x, self.world.level.area_y(area.id), z)
-
-    def _plan(self, actor) -> None:
-        paths = self.world.paths
-        for _ in range(5):
-            goal = self._goal()
-            path = paths.path(actor.position, goal, self.world.blocked_doors())
-            if path is not None:
-                self.routes[actor.id] = [(p[0], p[2]) for p in path.waypoints[1:]]
-                return
-        self.routes[actor.id] = []
-
-    def update(self, world: World) -> None:
-        tick = world.tick
-        player = world.player
-        for k, actor in enumerate(self.order):
-            if not actor.alive:
-                continue
-            route = self.routes.get(actor.id)
-            if route and (actor.move_to is None or (
-                abs(actor.x - route[0][0]) + abs(actor.z - route[0][1]) < 4
-            )):
-                route.pop(0)
-                actor.move_to = route[0] if route else None
-            if not route and self.retry.get(actor.id, 0) <= tick:
-                self.retry[actor.id] = tick + 30  # a failed plan waits a second
-                self._plan(actor)
-                route = self.routes[actor.id]
-                actor.move_to = route[0] if route else None
-            if (tick + k) % DECIDE_EVERY == 0 and actor.storey == player.storey:
-                weapon = world.combat.weapon_of(actor)
-                if math.hypot(actor.x - player.x, actor.z - player.z) <= weapon.range and (
-                    world.line_of_sight((actor.x, actor.z), (player.x, player.z), actor.storey)
-                ):
-                    world.fire(actor.id, "player")
-
-
-def run(name: str, level: Level, ticks: int, drive: bool) -> dict:
-    difficulty = level.difficulties[-1].id
-    world = World(level, difficulty, seed=1)
+    world = create_world(level, level.difficulties[-1].id, seed=1)
     world.player.health = world.player.max_health = 1e12  # keep the target standing
-    if drive and world.characters:
-        world.paths  # noqa: B018  (build the navmesh before the clock starts)
-        world.add_system("driver", Driver(world), 0)
+    world.paths  # noqa: B018  (build the navmesh before the clock starts)
+    system = dict(world.systems())["characters"]
+    for mind in system.minds.values():
+        if mind.hostile:
+            mind.last_known = world.player.position
+            mind.last_stimulus = world.tick
+            set_meter(system, mind, 1.0)
+    return world, system
+
+
+def run(name: str, level: Level, ticks: int, combat: bool) -> dict:
+    """Step one world for a number of ticks and report the wall time it took."""
+    if combat:
+        world, system = combat_world(level)
+    else:
+        world, system = World(level, level.difficulties[-1].id, seed=1), None
     start = time.perf_counter()
     for _ in range(ticks):
         world.step()
     wall = time.perf_counter() - start
-    return {
+    row = {
         "level": name, "storeys": len(level.storeys), "areas": len(level.areas),
         "characters": len(world.characters), "ticks": ticks, "wall_s": round(wall, 3),
         "ticks_per_s": round(ticks / wall, 1),
         "realtime_factor": round(ticks / TICKS_PER_SECOND / wall, 1),
     }
-
-
-def run_characters(name: str, level: Level, ticks: int, combat: bool) -> dict:
-    """Ticks per second with the real characters system instead of the driver above.
-
-    With `combat`, every character starts in combat knowing where the player is, so
-    the figures include pursuit over the navmesh, firing, hearing and searching.
-    """
-    from world.characters import CharactersSystem
-    from world.characters.senses import set_meter
-
-    world = World(level, level.difficulties[-1].id, seed=1)
-    world.player.health = world.player.max_health = 1e12  # keep the target standing
-    world.paths  # noqa: B018  (build the navmesh before the clock starts)
-    system = CharactersSystem.attach(world)
-    if combat:
-        for mind in system.minds.values():
-            mind.last_known = world.player.position
-            mind.last_stimulus = world.tick
-            set_meter(system, mind, 1.0)
-    start = time.perf_counter()
-    for _ in range(ticks):
-        world.step()
-    wall = time.perf_counter() - start
-    minds = system.minds.values()
-    return {
-        "level": name, "case": "characters" + ("_in_combat" if combat else ""),
-        "storeys": len(level.storeys), "characters": len(world.characters), "ticks": ticks,
-        "in_combat_at_end": sum(m.alertness == "in_combat" for m in minds),
-        "shots": sum(e.kind == "shot_fired" for e in world.events),
-        "wall_s": round(wall, 3), "ticks_per_s": round(ticks / wall, 1),
-        "realtime_factor": round(ticks / TICKS_PER_SECOND / wall, 1),
-    }
-
-
-def characters_cases(ticks: int, shipped: tuple[str, Level]) -> list[dict]:
-    """The characters system on the largest shipped level and with 40 and 100 fighting."""
-    rows = [run_characters(shipped[0], shipped[1], ticks, False)]
-    for count in (40, 100):
-        level = parse_level(stress_level(characters=count))
-        rows.append(run_characters(f"stress_{count}", level, ticks, True))
-    return rows
+    if system is not None:
+        minds = system.minds.values()
+        row["hostiles"] = sum(m.hostile for m in minds)
+        row["in_combat_at_start"] = row["hostiles"]
+        row["in_combat_at_end"] = sum(m.alertness == "in_combat" for m in minds)
+        row["shots"] = sum(e.kind == "shot_fired" for e in world.events)
+    return row
 
 
 def largest_shipped() -> tuple[str, Level]:
@@ -225,25 +156,25 @@ def largest_shipped() -> tuple[str, Level]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ticks", type=int, default=9000)
-    parser.add_argument("--profile", action="store_true", help="cProfile the stress case")
+    parser.add_argument("--profile", choices=("a", "b", "c"),
+                        help="cProfile one case instead of timing all of them")
     args = parser.parse_args()
     name, shipped = largest_shipped()
-    cases = [
-        (name, shipped, True),
-        ("stress", parse_level(stress_level()), True),
-        ("empty", parse_level(empty_level()), False),
-    ]
+    cases = {
+        "a": (name, shipped, True),
+        "b": ("stress", parse_level(stress_level()), True),
+        "c": ("empty", parse_level(empty_level()), False),
+    }
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
-        run("stress", cases[1][1], args.ticks // 3, True)
+        run(*cases[args.profile][:2], args.ticks, cases[args.profile][2])
         profiler.disable()
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(30)
         return
-    for case_name, level, drive in cases:
-        print(json.dumps(run(case_name, level, args.ticks, drive)), flush=True)
-    for row in characters_cases(args.ticks, (name, shipped)):
-        print(json.dumps(row), flush=True)
+    print(json.dumps({"load_average": [round(v, 2) for v in os.getloadavg()]}), flush=True)
+    for case_name, level, combat in cases.values():
+        print(json.dumps(run(case_name, level, args.ticks, combat)), flush=True)
 
 
 if __name__ == "__main__":
