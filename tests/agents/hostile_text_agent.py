@@ -36,8 +36,7 @@ def main():
          "model": "</textarea><script>window.__pwned=7</script>",
          "description": "'\"><svg onload=\"window.__pwned=8\">" + "D" * 1500})
     assert start["type"] == "start"
-    turn = 0
-    for line in sys.stdin:
+    for turn, line in enumerate(sys.stdin):
         message = json.loads(line)
         if message["type"] != "observation":
             break
@@ -53,7 +52,6 @@ def main():
                 action, args = "wait", {"seconds": 40}
             out({"type": "action", "protocol_version": 1, "action": action, "arguments": args,
                  "notes": notes, "usage": {"cost_usd": 0.01}})
-        turn += 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,67 @@
+"""Runs and records for the run-page tests: a real hostile episode and a long synthetic one."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from shapely.geometry import Polygon
+
+from world.level.load import load_level
+
+ROOT = Path(__file__).resolve().parents[2]
+HOSTILE = ROOT / "tests" / "agents" / "hostile_text_agent.py"
+
+
+def hostile_run(out: Path, level: str = "outpost") -> Path:
+    """Play one real episode with the hostile agent through `harness run`; its run dir."""
+    done = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "run", level, "--agent",
+         f"{sys.executable} {HOSTILE}", "--out", str(out), "--json",
+         "--decision-timeout", "20", "--episode-timeout", "120"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
+    return Path(json.loads(done.stdout)["run_dir"])
+
+
+def read_lines(run_dir: Path) -> list[dict]:
+    text = (run_dir / "record.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def write_lines(run_dir: Path, lines: list[dict]) -> Path:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    path = run_dir / "record.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def long_record(source: Path, dest: Path, turns: int = 300) -> Path:
+    """A record of `turns` turns made from a real one: its turns repeated, the player
+    moved from room to room so the map gets one route per turn."""
+    lines = read_lines(source)
+    header = lines[0]
+    played = [line for line in lines if line["kind"] == "turn"]
+    end = next(line for line in lines if line["kind"] == "end")
+    level = load_level(ROOT / "levels" / f"{header['level']}.json")
+    spots = []
+    for area in level.areas:
+        p = Polygon(area.polygon).representative_point()
+        spots.append([round(p.x, 1), level.area_y(area.id), round(p.y, 1)])
+    out = [header]
+    tick = 0
+    for number in range(turns):
+        turn = json.loads(json.dumps(played[number % len(played)]))
+        turn["turn"], turn["tick"] = number, tick
+        turn["observation"]["turn"], turn["observation"]["tick"] = number, tick
+        turn["observation"]["view"]["player"]["position"] = spots[number % len(spots)]
+        result = turn.get("result") or {}
+        for event in result.get("events") or ():
+            event["tick"] = tick + 1
+        tick += max(1, int(result.get("ticks") or 30))
+        out.append(turn)
+    end["summary"]["decisions"] = turns
+    end["summary"]["game_ticks"] = tick
+    out.append(end)
+    return write_lines(dest, out)

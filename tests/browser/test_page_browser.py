@@ -1,0 +1,97 @@
+"""The run page of a hostile agent in real headless Chromium: no agent script runs, the
+layout holds, clicking a turn highlights its route on the map, and a screenshot is taken.
+
+Chromium comes from the system packages (scripts/test.sh installs it). On CI a missing
+browser fails the test; elsewhere it is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.browser.records import hostile_run
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+def _missing(reason: str):
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (required on CI: scripts/test.sh installs it)")
+    pytest.skip(reason)
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").is_file()
+                                        else None)
+    if path is None:
+        _missing("no chromium on PATH; install the system package 'chromium'")
+    return path
+
+
+@pytest.fixture()
+def browser_page(tmp_path):
+    executable = _chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed (pip install -e '.[test]')")
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=executable, headless=True,
+            args=CHROMIUM_ARGS, viewport=VIEWPORT)
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+
+
+def test_hostile_agent_page_in_chromium(tmp_path, browser_page):
+    run_dir = hostile_run(tmp_path / "runs")
+    page_file = run_dir / "index.html"
+    assert page_file.is_file(), "harness run should have written the page"
+    page = browser_page
+    dialogs, errors, requests = [], [], []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(page_file.as_uri())
+    page.wait_for_load_state("load")
+
+    # Nothing the agent wrote ran as script, and the page's own script had no errors.
+    assert dialogs == []
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert page.evaluate("document.querySelectorAll('script').length") == 2
+    assert page.evaluate("document.querySelectorAll('img, iframe, textarea').length") == 0
+    assert errors == []
+    assert all(url.startswith("file:") for url in requests), requests  # works offline
+
+    # The agent's words are shown as text.
+    assert "<script>window.__pwned" in page.inner_text("#agent-card")
+
+    # A sane layout: header and map visible, the long lines do not widen the page.
+    assert page.is_visible("#top h1") and page.is_visible("#score-card")
+    assert page.is_visible("#usage-card")
+    assert page.locator("svg.map").first.bounding_box()["width"] > 200
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= VIEWPORT["width"] + 20
+
+    # Clicking a turn highlights its segment on the map.
+    turn = page.get_attribute("polyline.seg", "data-turn")
+    assert turn is not None
+    page.click(f"#turn-{turn} .num")
+    assert "hl" in page.get_attribute(f'polyline.seg[data-turn="{turn}"]', "class")
+    assert "hl" in page.get_attribute(f"#turn-{turn}", "class")
+    others = page.evaluate("document.querySelectorAll('polyline.seg.hl').length")
+    assert others == page.evaluate(
+        f"document.querySelectorAll('polyline.seg[data-turn=\"{turn}\"]').length")
+
+    shot = tmp_path / "page.png"
+    page.screenshot(path=str(shot), full_page=False)
+    assert shot.stat().st_size > 10_000
