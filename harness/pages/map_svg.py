@@ -104,7 +104,7 @@ def build_maps(level: Level, header: dict[str, Any], end: EndState, legs: list[T
     view_box = (f"{lo_x - pad:.1f} {-hi_z - pad:.1f} {hi_x - lo_x + 2 * pad:.1f} "
                 f"{hi_z - lo_z + 2 * pad:.1f}")
     on = {s.id: _Layers() for s in level.storeys}
-    _static(level, ids, end, on)
+    _static(level, ids, end, on, unit)
     _dynamic(level, end, legs, damage, on)
     return [StoreyMap(s.id, view_box, unit, *on[s.id].frozen()) for s in level.storeys]
 
@@ -128,14 +128,19 @@ class _Layers:
         return (*(tuple(x) for x in lists), self.start)
 
 
-def _static(level: Level, ids: IdMap, end: EndState, on: dict[str, _Layers]) -> None:
+def _static(level: Level, ids: IdMap, end: EndState, on: dict[str, _Layers],
+            unit: float) -> None:
     exit_area = level.exit_area.area if level.exit_area else None
     for area in level.areas:
-        label = Polygon(area.polygon).representative_point()
+        shape = Polygon(area.polygon)
+        label = shape.representative_point()
         x, y = _svg(label.x, label.y)
+        # Names shrink to fit their room's width, so narrow corridors stay readable.
+        width = shape.bounds[2] - shape.bounds[0]
+        font = round(min(unit * 2.2, 1.7 * width / max(4, len(area.name))), 1)
         on[area.storey].areas.append({
             "points": _points(area.polygon), "name": area.name, "id": ids.ep("area", area.id),
-            "x": x, "y": y, "secret": area.secret, "exit": area.id == exit_area,
+            "x": x, "y": y, "font": font, "secret": area.secret, "exit": area.id == exit_area,
         })
     for exit_ in level.exits:
         (x1, y1), (x2, y2) = (_svg(*p) for p in exit_.segment)
