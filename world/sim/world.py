@@ -7,9 +7,8 @@ refused call (a typed `WorldError`) leaves the world exactly as it was.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -20,61 +19,21 @@ from world.sim.clock import TICKS_PER_SECOND
 from world.sim.combat import PLAYER_SKILL, UNARMED, Combat, ShotResult
 from world.sim.doors import DoorRuntime, Doors
 from world.sim.events import Event, EventLog
-from world.sim.hashing import state_hash
 from world.sim.hazards import Hazards
+from world.sim.intent import PlayerIntent, System, Target
 from world.sim.items import GADGET_MARKS, Items, ObjectRuntime
 from world.sim.layout import Layout
 from world.sim.physics import Physics
+from world.sim.queries import WorldQueries
+from world.sim.requests import RequestChecks
 from world.sim.sight import Sight
 
 # Systems registered at this order or above (the judges, such as the objectives) run
 # after the world's own updates in a tick, so they judge the tick's outcome on that tick.
 JUDGE_ORDER = 900
 
-Target = str | tuple[float, float, float]
-
-
-@dataclass(frozen=True)
-class PlayerIntent:
-    """What the player wants to do during one tick.
-
-    Attributes:
-        move_to: The next waypoint (x, z) to walk toward at the player's speed; None stands.
-        face: A heading in radians to turn to; None faces the walking direction.
-        fire_at: A character or object id, or a 3D point, to shoot at this tick.
-        use: An object, door or character id to press use on (it must be within reach).
-        equip: A carried object id to take in hand.
-    """
-
-    move_to: tuple[float, float] | None = None
-    face: float | None = None
-    fire_at: Target | None = None
-    use: str | None = None
-    equip: str | None = None
-
-
-class System(Protocol):
-    """A plug-in that runs once per tick (character AI, objectives, ...).
-
-    A system may also define `state_items() -> tuple`, which is folded into the hash.
-    """
-
-    def update(self, world: World) -> None:
-        """Advance the system's own state by one tick, reading and changing the world."""
-        ...
-
-
-def _navmesh_builder() -> Any:
-    # Kept behind one function so the simulation works (and is tested) without a navmesh.
-    from world.navmesh.build import build_navmesh
-
-    return build_navmesh
-
-
-class World:
+class World(RequestChecks, WorldQueries):
     """A deterministic simulation of one level at one difficulty with one seed."""
-
-    reach: float = 120.0
 
     def __init__(self, level: Level, difficulty: str, seed: int) -> None:
         """Spawn the player and characters, build physics, doors, objects and timers.
@@ -282,102 +241,7 @@ class World:
             self._found_secrets.add(area)
             self.emit("secret_found", actor.id, area)
 
-    # ---- validation helpers -----------------------------------------------------------
-    def all_actors(self) -> list[Actor]:
-        """The player followed by the characters in id order."""
-        return [self.player, *self.characters.values()]
-
-    def actor(self, actor_id: str) -> Actor:
-        """The player or a character by id.
-
-        Raises:
-            UnknownIdError: naming the known actor ids.
-        """
-        if actor_id == PLAYER_ID:
-            return self.player
-        found = self.characters.get(actor_id)
-        if found is None:
-            raise UnknownIdError("actor", actor_id, [PLAYER_ID, *self.characters])
-        return found
-
-    def _live_actor(self, actor_id: str) -> Actor:
-        actor = self.actor(actor_id)
-        if not actor.alive:
-            raise InvalidRequestError(f"actor {actor_id!r} is down and cannot act")
-        return actor
-
-    def _require_area(self, x: float, z: float, storey: str | None) -> str:
-        storeys = list(self.layout.storeys)
-        if storey is not None and storey not in self.layout.storey_y:
-            raise UnknownIdError("storey", storey, storeys)
-        candidates = [storey] if storey is not None else storeys
-        for s in candidates:
-            area = self.layout.area_at(x, z, s)
-            if area is not None:
-                return area
-        raise InvalidRequestError(
-            f"position ({x}, {z}) lies in no area of storey {', '.join(candidates)}; "
-            f"storeys: {', '.join(storeys)}"
-        )
-
-    def _target_point(self, target_id: str) -> tuple[float, float, str]:
-        if target_id in self.doors:
-            (ax, az), (bx, bz) = self.layout.gates[target_id].segment
-            return (ax + bx) / 2, (az + bz) / 2, self.layout.gates[target_id].storey
-        if target_id in self.objects:
-            obj = self.objects[target_id]
-            if obj.x is None:
-                raise InvalidRequestError(f"object {target_id!r} is carried, not placed")
-            return obj.x, obj.z, obj.storey
-        actor = self.actor(target_id) if target_id in self.characters or (
-            target_id == PLAYER_ID) else None
-        if actor is None:
-            known = sorted({*self.doors, *self.objects, *self.characters})
-            raise UnknownIdError("door, object or character", target_id, known)
-        return actor.x, actor.z, actor.storey
-
-    def distance_to(self, actor: Actor, target_id: str) -> float:
-        """Ground distance from an actor to a door (its segment), object or character.
-
-        Raises:
-            UnknownIdError: if no such target exists.
-        """
-        if target_id in self.doors:
-            gate = self.layout.gates[target_id]
-            if gate.storey != actor.storey:
-                return math.inf
-            (ax, az), (bx, bz) = gate.segment
-            ex, ez = bx - ax, bz - az
-            t = ((actor.x - ax) * ex + (actor.z - az) * ez) / ((ex * ex + ez * ez) or 1.0)
-            t = min(1.0, max(0.0, t))
-            return math.hypot(actor.x - ax - t * ex, actor.z - az - t * ez)
-        x, z, storey = self._target_point(target_id)
-        return math.hypot(actor.x - x, actor.z - z) if storey == actor.storey else math.inf
-
-    def within_reach(self, actor: Actor, object_id: str) -> bool:
-        """Whether an object, door or character is close enough for the actor to use."""
-        return self.distance_to(actor, object_id) <= self.reach
-
-    def _require_reach(self, actor: Actor, target_id: str) -> None:
-        distance = self.distance_to(actor, target_id)
-        if distance > self.reach:
-            shown = "on another storey" if math.isinf(distance) else f"{distance:.0f} units away"
-            raise InvalidRequestError(
-                f"{target_id!r} is {shown} from {actor.id!r}; use reaches {self.reach:.0f} units"
-            )
-
     # ---- use ----------------------------------------------------------------------------
-    def _check_use(self, actor: Actor, target_id: str) -> None:
-        self._target_point(target_id)
-        if target_id in self.objects:
-            obj = self.objects[target_id]
-            if not obj.present:
-                state = "broken" if obj.broken else "not in the world (taken)"
-                raise InvalidRequestError(f"object {target_id!r} is {state}")
-        if target_id == actor.id:
-            raise InvalidRequestError(f"actor {actor.id!r} cannot use itself")
-        self._require_reach(actor, target_id)
-
     def _do_use(self, actor: Actor, target_id: str) -> None:
         if target_id in self.doors:
             self.doors_system.use(actor, target_id)
@@ -401,15 +265,6 @@ class World:
         self._do_use(actor, target_id)
 
     # ---- equip --------------------------------------------------------------------------
-    def _check_equip(self, actor: Actor, object_id: str) -> None:
-        if object_id not in self.objects:
-            raise UnknownIdError("object", object_id, sorted(self.objects))
-        if object_id not in actor.inventory:
-            raise InvalidRequestError(
-                f"{actor.id!r} does not carry {object_id!r}; carried: "
-                f"{', '.join(actor.inventory) or 'nothing'}"
-            )
-
     def equip_now(self, actor: Actor, object_id: str) -> None:
         """Take a carried object in hand without validation (internal and start-up use)."""
         actor.in_hand = object_id
@@ -432,30 +287,6 @@ class World:
         self.equip_now(actor, object_id)
 
     # ---- fire ---------------------------------------------------------------------------
-    def _fire_target(self, target: Any) -> tuple[tuple[float, float], str, Any, bool, float]:
-        if isinstance(target, str):
-            if target in self.objects:
-                obj = self.objects[target]
-                if obj.x is None or (not obj.present and not obj.broken):
-                    raise InvalidRequestError(f"object {target!r} is not standing in the world")
-                return (obj.x, obj.z), obj.storey, target, False, 15.0
-            if target in self.characters or target == PLAYER_ID:
-                actor = self.actor(target)
-                if not actor.alive:
-                    raise InvalidRequestError(f"actor {target!r} is already down")
-                return (actor.x, actor.z), actor.storey, actor, actor.moving, actor.radius
-            known = sorted({*self.objects, *self.characters, PLAYER_ID})
-            raise UnknownIdError("character or object", target, known)
-        if isinstance(target, Sequence) and len(target) == 3 and all(
-            isinstance(v, int | float) and math.isfinite(v) for v in target
-        ):
-            x, y, z = (float(v) for v in target)
-            storey = min(self.layout.storeys, key=lambda s: abs(self.layout.storey_y[s] - y))
-            return (x, z), storey, None, False, 0.0
-        raise InvalidRequestError(
-            f"fire target must be a character or object id or a point (x, y, z), got {target!r}"
-        )
-
     def _do_fire(self, actor: Actor, target: Target) -> ShotResult:
         aim, storey, resolved, moving, radius = self._fire_target(target)
         if resolved is actor:
@@ -548,55 +379,6 @@ class World:
     def start_countdown(self, countdown_id: str) -> None:
         """Start a countdown now (the objectives system calls this)."""
         self.hazards.start_countdown(countdown_id)
-
-    # ---- queries ------------------------------------------------------------------------
-    def area_at(self, x: float, z: float, storey: str) -> str | None:
-        """The area containing a ground point on a storey, or None."""
-        return self.layout.area_at(x, z, storey)
-
-    def actor_area(self, actor: Actor) -> str | None:
-        """The area an actor stands in now (None on stairs or outside every area)."""
-        return self.layout.area_at(actor.x, actor.z, actor.storey, actor.area)
-
-    def line_of_sight(self, p: Sequence[float], q: Sequence[float], storey: str) -> bool:
-        """Whether nothing that blocks sight lies between two points on a storey.
-
-        Points are (x, z) or (x, y, z); only the ground coordinates count.
-        """
-        return self.sight.line_of_sight(p, q, storey)
-
-    def visible_from(self, p: Sequence[float], points: np.ndarray, storey: str) -> np.ndarray:
-        """Line of sight from one point to many (an (n, 2) array) at once."""
-        return self.sight.visible_from(p, points, storey)
-
-    def blocked_doors(self, for_actor: str | None = None) -> frozenset[str]:
-        """Ids of doors and hidden exits not passable now.
-
-        With an actor id, doors that actor could open itself by pressing use (plain
-        closed doors, locked doors it has the key for) are left out.
-        """
-        actor = self.actor(for_actor) if for_actor is not None else None
-        return self.doors_system.blocked(actor)
-
-    @property
-    def navmesh(self) -> Any:
-        """The level's navigation mesh, built on first use."""
-        if self._navmesh is None:
-            self._navmesh = _navmesh_builder()(self.level)
-        return self._navmesh
-
-    @property
-    def paths(self) -> Any:
-        """A path finder over the navigation mesh, built on first use."""
-        if self._paths is None:
-            from world.navmesh.query import PathFinder
-
-            self._paths = PathFinder(self.navmesh)
-        return self._paths
-
-    def state_hash(self) -> str:
-        """A sha256 hex digest of everything that determines what happens next."""
-        return state_hash(self)
 
 
 __all__ = ["GADGET_MARKS", "UNARMED", "PlayerIntent", "System", "World"]

@@ -1,0 +1,41 @@
+"""What the player asks of one tick, and the plug-in interface of per-tick systems."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from world.sim.world import World
+
+Target = str | tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class PlayerIntent:
+    """What the player wants to do during one tick.
+
+    Attributes:
+        move_to: The next waypoint (x, z) to walk toward at the player's speed; None stands.
+        face: A heading in radians to turn to; None faces the walking direction.
+        fire_at: A character or object id, or a 3D point, to shoot at this tick.
+        use: An object, door or character id to press use on (it must be within reach).
+        equip: A carried object id to take in hand.
+    """
+
+    move_to: tuple[float, float] | None = None
+    face: float | None = None
+    fire_at: Target | None = None
+    use: str | None = None
+    equip: str | None = None
+
+
+class System(Protocol):
+    """A plug-in that runs once per tick (character AI, objectives, ...).
+
+    A system may also define `state_items() -> tuple`, which is folded into the hash.
+    """
+
+    def update(self, world: World) -> None:
+        """Advance the system's own state by one tick, reading and changing the world."""
+        ...

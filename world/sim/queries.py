@@ -1,0 +1,70 @@
+"""Read-only questions about the world: areas, sight, blocked doors, paths, the hash."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from world.sim.actors import Actor
+from world.sim.hashing import state_hash
+
+
+def _navmesh_builder() -> Any:
+    # Kept behind one function so the simulation works (and is tested) without a navmesh.
+    from world.navmesh.build import build_navmesh
+
+    return build_navmesh
+
+
+class WorldQueries:
+    """Queries `World` inherits; they never change the world (the navmesh is built lazily)."""
+
+    def area_at(self, x: float, z: float, storey: str) -> str | None:
+        """The area containing a ground point on a storey, or None."""
+        return self.layout.area_at(x, z, storey)
+
+    def actor_area(self, actor: Actor) -> str | None:
+        """The area an actor stands in now (None on stairs or outside every area)."""
+        return self.layout.area_at(actor.x, actor.z, actor.storey, actor.area)
+
+    def line_of_sight(self, p: Sequence[float], q: Sequence[float], storey: str) -> bool:
+        """Whether nothing that blocks sight lies between two points on a storey.
+
+        Points are (x, z) or (x, y, z); only the ground coordinates count.
+        """
+        return self.sight.line_of_sight(p, q, storey)
+
+    def visible_from(self, p: Sequence[float], points: np.ndarray, storey: str) -> np.ndarray:
+        """Line of sight from one point to many (an (n, 2) array) at once."""
+        return self.sight.visible_from(p, points, storey)
+
+    def blocked_doors(self, for_actor: str | None = None) -> frozenset[str]:
+        """Ids of doors and hidden exits not passable now.
+
+        With an actor id, doors that actor could open itself by pressing use (plain
+        closed doors, locked doors it has the key for) are left out.
+        """
+        actor = self.actor(for_actor) if for_actor is not None else None
+        return self.doors_system.blocked(actor)
+
+    @property
+    def navmesh(self) -> Any:
+        """The level's navigation mesh, built on first use."""
+        if self._navmesh is None:
+            self._navmesh = _navmesh_builder()(self.level)
+        return self._navmesh
+
+    @property
+    def paths(self) -> Any:
+        """A path finder over the navigation mesh, built on first use."""
+        if self._paths is None:
+            from world.navmesh.query import PathFinder
+
+            self._paths = PathFinder(self.navmesh)
+        return self._paths
+
+    def state_hash(self) -> str:
+        """A sha256 hex digest of everything that determines what happens next."""
+        return state_hash(self)
