@@ -100,10 +100,10 @@ class Mind:
     def state_items(self) -> tuple:
         """Everything about the mind that determines what it does next."""
         return (
-            self.id, round(self.meter, 6), self.last_stimulus, self.last_update, self.sees,
-            None if self.last_known is None else tuple(round(c, 2) for c in self.last_known),
+            self.id, round(self.meter * 1e6), self.last_stimulus, self.last_update, self.sees,
+            None if self.last_known is None else tuple(round(c * 100) for c in self.last_known),
             self.activity, self.route_index, self.until, self.following, self.target,
             self.next_shot, self.burst_left,
-            tuple((round(x, 2), round(z, 2)) for x, z in self.waypoints),
+            tuple((round(x * 100), round(z * 100)) for x, z in self.waypoints),
             self.doors, self.frags, self.respawn_at, self.done,
         )

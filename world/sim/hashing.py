@@ -31,5 +31,5 @@ def state_items(world: World) -> tuple:
 
 
 def state_hash(world: World) -> str:
-    """Sha256 hex digest of `state_items` (positions rounded to 0.01 units)."""
+    """Sha256 hex digest of `state_items` (positions in whole hundredths of a unit)."""
     return hashlib.sha256(repr(state_items(world)).encode()).hexdigest()
