@@ -49,6 +49,9 @@ class CharactersSystem:
         self.tuning = Tuning.of(world.level, world.difficulty.id)
         self.minds: dict[str, Mind] = {}
         self._order: list[Mind] = []
+        # Minds by think slot: a mind thinks on the ticks where (tick + index) is a
+        # multiple of THINK_TICKS, so each tick reads its slot instead of testing all.
+        self._slots: list[list[Mind]] = [[] for _ in range(THINK_TICKS)]
         self._wake: dict[int, list[Mind]] = {}
         self._shooters: list[Mind] = []
         self._shots: list = []
@@ -88,6 +91,7 @@ class CharactersSystem:
             self._bot_ids.add(actor.id)
         self.minds[actor.id] = mind
         self._order.append(mind)
+        self._slots[-mind.index % THINK_TICKS].append(mind)
         return mind
 
     def is_bot(self, actor_id: str) -> bool:
@@ -188,7 +192,7 @@ class CharactersSystem:
         self.alarms.update(self, world)
         self.cameras.update(world)
         chars = world.characters
-        thinkers = [m for m in self._order if (tick + m.index) % THINK_TICKS == 0]
+        thinkers = self._slots[tick % THINK_TICKS]
         if thinkers:
             self._think(world, thinkers)
         woken = self._wake.pop(tick, None)

@@ -60,6 +60,10 @@ class World(RequestChecks, WorldQueries):
         self._navmesh: Any = None
         self._paths: Any = None
         self.layout = Layout(level)
+        self._rect_boxes = {
+            shape.id: (*shape.box, self.layout.area_storey[shape.id])
+            for shape in self.layout.shape.values() if shape.is_rect
+        }
         self.physics = Physics(self.layout, margin=level.navmesh.agent_radius * 2)
         self.sight = Sight(self.layout)
         self.combat = Combat(self)
@@ -189,9 +193,17 @@ class World(RequestChecks, WorldQueries):
             self.physics.place(actor, actor.x, actor.z, storey)
             actor.y = self.layout.storey_y[storey]
             self.emit("storey_changed", actor.id, ramp.id, detail=storey)
+        boxes = self._rect_boxes
         for actor in moved:
-            if not actor.on_ramp:
-                self._update_area(actor)
+            if actor.on_ramp:
+                continue
+            # Most moves stay inside the same rectangular area: one box test settles it.
+            box = boxes.get(actor.area)
+            if box is not None and actor.storey == box[4] and (
+                box[0] <= actor.x <= box[2] and box[1] <= actor.z <= box[3]
+            ):
+                continue
+            self._update_area(actor)
         if intent is not None and intent.face is not None and player.alive:
             player.facing = float(intent.face)
         self.doors_system.update()
