@@ -55,7 +55,12 @@ class Brain:
         if done[0] == "attack" and "down" in last["detail"]:
             mem.downed.add(done[1]["character_id"])
         if done[0] == "go_to_object" and last["end_reason"] == "arrived":
-            mem.used[done[1]["object_id"]] += 1
+            used = done[1]["object_id"]
+            mem.used[used] += 1
+            if mem.blocking_door and mem.openers.get(mem.blocking_door) == used:
+                # The panel is pressed or the key taken: the way is worth trying again.
+                del mem.openers[mem.blocking_door]
+                mem.blocking_door = None
 
     def _choose(self) -> Decision:
         mem = self.mem
@@ -64,8 +69,8 @@ class Brain:
         steps: list[Callable[[], Decision | None]] = [
             lambda: heal(mem, 0.3),
             lambda: fight(mem, stealth),
-            lambda: self._after_gadget(),
             lambda: open_way(mem),
+            lambda: self._after_gadget(),
             *[(lambda o=o: PLANS[o["kind"]](mem, o)) for o in counted if o["kind"] in PLANS],
             lambda: self._exit(),
             lambda: explore(mem),
@@ -80,7 +85,8 @@ class Brain:
 
     def _after_gadget(self) -> Decision | None:
         done = self.mem.last_decision
-        if done is not None and done[0] == "use_item_on":
+        if done is not None and done[0] == "use_item_on" and self.mem.last \
+                and self.mem.last["end_reason"] not in ("door_closed", "unreachable", "refused"):
             return ready_weapon(self.mem)
         return None
 

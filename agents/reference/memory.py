@@ -16,6 +16,7 @@ View = dict[str, Any]
 Decision = tuple[str, dict[str, Any], str]
 
 DOOR_ID = re.compile(r"\bd\d+\b")
+OPENER = re.compile(r"(?:panel|key) (o\d+)")
 
 
 @dataclass
@@ -48,6 +49,7 @@ class Memory:
     blocking_door: str | None = None
     escorted: set[str] = field(default_factory=set)
     downed: set[str] = field(default_factory=set)
+    openers: dict[str, str] = field(default_factory=dict)
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
@@ -96,6 +98,11 @@ class Memory:
         if self.last and self.last["end_reason"] == "door_closed":
             found = DOOR_ID.search(self.last["detail"])
             if found:
+                # What opens it (its panel or key) is named here even when the door's
+                # own row is out of view; keep it for the turns spent fetching it.
+                opener = OPENER.search(self.last["detail"])
+                if opener:
+                    self.openers[found.group(0)] = opener.group(1)
                 return found.group(0)
         door = self.doors.get(self.blocking_door or "")
         if door is not None and door["state"] in ("locked", "closed"):

@@ -8,14 +8,11 @@ what opens it (the key it needs, the panel that drives it) from the door's own r
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from agents.reference.memory import Decision, Memory
 
 NEAR = 150.0  # close enough to a point to count as there
-PANEL = re.compile(r"panel (o\d+)")
-KEY = re.compile(r"key (o\d+)")
 PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the next area
 
 
@@ -64,13 +61,11 @@ def open_way(mem: Memory) -> Decision | None:
     door_id = mem.blocking_door
     if door_id is None:
         return None
-    if mem.last and mem.last["end_reason"] == "door_closed":
-        # The result names what opens the door even when the door row is out of view.
-        named = PANEL.search(mem.last["detail"]) or KEY.search(mem.last["detail"])
-        if named and not mem.holds(named.group(1)):
-            step = use_thing(mem, named.group(1), f"{named.group(0)} opens {door_id}")
-            if step is not None:
-                return step
+    opener = mem.openers.get(door_id)
+    if opener is not None and not mem.holds(opener) and opener not in mem.view["player"]["keys"]:
+        step = use_thing(mem, opener, f"{opener} opens {door_id}")
+        if step is not None:
+            return step
     door = mem.doors.get(door_id)
     if door is None:
         return None
