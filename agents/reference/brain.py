@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents.reference.fight import fight, heal, ready_weapon, restock
+from agents.reference.fight import CLOSE_RANGE, fight, heal, ready_weapon, restock, threats
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import enter_area, explore, open_way, wander
+from agents.reference.moves import enter_area, explore, open_way, use_thing, wander
 from agents.reference.plans import PLANS, STEALTHY, open_work
 
+LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
+TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
+ARMOUR_DETOUR = 900.0  # armour in view closer than this is picked up while calm
 # End reason -> how much it counts against repeating the same decision.
 SETBACKS: dict[str, int] = {"stuck": 2, "unreachable": 3, "refused": 3, "door_closed": 1,
                             "wrong_storey": 2, "out_of_ammo": 1}
@@ -67,8 +70,7 @@ class Brain:
         counted = [o for o in mem.view["objectives"] if o["counts"] and o["status"] == "todo"]
         stealth = any(o["kind"] in STEALTHY for o in counted)
         steps: list[Callable[[], Decision | None]] = [
-            lambda: heal(mem, 0.3),
-            lambda: fight(mem, stealth),
+            lambda: self._stay_alive(stealth),
             lambda: open_way(mem),
             lambda: self._after_gadget(),
             *[(lambda o=o: PLANS[o["kind"]](mem, o)) for o in counted if o["kind"] in PLANS],
@@ -82,6 +84,30 @@ class Brain:
             if decision is not None:
                 return decision
         return ("wait", {"seconds": 1.0}, "nothing useful to do; waiting")
+
+    def _stay_alive(self, stealth: bool) -> Decision | None:
+        mem = self.mem
+        near = [r for r in threats(mem, stealth) if r["distance"] < CLOSE_RANGE]
+        if near:
+            # Turning away from a close gunman to walk to a medkit only gives him free
+            # shots; finishing the fight first loses less health.
+            return fight(mem, stealth) or heal(mem, LOW_HEALTH)
+        calm = not threats(mem, stealth)
+        return (heal(mem, LOW_HEALTH) or fight(mem, stealth)
+                or (heal(mem, TOP_UP_HEALTH) or self._armour_up() if calm else None))
+
+    def _armour_up(self) -> Decision | None:
+        # A vest in view is worth a short detour while nobody is shooting.
+        mem = self.mem
+        if mem.view["player"]["armour"] >= 0.3:
+            return None
+        vests = sorted((o for o in mem.view["objects"] if o["kind"] == "armour"
+                        and o["distance"] < ARMOUR_DETOUR), key=lambda o: (o["distance"], o["id"]))
+        for vest in vests:
+            decision = use_thing(mem, vest["id"], f"putting on {vest['name']} {vest['id']}")
+            if decision is not None:
+                return decision
+        return None
 
     def _after_gadget(self) -> Decision | None:
         done = self.mem.last_decision
