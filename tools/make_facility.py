@@ -272,9 +272,10 @@ def level() -> dict[str, Any]:
         "difficulties": [
             {"id": "easy", "enemy_health": 0.8, "enemy_accuracy": 0.6, "enemy_damage": 0.7,
              "enemy_reaction_s": 0.9, "enemy_sight": 0.8, "reinforcements": 0.7},
-            {"id": "normal"},
-            {"id": "hard", "enemy_health": 1.3, "enemy_accuracy": 1.3, "enemy_damage": 1.2,
-             "enemy_reaction_s": 0.35, "enemy_sight": 1.2, "reinforcements": 1.5},
+            {"id": "normal", "enemy_accuracy": 0.65, "enemy_damage": 0.75,
+             "enemy_reaction_s": 0.75},
+            {"id": "hard", "enemy_health": 1.1, "enemy_accuracy": 0.8, "enemy_damage": 0.85,
+             "enemy_reaction_s": 0.55, "enemy_sight": 1.15, "reinforcements": 1.5},
         ],
         "budgets": {"max_decisions": 400, "max_game_seconds": 1800},
         "navmesh": {"agent_radius": 20, "step_height": 30},
