@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Protocol
 
 from world.sim.actors import Actor
 from world.sim.clock import seconds_to_ticks
@@ -30,6 +31,13 @@ _ATTACK_EVENTS: dict[str, tuple[str, str]] = {
 # Alert levels a character system may report (through an `alertness(actor_id)` method)
 # that mean the character is fighting.
 _COMBAT_ALERTS = frozenset({"in_combat"})
+
+
+class FightingReport(Protocol):
+    """What a character system may offer so the search skips characters not fighting."""
+
+    def fighting(self) -> list[str]:
+        """Ids of the characters whose alertness is one of the combat levels."""
 
 
 def gun_problem(world: World, actor: Actor) -> str | None:
@@ -70,6 +78,11 @@ class ReturnFire:
             (s.alertness for _, s in world.systems() if callable(getattr(s, "alertness", None))),
             None,
         )
+        # The same system's list of fighters, if it offers one: most ticks of a calm
+        # mission then cost one short scan instead of a sight test per hostile.
+        self._fighting: FightingReport | None = next(
+            (s for _, s in world.systems() if callable(getattr(s, "fighting", None))), None
+        )
         recent = []
         for i in range(len(world.events) - 1, -1, -1):
             event = world.events[i]
@@ -95,14 +108,26 @@ class ReturnFire:
             return True
         return self._alertness is not None and self._alertness(actor.id) in _COMBAT_ALERTS
 
+    def _suspects(self) -> list[str]:
+        """Ids that may be attacking, in id order: all characters without a fighters list."""
+        if self._fighting is None:
+            return sorted(self.world.characters)
+        tick, memory = self.world.tick, self.memory
+        ids = {cid for cid, since in self.last_attack.items() if tick - since <= memory}
+        ids.update(self._fighting.fighting())
+        return sorted(ids)
+
     def target(self) -> str | None:
         """The nearest visible hostile attacking the player, if the player holds a gun."""
         world, player = self.world, self.world.player
         if not player.alive or not holds_gun(world, player):
             return None
         best: tuple[float, str] | None = None
-        for cid in sorted(world.characters):
-            ch = world.characters[cid]
+        chars = world.characters
+        for cid in self._suspects():
+            ch = chars.get(cid)
+            if ch is None:
+                continue
             if ch.side != "hostile" or not ch.alive or ch.storey != player.storey:
                 continue
             if not self._attacking(ch):

@@ -296,6 +296,10 @@ class CharactersSystem:
         """The alertness level name of a character."""
         return self.minds[actor_id].alertness
 
+    def fighting(self) -> list[str]:
+        """Ids of the characters in combat (the alertness rank of fighting), in think order."""
+        return [m.id for m in self._order if m.rank == IN_COMBAT]
+
     def following(self, actor_id: str) -> bool:
         """Whether a character follows the player."""
         return self.minds[actor_id].following
