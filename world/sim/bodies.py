@@ -14,6 +14,8 @@ a single call into chipmunk after each step.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pymunk
@@ -28,6 +30,7 @@ from pymunk._chipmunk import lib as _cp
 # push each other aside, but two walkers pushing head-on stall rather than pass.
 WALK_FORCE = 40000.0
 STAND_FORCE = 4000.0
+REST = 1e-6  # units per second: slower than this counts as standing still
 
 _FIELDS = pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.VELOCITY
 _SPARE_ROWS = 4
@@ -85,15 +88,22 @@ class SpaceBatch:
     batch must be rebuilt after any body joins or leaves the space.
     """
 
-    def __init__(self, space: pymunk.Space, bodies: list[pymunk.Body]) -> None:
-        """Find the row of each body and allocate the array chipmunk writes into."""
+    def __init__(self, space: pymunk.Space, bodies: list[pymunk.Body],
+                 buf: np.ndarray | None = None) -> None:
+        """Find the row of each body and point chipmunk at the array it writes into.
+
+        Args:
+            space: The space.
+            bodies: Its bodies the caller wants, in the caller's order.
+            buf: Where to write, a C-contiguous (n, 4) block of at least `rows_needed`
+                rows (a slice of a larger array shared by several spaces); None makes one.
+        """
         probe = pymunk.batch.Buffer()
         pymunk.batch.get_space_bodies(space, pymunk.batch.BodyFields.BODY_ID, probe)
         ids = np.frombuffer(probe.int_buf(), dtype=np.uintp).tolist()
         where = {body_id: row for row, body_id in enumerate(ids)}
         self.rows = np.array([where[b.id] for b in bodies], dtype=np.intp)
-        # Chipmunk grows its array one push before it is full, so leave spare rows.
-        self.buf = np.zeros((len(ids) + _SPARE_ROWS, 4))
+        self.buf = np.zeros((self.rows_needed(space), 4)) if buf is None else buf
         self._space = space._space
         # Chipmunk appends into a growable array; pointing it at our own buffer, exactly
         # as large as the space has bodies, lets it fill numpy memory in place.
@@ -107,8 +117,80 @@ class SpaceBatch:
         self._data.floatArray = self._array
         self._data.intArray = _cp.pmIntArrayNew(0)
 
-    def read(self) -> np.ndarray:
-        """The given bodies' (x, z, vx, vz) now, one row each, in the caller's order."""
+    @staticmethod
+    def rows_needed(space: pymunk.Space) -> int:
+        """Rows a buffer for a space needs: one per body (controls too) plus spares."""
+        # Chipmunk grows its array one push before it is full, so leave spare rows.
+        return len(space.bodies) + _SPARE_ROWS
+
+    def fill(self) -> None:
+        """Copy every body's (x, z, vx, vz) into the buffer, in chipmunk's order."""
         self._array.num = 0
         _cp.cpSpaceEachBody(self._space, _GET_EACH, self._data)
+
+    def read(self) -> np.ndarray:
+        """The given bodies' (x, z, vx, vz) now, one row each, in the caller's order."""
+        self.fill()
         return self.buf[self.rows]
+
+
+class Bulk:
+    """Every space's actor bodies as the rows of one array, read after each step.
+
+    Each space's batch writes into its own block of one shared buffer, so however many
+    spaces were stepped, finding what changed is one pass of numpy calls over all
+    actors. Rows are the actors space by space (in the spaces' order), each space's in
+    its members' order. Rebuild after any body joins or leaves a space.
+
+    Attributes:
+        actors: The actor of each row.
+        batches: The batch of each space that has actors.
+        rows: Each actor's row in the shared buffer.
+        known: What the actors knew after the last step (x, z, vx, vz), to find the
+            rows that changed.
+        shifted: Which actors moved in the last step (their displacement velocity must
+            be cleared when they stop).
+    """
+
+    def __init__(self, spaces: Mapping[str, pymunk.Space],
+                 members: Mapping[str, Sequence[Any]]) -> None:
+        """Lay out the buffer and read every space once, so all blocks hold the present."""
+        sizes = {st: SpaceBatch.rows_needed(spaces[st]) for st, ms in members.items() if ms}
+        self.buf = np.zeros((sum(sizes.values()), 4))
+        self.batches: dict[str, SpaceBatch] = {}
+        self.actors: list[Any] = []
+        rows, offset = [], 0
+        for storey, size in sizes.items():
+            batch = SpaceBatch(spaces[storey], [a.body.body for a in members[storey]],
+                               self.buf[offset:offset + size])
+            batch.fill()
+            self.batches[storey] = batch
+            rows.append(batch.rows + offset)
+            self.actors.extend(members[storey])
+            offset += size
+        self.rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp)
+        self.known = np.array([(a.x, a.z, a.next_vx, a.next_vz) for a in self.actors],
+                              dtype=float).reshape(-1, 4)
+        self.shifted = np.array([bool(a.vx or a.vz) for a in self.actors], dtype=bool)
+
+    def changes(self) -> tuple[list[int], np.ndarray]:
+        """Rows that changed since the last call, and every row's (x, z, vx, vz) now.
+
+        Residual velocities below `REST` are zeroed (bodies and buffer alike), so that
+        bodies come to rest exactly and quiet spaces stop being stepped. Spaces not
+        stepped since their last read keep their block, which matches `known`.
+        """
+        now = self.buf[self.rows]
+        speed = np.abs(now[:, 2:4]).max(axis=1)
+        resting = (speed < REST) & (speed > 0.0)
+        if resting.any():
+            for i in np.flatnonzero(resting).tolist():
+                self.actors[i].body.stop()
+            now[resting, 2:4] = 0.0
+            self.buf[self.rows[resting], 2:4] = 0.0
+        differ = now != self.known
+        moving = differ[:, 0] | differ[:, 1]
+        rows = np.flatnonzero(moving | differ[:, 2] | differ[:, 3] | self.shifted).tolist()
+        self.shifted[:] = moving
+        self.known[:] = now
+        return rows, now

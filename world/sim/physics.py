@@ -4,7 +4,7 @@ Actors are dynamic circles driven through a pivot joint (see `bodies`). Every sp
 something moving is stepped once per tick with dt = 1/30; positions and velocities are
 then read back in bulk, and only the actors whose body changed are touched in Python.
 Chipmunk is deterministic for the same sequence of calls, so the same inputs give the
-same floats in any process; residual velocities below `_REST` are set to exactly zero so
+same floats in any process; residual velocities below `bodies.REST` are set to exactly zero so
 that bodies come to rest and quiet spaces stop being stepped.
 """
 
@@ -12,17 +12,15 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pymunk
 from pymunk._chipmunk import lib as _cp
 
 from world.sim.actors import Actor
-from world.sim.bodies import STAND_FORCE, WALK_FORCE, Handle, SpaceBatch
+from world.sim.bodies import STAND_FORCE, WALK_FORCE, Bulk, Handle
 from world.sim.clock import DT, TICKS_PER_SECOND
 from world.sim.layout import Layout, Ramp, point_in_polygon
 
 WALL_RADIUS = 1.0
-_REST = 1e-6  # units per second: slower than this counts as standing still
 _STANDING = (0.0, 0.0, STAND_FORCE)
 
 
@@ -67,7 +65,7 @@ class Physics:
             for storey in (ramp.bottom_storey, ramp.top_storey):
                 self._ramps.setdefault(storey, []).append((ramp, box, zone))
         self._dirty: set[str] = set(layout.storeys)
-        self._batches: dict[str, tuple[SpaceBatch, np.ndarray]] = {}
+        self._bulk: Bulk | None = None
         self._space_ptrs = {storey: space._space for storey, space in self.spaces.items()}
 
     @staticmethod
@@ -104,8 +102,8 @@ class Physics:
         self._changed(actor.storey)
 
     def _changed(self, storey: str) -> None:
-        # Bodies joined or left: chipmunk's body order changed, so the batch is rebuilt.
-        self._batches.pop(storey, None)
+        # Bodies joined or left: chipmunk's body order changed, so the rows are rebuilt.
+        self._bulk = None
         self._dirty.add(storey)
 
     def remove_actor(self, actor: Actor) -> None:
@@ -136,19 +134,6 @@ class Physics:
         actor.next_vx = actor.next_vz = 0.0
         actor.x, actor.z = x, z
         self._changed(storey)
-
-    def _batch(self, storey: str) -> tuple[SpaceBatch, np.ndarray, np.ndarray]:
-        found = self._batches.get(storey)
-        if found is None:
-            members = self.members[storey]
-            batch = SpaceBatch(self.spaces[storey], [a.body.body for a in members])
-            # What the actors knew after the last step, to find the rows that changed,
-            # and which of them moved in it (their displacement velocity must be cleared).
-            known = np.array([(a.x, a.z, a.next_vx, a.next_vz) for a in members],
-                             dtype=float).reshape(-1, 4)
-            shifted = np.array([bool(a.vx or a.vz) for a in members], dtype=bool)
-            found = self._batches[storey] = (batch, known, shifted)
-        return found
 
     def _drive(self, members: list[Actor]) -> bool:
         """Command every body's drive for this tick; returns whether anything moves."""
@@ -190,6 +175,8 @@ class Physics:
         """
         moved: list[Actor] = []
         crossings: list[tuple[Actor, Ramp]] = []
+        bulk = self._bulk
+        stepped = False
         for storey, members in self.members.items():
             active = self._drive(members)
             if not active and storey not in self._dirty:
@@ -197,7 +184,9 @@ class Physics:
             self._dirty.discard(storey)
             if not members:
                 continue
-            batch, known, shifted = self._batch(storey)
+            if bulk is None:
+                # Before any space steps this tick, so every block reads as `known`.
+                bulk = self._bulk = Bulk(self.spaces, self.members)
             space = self.spaces[storey]
             # pymunk's own step wrapper only adds bookkeeping this world never uses
             # (deferred additions, callbacks); what it keeps alive is released here.
@@ -205,37 +194,31 @@ class Physics:
                 space._removed_shapes.clear()
                 space._bodies_to_check.clear()
             _cp.cpSpaceStep(self._space_ptrs[storey], DT)
-            now = batch.read()
-            speed = np.abs(now[:, 2:4]).max(axis=1)
-            resting = (speed < _REST) & (speed > 0.0)
-            if resting.any():
-                for i in np.flatnonzero(resting).tolist():
-                    members[i].body.stop()
-                now[resting, 2:4] = 0.0
-            differ = now != known
-            moving = differ[:, 0] | differ[:, 1]
-            rows = np.flatnonzero(moving | differ[:, 2] | differ[:, 3] | shifted).tolist()
-            shifted[:] = moving
-            known[:] = now
-            ramps = self._ramps.get(storey)
-            for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
-                actor = members[i]
-                actor.next_vx, actor.next_vz = vx, vz
-                ox, oz = actor.x, actor.z
-                if x == ox and z == oz and not (vx or vz):
-                    actor.vx = actor.vz = 0.0
-                    continue
-                actor.vx = (x - ox) * TICKS_PER_SECOND
-                actor.vz = (z - oz) * TICKS_PER_SECOND
-                actor.x, actor.z = x, z
-                moved.append(actor)
-                self._dirty.add(storey)
-                if actor.move_to is not None and (actor.vx or actor.vz):
-                    actor.facing = math.atan2(actor.vz, actor.vx)
-                if ramps is not None:
-                    ramp = self._ramp_update(actor, ramps)
-                    if ramp is not None:
-                        crossings.append((actor, ramp))
+            bulk.batches[storey].fill()
+            stepped = True
+        if not stepped:
+            return moved, crossings
+        rows, now = bulk.changes()
+        actors, ramps_of = bulk.actors, self._ramps
+        for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
+            actor = actors[i]
+            actor.next_vx, actor.next_vz = vx, vz
+            ox, oz = actor.x, actor.z
+            if x == ox and z == oz and not (vx or vz):
+                actor.vx = actor.vz = 0.0
+                continue
+            actor.vx = (x - ox) * TICKS_PER_SECOND
+            actor.vz = (z - oz) * TICKS_PER_SECOND
+            actor.x, actor.z = x, z
+            moved.append(actor)
+            self._dirty.add(actor.storey)
+            if actor.move_to is not None and (actor.vx or actor.vz):
+                actor.facing = math.atan2(actor.vz, actor.vx)
+            ramps = ramps_of.get(actor.storey)
+            if ramps is not None:
+                ramp = self._ramp_update(actor, ramps)
+                if ramp is not None:
+                    crossings.append((actor, ramp))
         return moved, crossings
 
     def _ramp_update(self, actor: Actor, ramps: list[tuple[Ramp, tuple, tuple]]) -> Ramp | None:
