@@ -2,20 +2,41 @@
 
 Friendly characters are never chosen as targets (the harness refuses it anyway); in a
 stealth mission only hostiles that have already noticed the player are fought.
+
+Gunfights are lost by being outnumbered, not by missing: the player hits far more often
+than a guard, so one gunman at a time is a fight worth taking, two at once is not. When
+two or more armed hostiles are after the player from a distance, it falls back through
+the nearest way out to somewhere already visited and waits there, so pursuers come
+through the doorway one by one, close, where the harness's return fire meets them.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import use_thing
+from agents.reference.moves import PAST, use_thing, walk_to
 
 AWARE = frozenset({"alerted", "in_combat"})  # alertness names meaning "after the player"
 THREAT_RANGE = 1500.0
 CLOSE_RANGE = 700.0
 HEALING = ("medkit", "armour")
 AMMO = ("ammo", "weapon")
+HEALTH_WEIGHT = 300.0  # units of distance one full health is worth when picking a target
+GUN_WEIGHT = 300.0  # units of distance a gun in hand is worth
+# Gunmen nearer than this are fought where they stand: turning away costs more shots.
+STAND_RANGE = 450.0
+FALL_BACKS = 2  # falls back per area before standing to fight anyway
+AMBUSH_S = 2.0  # one wait at the doorway after falling back
+AMBUSHES = 2  # waits per area before going back in
+AMBUSH_HEALTH = 0.5  # below this, healing beats waiting for pursuers
+FULL = 0.95
+LONG_SHOT = 1300.0  # beyond this, close in before attacking
+OPEN_FIRE = 800.0  # how near closing in gets
+TOUGH = 2.0  # health (in ordinary people) from which a better weapon is fetched first
+THIN_ARMOUR = 0.3  # below this, armour in the same area is fetched before going on
+ARMOUR_DETOUR = 900.0  # a medkit is wasted above this health, armour above this armour
 
 
 def hostile(row: dict[str, Any]) -> bool:
@@ -23,17 +44,28 @@ def hostile(row: dict[str, Any]) -> bool:
     return row["friendly"] is not True and not row["down"]
 
 
+def _loaded(item: dict[str, Any]) -> bool:
+    return item["kind"] == "weapon" and (item["ammo"] or 0) > 0
+
+
 def ready_weapon(mem: Memory) -> Decision | None:
-    """Take a loaded weapon in hand when the hand holds something else."""
+    """Take the best loaded weapon in hand when the hand holds something else.
+
+    The best is the one picked up last: the starting gun is the plainest, and levels lay
+    better weapons out as pickups.
+    """
     player = mem.view["player"]
-    guns = [c for c in mem.carried("weapon") if (c["ammo"] or 0) > 0]
-    held = next((c for c in player["carried"] if c["id"] == player["in_hand"]), None)
-    if held is not None and held["kind"] == "weapon" and (held["ammo"] or 0) > 0:
-        return None
+    guns = [c for c in player["carried"] if _loaded(c)]
     if not guns:
         return None
-    decision: Decision = ("equip", {"item_id": guns[0]["id"]}, "drawing a loaded weapon")
-    return None if mem.failed(decision) else decision
+    held = next((c for c in player["carried"] if c["id"] == player["in_hand"]), None)
+    for gun in reversed(guns):
+        if held is not None and held["id"] == gun["id"]:
+            return None  # the best loaded gun that can be drawn is already in hand
+        decision: Decision = ("equip", {"item_id": gun["id"]}, f"drawing the {gun['name']}")
+        if not mem.failed(decision, 2):
+            return decision
+    return None
 
 
 def armed(mem: Memory) -> bool:
@@ -42,7 +74,7 @@ def armed(mem: Memory) -> bool:
 
 
 def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
-    """Hostiles seen now that are worth fighting, nearest first."""
+    """Hostiles seen now that are worth fighting: those after the player first, nearest first."""
     out = []
     for row in mem.view["characters"]:
         if row["seen"] != "now" or not hostile(row) or row["distance"] > THREAT_RANGE:
@@ -53,43 +85,172 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
         # An unaware hostile far off is left alone: a long shot wakes the whole level.
         if (aware or row["distance"] < CLOSE_RANGE) and row["id"] not in mem.downed:
             out.append(row)
-    return sorted(out, key=lambda r: (r["alertness"] not in AWARE, r["distance"], r["id"]))
+    # Among those after the player, the one that is both near and quick to put down goes
+    # first: a tough, slow brute can wait while the fast ones close in.
+    # A gunman hurts from where he stands, so he counts as nearer than one with bare hands.
+    return sorted(out, key=lambda r: (r["alertness"] not in AWARE,
+                                      r["distance"] + HEALTH_WEIGHT * r["health"]
+                                      - GUN_WEIGHT * (r["armed"] is True), r["id"]))
 
 
 def attack(mem: Memory, row: dict[str, Any], why: str) -> Decision | None:
-    """Attack a character unless that keeps failing."""
+    """Attack a character unless that keeps failing; rearm first when that is wiser.
+
+    With nothing loaded, the attack becomes a walk to ammunition or a weapon; against a
+    tough character (a boss), a weapon seen lying around is fetched first.
+    """
+    if not armed(mem):
+        return restock(mem)
+    if row["health"] >= TOUGH:
+        step = _new_weapon(mem)
+        if step is not None:
+            return step
+    if row["distance"] > LONG_SHOT:
+        # Shots from this far mostly miss and empty the magazine: close in first, with
+        # return fire on, and open up from nearer.
+        step = walk_to(mem, _short_of(mem, row["position"]), f"{why}: closing in")
+        if step is not None:
+            return step
     decision: Decision = ("attack", {"character_id": row["id"]}, why)
     return None if mem.failed(decision) else decision
 
 
+def _short_of(mem: Memory, point: list[float]) -> tuple[float, float, float]:
+    x, _, z = mem.position
+    px, py, pz = point
+    length = max(math.hypot(px - x, pz - z), 1.0)
+    keep = min(OPEN_FIRE, length) / length
+    return (px - (px - x) * keep, py, pz - (pz - z) * keep)
+
+
+def _new_weapon(mem: Memory) -> Decision | None:
+    carried = {c["name"] for c in mem.carried("weapon")}
+    present = _present(mem)
+    rows = [o for o in mem.objects.values() if o["kind"] == "weapon" and o["id"] in present
+            and o["name"] not in carried]
+    for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
+        if mem.failures[("go_to_object", row["id"])] == 0:
+            return use_thing(mem, row["id"], f"fetching the {row['name']} {row['id']} first")
+    return None
+
+
 def fight(mem: Memory, stealth: bool) -> Decision | None:
-    """Answer the most pressing threat, when armed."""
+    """Answer the most pressing threat, when armed: fall back when outnumbered, else attack."""
     if not armed(mem):
         return None
-    for row in threats(mem, stealth):
+    rows = threats(mem, stealth)
+    if not rows:
+        return _ambush(mem)
+    step = _fall_back(mem, rows)
+    if step is not None:
+        return step
+    for row in rows:
         decision = attack(mem, row, f"fighting {row['kind']} {row['id']}")
         if decision is not None:
             return ready_weapon(mem) or decision
     return None
 
 
+def _gunmen(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in rows if r["alertness"] in AWARE and r["armed"] is not False]
+
+
+def _fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
+    gunmen = _gunmen(rows)
+    area = mem.view["area"]
+    if len(gunmen) < 2 or area is None or min(r["distance"] for r in gunmen) < STAND_RANGE:
+        return None
+    if mem.failures[("fall_back", area["id"])] >= FALL_BACKS:
+        return None
+    if mem.last is not None and mem.last["end_reason"] == "damage":
+        return None  # already under fire: every hit would stop the walk, so shoot back
+    # The way out farthest from the gunmen, relative to how far the player must walk.
+    gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
+    gz = sum(r["position"][2] for r in gunmen) / len(gunmen)
+    x, _, z = mem.position
+    ways = [w for w in area["ways_out"] if w["visited"] and not w["one_way"]
+            and not w["other_storey"] and _passable(mem, w)]
+    if not ways:
+        return None
+
+    def safety(way: dict[str, Any]) -> float:
+        wx, _, wz = way["position"]
+        return math.hypot(wx - gx, wz - gz) - math.hypot(wx - x, wz - z)
+
+    way = max(ways, key=lambda w: (safety(w), w["id"]))
+    wx, wy, wz = way["position"]
+    length = max(math.hypot(wx - x, wz - z), 1.0)
+    # Step well past the doorway and off its line, so the frame hides the player.
+    beyond = (wx + (wx - x) / length * PAST * 2, wy, wz + (wz - z) / length * PAST * 2)
+    args = {"x": round(beyond[0], 1), "z": round(beyond[2], 1), "y": round(beyond[1], 1),
+            "use_on_way": True, "fire_on_way": True}
+    decision: Decision = ("go_to", args, f"falling back to {way['to_name']}: "
+                          f"{len(gunmen)} gunmen after me")
+    if mem.failed(decision, 2):
+        return None
+    mem.failures[("fall_back", area["id"])] += 1
+    mem.failures[("ambush", way["to"])] = 0
+    return decision
+
+
+def _passable(mem: Memory, way: dict[str, Any]) -> bool:
+    door = mem.doors.get(way["door"] or "")
+    return door is None or door["state"] not in ("locked",)
+
+
+def _ambush(mem: Memory) -> Decision | None:
+    # Just fell back and nobody is in sight yet: pursuers are on their way through the door.
+    done = mem.last_decision
+    if done is None or not done[2].startswith("falling back") or mem.here is None:
+        return None
+    if mem.view["player"]["health"] < AMBUSH_HEALTH:
+        return None
+    key = ("ambush", mem.here)
+    if mem.failures[key] >= AMBUSHES:
+        return None
+    mem.failures[key] += 1
+    return ("wait", {"seconds": AMBUSH_S}, "falling back: waiting for pursuers at the doorway")
+
+
 def heal(mem: Memory, below: float) -> Decision | None:
     """Pick up the nearest medkit or armour when health is below a mark."""
-    if mem.view["player"]["health"] >= below:
+    player = mem.view["player"]
+    if player["health"] >= below:
+        return _armour_nearby(mem)
+    kinds = tuple(k for k in HEALING if k != "armour" or player["armour"] < FULL)
+    return _nearest_pickup(mem, kinds, "healing up", tries=1)
+
+
+def _armour_nearby(mem: Memory) -> Decision | None:
+    # Armour lying a few steps away is worth a detour before the shooting starts.
+    if mem.view["player"]["armour"] >= THIN_ARMOUR or any(
+            r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
+            for r in mem.view["characters"]):
         return None
-    return _nearest_pickup(mem, HEALING, "healing up")
+    rows = [o for o in mem.view["objects"] if o["kind"] == "armour"
+            and o["distance"] < ARMOUR_DETOUR and o["area"] == mem.here]
+    for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
+        if mem.failures[("go_to_object", row["id"])] == 0:
+            return use_thing(mem, row["id"], f"putting on {row['name']} {row['id']}")
+    return None
 
 
 def restock(mem: Memory) -> Decision | None:
     """Pick up ammunition or a weapon when nothing carried is loaded."""
     if armed(mem):
         return None
-    return _nearest_pickup(mem, AMMO, "looking for ammunition")
+    return _nearest_pickup(mem, AMMO, "looking for ammunition", tries=3)
 
 
-def _nearest_pickup(mem: Memory, kinds: tuple[str, ...], why: str) -> Decision | None:
-    rows = [o for o in mem.objects.values() if o["kind"] in kinds and o["id"] in _present(mem)]
+def _nearest_pickup(mem: Memory, kinds: tuple[str, ...], why: str,
+                    tries: int) -> Decision | None:
+    present = _present(mem)
+    rows = [o for o in mem.objects.values() if o["kind"] in kinds and o["id"] in present]
     for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
+        # A pickup that could not be reached once (a locked door, no route) is skipped
+        # while healing: another one may be nearer by the floor.
+        if mem.failures[("go_to_object", row["id"])] >= tries:
+            continue
         decision = use_thing(mem, row["id"], f"{why}: {row['name']} {row['id']}")
         if decision is not None:
             return decision
