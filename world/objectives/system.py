@@ -1,12 +1,13 @@
-"""The objectives system: judges every objective each tick and ends the mission.
+"""The objectives system: judges the objectives each tick and ends the mission.
 
 Install it with `install(world)`. It runs after the other systems (characters,
 perception); the world runs systems before movement, doors, pickups and hazards, so a
 change those cause on tick N is judged on tick N+1 and stamped with that tick. When the
 world has ended itself (the player down, a countdown out), `report` and `truncate`
 judge the final state once more, so nothing is lost when stepping stops. It reads only
-the events recorded since its previous run, so a quiet tick costs one pass of cheap
-checks.
+the events recorded since its previous run, and skips a tick on which nothing its open
+objectives watch has changed (no events, and per `triggers` no movement or timer that
+matters), since the judgement would repeat the last one.
 
 Ordering (`after`) is a causal chain: an objective is *ready* when every objective it
 follows is done (those that do not count at the episode's difficulty, or do not exist,
@@ -44,6 +45,7 @@ from world.objectives.score import (
     objective_reports,
     score,
 )
+from world.objectives.triggers import CLOCK, EVENTS, wakes
 from world.sim.world import JUDGE_ORDER
 
 SYSTEM_NAME = "objectives"
@@ -115,6 +117,10 @@ class ObjectivesSystem:
         self._countdown_expired = False
         self._goal = GoalTracker()
         self.end: _End | None = None
+        # What can change a verdict on a tick with no events (see `triggers`), and
+        # where the player was when last judged; None until the first judgement.
+        self._wakes = CLOCK
+        self._judged_at: tuple | None = None
 
     # ---- per tick -----------------------------------------------------------------
     def update(self, world: WorldView) -> None:
@@ -123,6 +129,16 @@ class ObjectivesSystem:
             return
         events = world.events.since(self._seen)
         self._seen = len(world.events)
+        player = world.player
+        # Instant moves (set-ups, tests) change areas without an event.
+        moves = getattr(world, "teleports", None)
+        here = (player.area, moves, player.x, player.z, player.storey)
+        last = self._judged_at
+        if not events and self._wakes != CLOCK and last is not None and (
+            here == last or (self._wakes == EVENTS and here[:2] == last[:2])
+        ):
+            return  # nothing any open objective watches has changed since the last judgement
+        self._judged_at = here
         self._countdown_expired |= any(e.kind == "countdown_expired" for e in events)
         ready: dict[str, bool] = {}
         for oid, state in self.states.items():
@@ -136,6 +152,7 @@ class ObjectivesSystem:
                 self._change(world, state, verdict)
         self._goal.update(choose_goal(list(self.states.values()), ready, world), world)
         self._judge_end(world)
+        self._wakes = wakes(self.states.values())
 
     def state_items(self) -> tuple:
         """Statuses and the end, for the world's state hash."""

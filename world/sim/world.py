@@ -80,6 +80,8 @@ class World(RequestChecks, WorldQueries):
         self.doors: dict[str, DoorRuntime] = self.doors_system.gates
         self.hazards = Hazards(self)
         self._found_secrets: set[str] = set()
+        # Counts instant moves (which record no event), for judges that skip quiet ticks.
+        self.teleports = 0
 
     # ---- set-up -----------------------------------------------------------------------
     def _spawn_player(self) -> Actor:
@@ -373,6 +375,7 @@ class World(RequestChecks, WorldQueries):
         self.physics.place(actor, float(x), float(z), storey)
         actor.y = self.layout.storey_y[storey]
         actor.move_to = None
+        self.teleports += 1
         if area != actor.area:
             actor.area = area
 
