@@ -32,6 +32,7 @@ AMBUSH_S = 2.0  # one wait at the doorway after falling back
 AMBUSHES = 2  # waits per area before going back in
 AMBUSH_HEALTH = 0.5  # below this, healing beats waiting for pursuers
 FULL = 0.95
+CALM_MARK = 0.7  # health below which a player nobody is shooting at goes to heal
 LONG_SHOT = 1300.0  # beyond this, close in before attacking
 OPEN_FIRE = 800.0  # how near closing in gets
 TOUGH = 2.0  # health (in ordinary people) from which a better weapon is fetched first
@@ -215,7 +216,11 @@ def _ambush(mem: Memory) -> Decision | None:
 def heal(mem: Memory, below: float) -> Decision | None:
     """Pick up the nearest medkit or armour when health is below a mark."""
     player = mem.view["player"]
-    if player["health"] >= below:
+    calm = not any(r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
+                   for r in mem.view["characters"])
+    # With nobody shooting, a half-spent player tops up before walking into the next room:
+    # the next guard meets it fresh.
+    if player["health"] >= (max(below, CALM_MARK) if calm else below):
         return _armour_nearby(mem)
     kinds = tuple(k for k in HEALING if k != "armour" or player["armour"] < FULL)
     return _nearest_pickup(mem, kinds, "healing up", tries=1)
