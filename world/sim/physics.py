@@ -227,6 +227,10 @@ class Physics:
             if x < x0 or x > x1 or z < z0 or z > z1 or not point_in_polygon(x, z, zone):
                 continue
             t = ramp.t(x, z)
+            if not actor.on_ramp and (t > 0.5) == (actor.storey == ramp.bottom_storey):
+                # A flight is stepped onto only from its own storey's end: the far end's
+                # footprint is floor of the other storey (a hall above the bottom end).
+                continue
             actor.y = ramp.height(t)
             actor.on_ramp = True
             if (actor.storey == ramp.bottom_storey and t >= 1.0) or (
