@@ -54,6 +54,10 @@ def _split(point: Sequence[float]) -> tuple[float, float | None, float]:
     raise ValueError(f"a point is (x, y, z) or (x, z), got {tuple(point)!r}")
 
 
+# Paths remembered by exact query (least recently used go first).
+_PATH_CACHE = 256
+
+
 class PathFinder:
     """Shortest paths and reachability on one mesh, with doors blockable per query."""
 
@@ -68,6 +72,9 @@ class PathFinder:
         self.search = PolyanyaSearch(mesh, self.locator.eps)
         self._planes = [tuple(float(c) for c in row) for row in mesh.planes]
         self._components: OrderedDict[frozenset[str], list[int]] = OrderedDict()
+        # Answers by exact query: a character that re-plans from where it stands toward
+        # the same goal asks the same question again, and the mesh never changes.
+        self._paths: OrderedDict[tuple, Path | None] = OrderedDict()
 
     def locate(self, point: Sequence[float]) -> int:
         """Polygon containing ``point`` (storey chosen by its height), or -1.
@@ -168,6 +175,19 @@ class PathFinder:
         """
         sx, sy, sz = _split(start)
         gx, gy, gz = _split(goal)
+        key = (sx, sy, sz, gx, gy, gz, frozenset(blocked_doors))
+        cache = self._paths
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+        found = self._path(sx, sy, sz, gx, gy, gz, key[-1])
+        cache[key] = found
+        if len(cache) > _PATH_CACHE:
+            cache.popitem(last=False)
+        return found
+
+    def _path(self, sx: float, sy: float | None, sz: float, gx: float, gy: float | None,
+              gz: float, blocked_doors: frozenset[str]) -> Path | None:
         sp = self.locator.locate(sx, sz, sy)
         gp = self.locator.locate(gx, gz, gy)
         if sp < 0 or gp < 0:
