@@ -6,11 +6,13 @@ import math
 from collections.abc import Callable, Generator
 
 from world.actions.driver import Finish, Run
-from world.actions.follow import Walker, walk
+from world.actions.follow import HEIGHT_TOLERANCE, Walker, walk
 from world.actions.places import (
     Point3,
     door_segment,
+    floor_near,
     locate,
+    on_floor,
     pathfinder,
     segment_mid,
     segment_normal,
@@ -35,9 +37,10 @@ def _door_goal(world: World, door_id: str) -> Point3 | None:
              (mx - nx * DOOR_STANDOFF, y, mz - nz * DOOR_STANDOFF)]
     sides.sort(key=lambda p: math.hypot(p[0] - player.x, p[2] - player.z))
     blocking = world.blocked_doors(None)
+    start = on_floor(world, player.position)
     for side in sides:
-        snap = finder.nearest_reachable(side, player.position, DOOR_STANDOFF, blocking)
-        if snap is not None:
+        snap = finder.nearest_reachable(side, start, DOOR_STANDOFF, blocking)
+        if snap is not None and abs(snap[0][1] - y) <= HEIGHT_TOLERANCE:
             return snap[0]
     return sides[0]
 
@@ -50,15 +53,36 @@ def approach_goal(world: World, thing_id: str) -> Point3 | None:
         thing_id: An object, door or character id.
 
     Returns:
-        A point on the navigation mesh, or None when no floor near it can be reached.
+        A point on the navigation mesh, on the thing's own storey, or None when no floor
+        of that storey near it can be reached (the floor right above or below does not
+        count: the thing would still be out of reach from there).
     """
     if thing_id in world.doors:
         return _door_goal(world, thing_id)
     spot = locate(world, thing_id)
-    snap = pathfinder(world).nearest_reachable(
-        spot.point, world.player.position, world.reach * REACH_SHARE
-    )
-    return None if snap is None else snap[0]
+    start = on_floor(world, world.player.position)
+    return floor_near(world, spot.point, world.reach * REACH_SHARE, start)
+
+
+def out_of_reach(world: World, thing_id: str) -> Finish:
+    """Why no walk can bring a thing within reach: wrong_storey or unreachable.
+
+    wrong_storey when the player stands within reach horizontally but on another floor,
+    unreachable otherwise; both say how far above or below the thing is.
+    """
+    spot, player = locate(world, thing_id), world.player
+    rise = spot.point[1] - player.y
+    refs = {"target": thing_id}
+    if abs(rise) <= HEIGHT_TOLERANCE:
+        return Finish("unreachable", "No floor within reach of {target} can be reached "
+                      "from here.", refs)
+    side = "above" if rise > 0 else "below"
+    where = f"{{target}} is {abs(rise):.0f} units {side} the player"
+    if math.hypot(spot.point[0] - player.x, spot.point[2] - player.z) <= world.reach:
+        return Finish("wrong_storey", f"In place horizontally, but {where}; no floor route "
+                      "leads within reach of it from here.", refs)
+    return Finish("unreachable", f"No floor within reach of {{target}} can be reached from "
+                  f"here ({where}).", refs)
 
 
 def plan_approach(
@@ -67,15 +91,17 @@ def plan_approach(
     """Plan a walk that ends within reach of a thing.
 
     Returns:
-        (goal, route): the route to follow, a Finish saying why there is none
-        (door_closed) or None (unreachable); goal is None when no floor is near.
+        (goal, route): the route to follow, None when the thing is within reach
+        already, or a Finish saying why no walk will do (door_closed naming the door,
+        wrong_storey or unreachable); goal is None when no floor is near.
     """
+    if world.within_reach(world.player, thing_id):
+        return world.player.position, None
     goal = approach_goal(world, thing_id)
     if goal is None:
-        return None, None
-    if world.within_reach(world.player, thing_id):
-        return goal, None
-    return goal, plan(world, world.player.position, goal, use_on_way=True)
+        return None, out_of_reach(world, thing_id)
+    planned = plan(world, world.player.position, goal, use_on_way=True)
+    return goal, out_of_reach(world, thing_id) if planned is None else planned
 
 
 def walk_within_reach(
@@ -108,6 +134,8 @@ def walk_within_reach(
         if world.within_reach(world.player, thing_id):
             return _REACHED
         if walker is not None and walker.progress is not None and walker.progress < 1.0:
+            if world.player.storey != locate(world, thing_id).storey:
+                return out_of_reach(world, thing_id)
             return Finish(
                 "unreachable",
                 "Reached the nearest floor point, but {target} is still out of reach.",

@@ -6,20 +6,23 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from world.actions.approach import facing
+from world.actions.approach import facing, out_of_reach
 from world.actions.driver import Finish, Run, Script, decided, drive
-from world.actions.follow import Walker
+from world.actions.follow import HEIGHT_TOLERANCE, Walker
+from world.actions.places import floor_near, on_floor, storey_y
 from world.actions.result import ActionResult
 from world.actions.returnfire import gun_problem
-from world.actions.routes import plan
+from world.actions.routes import Route, plan
 from world.actions.timing import explicit, limit_for, route_limit
 from world.errors import UnknownIdError
+from world.sim.actors import Actor
 from world.sim.world import PlayerIntent, World
 
 FIGHT_EXTRA_S = 10.0  # time allowed for firing once the target is in the open
 SHOOT_DEFAULT_S = 10.0
 RANGE_SHARE = 0.9  # close in until the target is this share of the weapon's range away
 REPLAN_MOVE = 60.0  # replan the approach once the target moved this far
+TARGET_FLOOR = 100.0  # how far from a target the floor to walk to may be
 
 
 def _fight_problem(world: World) -> str | None:
@@ -29,6 +32,15 @@ def _fight_problem(world: World) -> str | None:
 def _out_of_ammo(world: World) -> Finish | None:
     problem = gun_problem(world, world.player)
     return None if problem is None else Finish("out_of_ammo", problem.capitalize() + ".")
+
+
+def _plan_to(world: World, target: Actor) -> Route | Finish | None:
+    # A route to the floor where the target stands, on the target's storey: the point
+    # itself may lie a little off the mesh, where another storey's floor would be found.
+    goal = floor_near(world, target.position, TARGET_FLOOR, on_floor(world, world.player.position))
+    if goal is None:
+        return None
+    return plan(world, world.player.position, goal, use_on_way=True)
 
 
 def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
@@ -55,7 +67,7 @@ def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
     player = world.player
     weapon = world.combat.weapon_of(player)
     reach = weapon.range * (1.0 if weapon.melee else RANGE_SHARE)
-    first = plan(world, player.position, target.position, use_on_way=True)
+    first = _plan_to(world, target)
     length = first.path.length if hasattr(first, "path") else 0.0
     limit = limit_for(args, route_limit(length, player.speed, FIGHT_EXTRA_S))
 
@@ -80,14 +92,16 @@ def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
                 yield PlayerIntent(fire_at=cid, face=facing(world, (target.x, target.z)))
                 continue
             moved = math.hypot(target.x - aimed_at[0], target.z - aimed_at[2])
-            if walker is None or moved > REPLAN_MOVE:
+            if walker is None or moved > REPLAN_MOVE or abs(target.y - aimed_at[1]) > (
+                HEIGHT_TOLERANCE
+            ):
                 aimed_at = target.position
-                planned = plan(world, player.position, aimed_at, use_on_way=True)
+                planned = _plan_to(world, target)
                 if planned is None:
-                    return Finish("unreachable", "No floor route leads to {target}.", refs)
+                    return out_of_reach(world, cid)
                 if isinstance(planned, Finish):
                     return planned
-                walker = Walker(world, aimed_at, planned, use_on_way=True)
+                walker = Walker(world, planned.path.waypoints[-1], planned, use_on_way=True)
             step = walker.next()
             if isinstance(step, Finish):
                 return step
@@ -127,7 +141,11 @@ def shoot_object(world: World, args: Mapping[str, Any]) -> ActionResult:
         why = "{target} is not standing in the world"
     elif (problem := _fight_problem(world)) is not None:
         why = problem
-    elif obj.storey != player.storey or not world.line_of_sight(
+    elif obj.storey != player.storey:
+        rise = storey_y(world, obj.storey) - player.y
+        why = (f"{{target}} is on another storey, {abs(rise):.0f} units "
+               f"{'above' if rise > 0 else 'below'} the player; shots do not pass floors")
+    elif not world.line_of_sight(
         player.position, (obj.x, 0.0, obj.z), player.storey
     ):
         why = "there is no clear line of fire to {target} from here"

@@ -12,14 +12,14 @@ import math
 from collections.abc import Callable, Generator
 
 from world.actions.driver import Finish, Run
-from world.actions.places import Point3
+from world.actions.places import FLOOR_TOLERANCE, Point3
 from world.actions.routes import Route, describe_door, plan
 from world.sim.world import PlayerIntent, World
 
 # Within this distance (plus one tick of walking) a waypoint counts as passed.
 WAYPOINT_SLACK = 2.0
 # A target counts as reached in height when the floor is this close to it.
-HEIGHT_TOLERANCE = 60.0
+HEIGHT_TOLERANCE = FLOOR_TOLERANCE
 
 
 def ground_distance(p: Point3, q: Point3) -> float:
@@ -34,6 +34,11 @@ def segment_distance(a: Point3, b: Point3, target: Point3) -> float:
     t = 0.0 if length2 == 0 else ((target[0] - a[0]) * ex + (target[2] - a[2]) * ez) / length2
     t = min(1.0, max(0.0, t))
     return math.hypot(a[0] + t * ex - target[0], a[2] + t * ez - target[2])
+
+
+def level_with(p: Point3, q: Point3) -> bool:
+    """Whether two points stand on the same floor (their heights within tolerance)."""
+    return abs(p[1] - q[1]) <= HEIGHT_TOLERANCE
 
 
 def reached(run: Run, target: Point3, radius: float) -> bool:
@@ -66,10 +71,24 @@ class Walker:
         self.route = route
         self.points = route.path.waypoints
         self.index = 1 if len(self.points) > 1 else 0
+        self._storey = self.world.player.storey
+
+    def _off_route(self) -> bool:
+        # The player changed storey where the route does not (a fall, a push onto a
+        # flight): the legs ahead belong to another floor, so the route no longer fits.
+        player = self.world.player
+        if player.storey == self._storey:
+            return False
+        self._storey = player.storey
+        a, b = self.points[self.index - 1 if self.index else 0], self.points[self.index]
+        low, high = min(a[1], b[1]), max(a[1], b[1])
+        return not low - HEIGHT_TOLERANCE <= player.y <= high + HEIGHT_TOLERANCE
 
     def _remaining(self) -> float:
         p = self.world.player.position
-        left = ground_distance(p, self.points[self.index])
+        target = self.points[self.index]
+        # Standing right under or over the next waypoint still leaves the climb to go.
+        left = ground_distance(p, target) + max(0.0, abs(p[1] - target[1]) - HEIGHT_TOLERANCE)
         for i in range(self.index + 1, len(self.points)):
             left += ground_distance(self.points[i - 1], self.points[i])
         return left
@@ -114,7 +133,7 @@ class Walker:
         refused = self._refused()
         if refused is not None:
             return describe_door(world, refused)
-        if world.blocked_doors(None) != self.route.blocked:
+        if world.blocked_doors(None) != self.route.blocked or self._off_route():
             shut = self.replan()
             if shut is not None:
                 return shut
@@ -123,8 +142,12 @@ class Walker:
             self.progress = None
             return waiting
         slack = player.speed / 30.0 + WAYPOINT_SLACK
+        here = player.position
+        # A waypoint is passed only on its own floor: storeys often repeat one plan, so
+        # a point of the route upstairs can lie right above where the player walks now.
         while self.index < len(self.points) - 1 and (
-            ground_distance(player.position, self.points[self.index]) <= slack
+            ground_distance(here, self.points[self.index]) <= slack
+            and level_with(here, self.points[self.index])
         ):
             self.index += 1
         self.progress = self._remaining()

@@ -56,9 +56,6 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
     pid = world.player.id
     world.equip(pid, item)
     goal, planned = plan_approach(world, thing)
-    if goal is None:
-        return decided("use_item_on", args, Finish(
-            "unreachable", "No floor within reach of {target} can be reached.", refs))
     if isinstance(planned, Finish):
         return decided("use_item_on", args, planned)
     length = 0.0 if planned is None else planned.path.length

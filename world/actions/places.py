@@ -15,6 +15,12 @@ from world.sim.world import World
 
 Point3 = tuple[float, float, float]
 
+# A floor counts as the one a point stands on when its height is this close to the point's.
+FLOOR_TOLERANCE = 60.0
+# How far a start point that lies just off the mesh (pressed against a wall) may be moved.
+START_SNAP = 60.0
+
+_NO_DOORS: frozenset[str] = frozenset()
 _FINDERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -99,6 +105,87 @@ def locate(world: World, thing_id: str) -> Spot:
         return Spot((mx, storey_y(world, storey), mz), storey)
     allowed = sorted(world.characters) + sorted(world.objects) + sorted(world.level.ids("exit"))
     raise UnknownIdError("object, door or character", thing_id, allowed)
+
+
+def on_floor(world: World, point: Point3) -> Point3:
+    """A walk's start put on the mesh of its own storey.
+
+    A point a few units off the mesh would otherwise be located on whatever storey has
+    floor there (the hall below a landing), and the route would start on that storey.
+
+    Args:
+        world: The world.
+        point: Where the walk starts (usually the player's position).
+
+    Returns:
+        The point itself when floor lies under it at its height, else the nearest floor
+        of its storey within START_SNAP, else the point unchanged.
+    """
+    finder = pathfinder(world)
+    if finder.is_walkable(point, FLOOR_TOLERANCE):
+        return point
+    snap = finder.nearest_reachable(point, None, START_SNAP)
+    if snap is None or abs(snap[0][1] - point[1]) > FLOOR_TOLERANCE:
+        return point
+    return snap[0]
+
+
+def floor_under(world: World, x: float, z: float, y: float, start: Point3 | None,
+                tolerance: float | None = FLOOR_TOLERANCE) -> Point3 | None:
+    """The floor point at (x, z) whose height is nearest y, reachable with doors open.
+
+    Several storeys may have floor at one ground point; the one picked is the one whose
+    height is nearest y, so a target's y picks its storey.
+
+    Args:
+        world: The world.
+        x: Ground x.
+        z: Ground z.
+        y: The height wanted.
+        start: Where the walk starts; floor not connected to it (every door open) is
+            skipped. None skips the test.
+        tolerance: Largest accepted height difference; None accepts any storey.
+
+    Returns:
+        The point on the mesh, or None when no such floor is there.
+    """
+    finder = pathfinder(world)
+    allowed = None
+    labels: list[int] = []
+    if start is not None:
+        home = finder.locate(start)
+        if home < 0:
+            return None
+        labels = finder.components(_NO_DOORS)
+        allowed = labels[home]
+    best = None
+    for poly in finder.locator.polygons_at(x, z):
+        if allowed is not None and labels[poly] != allowed:
+            continue
+        h = float(finder.mesh.height_at(poly, x, z))
+        gap = abs(h - y)
+        if (tolerance is None or gap <= tolerance) and (best is None or gap < best[0]):
+            best = (gap, h)
+    return None if best is None else (float(x), best[1], float(z))
+
+
+def floor_near(world: World, point: Point3, radius: float, start: Point3 | None) -> Point3 | None:
+    """The nearest floor to a point on the point's own storey, within a radius.
+
+    Args:
+        world: The world.
+        point: The point; its height names the storey.
+        radius: Largest ground distance to move.
+        start: Where the walk starts; floor not connected to it (every door open) is
+            skipped. None skips the test.
+
+    Returns:
+        A point on the mesh, or None when that storey has no such floor near the point.
+    """
+    snap = pathfinder(world).nearest_reachable(point, start, radius)
+    if snap is None or abs(snap[0][1] - point[1]) > FLOOR_TOLERANCE:
+        return None
+    return snap[0]
 
 
 def visited_areas(world: World) -> frozenset[str]:

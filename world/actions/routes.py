@@ -19,6 +19,7 @@ from world.actions.places import (
     Point3,
     crossing_order,
     door_segment,
+    on_floor,
     pathfinder,
     storey_y,
     visited_areas,
@@ -46,7 +47,12 @@ class Route:
 
 
 def doors_crossed(world: World, path: Path, candidates: frozenset[str]) -> tuple[str, ...]:
-    """The candidate doors a path passes through, in the order it meets them."""
+    """The candidate doors a path passes through, in the order it meets them.
+
+    The mesh records the doors whose edges a path crosses; a door the geometry test
+    misses (a path through the very end of a door line) is still reported, after the
+    others.
+    """
     hits = []
     for door_id in sorted(candidates):
         exit_ = world.level.exit(door_id)
@@ -54,7 +60,9 @@ def doors_crossed(world: World, path: Path, candidates: frozenset[str]) -> tuple
         at = crossing_order(path.waypoints, door_segment(world, door_id), y)
         if at is not None:
             hits.append((at, door_id))
-    return tuple(d for _, d in sorted(hits))
+    found = [d for _, d in sorted(hits)]
+    found += [d for d in path.doors if d in candidates and d not in found]
+    return tuple(found)
 
 
 def describe_door(world: World, door_id: str) -> Finish:
@@ -121,6 +129,7 @@ def plan(world: World, start: Point3, goal: Point3, use_on_way: bool) -> Route |
         is no route even with every door open.
     """
     finder = pathfinder(world)
+    start = on_floor(world, start)
     blocking = world.blocked_doors(None)
     path = finder.path(start, goal, blocking)
     if path is not None:

@@ -11,8 +11,12 @@ from world.actions.approach import facing, plan_approach, walk_within_reach
 from world.actions.driver import Finish, Run, Script, decided, drive
 from world.actions.follow import HEIGHT_TOLERANCE, Walker, ground_distance, reached, walk
 from world.actions.places import (
+    FLOOR_TOLERANCE,
     Point3,
+    floor_near,
+    floor_under,
     locate,
+    on_floor,
     pathfinder,
     segment_mid,
     segment_normal,
@@ -95,10 +99,14 @@ def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
     given_y = args.get("y")
     target = (float(args["x"]), float(given_y if given_y is not None else player.y),
               float(args["z"]))
-    finder = pathfinder(world)
-    goal, adjusted = target, None
-    if finder.path(player.position, target, _NONE) is None:
-        snap = finder.nearest_reachable(target, player.position, SNAP_RADIUS)
+    start = on_floor(world, player.position)
+    # The floor right at the target, on the storey its y picks (without y, the floor
+    # there nearest the player's height): arriving there needs no adjustment.
+    goal = floor_under(world, target[0], target[2], target[1], start,
+                       FLOOR_TOLERANCE if given_y is not None else None)
+    adjusted = None
+    if goal is None:
+        snap = pathfinder(world).nearest_reachable(target, start, SNAP_RADIUS)
         if snap is None:
             return _unreachable("go_to", args, f"No floor within {SNAP_RADIUS:g} units of the "
                                 "target can be reached from here.")
@@ -188,8 +196,12 @@ def go_to_area(world: World, args: Mapping[str, Any]) -> ActionResult:
         return decided("go_to_area", args, Finish(
             "refused", "{way} is a window; it cannot be walked through.", {"way": way}))
     target = _inside_point(world, beyond, line)
-    snap = pathfinder(world).nearest_reachable(target, None, INSIDE)
-    goal = target if snap is None else snap[0]
+    # Floor just inside, on the storey of the area beyond (never the floor below it).
+    goal = floor_near(world, target, INSIDE, on_floor(world, player.position))
+    if goal is None:
+        return decided("go_to_area", args, Finish(
+            "unreachable", "No floor route leads into {area}.", {"area": beyond}))
+    storey = world.level.area(beyond).storey
 
     def script_for(route: Route):
         def script(run: Run) -> Script:
@@ -197,10 +209,17 @@ def go_to_area(world: World, args: Mapping[str, Any]) -> ActionResult:
 
             def done() -> Finish | None:
                 inside = world.actor_area(player) == beyond
-                if inside and (reached(run, goal, INSIDE / 2) or (walker.progress is not None
-                               and walker.progress < INSIDE / 2)):
+                close = reached(run, goal, INSIDE / 2) or (walker.progress is not None
+                                                          and walker.progress < INSIDE / 2)
+                if inside and close:
                     return Finish("arrived", "Entered {area} and stopped just inside.",
                                   {"area": beyond})
+                if player.storey != storey and walker.progress is not None and (
+                    walker.progress < 1.0
+                ):
+                    side = "below" if player.y < goal[1] else "above"
+                    return Finish("wrong_storey", f"In place horizontally but {side} "
+                                  "{area}; it was not entered.", {"area": beyond})
                 return None
 
             return (yield from walk(run, walker, done))
@@ -228,8 +247,6 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
         why = "is broken" if obj.broken else "is not lying in the world (someone carries it)"
         return decided("go_to_object", args, Finish("refused", "{target} " + why + ".", refs))
     goal, planned = plan_approach(world, thing)
-    if goal is None:
-        return _unreachable("go_to_object", args, "No floor within reach of it can be reached.")
     if isinstance(planned, Finish):
         return decided("go_to_object", args, planned)
     length = 0.0 if planned is None else planned.path.length
