@@ -81,7 +81,9 @@ def _objectives(obs: Obs) -> list[str]:
         # The kind, the ids named and the next place come from the same structured fields.
         named = f" {', '.join(o['targets'])}" if o.get("targets") else ""
         point = f" next at {_pt(o['point'])}" if o.get("point") and not o["area"] else ""
-        extra = f" ({o['kind']}{named}{point})" if o.get("kind") else ""
+        heading = o.get("heading_to")
+        bound = f", heading for {heading['area']} {heading['name']}" if heading else ""
+        extra = f" ({o['kind']}{named}{point}{bound})" if o.get("kind") else ""
         out.append(f"  {o['index']}. [{o['status']}] {o['text']}{where}{extra}{counts}")
     return out if len(out) > 1 else []
 

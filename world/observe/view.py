@@ -160,8 +160,28 @@ def _objectives(world: World, ids: IdMap, report: Any) -> list[dict[str, Any]]:
             "kind": obj.kind,
             "targets": _objective_targets(world, ids, obj),
             "point": _objective_point(world, obj.id),
+            "heading_to": _heading_to(world, ids, obj),
         })
     return out
+
+
+# Objective kinds whose named characters walk to a place the objective is about (the
+# mission is lost when they get there), so the player knows where they are going.
+DESTINATION_KINDS = frozenset({"intercept"})
+
+
+def _heading_to(world: World, ids: IdMap, obj: Any) -> dict[str, Any] | None:
+    if obj.kind not in DESTINATION_KINDS:
+        return None
+    for cid in obj.characters:
+        if cid not in world.characters:
+            continue  # appears only from a higher difficulty
+        spec = world.level.character(cid)
+        area = spec.destination or (spec.route[-1].area if spec.route else None)
+        if area is not None:
+            return {"area": ids.ep("area", area), "name": world.level.area(area).name,
+                    "position": [_r(c) for c in _centroid(world, area)]}
+    return None
 
 
 def _objective_targets(world: World, ids: IdMap, obj: Any) -> list[str]:
