@@ -17,6 +17,7 @@ from agents.reference.plans import PLANS, STEALTHY, open_work
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
 TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
 ARMOUR_DETOUR = 900.0  # armour in view closer than this is picked up while calm
+CAMERA_SHOT = 1500.0  # a working camera nearer than this is shot out before going on
 # End reason -> how much it counts against repeating the same decision.
 SETBACKS: dict[str, int] = {"stuck": 2, "unreachable": 3, "refused": 3, "door_closed": 1,
                             "wrong_storey": 2, "out_of_ammo": 1}
@@ -71,6 +72,7 @@ class Brain:
         stealth = any(o["kind"] in STEALTHY for o in counted)
         steps: list[Callable[[], Decision | None]] = [
             lambda: self._stay_alive(stealth),
+            lambda: self._blind_cameras(),
             lambda: open_way(mem),
             lambda: self._after_gadget(),
             *[(lambda o=o: PLANS[o["kind"]](mem, o)) for o in counted if o["kind"] in PLANS],
@@ -95,6 +97,20 @@ class Brain:
         calm = not threats(mem, stealth)
         return (heal(mem, LOW_HEALTH) or fight(mem, stealth)
                 or (heal(mem, TOP_UP_HEALTH) or self._armour_up() if calm else None))
+
+    def _blind_cameras(self) -> Decision | None:
+        # A camera raises its storey's alarm once it has watched the player for a moment,
+        # and the alarm brings soldiers; one quiet shot from outside its view is cheaper.
+        mem = self.mem
+        cameras = sorted((o for o in mem.view["objects"] if o["kind"] == "camera"
+                          and o["state"] != "broken" and o["distance"] < CAMERA_SHOT),
+                         key=lambda o: (o["distance"], o["id"]))
+        for camera in cameras:
+            shot: Decision = ("shoot_object", {"object_id": camera["id"], "time_limit_s": 3.0},
+                              f"shooting out camera {camera['id']} before it sees me")
+            if not mem.failed(shot, 1):
+                return ready_weapon(mem) or shot
+        return None
 
     def _armour_up(self) -> Decision | None:
         # A vest in view is worth a short detour while nobody is shooting.

@@ -14,18 +14,40 @@ from agents.reference.memory import Decision, Memory
 
 NEAR = 150.0  # close enough to a point to count as there
 PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the next area
+SCOUT_FROM = 700.0  # a target farther than this is approached one unseen area at a time
+SCOUT_AIM = 0.9  # how well a way out must point at the target (cosine) to be scouted
 
 
 def walk_to(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Decision | None:
-    """Walk to a point, opening doors and firing on the way; None if that keeps failing."""
+    """Walk to a point, opening doors and firing on the way; None if that keeps failing.
+
+    A far target is approached one unseen area at a time (see `scout`).
+    """
+    return scout(mem, point, why) or _walk(mem, point, why)
+
+
+def _walk(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Decision | None:
     args: dict[str, Any] = {"x": round(point[0], 1), "z": round(point[2], 1),
                             "y": round(point[1], 1), "use_on_way": True, "fire_on_way": True}
     decision: Decision = ("go_to", args, why)
     return None if mem.failed(decision) else decision
 
 
-def use_thing(mem: Memory, thing_id: str, why: str) -> Decision | None:
-    """Walk up to an object or door and press use; None if that keeps failing."""
+def use_thing(mem: Memory, thing_id: str, why: str,
+              toward: list[float] | tuple[float, ...] | None = None) -> Decision | None:
+    """Walk up to an object or door and press use; None if that keeps failing.
+
+    Args:
+        mem: The memory.
+        thing_id: The object or door.
+        why: The note for the decision.
+        toward: Where the thing probably lies when it has not been seen yet, to scout.
+    """
+    row = mem.objects.get(thing_id) or mem.doors.get(thing_id)
+    point = row["position"] if row is not None else toward
+    step = scout(mem, point, why) if point is not None else None
+    if step is not None:
+        return step
     decision: Decision = ("go_to_object", {"object_id": thing_id}, why)
     return None if mem.failed(decision) else decision
 
@@ -63,7 +85,7 @@ def open_way(mem: Memory) -> Decision | None:
         return None
     opener = mem.openers.get(door_id)
     if opener is not None and not mem.holds(opener) and opener not in mem.view["player"]["keys"]:
-        step = use_thing(mem, opener, f"{opener} opens {door_id}")
+        step = use_thing(mem, opener, f"{opener} opens {door_id}", _last_target(mem))
         if step is not None:
             return step
     door = mem.doors.get(door_id)
@@ -85,6 +107,21 @@ def open_way(mem: Memory) -> Decision | None:
     return None
 
 
+def _last_target(mem: Memory) -> tuple[float, ...] | None:
+    # Where the walk that met the closed door was heading: the door's opener is
+    # usually on the way there.
+    done = mem.last_decision
+    if done is None:
+        return None
+    args = done[1]
+    row = mem.objects.get(args.get("object_id", "")) or mem.doors.get(args.get("object_id", ""))
+    if row is not None:
+        return tuple(row["position"])
+    if "x" in args:
+        return (args["x"], args.get("y", mem.position[1]), args["z"])
+    return None
+
+
 def through(mem: Memory, way: dict[str, Any], why: str) -> Decision | None:
     """Pass a way out of the current area: straight through, or opening its door on the way."""
     door = mem.doors.get(way["door"] or "")
@@ -97,7 +134,36 @@ def through(mem: Memory, way: dict[str, Any], why: str) -> Decision | None:
     wx, wy, wz = way["position"]
     length = max(math.hypot(wx - x, wz - z), 1.0)
     beyond = (wx + (wx - x) / length * PAST, wy, wz + (wz - z) / length * PAST)
-    return walk_to(mem, beyond, why)
+    return _walk(mem, beyond, why)
+
+
+def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Decision | None:
+    """Step into the unseen area that lies toward a far target, and stop just inside.
+
+    One long walk through rooms never seen runs past whatever they hold (a camera
+    watching the corridor, a guard at the far end) before the agent can look; stopping
+    inside each new area on the way lets the next decision see it first.
+    """
+    area = mem.view["area"]
+    if area is None:
+        return None
+    x, _, z = mem.position
+    tx, tz = point[0] - x, point[2] - z
+    far = math.hypot(tx, tz)
+    if far < SCOUT_FROM:
+        return None
+    best: tuple[float, dict[str, Any]] | None = None
+    for way in area["ways_out"]:
+        if way["visited"] or way["one_way"] or way["other_storey"]:
+            continue
+        wx, wz = way["position"][0] - x, way["position"][2] - z
+        near = math.hypot(wx, wz)
+        aim = (wx * tx + wz * tz) / (max(near, 1.0) * far)
+        if near < far and aim >= SCOUT_AIM and (best is None or aim > best[0]):
+            best = (aim, way)
+    if best is None:
+        return None
+    return through(mem, best[1], f"{why} (looking into {best[1]['to_name']} first)")
 
 
 def explore(mem: Memory) -> Decision | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.reference.fight import AWARE, attack, heal, hostile, ready_weapon
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import NEAR, enter_area, explore, use_thing, walk_to, wander
+from agents.reference.moves import NEAR, enter_area, explore, scout, use_thing, walk_to, wander
 
 Objective = dict[str, Any]
 Plan = Callable[[Memory, Objective], Decision | None]
@@ -79,8 +79,13 @@ def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
             if decision is not None:
                 return decision
         return None
-    decision = ("use_item_on", {"item_id": held[0], "object_id": target},
-                f"objective {obj['index']}: use {held[0]} on {target}")
+    why = f"objective {obj['index']}: use {held[0]} on {target}"
+    row = mem.objects.get(target)
+    point = row["position"] if row is not None else _goal_point(obj)
+    step = scout(mem, point, why) if point is not None else None
+    if step is not None:
+        return step
+    decision = ("use_item_on", {"item_id": held[0], "object_id": target}, why)
     return None if mem.failed(decision) else decision
 
 
@@ -98,6 +103,19 @@ def neutralise(mem: Memory, obj: Objective) -> Decision | None:
     if obj["area"]:
         return enter_area(mem, obj["area"], _goal_point(obj), f"{why}: searching {obj['area']}")
     return None
+
+
+def intercept(mem: Memory, obj: Objective) -> Decision | None:
+    """Head along the way the named characters go until they are in sight, then attack.
+
+    Chasing from behind means fighting them and their escort at once on their own
+    ground; walking toward where they are going meets them head on, from range.
+    """
+    heading = obj.get("heading_to")
+    if heading is None or any(r["seen"] == "now" for r in _people(mem, obj)):
+        return neutralise(mem, obj)
+    return walk_to(mem, heading["position"],
+                   f"objective {obj['index']}: cutting off before {heading['name']}")
 
 
 def frags(mem: Memory, obj: Objective) -> Decision | None:
@@ -220,7 +238,7 @@ PLANS: MappingProxyType[str, Plan] = MappingProxyType({
     "destroy_object": destroy_object,
     "gadget_on_object": gadget_on_object,
     "neutralise": neutralise,
-    "intercept": neutralise,
+    "intercept": intercept,
     "frags": frags,
     "escort": escort,
     "follow": follow,
