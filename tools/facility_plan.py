@@ -49,6 +49,10 @@ OBJECTS: list[tuple[str, str, str, str, int, int, dict[str, Any]]] = [
     ("armoury_vest", "armour", "body armour", "ground_armoury", 500, 150, {"amount": 0.6}),
     ("armoury_ammo", "ammo", "silenced rounds", "ground_armoury", 800, 150,
      {"weapon": "silenced_pistol", "amount": 32}),
+    # A vest and a medkit by the start: the front door opens on a guarded corridor, and
+    # the stealth of later storeys should not hinge on winning the first gunfight unhurt.
+    ("yard_vest", "armour", "flak vest", "yard", 100, 450, {"amount": 0.5}),
+    ("yard_medkit", "medkit", "medkit", "yard", 100, 750, {"amount": 0.5}),
     ("first_aid_kit", "medkit", "medkit", "ground_first_aid", 500, 850, {"amount": 0.6}),
     ("labs_medkit", "medkit", "medkit", "labs_staff", 500, 850, {"amount": 0.5}),
     ("archive_medkit", "medkit", "medkit", "archive_reading", 150, 850, {"amount": 0.5}),
