@@ -125,7 +125,8 @@ def _last_target(mem: Memory) -> tuple[float, ...] | None:
 def through(mem: Memory, way: dict[str, Any], why: str) -> Decision | None:
     """Pass a way out of the current area: straight through, or opening its door on the way."""
     door = mem.doors.get(way["door"] or "")
-    if door is None or door["state"] in ("open", "opening", "broken"):
+    if (door is None and way["door"] is None) or (
+            door is not None and door["state"] in ("open", "opening", "broken")):
         decision: Decision = ("go_to_area", {"exit_id": way["id"]}, why)
         if not mem.failed(decision, 2):
             return decision
