@@ -14,13 +14,7 @@ import numpy as np
 from world.characters import friendly
 from world.characters.alertness import ALERT_LEVELS, ALERTED, IN_COMBAT, decayed, sight_gain
 from world.characters.mind import Mind
-from world.characters.perception import (
-    NEAR_SENSE,
-    STOREY_GAP,
-    Observers,
-    cone_candidates,
-    hearers,
-)
+from world.characters.perception import NEAR_SENSE, STOREY_GAP, hearers
 from world.sim.actors import PLAYER_ID
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.events import Event
@@ -43,33 +37,42 @@ def set_meter(sys: CharactersSystem, mind: Mind, value: float) -> None:
                            detail="character")
 
 
-def _eyes(sys: CharactersSystem, actors: list[Actor]) -> Observers:
-    sight = sys.tuning.sight
-    rows = []
-    for a in actors:
-        t = a.template
-        rows.append((a.x, a.z, a.y, a.facing, t.view_angle_deg, t.view_range * sight,
-                     t.hearing_range))
-    return Observers.build(rows)
+def _cos_half(view_angle_deg: float) -> float:
+    # All-round sight has no cone: every direction passes.
+    return -1.0 if view_angle_deg >= 360.0 else math.cos(math.radians(view_angle_deg) / 2.0)
 
 
-def _in_reach(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]], light: float) -> list[int]:
-    # A plain-Python distance filter first: most of the time most characters are far from
-    # the player, and a few comparisons cost less than building arrays for them.
+def _candidates(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]],
+                light: float) -> tuple[list[int], list[float], list[tuple[float, float]]]:
+    # Range, floor and view cone in plain Python: a tick has a handful of observers, and
+    # a few float operations each cost less than building and combining numpy arrays.
     player = sys.world.player
     px, py, pz = player.x, player.y, player.z
     scale = sys.tuning.sight * light
     near2 = NEAR_SENSE * NEAR_SENSE
-    out = []
+    cos_of = sys.cos_half
+    index, fraction, points = [], [], []
     for i, (a, _) in enumerate(pairs):
         if abs(a.y - py) > STOREY_GAP:
             continue
         dx, dz = px - a.x, pz - a.z
         d2 = dx * dx + dz * dz
-        reach = a.template.view_range * scale
-        if d2 <= reach * reach or d2 <= near2:
-            out.append(i)
-    return out
+        t = a.template
+        reach = t.view_range * scale
+        if d2 > reach * reach and d2 > near2:
+            continue
+        dist = math.sqrt(d2)
+        fraction.append(min(1.0, dist / reach) if reach > 0 else 1.0)
+        index.append(i)
+        if d2 <= near2:
+            points.append((a.x, a.z))
+            continue
+        cos_half = cos_of.get(t.view_angle_deg)
+        if cos_half is None:
+            cos_half = cos_of[t.view_angle_deg] = _cos_half(t.view_angle_deg)
+        cos_to = (math.cos(a.facing) * dx + math.sin(a.facing) * dz) / max(dist, 1e-9)
+        points.append((a.x, a.z) if cos_to >= cos_half and dist <= reach else None)
+    return index, fraction, points
 
 
 def look(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]]) -> None:
@@ -77,31 +80,30 @@ def look(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]]) -> None:
     world = sys.world
     tick = world.tick
     player = world.player
-    seen = np.zeros(len(pairs), dtype=bool)
-    fraction = np.ones(len(pairs))
+    seen = [False] * len(pairs)
+    fraction = [1.0] * len(pairs)
     if player.alive and pairs:
         light = world.level.area(player.area).light if player.area else 1.0
-        near = _in_reach(sys, pairs, light)
-        if near:
-            eyes = _eyes(sys, [pairs[i][0] for i in near])
-            mask, frac = cone_candidates(eyes, player.x, player.y, player.z, light)
-            idx = np.array(near)
-            fraction[idx] = frac
-            if mask.any():
-                hit = np.flatnonzero(mask)
-                points = np.column_stack((eyes.x[hit], eyes.z[hit]))
-                clear = world.sight.visible_from(player.position, points, player.storey)
-                seen[idx[hit[clear]]] = True
+        index, fracs, points = _candidates(sys, pairs, light)
+        for i, f in zip(index, fracs, strict=True):
+            fraction[i] = f
+        eyes = [(i, p) for i, p in zip(index, points, strict=True) if p is not None]
+        if eyes:
+            # One wall test for every observer with the player in its cone.
+            clear = world.sight.visible_from(player.position, [p for _, p in eyes],
+                                             player.storey).tolist()
+            for (i, _), ok in zip(eyes, clear, strict=True):
+                seen[i] = ok
+    reaction_s = sys.tuning.reaction_s
     for i, (_, mind) in enumerate(pairs):
         dt = (tick - mind.last_update) / TICKS_PER_SECOND
         mind.last_update = tick
-        mind.sees = bool(seen[i])
+        mind.sees = seen[i]
         if mind.sees:
             mind.target = PLAYER_ID
             mind.last_known = player.position
             mind.last_stimulus = tick
-            gain = sight_gain(dt, sys.tuning.reaction_s, float(fraction[i]))
-            set_meter(sys, mind, mind.meter + gain)
+            set_meter(sys, mind, mind.meter + sight_gain(dt, reaction_s, fraction[i]))
         elif mind.meter > 0.0:
             idle = (tick - mind.last_stimulus) / TICKS_PER_SECOND
             set_meter(sys, mind, decayed(mind.meter, idle, dt))

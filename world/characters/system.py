@@ -60,6 +60,8 @@ class CharactersSystem:
         self.waves = Waves(world, self.tuning)
         self.bots = Bots(world)
         self._bot_ids: set[str] = set()
+        # Cosine of half a view angle, per angle in degrees (perception's cone test).
+        self.cos_half: dict[float, float] = {}
         for actor in world.characters.values():
             self._adopt(actor)
         self._seen_events = len(world.events)

@@ -8,12 +8,11 @@ gate on that storey starts or stops blocking.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from world.sim.layout import Layout
-
-_EPS = 1e-9
 
 
 class Sight:
@@ -66,19 +65,15 @@ class Sight:
         ax, az, ex, ez = self.arrays(storey)
         if ax.size == 0:
             return True
-        dx, dz = q[0] - px, q[-1] - pz
         wx, wz = ax - px, az - pz
-        denom = dx * ez - dz * ex
-        tn = wx * ez - wz * ex
-        un = wx * dz - wz * dx
-        return not bool(_crossing(denom, tn, un).any())
+        return not bool(_crossing(wx * ez - wz * ex, q[0] - px, q[-1] - pz, wx, wz, ex, ez).any())
 
-    def visible_from(self, p: Sequence[float], points: np.ndarray, storey: str) -> np.ndarray:
+    def visible_from(self, p: Sequence[float], points: Any, storey: str) -> np.ndarray:
         """Line of sight from one eye to many points at once.
 
         Args:
             p: The eye (x, z) or (x, y, z).
-            points: An (n, 2) array of target (x, z) points.
+            points: An (n, 2) array (or sequence) of target (x, z) points.
             storey: The storey of the eye and the targets.
 
         Returns:
@@ -89,20 +84,39 @@ class Sight:
         if ax.size == 0 or pts.shape[0] == 0:
             return np.ones(pts.shape[0], dtype=bool)
         px, pz = p[0], p[-1]
+        wx, wz = ax - px, az - pz
         dx = (pts[:, 0] - px)[:, None]
         dz = (pts[:, 1] - pz)[:, None]
+        return ~_crossing(wx * ez - wz * ex, dx, dz, wx, wz, ex, ez).any(axis=1)
+
+    def lines_clear(self, starts: Any, ends: Any, storey: str) -> np.ndarray:
+        """Line of sight along many segments of one storey at once (line of fire in bulk).
+
+        Args:
+            starts: An (n, 2) array (or sequence) of segment starts (x, z).
+            ends: An (n, 2) array (or sequence) of segment ends (x, z).
+            storey: The storey of every segment.
+
+        Returns:
+            A boolean array of length n, True where nothing blocks the segment.
+        """
+        a = np.asarray(starts, dtype=float).reshape(-1, 2)
+        b = np.asarray(ends, dtype=float).reshape(-1, 2)
+        ax, az, ex, ez = self.arrays(storey)
+        if ax.size == 0 or a.shape[0] == 0:
+            return np.ones(a.shape[0], dtype=bool)
+        px, pz = a[:, 0:1], a[:, 1:2]
         wx, wz = ax - px, az - pz
-        denom = dx * ez - dz * ex
-        tn = wx * ez - wz * ex
-        un = wx * dz - wz * dx
-        return ~_crossing(denom, tn, un).any(axis=1)
+        dx, dz = b[:, 0:1] - px, b[:, 1:2] - pz
+        return ~_crossing(wx * ez - wz * ex, dx, dz, wx, wz, ex, ez).any(axis=1)
 
 
-def _crossing(denom: np.ndarray, tn: np.ndarray, un: np.ndarray) -> np.ndarray:
-    # t (along the sight line) and u (along the blocker) must both lie in [0, 1];
-    # comparing numerators against |denom| avoids a division per pair.
-    sign = np.sign(denom)
-    mag = np.abs(denom)
-    t = tn * sign
-    u = un * sign
-    return (mag > _EPS) & (t > _EPS * mag) & (t < mag * (1 - 1e-9)) & (u >= 0) & (u <= mag)
+def _crossing(side_p: Any, dx: Any, dz: Any, wx: Any, wz: Any, ex: Any, ez: Any) -> np.ndarray:
+    # Segment p-q (direction d) crosses blocker a-b (direction e, w = a - p) when p and q
+    # lie strictly on opposite sides of the blocker's line and a and b on opposite sides
+    # of the sight line, or one of them on it (so a line through a blocker's end, such as
+    # a wall corner, is blocked). side_p is p's side of the blocker's line; q's side is
+    # side_p - denom. Parallel lines never cross (q's side equals p's).
+    denom = dx * ez - dz * ex
+    side_a = wx * dz - wz * dx
+    return (side_p * (side_p - denom) < 0) & (side_a * (denom - side_a) >= 0)
