@@ -37,6 +37,11 @@ LONG_SHOT = 1300.0  # beyond this, close in before attacking
 OPEN_FIRE = 800.0  # how near closing in gets
 TOUGH = 2.0  # health (in ordinary people) from which a better weapon is fetched first
 THIN_ARMOUR = 0.3  # below this, armour in the same area is fetched before going on
+SHOOTER_WEIGHT = 800.0  # units of distance that standing off and shooting is worth
+SETTLE_S = 0.3  # game seconds between looks needed to judge who stands still
+STILL_SPEED = 50.0  # units per second under which a hostile counts as standing
+STAND_OFF = 250.0  # nearer than this, standing still is a brawl, not a shooter's stance
+LOW_ROUNDS = 16  # fewer rounds than this, and known ammunition is fetched while calm
 ARMOUR_DETOUR = 900.0  # a medkit is wasted above this health, armour above this armour
 
 
@@ -88,10 +93,49 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
             out.append(row)
     # Among those after the player, the one that is both near and quick to put down goes
     # first: a tough, slow brute can wait while the fast ones close in.
-    # A gunman hurts from where he stands, so he counts as nearer than one with bare hands.
+    # A gunman hurts from where he stands, so he counts as nearer than one with bare hands;
+    # one seen standing off at range while in combat is surely shooting, so nearer still.
+    shooters = _SIGHTINGS.setdefault(id(mem), Sightings()).shooters(mem)
     return sorted(out, key=lambda r: (r["alertness"] not in AWARE,
                                       r["distance"] + HEALTH_WEIGHT * r["health"]
-                                      - GUN_WEIGHT * (r["armed"] is True), r["id"]))
+                                      - GUN_WEIGHT * (r["armed"] is True)
+                                      - SHOOTER_WEIGHT * (r["id"] in shooters), r["id"]))
+
+
+class Sightings:
+    """Where hostiles in combat stood at the last look, to tell who stands off and shoots.
+
+    One that keeps its ground at range while fighting is firing from there; one that
+    runs at the player is closing in for a blow. The view's armed flag does not tell
+    them apart when bare hands count as a weapon.
+    """
+
+    def __init__(self) -> None:
+        """Start with nothing seen."""
+        self.turn = -1
+        self.time_s = 0.0
+        self.seen: dict[str, tuple[float, float]] = {}
+        self.standing: set[str] = set()
+
+    def shooters(self, mem: Memory) -> set[str]:
+        """Ids of hostiles in combat seen standing still at range since the last look."""
+        if mem.turn == self.turn:
+            return self.standing
+        span = mem.time_s - self.time_s
+        now = {r["id"]: (r["position"][0], r["position"][2]) for r in mem.view["characters"]
+               if r["seen"] == "now" and hostile(r) and r["alertness"] == "in_combat"}
+        if span >= SETTLE_S:
+            # Too short a look says nothing about who moves: keep the last judgement.
+            self.standing = {cid for cid, (x, z) in now.items() if cid in self.seen
+                             and math.dist((x, z), self.seen[cid]) < STILL_SPEED * span
+                             and math.dist((x, z), (mem.position[0], mem.position[2]))
+                             > STAND_OFF}
+            self.seen, self.time_s = now, mem.time_s
+        self.turn = mem.turn
+        return self.standing
+
+
+_SIGHTINGS: dict[int, Sightings] = {}  # one per memory, so one per episode
 
 
 def attack(mem: Memory, row: dict[str, Any], why: str) -> Decision | None:
@@ -136,10 +180,13 @@ def _new_weapon(mem: Memory) -> Decision | None:
 
 
 def fight(mem: Memory, stealth: bool) -> Decision | None:
-    """Answer the most pressing threat, when armed: fall back when outnumbered, else attack."""
-    if not armed(mem):
-        return None
+    """Answer the most pressing threat: fall back when outnumbered, else attack.
+
+    With nothing loaded and someone after the player, fetching rounds is the fight.
+    """
     rows = threats(mem, stealth)
+    if not armed(mem):
+        return restock(mem) if rows else None
     if not rows:
         return _ambush(mem)
     step = _fall_back(mem, rows)
@@ -221,9 +268,9 @@ def heal(mem: Memory, below: float) -> Decision | None:
     # With nobody shooting, a half-spent player tops up before walking into the next room:
     # the next guard meets it fresh.
     if player["health"] >= (max(below, CALM_MARK) if calm else below):
-        return _armour_nearby(mem)
+        return _armour_nearby(mem) or (_rearm(mem) if calm else None)
     kinds = tuple(k for k in HEALING if k != "armour" or player["armour"] < FULL)
-    return _nearest_pickup(mem, kinds, "healing up", tries=1)
+    return _nearest_pickup(mem, kinds, "healing up", tries=1) or (_rearm(mem) if calm else None)
 
 
 def _armour_nearby(mem: Memory) -> Decision | None:
@@ -238,6 +285,15 @@ def _armour_nearby(mem: Memory) -> Decision | None:
         if mem.failures[("go_to_object", row["id"])] == 0:
             return use_thing(mem, row["id"], f"putting on {row['name']} {row['id']}")
     return None
+
+
+def _rearm(mem: Memory) -> Decision | None:
+    # A magazine or two left is not enough for the next room: rounds lying in a room
+    # already seen are worth the walk while nobody shoots.
+    rounds = sum(c["ammo"] or 0 for c in mem.carried("weapon"))
+    if rounds >= LOW_ROUNDS:
+        return None
+    return _nearest_pickup(mem, ("ammo",), f"only {rounds} rounds left, rearming", tries=1)
 
 
 def restock(mem: Memory) -> Decision | None:

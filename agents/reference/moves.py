@@ -170,8 +170,9 @@ def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Deci
 def explore(mem: Memory) -> Decision | None:
     """Go through the nearest way out that leads somewhere not yet visited."""
     area = mem.view["area"]
+    shut = _exit_while_open(mem)
     if area is not None:
-        fresh = sorted((w for w in area["ways_out"] if not w["visited"]),
+        fresh = sorted((w for w in area["ways_out"] if not w["visited"] and w["to"] != shut),
                        key=lambda w: (w["one_way"], w["distance"]))
         for way in fresh:
             decision = through(mem, way, f"exploring {way['to_name']} ({way['to']})")
@@ -180,12 +181,25 @@ def explore(mem: Memory) -> Decision | None:
     frontier = []
     for note in mem.areas.values():
         for way in note.ways.values():
-            if way["to"] not in mem.visited and not way["one_way"]:
+            if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut:
                 frontier.append((mem.distance(way["position"]), way))
     for _, way in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
         decision = walk_to(mem, way["position"], f"heading for unexplored {way['to_name']}")
         if decision is not None:
             return decision
+    return None
+
+
+def _exit_while_open(mem: Memory) -> str | None:
+    """The exit area while entering it would end the mission with objectives open."""
+    exit_row = mem.view["exit"]
+    if exit_row is None:
+        return None
+    # Only reaching the exit itself may be left: anything else still to do keeps it shut.
+    if any(o["counts"] and o["status"] == "todo" and o["area"] != exit_row["area"]
+           and o["kind"] not in ("protect", "stay_unseen", "no_alarm")
+           for o in mem.view["objectives"]):
+        return exit_row["area"]
     return None
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
-from agents.reference.fight import AWARE, attack, heal, hostile, ready_weapon
+from agents.reference.fight import AWARE, armed, attack, heal, hostile, ready_weapon, restock
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import NEAR, enter_area, explore, scout, use_thing, walk_to, wander
 
@@ -23,6 +23,7 @@ Plan = Callable[[Memory, Objective], Decision | None]
 USE_REACH = 100.0  # a little inside the world's reach, so one press always lands
 ESCORT_LEASH = 450.0  # wait for followers farther than this
 FOLLOW_CLOSE = 250.0  # walk toward a leader farther than this
+SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
 
 
 def _goal_point(obj: Objective) -> list[float] | None:
@@ -58,6 +59,8 @@ def destroy_object(mem: Memory, obj: Objective) -> Decision | None:
     target = obj["targets"][0]
     row = mem.objects.get(target)
     why = f"objective {obj['index']}: destroy {target}"
+    if not armed(mem):
+        return restock(mem)
     if row is not None and mem.distance(row["position"]) < 900:
         shot: Decision = ("shoot_object", {"object_id": target}, why)
         if not mem.failed(shot, 2):
@@ -173,8 +176,15 @@ def follow(mem: Memory, obj: Objective) -> Decision | None:
 
 
 def survive(mem: Memory, obj: Objective) -> Decision | None:
-    """Keep healthy and let time pass."""
-    return heal(mem, 0.75) or ("wait", {"seconds": 2.0}, f"objective {obj['index']}: holding on")
+    """Keep healthy; let time pass only once nothing else is left to do.
+
+    Holding on is what remains after the other objectives: waiting while a tonic lies
+    uncollected or a brazier still burns would run the clock out on them.
+    """
+    step = heal(mem, SURVIVE_HEAL)
+    if step is not None or open_work(mem, obj):
+        return step
+    return ("wait", {"seconds": 2.0}, f"objective {obj['index']}: holding on")
 
 
 def find_secrets(mem: Memory, obj: Objective) -> Decision | None:
