@@ -263,6 +263,7 @@ class CharactersSystem:
     def _shoot(self, world: World) -> None:
         tick = world.tick
         chars = world.characters
+        ready: list[tuple[Mind, Actor, Actor, float]] = []
         for mind in list(self._shooters):
             if tick < mind.next_shot:
                 continue
@@ -279,14 +280,16 @@ class CharactersSystem:
                 mind.next_shot = tick + 1  # no swinging at thin air
                 continue
             actor.facing = math.atan2(target.z - actor.z, target.x - actor.x)
-            try:
-                result = world.fire(actor.id, target_id)
-            except WorldError:
+            ready.append((mind, actor, target, weapon.shots_per_s))
+        if not ready:
+            return
+        # Every shot of the tick at once: lines of fire and hit rolls in bulk.
+        results = world.combat.volley([(actor, target) for _, actor, target, _ in ready])
+        for (mind, actor, _, rate), result in zip(ready, results, strict=True):
+            if result is None:
                 self._shooters.remove(mind)
-                continue
-            if result.fired:
-                delay, mind.burst_left = next_shot_delay(actor.kind, weapon.shots_per_s,
-                                                         mind.burst_left)
+            elif result.fired:
+                delay, mind.burst_left = next_shot_delay(actor.kind, rate, mind.burst_left)
                 mind.next_shot = tick + delay
             elif result.reason == "reloading":
                 mind.next_shot = max(tick + 1, actor.reload_until)

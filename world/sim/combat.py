@@ -22,6 +22,8 @@ PLAYER_SKILL = 1.0  # the player's base chance to hit at point-blank range
 MOVING_SHOOTER_SPREAD = 1.0  # extra spread, as a multiple of the weapon's, when walking
 MOVING_TARGET_SPREAD = 0.5
 OBJECT_RADIUS = 15.0  # size of a shootable object
+# Reasons a weapon does not fire at all (a miss has fired).
+_NOT_FIRED = frozenset({"cooldown", "reloading", "no_ammo"})
 
 
 @dataclass(frozen=True)
@@ -134,46 +136,119 @@ class Combat:
         Returns:
             What happened.
         """
-        world = self.world
         weapon = self.weapon_of(shooter)
         why = self.readiness(shooter)
         if why:
-            if why == "no_ammo":
-                self._start_reload(shooter, weapon)
-                if shooter.reload_until:
-                    why = "reloading"
-            return ShotResult(False, reason=why)
-        if weapon.magazine > 0:
-            shooter.magazine[weapon.id] -= 1
-        shooter.last_shot_tick = world.tick
+            return self._not_fired(shooter, weapon, why)
         target_id = target.id if isinstance(target, Actor) else target
-        world.emit("shot_fired", shooter.id, target_id, 1.0 if weapon.silenced else 0.0, weapon.id)
-        result = self._resolve(shooter, weapon, aim, storey, target, target_id, target_moving,
-                               radius)
-        if weapon.magazine > 0 and shooter.magazine[weapon.id] == 0:
-            self._start_reload(shooter, weapon)
+        self._discharge(shooter, weapon, target_id)
+        if target is None:
+            result = ShotResult(True, reason="point")
+        else:
+            distance = math.hypot(aim[0] - shooter.x, aim[1] - shooter.z)
+            why = self._out_of_reach(weapon, distance, radius, storey, shooter.storey)
+            if not why and not self.world.sight.line_of_sight((shooter.x, shooter.z), aim,
+                                                              storey):
+                why = "blocked"
+            if not why:
+                chance = hit_chance(weapon, shooter.accuracy, distance, radius, shooter.moving,
+                                    target_moving)
+                why = "roll" if self.world.rng.random() >= chance else ""
+            result = self._land(shooter, weapon, target, target_id, why)
+        self._after_shot(shooter, weapon)
         return result
 
-    def _resolve(self, shooter: Actor, weapon: Weapon, aim, storey, target, target_id,
-                 target_moving, radius) -> ShotResult:
+    def volley(self, shots: list[tuple[Actor, Actor]]) -> list[ShotResult | None]:
+        """Fire many characters' weapons at actors in one pass (a tick's gunfire).
+
+        Lines of fire are tested together per storey and the hit rolls drawn in one
+        call, in the order of `shots`; then each shot takes effect in that order, as if
+        fired one by one. A shot whose shooter or target went down earlier in the
+        volley is not fired.
+
+        Args:
+            shots: (shooter, target) pairs, both alive when the volley starts, each
+                shooter at most once.
+
+        Returns:
+            Per shot, what happened, or None when the shooter or target was down at its
+            turn.
+        """
         world = self.world
-        if target is None:
-            return ShotResult(True, reason="point")
-        distance = math.hypot(aim[0] - shooter.x, aim[1] - shooter.z)
-        reach = weapon.range + (radius if weapon.melee else 0.0)
-        why = ""
-        if distance > reach:
-            why = "range"
-        elif storey != shooter.storey or not world.sight.line_of_sight(
-            (shooter.x, shooter.z), aim, storey
-        ):
-            why = "blocked"
-        else:
-            skill = shooter.accuracy
-            roll = world.rng.random()
-            chance = hit_chance(weapon, skill, distance, radius, shooter.moving, target_moving)
+        why: list[str] = []
+        lines: dict[str, list[int]] = {}
+        for k, (shooter, target) in enumerate(shots):
+            weapon = self.weapon_of(shooter)
+            reason = self.readiness(shooter)
+            if not reason:
+                distance = math.hypot(target.x - shooter.x, target.z - shooter.z)
+                reason = self._out_of_reach(weapon, distance, target.radius, target.storey,
+                                            shooter.storey)
+                if not reason:
+                    lines.setdefault(shooter.storey, []).append(k)
+            why.append(reason)
+        rolled: list[int] = []
+        for storey, ks in lines.items():
+            clear = world.sight.lines_clear([(shots[k][0].x, shots[k][0].z) for k in ks],
+                                            [(shots[k][1].x, shots[k][1].z) for k in ks],
+                                            storey).tolist()
+            for k, ok in zip(ks, clear, strict=True):
+                if ok:
+                    rolled.append(k)
+                else:
+                    why[k] = "blocked"
+        rolled.sort()
+        rolls = world.rng.random(len(rolled)).tolist() if rolled else []
+        for k, roll in zip(rolled, rolls, strict=True):
+            shooter, target = shots[k]
+            distance = math.hypot(target.x - shooter.x, target.z - shooter.z)
+            chance = hit_chance(self.weapon_of(shooter), shooter.accuracy, distance,
+                                target.radius, shooter.moving, target.moving)
             if roll >= chance:
-                why = "roll"
+                why[k] = "roll"
+        results: list[ShotResult | None] = []
+        for (shooter, target), reason in zip(shots, why, strict=True):
+            if not shooter.alive or not target.alive:
+                results.append(None)
+                continue
+            weapon = self.weapon_of(shooter)
+            if reason in _NOT_FIRED:
+                results.append(self._not_fired(shooter, weapon, reason))
+                continue
+            self._discharge(shooter, weapon, target.id)
+            results.append(self._land(shooter, weapon, target, target.id, reason))
+            self._after_shot(shooter, weapon)
+        return results
+
+    def _not_fired(self, shooter: Actor, weapon: Weapon, why: str) -> ShotResult:
+        if why == "no_ammo":
+            self._start_reload(shooter, weapon)
+            if shooter.reload_until:
+                why = "reloading"
+        return ShotResult(False, reason=why)
+
+    def _discharge(self, shooter: Actor, weapon: Weapon, target_id: str | None) -> None:
+        if weapon.magazine > 0:
+            shooter.magazine[weapon.id] -= 1
+        shooter.last_shot_tick = self.world.tick
+        self.world.emit("shot_fired", shooter.id, target_id, 1.0 if weapon.silenced else 0.0,
+                        weapon.id)
+
+    def _after_shot(self, shooter: Actor, weapon: Weapon) -> None:
+        if weapon.magazine > 0 and shooter.magazine[weapon.id] == 0:
+            self._start_reload(shooter, weapon)
+
+    @staticmethod
+    def _out_of_reach(weapon: Weapon, distance: float, radius: float, storey: str,
+                      shooter_storey: str) -> str:
+        if distance > weapon.range + (radius if weapon.melee else 0.0):
+            return "range"
+        return "blocked" if storey != shooter_storey else ""
+
+    def _land(self, shooter: Actor, weapon: Weapon, target: Actor | str, target_id: str,
+              why: str) -> ShotResult:
+        """A fired shot's outcome: a miss for a reason, or a hit dealing damage."""
+        world = self.world
         if why:
             world.emit("shot_missed", shooter.id, target_id, detail=why)
             return ShotResult(True, reason=why)
