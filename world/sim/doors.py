@@ -256,17 +256,11 @@ class Doors:
 
     def blocked(self, actor: Actor | None = None) -> frozenset[str]:
         """Gates not passable now; with an actor, less the ones it could open itself."""
-        if actor is None and self._blocked_cache[0] == self.version:
-            return self._blocked_cache[1]
-        out = []
-        for gid in sorted(self.gates):
-            gate = self.gates[gid]
-            if not gate.blocking:
-                continue
-            if actor is not None and self.refusal(actor, gid) is None:
-                continue
-            out.append(gid)
-        result = frozenset(out)
-        if actor is None:
-            self._blocked_cache = (self.version, result)
-        return result
+        if self._blocked_cache[0] != self.version:
+            walls = frozenset(gid for gid in sorted(self.gates) if self.gates[gid].blocking)
+            self._blocked_cache = (self.version, walls)
+        walls = self._blocked_cache[1]
+        if actor is None or not walls:
+            return walls
+        # Only the gates that block now can be ones the actor opens itself.
+        return frozenset(gid for gid in sorted(walls) if self.refusal(actor, gid) is not None)
