@@ -201,6 +201,7 @@ def _hit(sys: CharactersSystem, event: Event) -> None:
 
 
 def _down(sys: CharactersSystem, event: Event) -> None:
+    sys.lives += 1
     world = sys.world
     victim = world.characters.get(event.subject) or (
         world.player if event.subject == PLAYER_ID else None)
@@ -209,6 +210,10 @@ def _down(sys: CharactersSystem, event: Event) -> None:
     if victim.side == "friendly":
         world.emit("friendly_killed", victim.id, event.other)
     sys.bots.on_down(sys, victim, event.other)
+
+
+def _respawned(sys: CharactersSystem, event: Event) -> None:
+    sys.lives += 1
 
 
 def _used(sys: CharactersSystem, event: Event) -> None:
@@ -233,6 +238,7 @@ def read_events(sys: CharactersSystem, events: list[Event]) -> None:
 EVENT_HANDLERS = {
     "damage_taken": _hit,
     "actor_down": _down,
+    "character_respawned": _respawned,
     "object_used": _used,
     "object_broken": _broken,
 }

@@ -10,6 +10,8 @@ one, and firing for those in a fight.
 from __future__ import annotations
 
 import math
+from itertools import chain
+from operator import attrgetter
 
 import numpy as np
 
@@ -34,6 +36,7 @@ SYSTEM_ORDER = 10
 # Gunfire is heard in batches every few ticks: a tenth of a second late at most, and the
 # listeners' positions are gathered once per batch instead of once per shot.
 HEAR_TICKS = 3
+_EAR = attrgetter("x", "y", "z")
 
 
 class CharactersSystem:
@@ -62,6 +65,9 @@ class CharactersSystem:
         self._bot_ids: set[str] = set()
         # Cosine of half a view angle, per angle in degrees (perception's cone test).
         self.cos_half: dict[float, float] = {}
+        # Counts downs and respawns (the event readers bump it), to key cached listeners.
+        self.lives = 0
+        self._ears: tuple | None = None
         for actor in world.characters.values():
             self._adopt(actor)
         self._seen_events = len(world.events)
@@ -126,14 +132,22 @@ class CharactersSystem:
 
     def listeners(self) -> tuple[list[Mind], np.ndarray]:
         """Living characters and their ears (x, y, z, hearing range), for gunfire in bulk."""
-        chars = self.world.characters
-        minds, rows = [], []
-        for m in self._order:
-            a = chars[m.id]
-            if a.alive:
-                minds.append(m)
-                rows.append((a.x, a.y, a.z, a.template.hearing_range))
-        return minds, np.array(rows, dtype=float).reshape(-1, 4)
+        key = (len(self._order), self.lives)
+        if self._ears is None or self._ears[0] != key:
+            # Who is alive changes only with a down, a respawn or a newcomer.
+            chars = self.world.characters
+            minds = [m for m in self._order if chars[m.id].alive]
+            actors = [chars[m.id] for m in minds]
+            ranges = np.array([a.template.hearing_range for a in actors], dtype=float)
+            self._ears = (key, minds, actors, ranges)
+        _, minds, actors, ranges = self._ears
+        ears = np.empty((len(actors), 4))
+        if actors:
+            # One C-level pass over the actors; numpy's own tuple conversion is slower.
+            ears[:, :3] = np.fromiter(chain.from_iterable(map(_EAR, actors)), float,
+                                      3 * len(actors)).reshape(-1, 3)
+            ears[:, 3] = ranges
+        return minds, ears
 
     # ---- spawning and alerting -----------------------------------------------------------
     def spawn_at(self, actor_id: str, template: CharacterTemplate, spawn_point: str,
