@@ -45,7 +45,10 @@ def use_thing(mem: Memory, thing_id: str, why: str,
     """
     row = mem.objects.get(thing_id) or mem.doors.get(thing_id)
     point = row["position"] if row is not None else toward
-    step = scout(mem, point, why) if point is not None else None
+    # A thing in the room the player stands in is walked to directly: scouting would
+    # step through a doorway that merely points the same way, into a room not needed.
+    here = row is not None and mem.here is not None and row.get("area") == mem.here
+    step = scout(mem, point, why) if point is not None and not here else None
     if step is not None:
         return step
     decision: Decision = ("go_to_object", {"object_id": thing_id}, why)

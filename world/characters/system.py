@@ -57,6 +57,7 @@ class CharactersSystem:
         self._slots: list[list[Mind]] = [[] for _ in range(THINK_TICKS)]
         self._wake: dict[int, list[Mind]] = {}
         self._shooters: list[Mind] = []
+        self._shooting: set[str] = set()  # ids of _shooters, for membership in O(1)
         self._shots: list = []
         self.cameras = Cameras(world, self.tuning)
         self.alarms = Alarms(world, self.tuning)
@@ -267,12 +268,17 @@ class CharactersSystem:
 
     def _update_shooter(self, actor: Actor, mind: Mind) -> None:
         wants = mind.hostile and mind.sees and mind.rank == IN_COMBAT
-        present = mind in self._shooters
+        present = mind.id in self._shooting
         if wants and not present:
+            self._shooting.add(mind.id)
             self._shooters.append(mind)
             self._shooters.sort(key=lambda m: m.index)
         elif present and not wants:
-            self._shooters.remove(mind)
+            self._drop_shooter(mind)
+
+    def _drop_shooter(self, mind: Mind) -> None:
+        self._shooting.discard(mind.id)
+        self._shooters.remove(mind)
 
     def _shoot(self, world: World) -> None:
         tick = world.tick
@@ -285,7 +291,7 @@ class CharactersSystem:
             target_id = mind.target or "player"
             target = world.player if target_id == "player" else chars.get(target_id)
             if not actor.alive or target is None or not target.alive:
-                self._shooters.remove(mind)
+                self._drop_shooter(mind)
                 continue
             weapon = world.combat.weapon_of(actor)
             if weapon.melee and math.hypot(target.x - actor.x, target.z - actor.z) > (
@@ -301,7 +307,7 @@ class CharactersSystem:
         results = world.combat.volley([(actor, target) for _, actor, target, _ in ready])
         for (mind, actor, _, rate), result in zip(ready, results, strict=True):
             if result is None:
-                self._shooters.remove(mind)
+                self._drop_shooter(mind)
             elif result.fired:
                 delay, mind.burst_left = next_shot_delay(actor.kind, rate, mind.burst_left)
                 mind.next_shot = tick + delay
