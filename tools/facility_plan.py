@@ -54,6 +54,12 @@ OBJECTS: list[tuple[str, str, str, str, int, int, dict[str, Any]]] = [
     ("yard_vest", "armour", "flak vest", "yard", 100, 450, {"amount": 0.5}),
     ("yard_medkit", "medkit", "medkit", "yard", 100, 750, {"amount": 0.5}),
     ("first_aid_kit", "medkit", "medkit", "ground_first_aid", 500, 850, {"amount": 0.6}),
+    # Each upper storey is reached by the stairs alone, so whoever comes up hurt from the
+    # storey below finds a medkit and a vest at the top rather than a gunfight.
+    ("labs_stair_medkit", "medkit", "medkit", "labs_stair_top", 100, 300, {"amount": 0.5}),
+    ("labs_stair_vest", "armour", "flak vest", "labs_stair_top", 100, 100, {"amount": 0.5}),
+    ("archive_stair_medkit", "medkit", "medkit", "archive_stair_top", 100, 100, {"amount": 0.5}),
+    ("archive_stair_vest", "armour", "flak vest", "archive_stair_top", 100, 300, {"amount": 0.5}),
     ("labs_medkit", "medkit", "medkit", "labs_staff", 500, 850, {"amount": 0.5}),
     ("archive_medkit", "medkit", "medkit", "archive_reading", 150, 850, {"amount": 0.5}),
     ("prototype", "prop", "prototype rig", "labs_test_bay", 500, 300, {}),

@@ -22,6 +22,7 @@ Plan = Callable[[Memory, Objective], Decision | None]
 
 USE_REACH = 100.0  # a little inside the world's reach, so one press always lands
 ESCORT_LEASH = 450.0  # wait for followers farther than this
+ESCORT_WAITS = 3  # waits for a follower out of sight before going back for it
 FOLLOW_CLOSE = 250.0  # walk toward a leader farther than this
 SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
 
@@ -151,7 +152,18 @@ def escort(mem: Memory, obj: Objective) -> Decision | None:
     lagging = [mem.people[c] for c in obj["targets"] if c in mem.escorted
                and not mem.people[c]["down"] and mem.people[c]["distance"] > ESCORT_LEASH]
     if lagging:
-        return ("wait", {"seconds": 1.5}, f"{why}: waiting for {lagging[0]['id']} to catch up")
+        row = lagging[0]
+        waited = ("wait_for", row["id"])
+        mem.failures[waited] = mem.failures[waited] + 1 if row["seen"] != "now" else 0
+        if mem.failures[waited] > ESCORT_WAITS:
+            # Out of sight through several waits, it has lost the player (or never set
+            # off): walk back and ask again rather than wait on a stale position.
+            mem.failures[waited] = 0
+            mem.escorted.discard(row["id"])
+            step = walk_to(mem, row["position"], f"{why}: going back for {row['id']}")
+            if step is not None:
+                return step
+        return ("wait", {"seconds": 1.5}, f"{why}: waiting for {row['id']} to catch up")
     point = _goal_point(obj)
     if point is None:
         return None
