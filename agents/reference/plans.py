@@ -24,6 +24,7 @@ USE_REACH = 100.0  # a little inside the world's reach, so one press always land
 ESCORT_LEASH = 450.0  # wait for followers farther than this
 ESCORT_WAITS = 3  # waits for a follower out of sight before going back for it
 FOLLOW_CLOSE = 250.0  # walk toward a leader farther than this
+CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
 SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
 
 
@@ -62,12 +63,18 @@ def destroy_object(mem: Memory, obj: Objective) -> Decision | None:
     why = f"objective {obj['index']}: destroy {target}"
     if not armed(mem):
         return restock(mem)
+    if row is not None and mem.distance(row["position"]) < CLOSE_SHOT \
+            and mem.failures[("close_shot", target)] == 0:
+        # Refused from afar (no clear line): standing next to it, the shot is worth
+        # one more try.
+        mem.failures[("close_shot", target)] = 1
+        mem.failures[("shoot_object", target)] = 0
     if row is not None and mem.distance(row["position"]) < 900:
         shot: Decision = ("shoot_object", {"object_id": target}, why)
         if not mem.failed(shot, 2):
             return ready_weapon(mem) or shot
     point = row["position"] if row is not None else _goal_point(obj)
-    if point is not None and mem.distance(point) > 400:
+    if point is not None and mem.distance(point) > CLOSE_SHOT:
         return walk_to(mem, point, why)
     return None
 
