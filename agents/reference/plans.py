@@ -9,6 +9,7 @@ shape how the agent fights, not where it goes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
@@ -24,6 +25,10 @@ USE_REACH = 100.0  # a little inside the world's reach, so one press always land
 ESCORT_LEASH = 450.0  # wait for followers farther than this
 ESCORT_WAITS = 3  # waits for a follower out of sight before going back for it
 FOLLOW_CLOSE = 250.0  # walk toward a leader farther than this
+CAMERA_SHOT = 1500.0  # a camera nearer than this is shot at
+CAMERA_WALK = 3000.0  # a camera nearer than this is walked toward before any errand
+STEALTH_LEG = 2.5  # game seconds per walk while an alarm must not sound
+WALKS = frozenset({"go_to", "go_to_object", "go_to_area"})
 CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
 SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
 
@@ -260,13 +265,67 @@ STEALTHY = frozenset({"stay_unseen", "no_alarm"})
 # Kinds whose characters must never be shot.
 SPARED = frozenset({"protect", "escort", "follow"})
 
+def quietly(plan: Plan) -> Plan:
+    """Wrap an errand so that, while an alarm must not sound, cameras are dealt with first.
+
+    A working camera remembered within a walk is approached to shooting range and shot
+    out before the errand's own walk, which would otherwise carry the player through
+    the camera's view in one go.
+    """
+    def run(mem: Memory, obj: Objective) -> Decision | None:
+        step = _blind_camera(mem)
+        if step is not None:
+            return step
+        decision = plan(mem, obj)
+        if decision is not None and _stealthy(mem) and decision[0] in WALKS \
+                and "time_limit_s" not in decision[1]:
+            # Short legs: each stop is a look around for a camera the last leg revealed.
+            decision = (decision[0], {**decision[1], "time_limit_s": STEALTH_LEG}, decision[2])
+        return decision
+
+    run.__doc__ = plan.__doc__
+    return run
+
+
+def _stealthy(mem: Memory) -> bool:
+    return any(o["counts"] and o["status"] == "todo" and o["kind"] in STEALTHY
+               for o in mem.view["objectives"])
+
+
+def _blind_camera(mem: Memory) -> Decision | None:
+    if not _stealthy(mem) or not armed(mem):
+        return None
+    cameras = sorted((o for o in mem.objects.values() if o["kind"] == "camera"
+                      and o["state"] != "broken" and mem.distance(o["position"]) < CAMERA_WALK),
+                     key=lambda o: (mem.distance(o["position"]), o["id"]))
+    for camera in cameras:
+        why = f"shooting out camera {camera['id']} before it sees me"
+        shot: Decision = ("shoot_object", {"object_id": camera["id"], "time_limit_s": 3.0}, why)
+        if mem.distance(camera["position"]) < CAMERA_SHOT:
+            if not mem.failed(shot, 1):
+                return ready_weapon(mem) or shot
+            continue
+        step = _hop(mem, _short_by(mem, camera["position"], CAMERA_SHOT * 0.7), 8.0,
+                    f"{why}: getting within range")
+        if step is not None:
+            return step
+    return None
+
+
+def _short_by(mem: Memory, point: list[float], keep: float) -> list[float]:
+    x, _, z = mem.position
+    length = max(math.hypot(point[0] - x, point[2] - z), 1.0)
+    share = min(keep, length) / length
+    return [point[0] - (point[0] - x) * share, point[1], point[2] - (point[2] - z) * share]
+
+
 PLANS: MappingProxyType[str, Plan] = MappingProxyType({
-    "reach_area": reach_area,
-    "collect_item": collect_item,
-    "use_object": use_object,
+    "reach_area": quietly(reach_area),
+    "collect_item": quietly(collect_item),
+    "use_object": quietly(use_object),
     "destroy_object": destroy_object,
-    "gadget_on_object": gadget_on_object,
-    "neutralise": neutralise,
+    "gadget_on_object": quietly(gadget_on_object),
+    "neutralise": quietly(neutralise),
     "intercept": intercept,
     "frags": frags,
     "escort": escort,
