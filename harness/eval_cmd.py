@@ -7,16 +7,13 @@ import sys
 from pathlib import Path
 
 from harness.runner import LEVELS_DIR, UsageError, resolve_level
-from harness.settings import RunSettings
+from harness.settings import add_agent_arguments, settings_from_arguments
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
 from harness.suite_report import ProgressBar, write_results
-
-_DEFAULTS = RunSettings()
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
-    parser.add_argument("--agent", required=True, help="agent command line (any executable)")
     parser.add_argument("--levels", default="all",
                         help="'all' (every level in levels/) or comma-separated level ids")
     parser.add_argument("--difficulties", default="all",
@@ -24,12 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seeds", type=int, default=10, help="seeds 0..N-1 (default 10)")
     parser.add_argument("--jobs", type=int, default=1, help="episodes played at once")
     parser.add_argument("--out", default="eval", help="output directory (default eval)")
-    parser.add_argument("--decision-timeout", type=float, default=_DEFAULTS.decision_timeout_s,
-                        help="wall seconds per decision (default %(default)s)")
-    parser.add_argument("--episode-timeout", type=float, default=_DEFAULTS.episode_timeout_s,
-                        help="wall seconds per episode (default %(default)s)")
-    parser.add_argument("--pass-env", action="append", default=[], metavar="NAME",
-                        help="pass this environment variable to the agent (repeatable)")
+    add_agent_arguments(parser)
 
 
 def resolve_suite(levels: str, difficulties: str) -> list[tuple[str, list[str]]]:
@@ -57,9 +49,7 @@ def resolve_suite(levels: str, difficulties: str) -> list[tuple[str, list[str]]]
 
 def run(args: argparse.Namespace) -> int:
     """Run the suite; exit 0 when it ran, 2 on a usage error or a mismatched --out."""
-    settings = RunSettings(decision_timeout_s=args.decision_timeout,
-                           episode_timeout_s=args.episode_timeout,
-                           env_passthrough=tuple(args.pass_env))
+    settings = settings_from_arguments(args)
     out = Path(args.out)
     try:
         if args.seeds < 1 or args.jobs < 1:

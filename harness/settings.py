@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 from dataclasses import dataclass
 from typing import Any
@@ -39,3 +40,30 @@ class RunSettings:
         data = dataclasses.asdict(self)
         data["env_passthrough"] = list(self.env_passthrough)
         return data
+
+
+def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the options every command that plays an agent shares (run, eval)."""
+    defaults = RunSettings()
+    parser.add_argument("--agent", required=True, help="agent command line (any executable)")
+    parser.add_argument("--hello-timeout", type=float, default=defaults.hello_timeout_s,
+                        help="wall seconds to wait for hello (default %(default)s)")
+    parser.add_argument("--decision-timeout", type=float, default=defaults.decision_timeout_s,
+                        help="wall seconds per decision (default %(default)s)")
+    parser.add_argument("--episode-timeout", type=float, default=defaults.episode_timeout_s,
+                        help="wall seconds for the whole episode (default %(default)s)")
+    parser.add_argument("--max-invalid", type=int, default=defaults.max_invalid_in_a_row,
+                        help="invalid actions in a row that end the episode (default %(default)s)")
+    parser.add_argument("--pass-env", action="append", default=[], metavar="NAME",
+                        help="pass this environment variable to the agent (repeatable)")
+
+
+def settings_from_arguments(args: argparse.Namespace) -> RunSettings:
+    """The run settings the shared agent options ask for."""
+    return RunSettings(
+        hello_timeout_s=args.hello_timeout,
+        decision_timeout_s=args.decision_timeout,
+        episode_timeout_s=args.episode_timeout,
+        max_invalid_in_a_row=args.max_invalid,
+        env_passthrough=tuple(args.pass_env),
+    )
