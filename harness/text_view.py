@@ -56,10 +56,18 @@ def _last(obs: Obs) -> list[str]:
     return [line] + [f"  - {c}" for c in r["changes"]]
 
 
+def _type_of(item: dict) -> str:
+    # A weapon's type beside its name when the name does not already say it, so rounds
+    # "for smg" can be matched to the gun that takes them.
+    weapon = item.get("weapon")
+    return f" ({weapon})" if weapon and weapon != item["name"] else ""
+
+
 def _player(obs: Obs) -> list[str]:
     p = obs["view"]["player"]
     carried = ", ".join(
-        f"{c['id']} {c['name']}" + (f" [{c['ammo']} rounds]" if c.get("ammo") is not None else "")
+        f"{c['id']} {c['name']}" + _type_of(c)
+        + (f" [{c['ammo']} rounds]" if c.get("ammo") is not None else "")
         for c in p["carried"]
     )
     return [
@@ -122,8 +130,15 @@ def _doors(obs: Obs) -> list[str]:
     return ["Doors:", *out] if out else []
 
 
+def _feeds(obj: dict) -> str:
+    weapon = obj.get("weapon")
+    if not weapon:
+        return ""
+    return f" (for {weapon})" if obj["kind"] == "ammo" else f" ({weapon})"
+
+
 def _objects(obs: Obs) -> list[str]:
-    out = [f"  {o['id']} {o['kind']} '{o['name']}' at {_pt(o['position'])}, "
+    out = [f"  {o['id']} {o['kind']} '{o['name']}'" + _feeds(o) + f" at {_pt(o['position'])}, "
            f"{_num(o['distance'])} away" + (f", {o['state']}" if o["state"] else "")
            + (" (objective target)" if o["objective"] else "")
            for o in obs["view"]["objects"]]
@@ -138,7 +153,7 @@ def _characters(obs: Obs) -> list[str]:
     out = []
     for c in obs["view"]["characters"]:
         side = _SIDE[c["friendly"]]
-        armed = _ARMED[c["armed"]]
+        armed = _ARMED[c["armed"]] + (f", {c['weapon']}" if c.get("weapon") else "")
         seen = "seen now" if c["seen"] == "now" else f"last seen at {c['seen_tick'] / 30:.0f} s"
         state = "down" if c["down"] else f"health {_pct(c['health'])}, {c['alertness']}"
         out.append(f"  {c['id']} {c['kind']} ({side}, {armed}) at {_pt(c['position'])}, "

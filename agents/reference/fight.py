@@ -106,9 +106,8 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
 class Sightings:
     """Where hostiles in combat stood at the last look, to tell who stands off and shoots.
 
-    One that keeps its ground at range while fighting is firing from there; one that
-    runs at the player is closing in for a blow. The view's armed flag does not tell
-    them apart when bare hands count as a weapon.
+    One that keeps its ground at range while fighting is firing from there now; a gunman
+    still running about may not have the player in sight yet.
     """
 
     def __init__(self) -> None:
@@ -170,10 +169,10 @@ def _short_of(mem: Memory, point: list[float]) -> tuple[float, float, float]:
 
 
 def _new_weapon(mem: Memory) -> Decision | None:
-    carried = {c["name"] for c in mem.carried("weapon")}
+    carried = {c.get("weapon") for c in mem.carried("weapon")}
     present = _present(mem)
     rows = [o for o in mem.objects.values() if o["kind"] == "weapon" and o["id"] in present
-            and o["name"] not in carried]
+            and o.get("weapon") not in carried]
     for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
         if mem.failures[("go_to_object", row["id"])] == 0:
             return use_thing(mem, row["id"], f"fetching the {row['name']} {row['id']} first")
@@ -329,12 +328,11 @@ def _nearest_pickup(mem: Memory, kinds: tuple[str, ...], why: str,
 
 
 def _fits(mem: Memory, row: dict[str, Any]) -> bool:
-    # Rounds are only worth a walk for a gun carried: the pickup's name says which
-    # gun it feeds ("pistol rounds"), and shells for a shotgun never picked up do nothing.
+    # Rounds are only worth a walk for a gun carried: shells for a shotgun never picked
+    # up do nothing. The view says which gun a box feeds.
     if row["kind"] != "ammo":
         return True
-    words = {w for c in mem.carried("weapon") for w in c["name"].lower().split()}
-    return bool(words & set(row["name"].lower().split()))
+    return row.get("weapon") in {c.get("weapon") for c in mem.carried("weapon")}
 
 
 def _present(mem: Memory) -> set[str]:

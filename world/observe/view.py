@@ -17,6 +17,7 @@ from world.sim.world import World
 SIGHT_RANGE = 3000.0  # how far the view reports things the player has a clear line to
 MAX_OBJECTS = 12
 MAX_DOORS = 10
+WEAPON_KINDS = frozenset({"weapon", "ammo"})  # object kinds whose weapon type is shown
 
 
 def _r(v: float) -> float:
@@ -85,7 +86,8 @@ def _player(world: World, ids: IdMap) -> dict[str, Any]:
         spec = world.level.object(oid)
         ammo = p.ammo.get(spec.weapon) if spec.weapon else None
         carried.append({"id": ids.ep("object", oid), "kind": spec.kind,
-                        "name": spec.name or spec.kind, "ammo": ammo})
+                        "name": spec.name or spec.kind, "ammo": ammo,
+                        "weapon": spec.weapon})
     keys = [ids.ep("object", o) for o in p.inventory if world.level.object(o).kind == "key"]
     return {
         "position": [_r(p.x), _r(p.y), _r(p.z)],
@@ -216,6 +218,8 @@ def _alertness(world: World) -> dict[str, Any]:
 
 
 def _characters(world: World, ids: IdMap, memory: Memory) -> list[dict[str, Any]]:
+    from world.characters.views import weapon_seen
+
     views = _alertness(world)
     out = []
     for cid, actor in world.characters.items():
@@ -226,6 +230,7 @@ def _characters(world: World, ids: IdMap, memory: Memory) -> list[dict[str, Any]
         pos, tick = memory.characters[cid]
         now = tick == world.tick
         v = views.get(cid)
+        weapon, gun = (v.weapon, v.armed) if v is not None else weapon_seen(world, actor)
         out.append({
             "id": ids.ep("character", cid), "kind": actor.kind,
             "position": [_r(c) for c in pos],
@@ -233,7 +238,7 @@ def _characters(world: World, ids: IdMap, memory: Memory) -> list[dict[str, Any]
             "health": round(max(0.0, actor.health), 3) if now else 1.0,
             "down": not actor.alive if now else False,
             "alertness": v.alertness if (v is not None and now) else "unknown",
-            "armed": v.armed if v is not None else actor.weapon is not None,
+            "armed": gun, "weapon": weapon,
             "friendly": actor.side == "friendly",
             "seen": "now" if now else "before", "seen_tick": tick,
             "distance": _dist(world, pos),
@@ -259,6 +264,9 @@ def _objects(world: World, ids: IdMap, memory: Memory, visited, here) -> list[di
             "area": ids.ep("area", obj.spec.area) if obj.spec.area else None,
             "distance": _dist(world, pos), "objective": oid in targets,
             "state": "broken" if obj.broken else ("sounding" if obj.active else None),
+            # The gun a weapon pickup is, or the gun an ammunition pickup feeds, as its
+            # box would say: rounds for a gun not carried are of no use.
+            "weapon": obj.spec.weapon if obj.spec.kind in WEAPON_KINDS else None,
         })
     rows.sort(key=lambda r: (r["distance"], r["id"]))
     near = rows[:MAX_OBJECTS]

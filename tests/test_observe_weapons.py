@@ -1,0 +1,54 @@
+"""The observation tells guns from bare hands and which gun a box of rounds feeds."""
+
+from pathlib import Path
+
+from harness.text_view import render_text_view
+from world.characters import character_views
+from world.level.load import load_level
+from world.observe.ids import IdMap
+from world.observe.session import build_world
+from world.observe.view import Memory, build_view
+
+LEVELS = Path(__file__).resolve().parent.parent / "levels"
+
+
+def _world(level_id: str, difficulty: str):
+    level = load_level(LEVELS / f"{level_id}.json")
+    world, objectives = build_world(level, difficulty, 0)
+    return level, world, objectives
+
+
+def _characters_system(world):
+    return next(s for n, s in world.systems() if n == "characters")
+
+
+def test_bare_hands_are_not_armed():
+    _, world, _ = _world("acid_tanks", "hard")
+    views = character_views(_characters_system(world))
+    assert not views["scavenger_a"].armed
+    assert views["scavenger_a"].weapon is None
+
+
+def test_a_gunman_is_armed_with_his_gun():
+    level, world, _ = _world("outpost", "normal")
+    views = character_views(_characters_system(world))
+    gunmen = [c for c in level.characters if c.weapon not in (None, "fists")
+              and c.id in views]
+    assert gunmen
+    assert all(views[c.id].armed and views[c.id].weapon == c.weapon for c in gunmen)
+
+
+def test_ammunition_names_the_gun_it_feeds():
+    level, world, objectives = _world("outpost", "normal")
+    memory = Memory()
+    memory.objects.update(world.objects)  # as if every object had been seen
+    view = build_view(world, IdMap(level, 0), memory, objectives.report(world))
+    boxes = [o for o in view["objects"] if o["kind"] == "ammo"]
+    assert boxes and all(o["weapon"] for o in boxes)
+    assert all(o["weapon"] is None for o in view["objects"] if o["kind"] not in ("ammo", "weapon"))
+    text = render_text_view({"view": view, "turn": 0, "tick": 0, "time_s": 0.0,
+                             "last_result": None, "error": None, "warnings": [],
+                             "budgets": {"decisions_left": 1, "game_seconds_left": 1.0,
+                                         "episode_wall_s_left": 1.0,
+                                         "decision_timeout_s": 1.0}})
+    assert f"(for {boxes[0]['weapon']})" in text
