@@ -34,6 +34,9 @@ ROOM = 1000  # room width along x and depth along z
 HALL = (1000, 1400)  # z range of the corridor
 SEGMENTS = 6
 TOWER = (6000, 6800)  # x range of the stair tower
+FLIGHT = (TOWER[0] + 50, TOWER[0] + 350)  # x range of both flights of stairs
+WELL = 80  # depth of the stairwell opening over the foot of each flight
+WELL_MARGIN = 20  # how far the stairwell opening reaches past each side of the flight
 
 
 def rect(x0: float, z0: float, x1: float, z1: float) -> list[list[float]]:
@@ -49,6 +52,32 @@ def rect(x0: float, z0: float, x1: float, z1: float) -> list[list[float]]:
         The corners, counter-clockwise.
     """
     return [[x0, z0], [x1, z0], [x1, z1], [x0, z1]]
+
+
+def landing_polygon(storey: str) -> list[list[float]]:
+    """A storey's stair landing, with a stairwell over the foot of the flight below it.
+
+    The landings stand one above another, and each flight ends at the edge of the
+    landing below; the landing above stops short of that edge (an opening in its floor
+    over the foot of the flight), so whoever comes down the stairs has room to step off
+    them rather than walking into the upper landing's edge.
+
+    Args:
+        storey: Storey id.
+
+    Returns:
+        The corners, counter-clockwise.
+    """
+    xa, xb = TOWER
+    z0, z1 = HALL
+    w0, w1 = FLIGHT[0] - WELL_MARGIN, FLIGHT[1] + WELL_MARGIN
+    if storey == "labs":  # over the foot of the ground-to-labs flight, on the north edge
+        return [[xa, z0], [xb, z0], [xb, z1], [w1, z1], [w1, z1 - WELL], [w0, z1 - WELL],
+                [w0, z1], [xa, z1]]
+    if storey == "archive":  # over the foot of the labs-to-archive flight, on the south edge
+        return [[xa, z0], [w0, z0], [w0, z0 + WELL], [w1, z0 + WELL], [w1, z0], [xb, z0],
+                [xb, z1], [xa, z1]]
+    return rect(xa, z0, xb, z1)
 
 
 def storey_plan(storey: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -86,7 +115,7 @@ def storey_plan(storey: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]
                           "door": SPECIAL_DOORS.get(room, {"initial": "closed"})})
     landing = f"{storey}_landing"
     areas.append({"id": landing, "name": f"{prefix} stair landing", "storey": storey,
-                  "polygon": rect(TOWER[0], z0, TOWER[1], z1)})
+                  "polygon": landing_polygon(storey)})
     exits.append({"id": f"{storey}_landing_gap", "kind": "opening",
                   "areas": [f"{storey}_hall_{SEGMENTS - 1}", landing],
                   "segment": [[TOWER[0], z0 + 50], [TOWER[0], z1 - 50]]})
@@ -129,7 +158,7 @@ def tower() -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, 
          "areas": ["archive_stair_gallery", "archive_landing"],
          "segment": [[mid + 50, HALL[0]], [xb - 50, HALL[0]]]},
     ]
-    flight = [[xa + 50, 0], [mid - 50, 0]]
+    flight = [[FLIGHT[0], 0], [FLIGHT[1], 0]]
     stairs = [
         {"id": "stairs_ground_labs",
          "bottom": {"area": "ground_landing", "edge": [[p[0], HALL[1]] for p in flight]},

@@ -11,7 +11,14 @@ from typing import Any
 
 from agents.reference.fight import CLOSE_RANGE, fight, heal, ready_weapon, restock, threats
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import enter_area, explore, open_way, use_thing, wander
+from agents.reference.moves import (
+    enter_area,
+    explore,
+    open_way,
+    upstairs_leg,
+    use_thing,
+    wander,
+)
 from agents.reference.plans import PLANS, STEALTHY, open_work
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
@@ -36,7 +43,7 @@ class Brain:
         mem = self.mem
         mem.update(observation)
         self._learn()
-        decision = self._choose()
+        decision = upstairs_leg(mem, self._choose())
         mem.last_decision = decision
         return decision
 

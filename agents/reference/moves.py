@@ -16,6 +16,8 @@ NEAR = 150.0  # close enough to a point to count as there
 PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the next area
 SCOUT_FROM = 700.0  # a target farther than this is approached one unseen area at a time
 SCOUT_AIM = 0.9  # how well a way out must point at the target (cosine) to be scouted
+STOREY_GAP = 150.0  # a target higher or lower than this stands on another storey
+STOREY_LEG = 6.0  # game seconds per walk toward another storey, to look around between
 
 
 def walk_to(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Decision | None:
@@ -26,9 +28,60 @@ def walk_to(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> De
     return scout(mem, point, why) or _walk(mem, point, why)
 
 
+def upstairs_leg(mem: Memory, decision: Decision) -> Decision:
+    """Turn an errand on another storey into short legs toward it, gun in hand.
+
+    Walking to an object or using a gadget on it crosses storeys in one go, with the
+    gadget drawn (so no return fire) and the landings passed unseen; a walk in legs
+    with the gun ready sees each landing, and the errand itself runs on its storey.
+
+    Args:
+        mem: The memory.
+        decision: The decision chosen.
+
+    Returns:
+        The decision, or a leg of a walk toward its object.
+    """
+    if decision[0] not in ("go_to_object", "use_item_on") or "time_limit_s" in decision[1]:
+        return decision
+    row = mem.objects.get(decision[1]["object_id"]) or mem.doors.get(decision[1]["object_id"])
+    if row is None or abs(row["position"][1] - mem.position[1]) < STOREY_GAP:
+        return decision
+    step = climb(mem, row["position"], decision[2])
+    if step is None and decision[0] == "use_item_on":
+        step = walk_to(mem, row["position"], decision[2])
+    if step is None:
+        step = ("go_to_object", {"object_id": decision[1]["object_id"],
+                                 "time_limit_s": STOREY_LEG}, decision[2])
+    return step
+
+
+def climb(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Decision | None:
+    """Take a flight of stairs never taken before when the target is on another storey.
+
+    A walk that crosses storeys in one go passes the head of each flight without a look:
+    a medkit or a camera there goes unseen. Stopping just past the top of each new
+    flight lets the next decision see what waits there.
+    """
+    area = mem.view["area"]
+    if area is None or abs(point[1] - mem.position[1]) < STOREY_GAP:
+        return None
+    for way in sorted(area["ways_out"], key=lambda w: (w["distance"], w["id"])):
+        if way["via"] == "stairs" and not way["visited"]:
+            decision: Decision = ("go_to_area", {"exit_id": way["id"]},
+                                  f"{why} (taking the stairs to {way['to_name']} first)")
+            if not mem.failed(decision, 2):
+                return decision
+    return None
+
+
 def _walk(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Decision | None:
     args: dict[str, Any] = {"x": round(point[0], 1), "z": round(point[2], 1),
                             "y": round(point[1], 1), "use_on_way": True, "fire_on_way": True}
+    if abs(point[1] - mem.position[1]) >= STOREY_GAP:
+        # The view notes what the player sees only between decisions: a long climb in
+        # one walk would pass the medkits and cameras of every landing unseen.
+        args["time_limit_s"] = STOREY_LEG
     decision: Decision = ("go_to", args, why)
     return None if mem.failed(decision) else decision
 
@@ -51,7 +104,11 @@ def use_thing(mem: Memory, thing_id: str, why: str,
     step = scout(mem, point, why) if point is not None and not here else None
     if step is not None:
         return step
-    decision: Decision = ("go_to_object", {"object_id": thing_id}, why)
+    args: dict[str, Any] = {"object_id": thing_id}
+    if row is None and point is not None and abs(point[1] - mem.position[1]) >= STOREY_GAP:
+        # Not seen yet and probably on another storey: walk in legs to look around.
+        args["time_limit_s"] = STOREY_LEG
+    decision: Decision = ("go_to_object", args, why)
     return None if mem.failed(decision) else decision
 
 
@@ -146,15 +203,21 @@ def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Deci
 
     One long walk through rooms never seen runs past whatever they hold (a camera
     watching the corridor, a guard at the far end) before the agent can look; stopping
-    inside each new area on the way lets the next decision see it first.
+    inside each new area on the way lets the next decision see it first. A target on
+    another storey is approached one new flight of stairs at a time (see `climb`).
     """
     area = mem.view["area"]
     if area is None:
         return None
-    x, _, z = mem.position
+    step = climb(mem, point, why)
+    if step is not None:
+        return step
+    x, y, z = mem.position
     tx, tz = point[0] - x, point[2] - z
     far = math.hypot(tx, tz)
-    if far < SCOUT_FROM:
+    # A target upstairs or downstairs is reached by the stairs, not through the rooms
+    # that happen to lie toward it on this storey.
+    if far < SCOUT_FROM or abs(point[1] - y) >= STOREY_GAP:
         return None
     best: tuple[float, dict[str, Any]] | None = None
     for way in area["ways_out"]:
