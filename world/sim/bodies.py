@@ -31,6 +31,10 @@ from pymunk._chipmunk import lib as _cp
 WALK_FORCE = 40000.0
 STAND_FORCE = 4000.0
 REST = 1e-6  # units per second: slower than this counts as standing still
+# World units: a standing body that overlaps another is nudged by the solver's position
+# correction alone, by ever smaller amounts (1e-14 a tick) that would keep its space
+# stepping forever; a shift this small counts as no move.
+CREEP = 1e-9
 
 _FIELDS = pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.VELOCITY
 _SPARE_ROWS = 4
@@ -172,25 +176,25 @@ class Bulk:
         self.known = np.array([(a.x, a.z, a.next_vx, a.next_vz) for a in self.actors],
                               dtype=float).reshape(-1, 4)
         self.shifted = np.array([bool(a.vx or a.vz) for a in self.actors], dtype=bool)
+        self._tolerance = np.array([CREEP, CREEP, 0.0, 0.0])
 
     def changes(self) -> tuple[list[int], np.ndarray]:
         """Rows that changed since the last call, and every row's (x, z, vx, vz) now.
 
-        Residual velocities below `REST` are zeroed (bodies and buffer alike), so that
-        bodies come to rest exactly and quiet spaces stop being stepped. Spaces not
-        stepped since their last read keep their block, which matches `known`.
+        A position counts as changed when it moved more than `CREEP`; a velocity on any
+        change. Spaces not stepped since their last read keep their block, which
+        matches `known`. Residual velocities are the caller's to clear (`settle`).
         """
         now = self.buf[self.rows]
-        speed = np.abs(now[:, 2:4]).max(axis=1)
-        resting = (speed < REST) & (speed > 0.0)
-        if resting.any():
-            for i in np.flatnonzero(resting).tolist():
-                self.actors[i].body.stop()
-            now[resting, 2:4] = 0.0
-            self.buf[self.rows[resting], 2:4] = 0.0
-        differ = now != self.known
-        moving = differ[:, 0] | differ[:, 1]
-        rows = np.flatnonzero(moving | differ[:, 2] | differ[:, 3] | self.shifted).tolist()
-        self.shifted[:] = moving
+        changed = np.abs(now - self.known) > self._tolerance
+        # Four bools of a row read as one 32-bit word: nonzero when anything changed.
+        rows = np.flatnonzero(changed.view(np.uint32).ravel() | self.shifted).tolist()
+        np.logical_or(changed[:, 0], changed[:, 1], out=self.shifted)
         self.known[:] = now
         return rows, now
+
+    def settle(self, i: int) -> None:
+        """Bring row i's body to rest exactly (the solver leaves tiny residues)."""
+        self.actors[i].body.stop()
+        self.buf[self.rows[i], 2:4] = 0.0
+        self.known[i, 2:4] = 0.0

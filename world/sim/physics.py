@@ -16,7 +16,7 @@ import pymunk
 from pymunk._chipmunk import lib as _cp
 
 from world.sim.actors import Actor
-from world.sim.bodies import STAND_FORCE, WALK_FORCE, Bulk, Handle
+from world.sim.bodies import REST, STAND_FORCE, WALK_FORCE, Bulk, Handle
 from world.sim.clock import DT, TICKS_PER_SECOND
 from world.sim.layout import Layout, Ramp, point_in_polygon
 
@@ -202,6 +202,10 @@ class Physics:
         actors, ramps_of = bulk.actors, self._ramps
         for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
             actor = actors[i]
+            if (vx or vz) and -REST < vx < REST and -REST < vz < REST:
+                # A residue of the solver: zero it, so the body and its space come to rest.
+                bulk.settle(i)
+                vx = vz = 0.0
             actor.next_vx, actor.next_vz = vx, vz
             ox, oz = actor.x, actor.z
             if x == ox and z == oz and not (vx or vz):
