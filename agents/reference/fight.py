@@ -23,8 +23,11 @@ THREAT_RANGE = 1500.0
 CLOSE_RANGE = 700.0
 HEALING = ("medkit", "armour")
 AMMO = ("ammo", "weapon")
-HEALTH_WEIGHT = 300.0  # units of distance one full health is worth when picking a target
-GUN_WEIGHT = 300.0  # units of distance a gun in hand is worth
+AIM_COST = 0.25  # health-equivalents of time spent turning to and aiming at a target
+MISS_RANGE = 1000.0  # range at which putting a target down takes twice as long as up close
+BRAWL = 500.0  # bare hands nearer than this (a couple of seconds off) count as much as a gun
+SHOOTING = 1.5  # how much more harm one standing off and firing does
+KEEP = 0.7  # how much cheaper the current target is than a fresh one
 # Gunmen nearer than this are fought where they stand: turning away costs more shots.
 STAND_RANGE = 450.0
 FALL_BACKS = 2  # falls back per area before standing to fight anyway
@@ -37,12 +40,16 @@ LONG_SHOT = 1300.0  # beyond this, close in before attacking
 OPEN_FIRE = 800.0  # how near closing in gets
 TOUGH = 2.0  # health (in ordinary people) from which a better weapon is fetched first
 THIN_ARMOUR = 0.3  # below this, armour in the same area is fetched before going on
-SHOOTER_WEIGHT = 800.0  # units of distance that standing off and shooting is worth
 SETTLE_S = 0.3  # game seconds between looks needed to judge who stands still
 STILL_SPEED = 50.0  # units per second under which a hostile counts as standing
 STAND_OFF = 250.0  # nearer than this, standing still is a brawl, not a shooter's stance
 PATCH_UP = 0.5  # below this, a medkit comes before a duel at range
 LOW_ROUNDS = 16  # fewer rounds than this, and known ammunition is fetched while calm
+# How a player who knows shooters ranks guns by kind: steady long-range fire first, a
+# spray next, a slow heavy gun, a sidearm, a short-range scattergun last.
+GUN_RANK = {"rifle": 5.0, "smg": 4.0, "heavy_cannon": 3.0, "pistol": 2.0,
+            "silenced_pistol": 2.0, "shotgun": 1.0}
+UNKNOWN_GUN = 2.5  # a kind not in the table: likely better than a sidearm
 ARMOUR_DETOUR = 900.0  # a medkit is wasted above this health, armour above this armour
 
 
@@ -55,14 +62,20 @@ def _loaded(item: dict[str, Any]) -> bool:
     return item["kind"] == "weapon" and (item["ammo"] or 0) > 0
 
 
+def _rank(item: dict[str, Any]) -> float:
+    return GUN_RANK.get(item.get("weapon") or "", UNKNOWN_GUN)
+
+
 def ready_weapon(mem: Memory) -> Decision | None:
     """Take the best loaded weapon in hand when the hand holds something else.
 
-    The best is the one picked up last: the starting gun is the plainest, and levels lay
-    better weapons out as pickups.
+    The best is the one of the best kind; among equals, the one picked up last: the
+    starting gun is the plainest, and levels lay better weapons out as pickups.
     """
     player = mem.view["player"]
     guns = [c for c in player["carried"] if _loaded(c)]
+    # A stable sort keeps the order of pickup among guns of one rank.
+    guns.sort(key=_rank)
     if not guns:
         return None
     held = next((c for c in player["carried"] if c["id"] == player["in_hand"]), None)
@@ -92,15 +105,29 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
         # An unaware hostile far off is left alone: a long shot wakes the whole level.
         if (aware or row["distance"] < CLOSE_RANGE) and row["id"] not in mem.downed:
             out.append(row)
-    # Among those after the player, the one that is both near and quick to put down goes
-    # first: a tough, slow brute can wait while the fast ones close in.
-    # A gunman hurts from where he stands, so he counts as nearer than one with bare hands;
-    # one seen standing off at range while in combat is surely shooting, so nearer still.
     shooters = _SIGHTINGS.setdefault(id(mem), Sightings()).shooters(mem)
+    current = _current_target(mem)
     return sorted(out, key=lambda r: (r["alertness"] not in AWARE,
-                                      r["distance"] + HEALTH_WEIGHT * r["health"]
-                                      - GUN_WEIGHT * (r["armed"] is True)
-                                      - SHOOTER_WEIGHT * (r["id"] in shooters), r["id"]))
+                                      _cost(r, r["id"] in shooters, r["id"] == current),
+                                      r["id"]))
+
+
+def _cost(row: dict[str, Any], shooting: bool, current: bool) -> float:
+    # Among those after the player, the one that takes the least time to put down for the
+    # harm it does goes first: a hurt gunman a step away before a fresh one across the
+    # room, a tough, slow brute after the fast ones closing in. Time to put down grows
+    # with health and with range (shots miss more); a gun hurts from anywhere, bare hands
+    # only up close, and one seen standing off while in combat is surely firing. Turning
+    # to another target wastes the aim already taken, so the current one is kept a while.
+    down_time = (row["health"] + AIM_COST) * (1.0 + row["distance"] / MISS_RANGE)
+    threat = {True: 1.0, None: 0.6}.get(row["armed"], 1.0 if row["distance"] < BRAWL else 0.4)
+    threat *= SHOOTING if shooting else 1.0
+    return down_time * (KEEP if current else 1.0) / threat
+
+
+def _current_target(mem: Memory) -> str | None:
+    done = mem.last_decision
+    return done[1].get("character_id") if done is not None and done[0] == "attack" else None
 
 
 class Sightings:
@@ -168,15 +195,39 @@ def _short_of(mem: Memory, point: list[float]) -> tuple[float, float, float]:
     return (px - (px - x) * keep, py, pz - (pz - z) * keep)
 
 
-def _new_weapon(mem: Memory) -> Decision | None:
-    carried = {c.get("weapon") for c in mem.carried("weapon")}
+def _new_weapon(mem: Memory, within: float = math.inf) -> Decision | None:
+    # Only a kind better than every loaded gun carried is worth the walk.
+    best = max((_rank(c) for c in mem.carried("weapon") if _loaded(c)), default=-1.0)
     present = _present(mem)
     rows = [o for o in mem.objects.values() if o["kind"] == "weapon" and o["id"] in present
-            and o.get("weapon") not in carried]
+            and _rank(o) > best and mem.distance(o["position"]) < within]
     for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
         if mem.failures[("go_to_object", row["id"])] == 0:
             return use_thing(mem, row["id"], f"fetching the {row['name']} {row['id']} first")
     return None
+
+
+def rearm_between_fights(mem: Memory, within: float, below: float) -> Decision | None:
+    """Between fights, fetch a gun of a kind not carried, or a medkit when hurt.
+
+    In a free-for-all the next fight is never far off: the player who walks into it with
+    a second gun and fresh health wins it more often than the one who hunts at once.
+
+    Args:
+        mem: The agent's memory.
+        within: How far (straight line) a pickup may lie to be worth the walk.
+        below: Health under which a medkit comes first.
+
+    Returns:
+        A walk to the pickup, or None while someone is close or nothing fits.
+    """
+    if any(r["distance"] < CLOSE_RANGE and r["alertness"] in AWARE for r in threats(mem, False)):
+        return None
+    if mem.view["player"]["health"] < below:
+        step = _nearest_pickup(mem, ("medkit",), "patching up between fights", tries=1)
+        if step is not None:
+            return step
+    return _new_weapon(mem, within)
 
 
 def fight(mem: Memory, stealth: bool) -> Decision | None:

@@ -14,7 +14,16 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
-from agents.reference.fight import AWARE, armed, attack, heal, hostile, ready_weapon, restock
+from agents.reference.fight import (
+    AWARE,
+    armed,
+    attack,
+    heal,
+    hostile,
+    ready_weapon,
+    rearm_between_fights,
+    restock,
+)
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import NEAR, enter_area, explore, scout, use_thing, walk_to, wander
 
@@ -29,6 +38,8 @@ CAMERA_SHOT = 1500.0  # a camera nearer than this is shot at
 CAMERA_WALK = 3000.0  # a camera nearer than this is walked toward before any errand
 STEALTH_LEG = 2.5  # game seconds per walk while an alarm must not sound
 WALKS = frozenset({"go_to", "go_to_object", "go_to_area"})
+PICKUP_DETOUR = 700.0  # in a free-for-all, guns and medkits this near are fetched between fights
+PATCHED = 0.6  # in a free-for-all, health under which a medkit comes before the next hunt
 CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
 SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
 
@@ -135,7 +146,10 @@ def intercept(mem: Memory, obj: Objective) -> Decision | None:
 
 
 def frags(mem: Memory, obj: Objective) -> Decision | None:
-    """Hunt the nearest hostile; roam when none is in sight."""
+    """Hunt the nearest hostile, guns and health nearby picked up first; else roam."""
+    step = rearm_between_fights(mem, PICKUP_DETOUR, PATCHED)
+    if step is not None:
+        return step
     rows = [r for r in mem.view["characters"] if hostile(r) and r["seen"] == "now"]
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
         decision = attack(mem, row, f"objective {obj['index']}: frag {row['id']}")
