@@ -6,7 +6,7 @@ build observations read the stream with `EventLog.since` instead of poking at st
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # kind -> what it means and what subject / other / amount / detail hold.
 EVENT_KINDS: dict[str, str] = {
@@ -57,9 +57,11 @@ EVENT_KINDS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened at one tick.
+class Event(NamedTuple):
+    """One thing that happened at one tick (immutable).
+
+    A named tuple rather than a frozen dataclass: a fight records three events a shot,
+    and a tuple is built in about a third of the time.
 
     Attributes:
         tick: The tick at which it happened.
@@ -79,7 +81,7 @@ class Event:
 
     def as_tuple(self) -> tuple:
         """The event as a plain tuple, for hashing and records."""
-        return (self.tick, self.kind, self.subject, self.other, self.amount, self.detail)
+        return tuple(self)
 
 
 class EventLog:
