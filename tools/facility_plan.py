@@ -61,6 +61,12 @@ OBJECTS: list[tuple[str, str, str, str, int, int, dict[str, Any]]] = [
     ("archive_stair_medkit", "medkit", "medkit", "archive_stair_top", 100, 100, {"amount": 0.5}),
     ("archive_stair_vest", "armour", "flak vest", "archive_stair_top", 100, 300, {"amount": 0.5}),
     ("labs_medkit", "medkit", "medkit", "labs_staff", 500, 850, {"amount": 0.5}),
+    # The archive corridor is where the mission's fights happen: a medkit in the middle
+    # section and one by the director's door, so a player worn down there can patch up
+    # without going back to the stairs.
+    ("archive_hall_medkit", "medkit", "medkit", "archive_hall_3", 500, 360, {"amount": 0.5}),
+    ("archive_east_medkit", "medkit", "medkit", "archive_hall_5", 700, 360, {"amount": 0.5}),
+    ("ground_hall_medkit", "medkit", "medkit", "ground_hall_4", 500, 360, {"amount": 0.5}),
     ("archive_medkit", "medkit", "medkit", "archive_reading", 150, 850, {"amount": 0.5}),
     ("prototype", "prop", "prototype rig", "labs_test_bay", 500, 300, {}),
     ("mainframe", "computer", "mainframe console", "archive_server_hall", 500, 200, {}),
@@ -78,7 +84,10 @@ CAMERAS = [
     ("cam_ground_hall", "ground_hall_0", 40, 360, 0, "ground"),
     ("cam_labs_hall", "labs_hall_0", 40, 360, 0, "labs"),
     ("cam_test_bay", "labs_test_bay", 960, 960, -135, "labs"),
-    ("cam_archive_hall", "archive_hall_5", 960, 40, 180, "archive"),
+    # Mounted at the west end of the last section, looking east at whoever comes off the
+    # stairs: seen from the landing before its shorter reach in the dim archive finds
+    # the player, so it can be shot out or its view waited out.
+    ("cam_archive_hall", "archive_hall_5", 40, 360, 0, "archive"),
     ("cam_server_hall", "archive_server_hall", 40, 960, -45, "archive"),
 ]
 
@@ -111,6 +120,9 @@ GUARDS: list[tuple[str, str, str | None, str, int, int, str, str | None]] = [
     ("cooling_guard", "soldier", "smg", "archive_cooling", 500, 500, "guard", "hard"),
     ("print_guard", "soldier", "rifle", "archive_print_room", 500, 500, "guard", "hard"),
 ]
+# Guards posted in rooms hear gunfire only this far through their walls, so a fight in
+# the corridor draws the corridor's guards, not every room along it.
+ROOM_HEARING = 450
 # Patrols walk the whole corridor of their storey and back.
 PATROLS: list[tuple[str, str, str | None]] = [
     ("ground_patrol", "ground", None), ("labs_patrol", "labs", None),

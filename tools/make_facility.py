@@ -23,6 +23,7 @@ from facility_plan import (
     NOTE,
     OBJECTS,
     PATROLS,
+    ROOM_HEARING,
     SCIENTISTS,
     SECURITY_DOORS,
     SPECIAL_DOORS,
@@ -257,6 +258,8 @@ def characters(areas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     for cid, kind, weapon, area, dx, dz, behaviour, least in GUARDS:
         item = {"id": cid, "kind": kind, "side": "hostile", "weapon": weapon, "area": area,
                 "at": placed(area, dx, dz, areas), "behaviour": behaviour}
+        if "_hall_" not in area and area != "yard":
+            item["hearing_range"] = ROOM_HEARING
         if least:
             item["min_difficulty"] = least
         out.append(item)
