@@ -6,8 +6,8 @@ change those cause on tick N is judged on tick N+1 and stamped with that tick. W
 world has ended itself (the player down, a countdown out), `report` and `truncate`
 judge the final state once more, so nothing is lost when stepping stops. It reads only
 the events recorded since its previous run, and skips a tick on which nothing its open
-objectives watch has changed (no events, and per `triggers` no movement or timer that
-matters), since the judgement would repeat the last one.
+objectives watch has changed (no events of a kind they read, and per `triggers` no
+movement or timer that matters), since the judgement would repeat the last one.
 
 Ordering (`after`) is a causal chain: an objective is *ready* when every objective it
 follows is done (those that do not count at the episode's difficulty, or do not exist,
@@ -45,7 +45,7 @@ from world.objectives.score import (
     objective_reports,
     score,
 )
-from world.objectives.triggers import CLOCK, EVENTS, wakes
+from world.objectives.triggers import CLOCK, EVENTS, reads, wakes
 from world.sim.world import JUDGE_ORDER
 
 SYSTEM_NAME = "objectives"
@@ -120,6 +120,7 @@ class ObjectivesSystem:
         # What can change a verdict on a tick with no events (see `triggers`), and
         # where the player was when last judged; None until the first judgement.
         self._wakes = CLOCK
+        self._reads: frozenset[str] | None = None
         self._judged_at: tuple | None = None
 
     # ---- per tick -----------------------------------------------------------------
@@ -134,7 +135,9 @@ class ObjectivesSystem:
         moves = getattr(world, "teleports", None)
         here = (player.area, moves, player.x, player.z, player.storey)
         last = self._judged_at
-        if not events and self._wakes != CLOCK and last is not None and (
+        kinds = self._reads
+        quiet = not events or (kinds is not None and all(e.kind not in kinds for e in events))
+        if quiet and self._wakes != CLOCK and last is not None and (
             here == last or (self._wakes == EVENTS and here[:2] == last[:2])
         ):
             return  # nothing any open objective watches has changed since the last judgement
@@ -153,6 +156,7 @@ class ObjectivesSystem:
         self._goal.update(choose_goal(list(self.states.values()), ready, world), world)
         self._judge_end(world)
         self._wakes = wakes(self.states.values())
+        self._reads = reads(self.states.values())
 
     def state_items(self) -> tuple:
         """Statuses and the end, for the world's state hash."""

@@ -7,6 +7,11 @@ with no new events as on the tick before, so the objectives system skips those t
 A few kinds also watch the player's position, or the clock and other characters'
 positions, which change without events; while one of them is open, the system judges
 every tick (or every tick the player moved).
+
+Most events of a fight (shots, reloads, alertness) change nothing an objective reads,
+so `READS` names, per kind, the event kinds after which its verdict can differ: the
+events it scans, and those that come with every change of the state it re-checks. A
+tick whose events are all of other kinds counts as a tick with no events.
 """
 
 from __future__ import annotations
@@ -40,6 +45,58 @@ WAKES: MappingProxyType[str, int] = MappingProxyType({
     "follow": CLOCK,  # distance to moving characters, and a grace timer
     "survive": CLOCK,  # a timer
 })
+
+
+_SPAWNS = ("character_spawned", "reinforcement_spawned", "character_respawned")
+
+# Objective kind -> the event kinds that can change its verdict; None: any event.
+READS: MappingProxyType[str, frozenset[str] | None] = MappingProxyType({
+    "reach_area": frozenset({"area_entered"}),
+    "collect_item": frozenset({"item_picked_up"}),
+    "use_object": frozenset({"object_used"}),
+    "destroy_object": frozenset({"object_broken", "damage_taken"}),
+    "gadget_on_object": frozenset({"gadget_used"}),
+    "neutralise": frozenset({"actor_down", "area_entered", *_SPAWNS}),
+    "protect": frozenset({"actor_down", *_SPAWNS}),
+    "intercept": frozenset({"actor_down", "area_entered", *_SPAWNS}),
+    "stay_unseen": frozenset({"player_spotted", "alarm_raised"}),
+    "no_alarm": frozenset({"alarm_raised"}),
+    "find_secrets": frozenset({"secret_found", "area_entered"}),
+    "frags": frozenset({"actor_down"}),
+    "waypoints": None,
+    "escort": None,
+    "follow": None,
+    "survive": None,
+})
+
+# What the system itself reads on every judgement: readiness (statuses), the end
+# rules (the player down, the world or a countdown ended, the exit area entered).
+SYSTEM_READS = frozenset({
+    "objective_changed", "mission_ended", "episode_ended", "countdown_started",
+    "countdown_expired", "actor_down", "area_entered",
+})
+
+
+def reads(states: Iterable[ObjectiveState]) -> frozenset[str] | None:
+    """The event kinds that can change a verdict of the open objectives or the end.
+
+    Args:
+        states: Every objective's state.
+
+    Returns:
+        The union of the open objectives' kinds and the system's own, or None when
+        any event can (an open objective of a kind reading every event, or not in
+        the table).
+    """
+    kinds = set(SYSTEM_READS)
+    for s in states:
+        if s.status != TODO:
+            continue
+        own = READS.get(s.objective.kind)
+        if own is None:
+            return None
+        kinds |= own
+    return frozenset(kinds)
 
 
 def wakes(states: Iterable[ObjectiveState]) -> int:
