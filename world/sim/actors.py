@@ -76,12 +76,25 @@ class Actor:
     magazine: dict[str, int] = field(default_factory=dict)
     reload_until: int = 0
     last_shot_tick: int = -(10**9)
-    move_to: tuple[float, float] | None = None
+    _move_to: tuple[float, float] | None = field(default=None, repr=False)
     on_ramp: bool = False
     accuracy: float = 1.0
     infinite_ammo: bool = False
     template: Any = None
     body: Any = field(default=None, repr=False)
+
+    @property
+    def move_to(self) -> tuple[float, float] | None:
+        """The waypoint (x, z) the actor walks toward, or None to stand."""
+        return self._move_to
+
+    @move_to.setter
+    def move_to(self, target: tuple[float, float] | None) -> None:
+        self._move_to = target
+        body = self.body
+        if target is not None and body is not None:
+            # The physics drives only the bodies it knows to walk or move: tell it.
+            body.live[self] = None
 
     @property
     def is_player(self) -> bool:

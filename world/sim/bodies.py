@@ -44,7 +44,8 @@ _GET_EACH = _ffi.addressof(_cp, "pmSpaceBodyGetIteratorFuncBatched")
 class Handle:
     """An actor's pymunk parts plus the last drive command, so unchanged commands cost nothing."""
 
-    __slots__ = ("body", "changed", "control", "cptr", "dptr", "drive", "last", "parts", "ptr")
+    __slots__ = ("body", "changed", "control", "cptr", "dptr", "drive", "last", "live", "parts",
+                 "ptr")
 
     def __init__(self, body: pymunk.Body, shape: pymunk.Shape, control: pymunk.Body,
                  drive: pymunk.PivotJoint) -> None:
@@ -53,6 +54,8 @@ class Handle:
         self.ptr, self.cptr, self.dptr = body._body, control._body, drive._constraint
         self.last = (0.0, 0.0, STAND_FORCE)
         self.changed = False
+        # The physics' register of bodies to drive (set when the body joins a world).
+        self.live: dict[Any, None] = {}
 
     @classmethod
     def make(cls, x: float, z: float, radius: float) -> Handle:

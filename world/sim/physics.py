@@ -65,6 +65,9 @@ class Physics:
             for storey in (ramp.bottom_storey, ramp.top_storey):
                 self._ramps.setdefault(storey, []).append((ramp, box, zone))
         self._dirty: set[str] = set(layout.storeys)
+        # The bodies that walk, move or were just told to stand: the only ones the drive
+        # visits (insertion-ordered, so every process visits them alike).
+        self.live: dict[Actor, None] = {}
         self._bulk: Bulk | None = None
         self._space_ptrs = {storey: space._space for storey, space in self.spaces.items()}
 
@@ -92,6 +95,8 @@ class Physics:
     def add_actor(self, actor: Actor) -> None:
         """Give an actor a body (driven by a control body) in the space of its storey."""
         actor.body = Handle.make(actor.x, actor.z, actor.radius)
+        actor.body.live = self.live
+        self.live[actor] = None
         self.spaces[actor.storey].add(*actor.body.parts)
         self._insert(actor)
 
@@ -113,6 +118,7 @@ class Physics:
         self.spaces[actor.storey].remove(*actor.body.parts)
         self.members[actor.storey].remove(actor)
         self._changed(actor.storey)
+        self.live.pop(actor, None)
         actor.body = None
         actor.vx = actor.vz = 0.0
 
@@ -135,10 +141,11 @@ class Physics:
         actor.x, actor.z = x, z
         self._changed(storey)
 
-    def _drive(self, members: list[Actor]) -> bool:
-        """Command every body's drive for this tick; returns whether anything moves."""
-        active = False
-        for actor in members:
+    def _drive(self) -> set[str]:
+        """Command the drive of every live body for this tick; returns the storeys that move."""
+        active: set[str] = set()
+        rested = []
+        for actor in self.live:
             handle = actor.body
             target = actor.move_to
             if target is not None:
@@ -153,17 +160,23 @@ class Physics:
                 if handle.last is not _STANDING:
                     handle.command(0.0, 0.0, STAND_FORCE)
                     handle.last = _STANDING  # the same object: later ticks skip the call
-                    active = active or handle.changed
+                    if handle.changed:
+                        active.add(actor.storey)
                 if actor.vx or actor.vz or actor.next_vx or actor.next_vz:
-                    active = True
+                    active.add(actor.storey)
+                elif not handle.changed:
+                    rested.append(actor)  # still, and told so: nothing to drive until woken
+                handle.changed = False
                 continue
-            active = True
+            active.add(actor.storey)
             if dist < 0.5:
                 handle.command(0.0, 0.0, WALK_FORCE)
                 continue
             # Never overshoot the waypoint within one tick.
             v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
             handle.command(dx * v, dz * v, WALK_FORCE)
+        for actor in rested:
+            del self.live[actor]
         return active
 
     def step(self) -> tuple[list[Actor], list[tuple[Actor, Ramp]]]:
@@ -177,9 +190,9 @@ class Physics:
         crossings: list[tuple[Actor, Ramp]] = []
         bulk = self._bulk
         stepped = False
+        active = self._drive()
         for storey, members in self.members.items():
-            active = self._drive(members)
-            if not active and storey not in self._dirty:
+            if storey not in active and storey not in self._dirty:
                 continue
             self._dirty.discard(storey)
             if not members:
@@ -199,9 +212,10 @@ class Physics:
         if not stepped:
             return moved, crossings
         rows, now = bulk.changes()
-        actors, ramps_of = bulk.actors, self._ramps
+        actors, ramps_of, live = bulk.actors, self._ramps, self.live
         for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
             actor = actors[i]
+            live[actor] = None  # it moved or its velocity changed: drive it next tick
             if (vx or vz) and -REST < vx < REST and -REST < vz < REST:
                 # A residue of the solver: zero it, so the body and its space come to rest.
                 bulk.settle(i)
