@@ -142,14 +142,14 @@ def bot_look(sys: CharactersSystem, actor: Actor, mind: Mind) -> None:
 def hear(sys: CharactersSystem, shots: list[Event]) -> None:
     """Everyone in earshot of this tick's shots reacts to the last shot each one heard."""
     world = sys.world
+    chars, player = world.characters, world.player
     sources = []
     for event in shots:
-        shooter = world.characters.get(event.subject) or (
-            world.player if event.subject == PLAYER_ID else None)
+        shooter = chars.get(event.subject) or (player if event.subject == PLAYER_ID else None)
         if shooter is None:
             continue
         # A hostile who hears its own side shooting at the player comes to the fight.
-        toward = world.player.position if event.other == PLAYER_ID or shooter.is_player else (
+        toward = player.position if event.other == PLAYER_ID or shooter.is_player else (
             shooter.position)
         sources.append((shooter, toward, 1.0 if event.amount else 0.0))
     if not sources:
@@ -158,26 +158,30 @@ def hear(sys: CharactersSystem, shots: list[Event]) -> None:
     if not minds:
         return
     heard = hearers(ears, np.array([(s.x, s.y, s.z, q) for s, _, q in sources]))
-    index = {m.id: i for i, m in enumerate(minds)}
+    index = sys.listener_index()
     for j, (shooter, _, _) in enumerate(sources):
-        if shooter.id in index:
-            heard[j, index[shooter.id]] = False  # nobody startles at its own shot
-    last = len(sources) - 1 - np.argmax(heard[::-1], axis=0)
+        i = index.get(shooter.id)
+        if i is not None:
+            heard[j, i] = False  # nobody startles at its own shot
+    who = np.flatnonzero(heard.any(axis=0))
+    if not len(who):
+        return
+    # The last shot each listener heard: the first from the end of the batch.
+    last = (len(sources) - 1 - np.argmax(heard[::-1, who], axis=0)).tolist()
     tick = world.tick
-    for i in np.flatnonzero(heard.any(axis=0)):
-        mind = minds[int(i)]
-        shooter, toward, _ = sources[int(last[i])]
+    for i, k in zip(who.tolist(), last, strict=True):
+        mind = minds[i]
         mind.last_stimulus = tick
-        if not mind.hostile:
+        if mind.hostile:
+            if mind.sees and mind.rank == IN_COMBAT:
+                continue
+            mind.last_known = sources[k][1]
             if mind.meter < HEARD_LEVEL:
                 set_meter(sys, mind, HEARD_LEVEL)
-            friendly.frighten(sys, world.characters[mind.id], mind, shooter.position)
             continue
-        if mind.sees and mind.rank == IN_COMBAT:
-            continue
-        mind.last_known = toward
         if mind.meter < HEARD_LEVEL:
             set_meter(sys, mind, HEARD_LEVEL)
+        friendly.frighten(sys, chars[mind.id], mind, sources[k][0].position)
 
 
 def _hit(sys: CharactersSystem, event: Event) -> None:

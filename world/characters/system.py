@@ -140,8 +140,8 @@ class CharactersSystem:
             minds = [m for m in self._order if chars[m.id].alive]
             actors = [chars[m.id] for m in minds]
             ranges = np.array([a.template.hearing_range for a in actors], dtype=float)
-            self._ears = (key, minds, actors, ranges)
-        _, minds, actors, ranges = self._ears
+            self._ears = (key, minds, actors, ranges, {m.id: i for i, m in enumerate(minds)})
+        _, minds, actors, ranges, _ = self._ears
         ears = np.empty((len(actors), 4))
         if actors:
             # One C-level pass over the actors; numpy's own tuple conversion is slower.
@@ -149,6 +149,12 @@ class CharactersSystem:
                                       3 * len(actors)).reshape(-1, 3)
             ears[:, 3] = ranges
         return minds, ears
+
+    def listener_index(self) -> dict[str, int]:
+        """Each listener's position in `listeners` (valid until a down or a respawn)."""
+        if self._ears is None:
+            self.listeners()
+        return self._ears[4]
 
     # ---- spawning and alerting -----------------------------------------------------------
     def spawn_at(self, actor_id: str, template: CharacterTemplate, spawn_point: str,
