@@ -230,6 +230,13 @@ def rearm_between_fights(mem: Memory, within: float, below: float) -> Decision |
     return _new_weapon(mem, within)
 
 
+def fresh_first(mem: Memory, below: float, why: str) -> Decision | None:
+    """Before starting a fight on purpose, fetch a known medkit when health is under a mark."""
+    if mem.view["player"]["health"] >= below:
+        return None
+    return _nearest_pickup(mem, ("medkit",), why, tries=1)
+
+
 def fight(mem: Memory, stealth: bool) -> Decision | None:
     """Answer the most pressing threat: fall back when outnumbered, else attack.
 

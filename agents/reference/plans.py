@@ -18,6 +18,7 @@ from agents.reference.fight import (
     AWARE,
     armed,
     attack,
+    fresh_first,
     heal,
     hostile,
     ready_weapon,
@@ -38,6 +39,9 @@ CAMERA_SHOT = 1500.0  # a camera nearer than this is shot at
 CAMERA_WALK = 3000.0  # a camera nearer than this is walked toward before any errand
 STEALTH_LEG = 2.5  # game seconds per walk while an alarm must not sound
 WALKS = frozenset({"go_to", "go_to_object", "go_to_area"})
+WINDOW_BACK = 150.0  # how far back from a window to stand when shooting through it
+VANTAGES = 2  # tries at shooting a camera through a window
+FRESH = 0.85  # health under which a known medkit comes before a fight started on purpose
 PICKUP_DETOUR = 700.0  # in a free-for-all, guns and medkits this near are fetched between fights
 PATCHED = 0.6  # in a free-for-all, health under which a medkit comes before the next hunt
 CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
@@ -312,18 +316,64 @@ def _blind_camera(mem: Memory) -> Decision | None:
     cameras = sorted((o for o in mem.objects.values() if o["kind"] == "camera"
                       and o["state"] != "broken" and mem.distance(o["position"]) < CAMERA_WALK),
                      key=lambda o: (mem.distance(o["position"]), o["id"]))
+    _note_windows(mem)
     for camera in cameras:
         why = f"shooting out camera {camera['id']} before it sees me"
         shot: Decision = ("shoot_object", {"object_id": camera["id"], "time_limit_s": 3.0}, why)
         if mem.distance(camera["position"]) < CAMERA_SHOT:
             if not mem.failed(shot, 1):
                 return ready_weapon(mem) or shot
+            step = _vantage(mem, camera, shot)
+            if step is not None:
+                return step
             continue
         step = _hop(mem, _short_by(mem, camera["position"], CAMERA_SHOT * 0.7), 8.0,
                     f"{why}: getting within range")
         if step is not None:
             return step
     return None
+
+
+_WINDOWS: dict[int, dict[str, dict[str, Any]]] = {}  # per memory: windows seen, by id
+
+
+def _note_windows(mem: Memory) -> None:
+    area = mem.view["area"]
+    if area is not None:
+        _WINDOWS.setdefault(id(mem), {}).update({w["id"]: w for w in area["windows"]})
+
+
+def _vantage(mem: Memory, camera: dict[str, Any], shot: Decision) -> Decision | None:
+    # No clear line from here (a wall between): a window into the camera's room gives
+    # one. Standing back from the window on the far side from the camera keeps the
+    # player behind the glass and, for a camera looking into its room, behind its view.
+    key = ("vantage", camera["id"])
+    windows = [w for w in _WINDOWS.get(id(mem), {}).values() if w["to"] == camera["area"]]
+    if not windows or mem.failures[key] >= VANTAGES:
+        return None
+    # The shot wakes whoever stands in the camera's room: go in fresh.
+    step = fresh_first(mem, FRESH, f"{shot[2]}: patching up first")
+    if step is not None:
+        return step
+    window = min(windows, key=lambda w: (mem.distance(w["position"]), w["id"]))
+    wx, wy, wz = window["position"]
+    cx, _, cz = camera["position"]
+    length = max(math.hypot(wx - cx, wz - cz), 1.0)
+    spot = [wx + (wx - cx) / length * WINDOW_BACK, wy, wz + (wz - cz) / length * WINDOW_BACK]
+    if mem.distance(spot) < NEAR:
+        # At the window: the shot refused from elsewhere is worth another try.
+        mem.failures[key] += 1
+        mem.failures[("shoot_object", camera["id"])] = 0
+        return ready_weapon(mem) or shot
+    # Straight there, not by way of the camera's room: its view is what is being avoided.
+    step: Decision = ("go_to", {"x": round(spot[0], 1), "z": round(spot[2], 1),
+                                "y": round(spot[1], 1), "use_on_way": True,
+                                "fire_on_way": True},
+                      f"{shot[2]}: through the window into {window['to_name']}")
+    if mem.failed(step):
+        mem.failures[key] += 1
+        return None
+    return step
 
 
 def _short_by(mem: Memory, point: list[float], keep: float) -> list[float]:
