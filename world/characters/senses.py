@@ -95,15 +95,17 @@ def look(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]]) -> None:
             for (i, _), ok in zip(eyes, clear, strict=True):
                 seen[i] = ok
     reaction_s = sys.tuning.reaction_s
+    where = player.position
     for i, (_, mind) in enumerate(pairs):
         dt = (tick - mind.last_update) / TICKS_PER_SECOND
         mind.last_update = tick
         mind.sees = seen[i]
         if mind.sees:
             mind.target = PLAYER_ID
-            mind.last_known = player.position
+            mind.last_known = where
             mind.last_stimulus = tick
-            set_meter(sys, mind, mind.meter + sight_gain(dt, reaction_s, fraction[i]))
+            if mind.meter < 1.0:  # a full meter stays full: sight only adds
+                set_meter(sys, mind, mind.meter + sight_gain(dt, reaction_s, fraction[i]))
         elif mind.meter > 0.0:
             idle = (tick - mind.last_stimulus) / TICKS_PER_SECOND
             set_meter(sys, mind, decayed(mind.meter, idle, dt))
