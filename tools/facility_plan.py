@@ -76,19 +76,26 @@ OBJECTS: list[tuple[str, str, str, str, int, int, dict[str, Any]]] = [
      {"targets": ["labs_test_bay_door"]}),
     ("server_panel", "panel", "server hall panel", "archive_hall_2", 350, 40,
      {"targets": ["archive_server_hall_door"]}),
+    # The panel doors close behind whoever went in and have no handle: a second panel
+    # inside, beside the door, lets the player out again.
+    ("test_bay_exit_panel", "panel", "test bay exit panel", "labs_test_bay", 650, 960,
+     {"targets": ["labs_test_bay_door"]}),
+    ("server_exit_panel", "panel", "server hall exit panel", "archive_server_hall", 650, 960,
+     {"targets": ["archive_server_hall_door"]}),
 ]
 # Alarms, one per storey, in a room of that storey, bringing soldiers to the stair landing.
 ALARMS = {"ground": "ground_security", "labs": "labs_control", "archive": "archive_watch_room"}
 # Cameras: (id, area, x offset, z offset, facing degrees, storey whose alarm it raises).
+# Each hangs clear of the walls, so a shot from a doorway has a clean line to it.
 CAMERAS = [
-    ("cam_ground_hall", "ground_hall_0", 40, 360, 0, "ground"),
-    ("cam_labs_hall", "labs_hall_0", 40, 360, 0, "labs"),
-    ("cam_test_bay", "labs_test_bay", 960, 960, -135, "labs"),
+    ("cam_ground_hall", "ground_hall_0", 150, 300, 0, "ground"),
+    ("cam_labs_hall", "labs_hall_0", 150, 300, 0, "labs"),
+    ("cam_test_bay", "labs_test_bay", 900, 900, -135, "labs"),
     # Mounted at the west end of the last section, looking east at whoever comes off the
     # stairs: seen from the landing before its shorter reach in the dim archive finds
     # the player, so it can be shot out or its view waited out.
-    ("cam_archive_hall", "archive_hall_5", 40, 360, 0, "archive"),
-    ("cam_server_hall", "archive_server_hall", 40, 960, -45, "archive"),
+    ("cam_archive_hall", "archive_hall_5", 100, 300, 0, "archive"),
+    ("cam_server_hall", "archive_server_hall", 100, 900, -45, "archive"),
 ]
 
 # Characters: (id, kind, weapon, area, x offset, z offset, behaviour, min difficulty).
@@ -157,5 +164,15 @@ NOTE = (
     "of their storey, which sends soldiers to the stair landing, and the panel doors of "
     "the test bay and server hall close again after a few seconds. The scientists are "
     "friendly and must be spared. Normal adds the photograph and more guards; hard adds "
-    "a no-alarm rule and soldiers."
+    "a no-alarm rule and soldiers. Edits after play-testing: each upper landing leaves a "
+    "stairwell opening over the foot of the flight below it (before, its edge stopped "
+    "anyone walking down); guards posted in rooms hear gunfire only 4.5 m through their "
+    "walls, so a corridor fight draws the corridor, not every room; medkits in the "
+    "middle and east of the archive corridor and by the workshop, where the fights are; "
+    "the cameras hang clear of the walls (a shot from the doorway has a clean line) and "
+    "the archive corridor camera looks east from the far end of its section toward the "
+    "stairs, so it is seen from the landing before it can see the player; the test bay "
+    "and server hall have a second panel inside, since their doors shut behind the "
+    "player and have no handle. Difficulties keep their order: more guards, soldiers "
+    "and sharper multipliers, and the no-alarm rule, at each step."
 )

@@ -294,6 +294,7 @@ def level() -> dict[str, Any]:
     tower_areas, tower_exits, stairs = tower()
     areas += tower_areas
     exits += tower_exits
+
     by_id = {a["id"]: a for a in areas}
     return {
         "format_version": 1,

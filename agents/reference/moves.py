@@ -17,6 +17,8 @@ PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the nex
 SCOUT_FROM = 700.0  # a target farther than this is approached one unseen area at a time
 SCOUT_AIM = 0.9  # how well a way out must point at the target (cosine) to be scouted
 STOREY_GAP = 150.0  # a target higher or lower than this stands on another storey
+HURT = 0.35  # below this health, no detours to look into new rooms
+UPSTAIRS_AIM = 0.5  # while unseen, how well a new area must point at a target upstairs
 STOREY_LEG = 6.0  # game seconds per walk toward another storey, to look around between
 
 
@@ -151,6 +153,9 @@ def open_way(mem: Memory) -> Decision | None:
     door = mem.doors.get(door_id)
     if door is None:
         return None
+    local = _panel_here(mem, door_id)
+    if local is not None:
+        return local
     if door["state"] == "closed":
         return use_thing(mem, door["id"], f"opening door {door['id']}")
     if door["key"]:
@@ -164,6 +169,23 @@ def open_way(mem: Memory) -> Decision | None:
                               f"the key for {door['id']} is in {door['key_area']}")
     if door["panel"]:
         return use_thing(mem, door["panel"], f"pressing panel {door['panel']} for {door['id']}")
+    return None
+
+
+def _panel_here(mem: Memory, door_id: str) -> Decision | None:
+    # A door with no handle that shuts behind the player is often worked by a second
+    # panel on this side: a panel in the room is tried once before the named one.
+    door = mem.doors[door_id]
+    if not door["panel"] or mem.here not in door["between"]:
+        return None
+    rows = [o for o in mem.objects.values() if o["kind"] == "panel" and o["area"] == mem.here
+            and o["id"] != door["panel"]]
+    for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
+        key = ("panel_here", f"{door_id}:{row['id']}")
+        if mem.failures[key] == 0:
+            mem.failures[key] = 1
+            return ("go_to_object", {"object_id": row["id"]},
+                    f"pressing panel {row['id']} on this side of {door_id}")
     return None
 
 
@@ -215,10 +237,22 @@ def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Deci
     x, y, z = mem.position
     tx, tz = point[0] - x, point[2] - z
     far = math.hypot(tx, tz)
-    # A target upstairs or downstairs is reached by the stairs, not through the rooms
-    # that happen to lie toward it on this storey.
-    if far < SCOUT_FROM or abs(point[1] - y) >= STOREY_GAP:
+    other_storey = abs(point[1] - y) >= STOREY_GAP
+    if other_storey and _stealthy(mem):
+        # Unseen, a camera beyond the next doorway would watch the whole walk to the
+        # stairs: step into each new area that lies roughly the right way and look
+        # (only the best-aimed one, so side rooms are left alone).
+        aim_at, far = UPSTAIRS_AIM, max(far, 1.0)
+    elif other_storey:
+        # Otherwise a target upstairs or downstairs is reached by the stairs, not
+        # through the rooms that happen to lie toward it on this storey.
         return None
+    elif far < SCOUT_FROM or mem.view["player"]["health"] < HURT:
+        # Hurt, the player heads straight for what it knows (a medkit) rather than
+        # looking into new rooms on the way, where a fresh guard may wait.
+        return None
+    else:
+        aim_at = SCOUT_AIM
     best: tuple[float, dict[str, Any]] | None = None
     for way in area["ways_out"]:
         if way["visited"] or way["one_way"] or way["other_storey"]:
@@ -226,11 +260,18 @@ def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Deci
         wx, wz = way["position"][0] - x, way["position"][2] - z
         near = math.hypot(wx, wz)
         aim = (wx * tx + wz * tz) / (max(near, 1.0) * far)
-        if near < far and aim >= SCOUT_AIM and (best is None or aim > best[0]):
+        if (near < far or other_storey) and aim >= aim_at and (best is None or aim > best[0]):
             best = (aim, way)
     if best is None:
         return None
     return through(mem, best[1], f"{why} (looking into {best[1]['to_name']} first)")
+
+
+def _stealthy(mem: Memory) -> bool:
+    from agents.reference.plans import STEALTHY  # the plans import this module
+
+    return any(o["counts"] and o["status"] == "todo" and o["kind"] in STEALTHY
+               for o in mem.view["objectives"])
 
 
 def explore(mem: Memory) -> Decision | None:
