@@ -68,6 +68,9 @@ class Physics:
         # The bodies that walk, move or were just told to stand: the only ones the drive
         # visits (insertion-ordered, so every process visits them alike).
         self.live: dict[Actor, None] = {}
+        # Counts the ticks (and instant moves) on which any body moved: readers that
+        # keep positions may reuse them while it stands still.
+        self.motion = 0
         self._bulk: Bulk | None = None
         self._space_ptrs = {storey: space._space for storey, space in self.spaces.items()}
 
@@ -94,6 +97,7 @@ class Physics:
 
     def add_actor(self, actor: Actor) -> None:
         """Give an actor a body (driven by a control body) in the space of its storey."""
+        self.motion += 1
         actor.body = Handle.make(actor.x, actor.z, actor.radius)
         actor.body.live = self.live
         self.live[actor] = None
@@ -115,6 +119,7 @@ class Physics:
         """Take an actor's body out of the world (it went down)."""
         if actor.body is None:
             return
+        self.motion += 1
         self.spaces[actor.storey].remove(*actor.body.parts)
         self.members[actor.storey].remove(actor)
         self._changed(actor.storey)
@@ -124,6 +129,7 @@ class Physics:
 
     def place(self, actor: Actor, x: float, z: float, storey: str) -> None:
         """Put an actor's body at a point, moving it to another storey's space if needed."""
+        self.motion += 1
         if actor.body is None:
             actor.x, actor.z, actor.storey = x, z, storey
             return
@@ -237,6 +243,8 @@ class Physics:
                 ramp = self._ramp_update(actor, ramps)
                 if ramp is not None:
                     crossings.append((actor, ramp))
+        if moved:
+            self.motion += 1
         return moved, crossings
 
     def _ramp_update(self, actor: Actor, ramps: list[tuple[Ramp, tuple, tuple]]) -> Ramp | None:
