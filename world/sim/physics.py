@@ -259,8 +259,16 @@ class Physics:
                 continue
             actor.y = ramp.height(t)
             actor.on_ramp = True
-            if (actor.storey == ramp.bottom_storey and t >= 1.0) or (
-                actor.storey == ramp.top_storey and t <= 0.0
+            # The far storey takes the body over while its rim still clears the end of
+            # the flight, not once its centre is past it: a floor of this storey may
+            # hang over that end (a landing above the foot of a flight), and its edge
+            # stays a wall here, since cutting it would open a drop into the stairwell.
+            # A body held back by that wall rests one body and wall radius short of it.
+            # Capped, so that on a very short flight the two ends never hand a body back
+            # and forth.
+            reach = min(0.25, (actor.radius + 2.0 * WALL_RADIUS) / ramp.length)
+            if (actor.storey == ramp.bottom_storey and t >= 1.0 - reach) or (
+                actor.storey == ramp.top_storey and t <= reach
             ):
                 return ramp
             return None
