@@ -19,7 +19,7 @@ from agents.reference.moves import (
     use_thing,
     wander,
 )
-from agents.reference.plans import PLANS, STEALTHY, open_work
+from agents.reference.plans import PLANS, STEALTHY, note_windows, open_work
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
 TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
@@ -42,6 +42,7 @@ class Brain:
         """Choose the action for this observation."""
         mem = self.mem
         mem.update(observation)
+        note_windows(mem)
         self._learn()
         decision = upstairs_leg(mem, self._choose())
         mem.last_decision = decision

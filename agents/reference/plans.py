@@ -316,7 +316,6 @@ def _blind_camera(mem: Memory) -> Decision | None:
     cameras = sorted((o for o in mem.objects.values() if o["kind"] == "camera"
                       and o["state"] != "broken" and mem.distance(o["position"]) < CAMERA_WALK),
                      key=lambda o: (mem.distance(o["position"]), o["id"]))
-    _note_windows(mem)
     for camera in cameras:
         why = f"shooting out camera {camera['id']} before it sees me"
         shot: Decision = ("shoot_object", {"object_id": camera["id"], "time_limit_s": 3.0}, why)
@@ -337,7 +336,8 @@ def _blind_camera(mem: Memory) -> Decision | None:
 _WINDOWS: dict[int, dict[str, dict[str, Any]]] = {}  # per memory: windows seen, by id
 
 
-def _note_windows(mem: Memory) -> None:
+def note_windows(mem: Memory) -> None:
+    """Remember the windows of the area the player stands in (for shots through them)."""
     area = mem.view["area"]
     if area is not None:
         _WINDOWS.setdefault(id(mem), {}).update({w["id"]: w for w in area["windows"]})
@@ -349,8 +349,16 @@ def _vantage(mem: Memory, camera: dict[str, Any], shot: Decision) -> Decision | 
     # player behind the glass and, for a camera looking into its room, behind its view.
     key = ("vantage", camera["id"])
     windows = [w for w in _WINDOWS.get(id(mem), {}).values() if w["to"] == camera["area"]]
-    if not windows or mem.failures[key] >= VANTAGES:
+    if mem.failures[key] >= VANTAGES:
         return None
+    if not windows:
+        # No window into its room known yet: one walk halfway toward it (through rooms
+        # already in reach, one new room at a time) may show one.
+        if mem.failures[("approach", camera["id"])] >= 1:
+            return None
+        mem.failures[("approach", camera["id"])] += 1
+        return _hop(mem, _short_by(mem, camera["position"], mem.distance(camera["position"]) / 2),
+                    8.0, f"{shot[2]}: looking for a clear line")
     # The shot wakes whoever stands in the camera's room: go in fresh.
     step = fresh_first(mem, FRESH, f"{shot[2]}: patching up first")
     if step is not None:
