@@ -7,7 +7,7 @@ hands the polygons to `NavMesh.from_polygons`, which computes adjacency.
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from shapely.geometry import Point, Polygon
@@ -118,6 +118,37 @@ def build_soup(level: Level, merge: bool = True) -> tuple[PolygonSoup, BuildRepo
     return soup, BuildReport(tuple(reports), ramp_count)
 
 
+def one_way_walls(level: Level, mesh: NavMesh, places: tuple[str, ...]) -> frozenset[
+    tuple[int, int]
+]:
+    """The door edges a walker may not leave through: one-way doors from their shut side.
+
+    A one-way door opens only from its `one_way_from` area, so its portal is left only
+    from polygons of that area; from the other side it is a wall to the search.
+
+    Args:
+        level: The level.
+        mesh: Its mesh, with door ids on edges.
+        places: The area (or stairs) id of each polygon.
+
+    Returns:
+        ``(polygon, edge)`` pairs on the far side of every one-way door.
+    """
+    allowed = {
+        e.id: e.door.one_way_from
+        for e in level.exits
+        if e.door is not None and e.door.one_way_from is not None
+    }
+    if not allowed:
+        return frozenset()
+    return frozenset(
+        (p, k)
+        for p, row in enumerate(mesh.doors)
+        for k, door in enumerate(row)
+        if door in allowed and places[p] != allowed[door]
+    )
+
+
 _CACHE: OrderedDict[tuple[str, bool], BuiltNavMesh] = OrderedDict()
 _CACHE_SIZE = 16
 
@@ -147,7 +178,11 @@ def build_navmesh_full(level: Level, merge: bool = True) -> BuiltNavMesh:
         soup.storeys,
         soup.edge_doors,
     )
-    built = BuiltNavMesh(mesh, tuple(soup.places), report)
+    places = tuple(soup.places)
+    walls = one_way_walls(level, mesh, places)
+    if walls:
+        mesh = replace(mesh, one_way_walls=walls)
+    built = BuiltNavMesh(mesh, places, report)
     if level.content_hash:
         _CACHE[key] = built
         while len(_CACHE) > _CACHE_SIZE:

@@ -34,6 +34,9 @@ class NavMesh:
         planes: (P, 3) array ``(a, b, c)`` of each polygon's height plane
             ``y = a * x + b * z + c`` (exact for triangles, a least-squares fit for
             larger polygons).
+        one_way_walls: ``(polygon, edge)`` pairs that may be entered but never left
+            through: the far side of a door that opens from one side only. The
+            neighbour tables stay symmetric; searches apply these on top.
     """
 
     points: np.ndarray
@@ -43,6 +46,7 @@ class NavMesh:
     doors: tuple[tuple[str | None, ...], ...]
     storeys: tuple[str, ...]
     planes: np.ndarray
+    one_way_walls: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def polygon_count(self) -> int:

@@ -33,6 +33,8 @@ class Path:
         plane_length: Length in the ground plane (what the search minimises).
         doors: Door ids crossed, in order.
         storeys: Storey ids passed, in order (consecutive repeats removed).
+        against: One-way doors crossed from their shut side, in order (only a path
+            found with one-way doors open both ways has any).
     """
 
     waypoints: tuple[Point3, ...]
@@ -40,6 +42,7 @@ class Path:
     plane_length: float
     doors: tuple[str, ...]
     storeys: tuple[str, ...]
+    against: tuple[str, ...] = ()
 
 
 def _near(p: tuple[float, float], q: tuple[float, float]) -> bool:
@@ -109,6 +112,9 @@ class PathFinder:
         """Connected-component label per polygon with ``blocked_doors`` as walls.
 
         Labels are cached per door set (LRU), which makes "no path" answers instant.
+        They are drawn on undirected connectivity (a one-way door joins its two
+        sides), so a different label rules a path out; the same label does not
+        promise one when the way runs through a one-way door from its shut side.
 
         Args:
             blocked_doors: Door ids treated as walls.
@@ -121,7 +127,7 @@ class PathFinder:
         if labels is not None:
             self._components.move_to_end(key)
             return labels
-        nbrs = self.search.open_neighbours(key)
+        nbrs = self.search.both_ways_neighbours(key)
         labels = [-1] * self.mesh.polygon_count
         label = 0
         for seed in range(len(labels)):
@@ -173,21 +179,25 @@ class PathFinder:
             The path, or None when either point is off the mesh or the goal is
             unreachable.
         """
+        return self._cached_path(start, goal, frozenset(blocked_doors), True)
+
+    def _cached_path(self, start: Sequence[float], goal: Sequence[float],
+                     blocked_doors: frozenset[str], one_way: bool) -> Path | None:
         sx, sy, sz = _split(start)
         gx, gy, gz = _split(goal)
-        key = (sx, sy, sz, gx, gy, gz, frozenset(blocked_doors))
+        key = (sx, sy, sz, gx, gy, gz, blocked_doors, one_way)
         cache = self._paths
         if key in cache:
             cache.move_to_end(key)
             return cache[key]
-        found = self._path(sx, sy, sz, gx, gy, gz, key[-1])
+        found = self._path(sx, sy, sz, gx, gy, gz, blocked_doors, one_way)
         cache[key] = found
         if len(cache) > _PATH_CACHE:
             cache.popitem(last=False)
         return found
 
     def _path(self, sx: float, sy: float | None, sz: float, gx: float, gy: float | None,
-              gz: float, blocked_doors: frozenset[str]) -> Path | None:
+              gz: float, blocked_doors: frozenset[str], one_way: bool) -> Path | None:
         sp = self.locator.locate(sx, sz, sy)
         gp = self.locator.locate(gx, gz, gy)
         if sp < 0 or gp < 0:
@@ -195,12 +205,12 @@ class PathFinder:
         labels = self.components(blocked_doors)
         if labels[sp] != labels[gp]:
             return None
-        nbrs = self.search.open_neighbours(blocked_doors)
+        nbrs = self.search.open_neighbours(blocked_doors, one_way)
         starts = self._polygons_with(sp, sx, sz, nbrs)
         goals = self._polygons_with(gp, gx, gz, nbrs)
         plane = self._straight(sx, sz, gx, gz, starts, goals, nbrs)
         if plane is None:
-            plane = self.search.find((sx, sz), starts, (gx, gz), goals, frozenset(blocked_doors))
+            plane = self.search.find((sx, sz), starts, (gx, gz), goals, blocked_doors, one_way)
         if plane is None:
             return None
         return self._lift(plane, starts, goals, nbrs)
@@ -239,15 +249,18 @@ class PathFinder:
 
         Returns:
             When no path exists under ``blocked_doors`` but one exists with every
-            door open: the blocked doors that open path crosses, in order. Otherwise
-            an empty tuple.
+            door open (one-way doors open both ways, as they stand once opened from
+            their side): the blocked doors that open path crosses, in order.
+            Otherwise an empty tuple.
         """
         if not blocked_doors or self.path(start, goal, blocked_doors) is not None:
             return ()
-        open_path = self.path(start, goal, _NO_DOORS)
+        open_path = self._cached_path(start, goal, _NO_DOORS, False)
         if open_path is None:
             return ()
-        return tuple(d for d in open_path.doors if d in blocked_doors)
+        return tuple(
+            d for d in open_path.doors if d in blocked_doors or d in open_path.against
+        )
 
     def nearest_reachable(
         self,
@@ -279,7 +292,10 @@ class PathFinder:
             fp = self.locate(from_point)
             if fp < 0:
                 return None
-            labels = self.components(blocked_doors)
+            if self.mesh.one_way_walls:
+                labels = self._reach_labels(fp, blocked_doors)
+            else:
+                labels = self.components(blocked_doors)
             allowed = labels[fp]
         hits = []
         for p in self.locator.polygons_near(x, z, max_distance):
@@ -302,6 +318,20 @@ class PathFinder:
         d, _, _, cx, hy, cz = min(hits)
         return (cx, hy, cz), d
 
+    def _reach_labels(self, start: int, blocked_doors: frozenset[str]) -> list[int]:
+        # Where one-way doors make reach directed, components overstate it: walk the
+        # directed table from the start instead (1 = reached, -1 = not).
+        nbrs = self.search.open_neighbours(frozenset(blocked_doors))
+        labels = [-1] * self.mesh.polygon_count
+        labels[start] = 1
+        queue = deque([start])
+        while queue:
+            for q in nbrs[queue.popleft()]:
+                if q >= 0 and labels[q] < 0:
+                    labels[q] = 1
+                    queue.append(q)
+        return labels
+
     def _lift(self, plane: PlanePath, starts: list[int], goals: list[int], nbrs: list) -> Path:
         # Re-walk each straight leg to learn doors, storeys and the floor height.
         planes = self._planes
@@ -311,6 +341,8 @@ class PathFinder:
         poly = starts[0]
         waypoints: list[Point3] = [(pts[0][0], self._height(poly, pts[0]), pts[0][1])]
         doors: list[str] = []
+        against: list[str] = []
+        one_way = self.mesh.one_way_walls
         storey_seq: list[str] = [storeys[poly]]
         for i in range(1, len(pts)):
             trace = self._trace(poly, starts if i == 1 else None, pts[i - 1], pts[i], nbrs)
@@ -329,6 +361,8 @@ class PathFinder:
                     door = doors_table[c.polygon][c.edge]
                     if door is not None and (not doors or doors[-1] != door):
                         doors.append(door)
+                        if (c.polygon, c.edge) in one_way:
+                            against.append(door)
                     cx, cz = c.point
                     if planes[c.polygon] != planes[c.entered] and not (
                         _near(c.point, pts[i - 1]) or _near(c.point, pts[i])
@@ -337,7 +371,8 @@ class PathFinder:
                 poly = trace.end_polygon
             waypoints.append((pts[i][0], self._height(poly, pts[i]), pts[i][1]))
         length = sum(math.dist(waypoints[j - 1], waypoints[j]) for j in range(1, len(waypoints)))
-        return Path(tuple(waypoints), length, plane.length, tuple(doors), tuple(storey_seq))
+        return Path(tuple(waypoints), length, plane.length, tuple(doors), tuple(storey_seq),
+                    tuple(against))
 
     def _straight(self, sx: float, sz: float, gx: float, gz: float, starts: list[int],
                   goals: list[int], nbrs: list) -> PlanePath | None:

@@ -61,30 +61,53 @@ class PolyanyaSearch:
             for k, door in enumerate(row):
                 if door is not None:
                     self._door_edges.setdefault(door, []).append((p, k))
-        self._tables: OrderedDict[frozenset[str], tuple] = OrderedDict()
+        self._tables: OrderedDict[tuple[frozenset[str], bool], tuple] = OrderedDict()
 
-    def open_neighbours(self, blocked_doors: frozenset[str]) -> list[tuple[int, ...]]:
+    def open_neighbours(
+        self, blocked_doors: frozenset[str], one_way: bool = True
+    ) -> list[tuple[int, ...]]:
         """Neighbour table with the edges of ``blocked_doors`` turned into walls.
+
+        Args:
+            blocked_doors: Door ids to treat as walls.
+            one_way: Whether the mesh's one-way walls apply (then the table is
+                directed: a polygon may list a neighbour that does not list it).
+
+        Returns:
+            Per polygon, the neighbour across each edge (-1 = wall or blocked door).
+        """
+        return self._tables_for(blocked_doors, one_way)[0]
+
+    def both_ways_neighbours(self, blocked_doors: frozenset[str]) -> list[tuple[int, ...]]:
+        """Neighbour table with blocked doors as walls and one-way doors open both ways.
 
         Args:
             blocked_doors: Door ids to treat as walls.
 
         Returns:
-            Per polygon, the neighbour across each edge (-1 = wall or blocked door).
+            A symmetric table: what connects at all, whichever way it may be crossed.
         """
-        return self._tables_for(blocked_doors)[0]
+        return self._tables_for(blocked_doors, False)[0]
 
-    def _tables_for(self, blocked_doors: frozenset[str]) -> tuple:
-        key = frozenset(d for d in blocked_doors if d in self._door_edges)
+    def _tables_for(self, blocked_doors: frozenset[str], one_way: bool = True) -> tuple:
+        one_way = one_way and bool(self.mesh.one_way_walls)
+        key = (frozenset(d for d in blocked_doors if d in self._door_edges), one_way)
         cached = self._tables.get(key)
         if cached is not None:
             self._tables.move_to_end(key)
             return cached
         nbrs = [list(row) for row in self.mesh.neighbours]
-        for door in key:
+        for door in key[0]:
             for p, k in self._door_edges[door]:
                 nbrs[p][k] = -1
+        # A dead end is judged both ways: a polygon left only through the far side of
+        # a one-way door is still a way through for a walker entering by that door.
+        dead_end = [sum(1 for q in row if q >= 0) <= 1 for row in nbrs]
+        if one_way:
+            for p, k in self.mesh.one_way_walls:
+                nbrs[p][k] = -1
         nbr_rows = [tuple(row) for row in nbrs]
+        # Ends of one-way walls count as corners too: a path may turn around a jamb.
         corner = [False] * len(self.vx)
         for p, row in enumerate(nbr_rows):
             ring = self.verts[p]
@@ -93,7 +116,6 @@ class PolyanyaSearch:
                 if q < 0:
                     corner[ring[k]] = True
                     corner[ring[(k + 1) % n]] = True
-        dead_end = [sum(1 for q in row if q >= 0) <= 1 for row in nbr_rows]
         cached = (nbr_rows, corner, dead_end)
         self._tables[key] = cached
         if len(self._tables) > _TABLE_CACHE_SIZE:
@@ -107,6 +129,7 @@ class PolyanyaSearch:
         goal: tuple[float, float],
         goal_polys: Iterable[int],
         blocked_doors: frozenset[str] = frozenset(),
+        one_way: bool = True,
     ) -> PlanePath | None:
         """Find the exact shortest path from ``start`` to ``goal``.
 
@@ -117,6 +140,7 @@ class PolyanyaSearch:
             goal: Goal point (x, z).
             goal_polys: Every polygon containing the goal.
             blocked_doors: Door ids treated as walls.
+            one_way: Whether one-way doors may be crossed only from their open side.
 
         Returns:
             The path, or None when the goal cannot be reached.
@@ -130,7 +154,7 @@ class PolyanyaSearch:
         if goals.intersection(starts):
             # Both points lie in one convex polygon: the straight line is optimal.
             return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
-        nbr_rows, corner, dead_end = self._tables_for(blocked_doors)
+        nbr_rows, corner, dead_end = self._tables_for(blocked_doors, one_way)
         t = Tables(
             self.vx,
             self.vz,
