@@ -48,6 +48,8 @@ class Mind:
         frags: Opponents this character has put down (arena).
         respawn_at: Tick at which a downed bot comes back (None: not waiting).
         done: Whether a route walker has reached its destination.
+        stall: Headway toward the current waypoint (waypoint x, z, closest distance,
+            tick it was reached, stalls so far on this walk), or None when not walking.
     """
 
     id: str
@@ -77,6 +79,7 @@ class Mind:
     frags: int = 0
     respawn_at: int | None = None
     done: bool = False
+    stall: tuple[float, float, float, int, int] | None = None
 
     def set_meter(self, value: float) -> bool:
         """Set the alertness meter (clamped to [0, 1]); returns whether the rank changed."""
@@ -106,4 +109,5 @@ class Mind:
             self.next_shot, self.burst_left,
             tuple((round(x * 100), round(z * 100)) for x, z in self.waypoints),
             self.doors, self.frags, self.respawn_at, self.done,
+            None if self.stall is None else (round(self.stall[2] * 100), *self.stall[3:]),
         )

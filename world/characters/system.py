@@ -261,6 +261,7 @@ class CharactersSystem:
                 friendly.decide(self, actor, mind)
             if mind.doors:
                 walker.open_doors_ahead(world, actor, mind)
+            walker.unstick(world, actor, mind)
             if mind.waypoints and actor.move_to is None:
                 walker.steer(actor, mind)  # the physics dropped a reached waypoint
             self._schedule(actor, mind)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from world.characters.mind import Mind, Point3
 from world.errors import WorldError
+from world.sim.clock import TICKS_PER_SECOND
 
 if TYPE_CHECKING:
     from world.sim.actors import Actor
@@ -21,6 +22,12 @@ if TYPE_CHECKING:
 ARRIVE = 12.0
 # A new goal closer than this to the old one keeps the current path.
 REPLAN_SHIFT = 60.0
+# A walker that has not come this much closer to its waypoint for STALL_TICKS is stuck
+# (two walkers pushing head-on, a standing body on the line).
+STALL_PROGRESS = 8.0
+STALL_TICKS = TICKS_PER_SECOND
+# How far a stuck walker steps aside, in body radii.
+SIDESTEP_RADII = 3.0
 
 
 def goal_of(world: World, x: float, z: float, storey: str) -> Point3:
@@ -112,3 +119,71 @@ def arrived(actor: Actor, mind: Mind, goal: Point3 | None = None, slack: float =
     if mind.waypoints or target is None:
         return not mind.waypoints
     return math.hypot(actor.x - target[0], actor.z - target[2]) <= slack
+
+
+def _door_wait(world: World, actor: Actor, mind: Mind) -> bool:
+    # Standing at a door that is still opening is waiting, not being stuck.
+    for door_id in mind.doors:
+        gate = world.doors.get(door_id)
+        if gate is not None and gate.state != "open" and world.within_reach(actor, door_id):
+            return True
+    return False
+
+
+def unstick(world: World, actor: Actor, mind: Mind) -> None:
+    """Per decision: notice a walker that has made no headway for a second; step aside.
+
+    The first time on a walk the walker steps to its own right of the line to its
+    waypoint, so two walkers meeting head-on part to opposite sides; later stalls pick
+    the side with the world's generator. When neither side is open the path is planned
+    again from where the walker stands.
+
+    Args:
+        world: The world.
+        actor: The walking actor.
+        mind: Its mind; the stall record and waypoints live there.
+    """
+    if not mind.waypoints or actor.move_to is None:
+        mind.stall = None
+        return
+    wx, wz = mind.waypoints[0]
+    dist = math.hypot(actor.x - wx, actor.z - wz)
+    tick = world.tick
+    stall = mind.stall
+    count = 0 if stall is None else stall[4]
+    if (
+        stall is None
+        or stall[0] != wx
+        or stall[1] != wz
+        or dist < stall[2] - STALL_PROGRESS
+        or _door_wait(world, actor, mind)
+    ):
+        mind.stall = (wx, wz, dist, tick, count)
+        return
+    if tick - stall[3] < STALL_TICKS:
+        return
+    mind.stall = (wx, wz, dist, tick, count + 1)
+    _sidestep(world, actor, mind, (wx - actor.x) / dist if dist else 1.0,
+              (wz - actor.z) / dist if dist else 0.0, count)
+
+
+def _sidestep(world: World, actor: Actor, mind: Mind, ux: float, uz: float, count: int) -> None:
+    # Right of the heading (x right, z up read as a math plane) first, then left; a
+    # repeated stall lets the generator choose, so two walkers that chose alike
+    # once need not choose alike again.
+    sides = [1.0, -1.0]
+    if count and world.rng.random() < 0.5:
+        sides.reverse()
+    step = SIDESTEP_RADII * actor.radius
+    y = actor.y
+    blocked = world.blocked_doors(actor.id)
+    for side in sides:
+        px, pz = actor.x + uz * side * step, actor.z - ux * side * step
+        path = world.paths.path(actor.position, (px, y, pz), blocked)
+        if path is None or path.length > step * 1.5 or len(path.waypoints) > 2:
+            continue
+        mind.waypoints.insert(0, (px, pz))
+        actor.move_to = (px, pz)
+        return
+    if mind.path_goal is not None:
+        plan(world, actor, mind, mind.path_goal, force=True)
