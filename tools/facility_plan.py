@@ -88,7 +88,10 @@ ALARMS = {"ground": "ground_security", "labs": "labs_control", "archive": "archi
 # Cameras: (id, area, x offset, z offset, facing degrees, storey whose alarm it raises).
 # Each hangs clear of the walls, so a shot from a doorway has a clean line to it.
 CAMERAS = [
-    ("cam_ground_hall", "ground_hall_0", 150, 300, 0, "ground"),
+    # Mounted mid-section looking east, its back to the front door: whoever opens the door
+    # sees it down the corridor and can shoot it out from the doorway, out of its cone
+    # and beyond the reach at which it would sense someone beside it.
+    ("cam_ground_hall", "ground_hall_0", 600, 350, 0, "ground"),
     ("cam_labs_hall", "labs_hall_0", 150, 300, 0, "labs"),
     ("cam_test_bay", "labs_test_bay", 900, 900, -135, "labs"),
     # Mounted at the west end of the last section, looking east at whoever comes off the
@@ -118,7 +121,9 @@ GUARDS: list[tuple[str, str, str | None, str, int, int, str, str | None]] = [
     ("labs_soldier", "soldier", "smg", "labs_hall_4", 500, 200, "guard", "hard"),
     ("records_guard", "soldier", "smg", "labs_lab_records", 500, 500, "idle", "hard"),
     ("archive_hall_guard", "guard", "pistol", "archive_hall_1", 500, 200, "guard", None),
-    ("server_guard", "guard", "smg", "archive_server_hall", 800, 700, "guard", None),
+    # A sidearm, like the other room guards: he faces the door the player must come
+    # through, and the hall's scientist stands in the way of any spray.
+    ("server_guard", "guard", "pistol", "archive_server_hall", 800, 700, "guard", None),
     ("director_guard", "guard", "pistol", "archive_director", 300, 600, "guard", None),
     ("watch_guard", "guard", "pistol", "archive_watch_room", 500, 500, "idle", None),
     ("tape_guard", "guard", "pistol", "archive_tape_vault", 500, 500, "guard", "normal"),
@@ -130,11 +135,15 @@ GUARDS: list[tuple[str, str, str | None, str, int, int, str, str | None]] = [
 # Guards posted in rooms hear gunfire only this far through their walls, so a fight in
 # the corridor draws the corridor's guards, not every room along it.
 ROOM_HEARING = 450
-# Patrols walk the whole corridor of their storey and back.
-PATROLS: list[tuple[str, str, str | None]] = [
-    ("ground_patrol", "ground", None), ("labs_patrol", "labs", None),
-    ("archive_patrol", "archive", None), ("ground_patrol_2", "ground", "normal"),
-    ("labs_patrol_2", "labs", "normal"), ("archive_patrol_2", "archive", "hard"),
+# Patrols walk their storey's corridor between two sections and back: (id, storey, first
+# section, last section, min difficulty). The ground patrols keep to the east half, each
+# on a beat of its own either side of the security door, so the front door opens on the
+# reception guard alone and the corridor's guns are met one at a time rather than all at
+# once; the upper patrols walk the whole corridor.
+PATROLS: list[tuple[str, str, int, int, str | None]] = [
+    ("ground_patrol", "ground", 2, 3, None), ("labs_patrol", "labs", 0, 5, None),
+    ("archive_patrol", "archive", 0, 5, None), ("ground_patrol_2", "ground", 4, 5, "normal"),
+    ("labs_patrol_2", "labs", 0, 5, "normal"), ("archive_patrol_2", "archive", 0, 5, "hard"),
 ]
 SCIENTISTS: list[tuple[str, str, int, int, str]] = [
     ("sci_chem", "labs_chem", 500, 500, "idle"), ("sci_bio", "labs_bio", 400, 600, "idle"),
@@ -173,6 +182,13 @@ NOTE = (
     "the archive corridor camera looks east from the far end of its section toward the "
     "stairs, so it is seen from the landing before it can see the player; the test bay "
     "and server hall have a second panel inside, since their doors shut behind the "
-    "player and have no handle. Difficulties keep their order: more guards, soldiers "
-    "and sharper multipliers, and the no-alarm rule, at each step."
+    "player and have no handle; the ground corridor camera hangs mid-section with its "
+    "back to the front door, so it is seen and shot from the doorway (before, it hung "
+    "inside the door and sensed whoever stepped in); the ground patrols walk beats of "
+    "their own in the east half, either side of the security door, so the front door "
+    "opens on one guard and the corridor's guns come one at a time; the server hall "
+    "guard carries a pistol like the other room guards; hard guards are as tough as "
+    "normal ones (still more of them, with soldiers, sharper, quicker and harder "
+    "hitting). Difficulties keep their order: more guards, soldiers and sharper "
+    "multipliers, and the no-alarm rule, at each step."
 )

@@ -263,9 +263,9 @@ def characters(areas: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
         if least:
             item["min_difficulty"] = least
         out.append(item)
-    for cid, storey, least in PATROLS:
-        # Second patrols walk the other way so the two cross mid-corridor.
-        ends = [f"{storey}_hall_0", f"{storey}_hall_{SEGMENTS - 1}"]
+    for cid, storey, first, last, least in PATROLS:
+        # Second patrols walk the other way so the two cross mid-route.
+        ends = [f"{storey}_hall_{first}", f"{storey}_hall_{last}"]
         if least:
             ends.reverse()
         route = [{"area": a, "at": placed(a, 500, 200, areas)} for a in ends]
@@ -307,7 +307,7 @@ def level() -> dict[str, Any]:
              "enemy_reaction_s": 0.9, "enemy_sight": 0.8, "reinforcements": 0.7},
             {"id": "normal", "enemy_accuracy": 0.65, "enemy_damage": 0.75,
              "enemy_reaction_s": 0.75},
-            {"id": "hard", "enemy_health": 1.1, "enemy_accuracy": 0.8, "enemy_damage": 0.85,
+            {"id": "hard", "enemy_accuracy": 0.8, "enemy_damage": 0.85,
              "enemy_reaction_s": 0.55, "enemy_sight": 1.15, "reinforcements": 1.5},
         ],
         "budgets": {"max_decisions": 400, "max_game_seconds": 1800},
