@@ -16,7 +16,7 @@ import pymunk
 from pymunk._chipmunk import lib as _cp
 
 from world.sim.actors import Actor
-from world.sim.bodies import REST, STAND_FORCE, WALK_FORCE, Bulk, Handle
+from world.sim.bodies import CREEP, REST, STAND_FORCE, WALK_FORCE, Bulk, Handle
 from world.sim.clock import DT, TICKS_PER_SECOND
 from world.sim.layout import Layout, Ramp, point_in_polygon
 
@@ -228,7 +228,9 @@ class Physics:
                 vx = vz = 0.0
             actor.next_vx, actor.next_vz = vx, vz
             ox, oz = actor.x, actor.z
-            if x == ox and z == oz and not (vx or vz):
+            if not (vx or vz) and -CREEP <= x - ox <= CREEP and -CREEP <= z - oz <= CREEP:
+                # At rest, or only nudged by the solver's overlap correction (bodies
+                # packed together): not a move, so the body can drop out of the drive.
                 actor.vx = actor.vz = 0.0
                 continue
             actor.vx = (x - ox) * TICKS_PER_SECOND
