@@ -66,6 +66,10 @@ OBJECTS: list[tuple[str, str, str, str, int, int, dict[str, Any]]] = [
     # without going back to the stairs.
     ("archive_hall_medkit", "medkit", "medkit", "archive_hall_3", 500, 360, {"amount": 0.5}),
     ("archive_east_medkit", "medkit", "medkit", "archive_hall_5", 700, 360, {"amount": 0.5}),
+    # The server hall's guard is met in its doorway and its door shuts behind the player:
+    # a medkit inside lets a player worn down by that duel patch up behind the shut door
+    # before the corridor patrol, drawn by the shots, is met on the way out.
+    ("server_medkit", "medkit", "medkit", "archive_server_hall", 200, 500, {"amount": 0.5}),
     ("ground_hall_medkit", "medkit", "medkit", "ground_hall_4", 500, 360, {"amount": 0.5}),
     ("archive_medkit", "medkit", "medkit", "archive_reading", 150, 850, {"amount": 0.5}),
     ("prototype", "prop", "prototype rig", "labs_test_bay", 500, 300, {}),
@@ -166,29 +170,25 @@ BRIEF = (
     "soldiers up the stairs. Leave through the loading dock behind the vehicle bay."
 )
 NOTE = (
-    "Archetype: facility, and the large benchmark level for simulation speed. Three "
-    "storeys share one plan (a corridor of six segments with rooms either side and a "
-    "stair tower at the east end), so the agent can learn the layout once and must still "
-    "find where each target is. Stealth pays: cameras in the corridors raise the alarm "
-    "of their storey, which sends soldiers to the stair landing, and the panel doors of "
-    "the test bay and server hall close again after a few seconds. The scientists are "
-    "friendly and must be spared. Normal adds the photograph and more guards; hard adds "
-    "a no-alarm rule and soldiers. Edits after play-testing: each upper landing leaves a "
-    "stairwell opening over the foot of the flight below it (before, its edge stopped "
-    "anyone walking down); guards posted in rooms hear gunfire only 4.5 m through their "
-    "walls, so a corridor fight draws the corridor, not every room; medkits in the "
-    "middle and east of the archive corridor and by the workshop, where the fights are; "
-    "the cameras hang clear of the walls (a shot from the doorway has a clean line) and "
-    "the archive corridor camera looks east from the far end of its section toward the "
-    "stairs, so it is seen from the landing before it can see the player; the test bay "
-    "and server hall have a second panel inside, since their doors shut behind the "
-    "player and have no handle; the ground corridor camera hangs mid-section with its "
-    "back to the front door, so it is seen and shot from the doorway (before, it hung "
-    "inside the door and sensed whoever stepped in); the ground patrols walk beats of "
-    "their own in the east half, either side of the security door, so the front door "
-    "opens on one guard and the corridor's guns come one at a time; the server hall "
-    "guard carries a pistol like the other room guards; hard guards are as tough as "
-    "normal ones (still more of them, with soldiers, sharper, quicker and harder "
-    "hitting). Difficulties keep their order: more guards, soldiers and sharper "
-    "multipliers, and the no-alarm rule, at each step."
+    'Archetype: facility, and the large benchmark level for simulation speed. Three '
+    'storeys share one plan (a corridor of six segments with rooms either side and a '
+    'stair tower at the east end), so the agent can learn the layout once and must still '
+    'find where each target is. Stealth pays: cameras in the corridors raise the alarm of'
+    ' their storey, which sends soldiers to the stair landing, and the panel doors of the'
+    ' test bay and server hall close again after a few seconds. The scientists are '
+    'friendly and must be spared. Normal adds the photograph and more guards; hard adds a'
+    ' no-alarm rule and soldiers. Edits after play-testing: upper landings leave a '
+    'stairwell opening over the flight below; room guards hear gunfire only 4.5 m through'
+    ' their walls; medkits in the middle and east of the archive corridor, by the '
+    'workshop and inside the server hall (its guard is met in the doorway and its door '
+    'shuts behind the player, so a worn player patches up there before the corridor '
+    'patrol); cameras hang clear of the walls, the archive one looking east from the far '
+    'end of its section so it is seen from the landing first, the ground one mid-section '
+    'with its back to the front door so it is shot from the doorway; the test bay and '
+    'server hall have a second panel inside; the ground patrols walk beats of their own '
+    "either side of the security door, so the corridor's guns come one at a time; the "
+    'server hall guard carries a pistol like the other room guards; hard guards are as '
+    'tough as normal ones (more of them, with soldiers, sharper, quicker and harder '
+    'hitting). Difficulties keep their order: more guards, soldiers and sharper '
+    'multipliers, and the no-alarm rule, at each step.'
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents.reference.fight import CLOSE_RANGE, fight, heal, ready_weapon, restock, threats
+from agents.reference.fight import AWARE, CLOSE_RANGE, fight, heal, ready_weapon, restock, threats
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     enter_area,
@@ -97,7 +97,15 @@ class Brain:
 
     def _stay_alive(self, stealth: bool) -> Decision | None:
         mem = self.mem
-        near = [r for r in threats(mem, stealth) if r["distance"] < CLOSE_RANGE]
+        rows = threats(mem, stealth)
+        if rows and mem.view["player"]["health"] < TOP_UP_HEALTH \
+                and not any(r["alertness"] in AWARE for r in rows):
+            # Nobody is after the player yet: a hurt player patches up before waking a
+            # gunman, since the duel it would start is lost more often than won.
+            step = heal(mem, TOP_UP_HEALTH)
+            if step is not None:
+                return step
+        near = [r for r in rows if r["distance"] < CLOSE_RANGE]
         if near:
             # Turning away from a close gunman to walk to a medkit only gives him free
             # shots; finishing the fight first loses less health.
