@@ -60,6 +60,12 @@ OBJECTS: list[tuple[str, str, str, str, int, int, dict[str, Any]]] = [
     ("labs_stair_vest", "armour", "flak vest", "labs_stair_top", 100, 100, {"amount": 0.5}),
     ("archive_stair_medkit", "medkit", "medkit", "archive_stair_top", 100, 100, {"amount": 0.5}),
     ("archive_stair_vest", "armour", "flak vest", "archive_stair_top", 100, 300, {"amount": 0.5}),
+    # Rounds at each stair head too: one magazine box in the armoury does not last three
+    # storeys of guards, and a player out of rounds can only run.
+    ("labs_stair_ammo", "ammo", "silenced rounds", "labs_stair_top", 700, 300,
+     {"weapon": "silenced_pistol", "amount": 24}),
+    ("archive_stair_ammo", "ammo", "silenced rounds", "archive_stair_top", 700, 100,
+     {"weapon": "silenced_pistol", "amount": 24}),
     ("labs_medkit", "medkit", "medkit", "labs_staff", 500, 850, {"amount": 0.5}),
     # The archive corridor is where the mission's fights happen: a medkit in the middle
     # section and one by the director's door, so a player worn down there can patch up
@@ -185,7 +191,9 @@ NOTE = (
     'patrol); cameras hang clear of the walls, the archive one looking east from the far '
     'end of its section so it is seen from the landing first, the ground one mid-section '
     'with its back to the front door so it is shot from the doorway; the test bay and '
-    'server hall have a second panel inside; the ground patrols walk beats of their own '
+    'server hall have a second panel inside; silenced rounds lie by the medkit at each '
+    'upper stair head (one box in the armoury did not last three storeys); the ground '
+    'patrols walk beats of their own '
     "either side of the security door, so the corridor's guns come one at a time; the "
     'server hall guard carries a pistol like the other room guards; hard guards are as '
     'tough as normal ones (more of them, with soldiers, sharper, quicker and harder '
