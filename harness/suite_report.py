@@ -119,6 +119,12 @@ class ProgressBar:
         text = (f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} episodes"
                 + (f", last {row['level']}/{row['difficulty']}/s{row['seed']}: {row['outcome']}"
                    if row else ""))
+        if row is None and done:
+            # Episodes finished by an earlier run of this suite are kept: say so, since a
+            # changed agent behind the same command line would otherwise go unnoticed.
+            self.stream.write(f"{done} of {total} episodes were finished by an earlier run "
+                              "in this folder and are kept; use a new --out to play them "
+                              "again.\n")
         if self.tty:
             self.stream.write("\r" + text.ljust(100)[:100] + ("\n" if done == total else ""))
         else:

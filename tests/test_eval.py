@@ -47,7 +47,9 @@ def test_small_eval_writes_results_and_resumes(tmp_path: Path, capsys) -> None:
     assert _eval(out) == 0
     again = json.loads((out / "results.json").read_text())["episodes"]
     assert {r["run_dir"] for r in again} == run_dirs  # nothing was played twice
-    assert "4/4 episodes" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "4/4 episodes" in err
+    assert "4 of 4 episodes were finished by an earlier run in this folder" in err
 
 
 @pytest.mark.timeout(240)
