@@ -25,6 +25,7 @@ LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's leng
 TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
 ARMOUR_DETOUR = 900.0  # armour in view closer than this is picked up while calm
 CAMERA_SHOT = 1500.0  # a working camera nearer than this is shot out before going on
+SAME_FLOOR = 150.0  # heights closer than this are one storey (storeys lie hundreds apart)
 # End reason -> how much it counts against repeating the same decision.
 SETBACKS: dict[str, int] = {"stuck": 2, "unreachable": 3, "refused": 3, "door_closed": 1,
                             "wrong_storey": 2, "out_of_ammo": 1}
@@ -118,8 +119,11 @@ class Brain:
         # A camera raises its storey's alarm once it has watched the player for a moment,
         # and the alarm brings soldiers; one quiet shot from outside its view is cheaper.
         mem = self.mem
+        # Shots do not pass floors: a camera on another storey waits until it is reached.
+        floor = mem.view["player"]["position"][1]
         cameras = sorted((o for o in mem.view["objects"] if o["kind"] == "camera"
-                          and o["state"] != "broken" and o["distance"] < CAMERA_SHOT),
+                          and o["state"] != "broken" and o["distance"] < CAMERA_SHOT
+                          and abs(o["position"][1] - floor) < SAME_FLOOR),
                          key=lambda o: (o["distance"], o["id"]))
         for camera in cameras:
             shot: Decision = ("shoot_object", {"object_id": camera["id"], "time_limit_s": 3.0},
