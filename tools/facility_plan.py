@@ -76,6 +76,8 @@ OBJECTS: list[tuple[str, str, str, str, int, int, dict[str, Any]]] = [
     # a medkit inside lets a player worn down by that duel patch up behind the shut door
     # before the corridor patrol, drawn by the shots, is met on the way out.
     ("server_medkit", "medkit", "medkit", "archive_server_hall", 200, 500, {"amount": 0.5}),
+    # Likewise behind the test bay's panel door, after its guard is met in the doorway.
+    ("test_bay_medkit", "medkit", "medkit", "labs_test_bay", 850, 600, {"amount": 0.5}),
     ("ground_hall_medkit", "medkit", "medkit", "ground_hall_4", 500, 360, {"amount": 0.5}),
     ("archive_medkit", "medkit", "medkit", "archive_reading", 150, 850, {"amount": 0.5}),
     ("prototype", "prop", "prototype rig", "labs_test_bay", 500, 300, {}),
@@ -123,7 +125,9 @@ GUARDS: list[tuple[str, str, str | None, str, int, int, str, str | None]] = [
     ("workshop_guard", "soldier", "smg", "ground_workshop", 300, 500, "guard", "hard"),
     ("locker_guard", "guard", "pistol", "ground_lockers", 500, 500, "idle", "hard"),
     ("labs_hall_guard", "guard", "pistol", "labs_hall_2", 500, 200, "guard", None),
-    ("test_bay_guard", "guard", "smg", "labs_test_bay", 200, 700, "guard", None),
+    # A sidearm too: the test bay is visited only for normal's photograph, and its guard
+    # with a spray gun was where most normal runs ended, worn down by the storeys above.
+    ("test_bay_guard", "guard", "pistol", "labs_test_bay", 200, 700, "guard", None),
     ("control_guard", "guard", "pistol", "labs_control", 500, 500, "idle", None),
     ("optics_guard", "guard", "pistol", "labs_optics", 500, 500, "guard", None),
     ("samples_guard", "guard", "pistol", "labs_samples", 500, 500, "guard", "normal"),
@@ -186,17 +190,19 @@ NOTE = (
     ' no-alarm rule and soldiers. Edits after play-testing: upper landings leave a '
     'stairwell opening over the flight below; room guards hear gunfire only 4.5 m through'
     ' their walls; medkits in the middle and east of the archive corridor, by the '
-    'workshop and inside the server hall (its guard is met in the doorway and its door '
-    'shuts behind the player, so a worn player patches up there before the corridor '
-    'patrol); cameras hang clear of the walls, the archive one looking east from the far '
+    'workshop and inside the server hall and test bay (each guard is met in the doorway '
+    'and the door shuts behind the player, so a worn player patches up there before the '
+    'corridor patrol); cameras hang clear of the walls, the archive one looking east from the far '
     'end of its section so it is seen from the landing first, the ground one mid-section '
     'with its back to the front door so it is shot from the doorway; the test bay and '
     'server hall have a second panel inside; silenced rounds lie by the medkit at each '
     'upper stair head (one box in the armoury did not last three storeys); the ground '
     'patrols walk beats of their own '
     "either side of the security door, so the corridor's guns come one at a time; the "
-    'server hall guard carries a pistol like the other room guards; hard guards are as '
+    'server hall and test bay guards carry pistols like the other room guards; hard guards are as '
     'tough as normal ones (more of them, with soldiers, sharper, quicker and harder '
-    'hitting). Difficulties keep their order: more guards, soldiers and sharper '
+    'hitting); normal multipliers sit a step above easy and short of hard, as its '
+    'three storeys of duels wore a player down. Difficulties '
+    'keep their order: more guards, soldiers and sharper '
     'multipliers, and the no-alarm rule, at each step.'
 )

@@ -305,8 +305,11 @@ def level() -> dict[str, Any]:
         "difficulties": [
             {"id": "easy", "enemy_health": 0.8, "enemy_accuracy": 0.6, "enemy_damage": 0.7,
              "enemy_reaction_s": 0.9, "enemy_sight": 0.8, "reinforcements": 0.7},
-            {"id": "normal", "enemy_accuracy": 0.65, "enemy_damage": 0.75,
-             "enemy_reaction_s": 0.75},
+            # Normal sits a step above easy on every multiplier but well short of hard:
+            # its mission is three storeys of duels one after another, so a guard that
+            # took half the player's health in one exchange made it a war of attrition.
+            {"id": "normal", "enemy_health": 0.9, "enemy_accuracy": 0.62, "enemy_damage": 0.72,
+             "enemy_reaction_s": 0.8, "enemy_sight": 0.9, "reinforcements": 0.85},
             {"id": "hard", "enemy_accuracy": 0.8, "enemy_damage": 0.85,
              "enemy_reaction_s": 0.55, "enemy_sight": 1.15, "reinforcements": 1.5},
         ],
