@@ -1,27 +1,12 @@
 """Fighting and hand actions: attack, shoot_object, return fire, equip, items, use."""
 
 import json
-from pathlib import Path
 
 import pytest
 
 from world.actions.catalog import catalog
 from world.actions.registry import EXECUTORS, execute
 from world.errors import InvalidRequestError, UnknownIdError
-from world.level.load import load_level
-from world.sim.world import World
-
-LEVELS = Path(__file__).parent / "levels"
-
-
-@pytest.fixture(scope="module")
-def level():
-    return load_level(LEVELS / "actions_rooms.json")
-
-
-@pytest.fixture
-def world(level):
-    return World(level, "normal", 1)
 
 
 def shots_by(events, shooter):

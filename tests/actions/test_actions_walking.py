@@ -1,24 +1,9 @@
 """Walking actions on small purpose-built levels: arrivals, doors, snapping, storeys."""
 
-from pathlib import Path
 
 import pytest
 
 from world.actions.registry import execute
-from world.level.load import load_level
-from world.sim.world import World
-
-LEVELS = Path(__file__).parent / "levels"
-
-
-@pytest.fixture(scope="module")
-def level():
-    return load_level(LEVELS / "actions_rooms.json")
-
-
-@pytest.fixture
-def world(level):
-    return World(level, "normal", 1)
 
 
 def test_go_to_arrives_and_counts_distance(world):

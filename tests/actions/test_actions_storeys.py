@@ -5,26 +5,14 @@ flight of stairs to a landing and a bridge behind a closed door; a locked strong
 upstairs; and a perch above the annex with no way up.
 """
 
-from pathlib import Path
 
 import pytest
 
 from world.actions.registry import execute
-from world.level.load import load_level
-from world.sim.world import World
 
-LEVELS = Path(__file__).parent / "levels"
+LEVEL_FILE = "actions_storeys.json"
 UPPER_Y = 300.0
 
-
-@pytest.fixture(scope="module")
-def level():
-    return load_level(LEVELS / "actions_storeys.json")
-
-
-@pytest.fixture
-def world(level):
-    return World(level, "normal", 1)
 
 
 def kinds(result):

@@ -1,26 +1,10 @@
 """How actions end early or by the watchdog: stuck, damage, objective, stage, dead, cap."""
 
-from pathlib import Path
 
-import pytest
 
 from world.actions import watch
 from world.actions.registry import execute
-from world.level.load import load_level
 from world.sim import events as sim_events
-from world.sim.world import World
-
-LEVELS = Path(__file__).parent / "levels"
-
-
-@pytest.fixture(scope="module")
-def level():
-    return load_level(LEVELS / "actions_rooms.json")
-
-
-@pytest.fixture
-def world(level):
-    return World(level, "normal", 1)
 
 
 class Every:
