@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from harness.pages.index import write_index
 from harness.runner import LEVELS_DIR, UsageError, resolve_level
 from harness.settings import add_agent_arguments, settings_from_arguments
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
@@ -71,11 +72,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _index_page(out: Path, meta: dict, rows: list[dict]) -> None:
-    # The run pages' index renderer is optional: use it when the pages package has one.
-    try:
-        from harness.pages import index  # type: ignore[attr-defined]
-    except ImportError:
-        return
-    render = getattr(index, "write_index", None)
-    if render is not None:
-        render(out / "index.html", meta, rows)
+    write_index(out / "index.html", meta, rows)

@@ -129,7 +129,7 @@ def row_from_record(episode: Episode, run_dir: Path, header: dict[str, Any],
         "game_time_s": round(int(summary.get("game_ticks") or 0) / 30.0, 2),
         "invalid_actions": int(summary.get("invalid_actions") or 0),
         "usage": end.get("usage"), "wall_s": end.get("wall_s"),
-        "run_dir": str(run_dir),
+        "run_dir": str(run_dir), "agent": header.get("hello"),
     }
 
 
@@ -138,7 +138,7 @@ def failed_row(episode: Episode, error: str) -> dict[str, Any]:
     return {"level": episode.level, "difficulty": episode.difficulty, "seed": episode.seed,
             "outcome": "harness_error", "success": False, "score": 0.0, "decisions": 0,
             "game_time_s": 0.0, "invalid_actions": 0, "usage": None, "wall_s": None,
-            "run_dir": None, "error": error}
+            "run_dir": None, "agent": None, "error": error}
 
 
 def play_one(episode: dict[str, Any], agent: str, out: str,

@@ -37,6 +37,9 @@ def test_small_eval_writes_results_and_resumes(tmp_path: Path, capsys) -> None:
         assert Path(row["run_dir"], "record.jsonl").is_file()
         for name in ("decisions", "game_time_s", "invalid_actions", "usage"):
             assert name in row
+        assert row["agent"]["name"] == "random-agent"  # the hello, for the index's agent column
+    index = (out / "index.html").read_text()
+    assert index.count('<td data-sort="random-agent">random-agent') == len(rows)
     table = (out / "results.md").read_text()
     assert "| exit_switch | easy | 2 |" in table and "| blue_door | easy | 2 |" in table
     printed = capsys.readouterr()
