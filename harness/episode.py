@@ -259,6 +259,7 @@ class _Episode:
         self.record.write("end", {
             "summary": summary,
             "final_state_hash": self.game.state_hash(),
+            "final_position": _player_position(self.game.view()),
             "agent_error": ending.agent_error,
             "usage": _usage_totals(self.usage, st.decisions),
             "wall_s": wall_s,
@@ -279,6 +280,12 @@ class _Episode:
             "agent_error": ending.agent_error,
             "usage": _usage_totals(self.usage, st.decisions),
         }
+
+
+def _player_position(view: dict[str, Any]) -> list[float] | None:
+    # Where the last turn ended, so a page can draw it; a view without a player has none.
+    position = (view.get("player") or {}).get("position")
+    return list(position) if isinstance(position, list | tuple) and len(position) == 3 else None
 
 
 def _usage_totals(sums: dict[str, float], decisions: int) -> dict[str, Any]:

@@ -176,3 +176,16 @@ def test_index_from_summaries_and_eval_rows(tmp_path):
             {**common, "seed": 3, "run_dir": str(tmp_path / "c"), "usage": {}, "decisions": 4}]
     html = write_index(tmp_path / "eval.html", {"agent": sys.executable}, rows).read_text()
     assert "outpost-normal-s2" in html and 'href="c/index.html"' in html
+
+
+def test_the_last_turn_ends_where_the_record_says(hostile, tmp_path):
+    lines = read_lines(hostile)
+    end = lines[-1]
+    assert end["kind"] == "end" and len(end["final_position"]) == 3
+    last = max(t["turn"] for t in lines if t["kind"] == "turn")
+    assert f'<g class="end" data-turn="{last}">' in page_of(hostile)
+    del end["final_position"]  # a record written before the field existed
+    write_lines(tmp_path / "old", lines)
+    html = page_of(write_episode_page(tmp_path / "old").parent)
+    assert f'<g class="end" data-turn="{last}">' not in html
+    assert f'<g class="end" data-turn="{last - 1}">' in html

@@ -11,7 +11,7 @@ from harness.pages.load import RunData, load_run
 from harness.pages.map_svg import DOOR_CLASSES, build_maps, level_bounds, storey_of
 from harness.pages.render import render
 from harness.pages.timeline import turn_rows
-from harness.pages.trace import RouteDrawer, damage_marks, keep_on_map, turn_legs
+from harness.pages.trace import RouteDrawer, as_point, damage_marks, keep_on_map, turn_legs
 from harness.pages.usage import FIELDS, usage_report
 from harness.protocol import OUTCOMES
 from world.sim.clock import TICKS_PER_SECOND
@@ -71,7 +71,8 @@ def episode_context(run: RunData) -> dict[str, Any]:
     """
     record = run.record
     header = record.header
-    legs = turn_legs(record.turns, RouteDrawer(run.level))
+    final = as_point((record.end or {}).get("final_position"))
+    legs = turn_legs(record.turns, RouteDrawer(run.level), final)
     off_map = 0
     if run.level is not None:
         legs, off_map = keep_on_map(legs, level_bounds(run.level))

@@ -29,7 +29,8 @@ class TurnLeg:
         ticks: Game ticks the action ran (0 when nothing ran).
         route: Points from the turn's start to its end (a single point when it did
             not move; empty when positions are unknown).
-        end_known: Whether the end point was recorded (False for the last turn).
+        end_known: Whether the end point was recorded (False for the last turn of a
+            record without a final position).
     """
 
     turn: int
@@ -53,10 +54,18 @@ class DamageMark:
 def player_position(turn: dict[str, Any]) -> Point3 | None:
     """The player's position in a turn's observation, or None if it is missing."""
     try:
-        x, y, z = turn["observation"]["view"]["player"]["position"]
-    except (KeyError, TypeError, ValueError):
+        return as_point(turn["observation"]["view"]["player"]["position"])
+    except (KeyError, TypeError):
         return None
-    return (float(x), float(y), float(z))
+
+
+def as_point(value: Any) -> Point3 | None:
+    """Three numbers as a point, or None if `value` is not that (records are untrusted)."""
+    try:
+        x, y, z = value
+        return (float(x), float(y), float(z))
+    except (TypeError, ValueError):
+        return None
 
 
 class RouteDrawer:
@@ -94,12 +103,15 @@ def _close(a: Point3, b: Point3) -> bool:
     return abs(a[0] - b[0]) < 0.5 and abs(a[2] - b[2]) < 0.5 and abs(a[1] - b[1]) < 0.5
 
 
-def turn_legs(turns: tuple[dict[str, Any], ...], drawer: RouteDrawer) -> list[TurnLeg]:
+def turn_legs(turns: tuple[dict[str, Any], ...], drawer: RouteDrawer,
+              final: Point3 | None = None) -> list[TurnLeg]:
     """Each turn's route, from its observation's position to the next one's.
 
     Args:
         turns: The record's turn lines.
         drawer: Draws routes between two recorded positions.
+        final: Where the player was when the episode ended (the end line's
+            final_position), the last turn's end point; None when unknown.
 
     Returns:
         One leg per turn, in order.
@@ -107,7 +119,7 @@ def turn_legs(turns: tuple[dict[str, Any], ...], drawer: RouteDrawer) -> list[Tu
     legs = []
     for index, turn in enumerate(turns):
         start = player_position(turn)
-        nxt = player_position(turns[index + 1]) if index + 1 < len(turns) else None
+        nxt = player_position(turns[index + 1]) if index + 1 < len(turns) else final
         result = turn.get("result") or {}
         ticks = int(result.get("ticks") or 0)
         if start is None:
