@@ -50,6 +50,9 @@ class Mind:
         done: Whether a route walker has reached its destination.
         stall: Headway toward the current waypoint (waypoint x, z, closest distance,
             tick it was reached, stalls so far on this walk), or None when not walking.
+        settled: What the last decision read, kept when it settled the mind so that the
+            next decisions are skipped while it stays the same (see `settle`); derived
+            state, so not part of the hash.
     """
 
     id: str
@@ -80,6 +83,7 @@ class Mind:
     respawn_at: int | None = None
     done: bool = False
     stall: tuple[float, float, float, int, int] | None = None
+    settled: tuple | None = None
 
     def set_meter(self, value: float) -> bool:
         """Set the alertness meter (clamped to [0, 1]); returns whether the rank changed."""

@@ -15,7 +15,7 @@ from operator import attrgetter
 
 import numpy as np
 
-from world.characters import friendly, senses, walker
+from world.characters import friendly, senses, settle, walker
 from world.characters.alarms import Alarms
 from world.characters.alertness import ALERT_LEVELS, ALERTED, IN_COMBAT
 from world.characters.boss import next_shot_delay
@@ -251,10 +251,16 @@ class CharactersSystem:
             senses.look(self, watchers)
         for actor, mind in bots:
             senses.bot_look(self, actor, mind)
+        player = world.player
+        bot_ids = self._bot_ids
         for mind in thinkers:
             actor = chars[mind.id]
             if not actor.alive:
                 continue
+            if mind.settled is not None:
+                if mind.settled == settle.key(actor, mind, player):
+                    continue  # the same inputs as the last decision: the same outcome
+                mind.settled = None
             if mind.hostile:
                 REACTIONS[mind.rank](self, actor, mind)
             else:
@@ -266,6 +272,8 @@ class CharactersSystem:
                 walker.steer(actor, mind)  # the physics dropped a reached waypoint
             self._schedule(actor, mind)
             self._update_shooter(actor, mind)
+            if mind.id not in bot_ids:
+                mind.settled = settle.key(actor, mind, player)
 
     def _schedule(self, actor: Actor, mind: Mind) -> None:
         # Wake the walker when it should reach its waypoint, if that comes before its
