@@ -42,6 +42,18 @@ class ShotResult:
     reason: str = ""
 
 
+# Results are immutable and few: shared instances spare a frozen dataclass build per shot.
+_RESULTS: dict[tuple[bool, bool, str], ShotResult] = {}
+
+
+def _result(fired: bool, hit: bool = False, reason: str = "") -> ShotResult:
+    key = (fired, hit, reason)
+    result = _RESULTS.get(key)
+    if result is None:
+        result = _RESULTS[key] = ShotResult(fired, hit, reason)
+    return result
+
+
 def hit_chance(weapon: Weapon, skill: float, distance: float, target_radius: float,
                shooter_moving: bool, target_moving: bool) -> float:
     """Chance that a shot hits: the share of the spread cone the target covers, times skill.
@@ -103,11 +115,16 @@ class Combat:
 
     def readiness(self, actor: Actor) -> str:
         """Why the actor cannot fire now ("cooldown", "reloading", "no_ammo"), or ""."""
-        self.settle(actor)
-        weapon = self.weapon_of(actor)
+        return self._unready(actor, self.weapon_of(actor), self.world.tick)
+
+    def _unready(self, actor: Actor, weapon: Weapon, tick: int) -> str:
+        # `settle` and `readiness` in one, for a weapon already looked up.
         if actor.reload_until:
-            return "reloading"
-        if self.world.tick - actor.last_shot_tick < self._cooldown[weapon.id]:
+            if tick < actor.reload_until:
+                return "reloading"
+            actor.reload_until = 0
+            self._load(actor, weapon)
+        if tick - actor.last_shot_tick < self._cooldown[weapon.id]:
             return "cooldown"
         if weapon.magazine > 0 and actor.magazine.get(weapon.id, 0) <= 0:
             return "no_ammo"
@@ -143,7 +160,7 @@ class Combat:
         target_id = target.id if isinstance(target, Actor) else target
         self._discharge(shooter, weapon, target_id)
         if target is None:
-            result = ShotResult(True, reason="point")
+            result = _result(True, reason="point")
         else:
             distance = math.hypot(aim[0] - shooter.x, aim[1] - shooter.z)
             why = self._out_of_reach(weapon, distance, radius, storey, shooter.storey)
@@ -175,43 +192,53 @@ class Combat:
             turn.
         """
         world = self.world
+        weapons, tick, hypot = self.weapons, world.tick, math.hypot
+        # Per shot: the weapon, the distance (None when not measured) and why it fails.
+        armed: list[Weapon] = []
+        distances: list[float] = []
         why: list[str] = []
         lines: dict[str, list[int]] = {}
         for k, (shooter, target) in enumerate(shots):
-            weapon = self.weapon_of(shooter)
-            reason = self.readiness(shooter)
+            weapon = weapons[shooter.weapon or UNARMED]
+            armed.append(weapon)
+            reason = self._unready(shooter, weapon, tick)
+            distance = 0.0
             if not reason:
-                distance = math.hypot(target.x - shooter.x, target.z - shooter.z)
-                reason = self._out_of_reach(weapon, distance, target.radius, target.storey,
-                                            shooter.storey)
-                if not reason:
+                distance = hypot(target.x - shooter.x, target.z - shooter.z)
+                if distance > weapon.range + (target.radius if weapon.melee else 0.0):
+                    reason = "range"
+                elif target.storey != shooter.storey:
+                    reason = "blocked"
+                else:
                     lines.setdefault(shooter.storey, []).append(k)
+            distances.append(distance)
             why.append(reason)
         rolled: list[int] = []
         for storey, ks in lines.items():
-            clear = world.sight.lines_clear([(shots[k][0].x, shots[k][0].z) for k in ks],
-                                            [(shots[k][1].x, shots[k][1].z) for k in ks],
-                                            storey).tolist()
+            clear = world.sight.segments_clear(
+                [(shots[k][0].x, shots[k][0].z, shots[k][1].x, shots[k][1].z) for k in ks],
+                storey)
             for k, ok in zip(ks, clear, strict=True):
                 if ok:
                     rolled.append(k)
                 else:
                     why[k] = "blocked"
-        rolled.sort()
-        rolls = world.rng.random(len(rolled)).tolist() if rolled else []
-        for k, roll in zip(rolled, rolls, strict=True):
-            shooter, target = shots[k]
-            distance = math.hypot(target.x - shooter.x, target.z - shooter.z)
-            chance = hit_chance(self.weapon_of(shooter), shooter.accuracy, distance,
-                                target.radius, shooter.moving, target.moving)
-            if roll >= chance:
-                why[k] = "roll"
+        if rolled:
+            if len(lines) > 1:
+                rolled.sort()
+            rolls = world.rng.random(len(rolled)).tolist()
+            for k, roll in zip(rolled, rolls, strict=True):
+                shooter, target = shots[k]
+                chance = hit_chance(armed[k], shooter.accuracy, distances[k], target.radius,
+                                    shooter.moving, target.moving)
+                if roll >= chance:
+                    why[k] = "roll"
         results: list[ShotResult | None] = []
-        for (shooter, target), reason in zip(shots, why, strict=True):
+        for k, (shooter, target) in enumerate(shots):
             if not shooter.alive or not target.alive:
                 results.append(None)
                 continue
-            weapon = self.weapon_of(shooter)
+            weapon, reason = armed[k], why[k]
             if reason in _NOT_FIRED:
                 results.append(self._not_fired(shooter, weapon, reason))
                 continue
@@ -225,7 +252,7 @@ class Combat:
             self._start_reload(shooter, weapon)
             if shooter.reload_until:
                 why = "reloading"
-        return ShotResult(False, reason=why)
+        return _result(False, reason=why)
 
     def _discharge(self, shooter: Actor, weapon: Weapon, target_id: str | None) -> None:
         if weapon.magazine > 0:
@@ -251,7 +278,7 @@ class Combat:
         world = self.world
         if why:
             world.emit("shot_missed", shooter.id, target_id, detail=why)
-            return ShotResult(True, reason=why)
+            return _result(True, reason=why)
         world.emit("shot_hit", shooter.id, target_id)
         amount = weapon.damage
         if shooter.side == "hostile":
@@ -260,7 +287,7 @@ class Combat:
             self.damage(target, amount, shooter.id)
         else:
             world.items.damage(world.objects[target], amount, shooter.id)
-        return ShotResult(True, hit=True)
+        return _result(True, hit=True)
 
     def damage(self, actor: Actor, amount: float, source: str | None,
                through_armour: bool = False) -> None:

@@ -116,17 +116,26 @@ class Sight:
         return self._clear(storey, [(a[0], a[1], b[0], b[1])
                                     for a, b in zip(starts, ends, strict=True)])
 
-    def _clear(self, storey: str, keys: list[tuple[float, float, float, float]]) -> np.ndarray:
-        """Remembered answers for the segments asked before, one test for the rest."""
+    def segments_clear(self, keys: list[tuple[float, float, float, float]],
+                       storey: str) -> list[bool]:
+        """Line of sight along many segments (px, pz, qx, qz) of one storey, as a list.
+
+        The plain-list form of `lines_clear`, for callers that loop over the answers.
+        """
         memo = self._memo[storey]
-        found = [memo.get(k) for k in keys]
+        get = memo.get
+        found = [get(k) for k in keys]
         if None in found:
             todo = [i for i, f in enumerate(found) if f is None]
             fresh = self._test(storey, [keys[i] for i in todo])
             for i, clear in zip(todo, fresh, strict=True):
                 found[i] = clear
             self._remember(memo, [keys[i] for i in todo], fresh)
-        return np.array(found, dtype=bool)
+        return found  # type: ignore[return-value]
+
+    def _clear(self, storey: str, keys: list[tuple[float, float, float, float]]) -> np.ndarray:
+        """Remembered answers for the segments asked before, one test for the rest."""
+        return np.array(self.segments_clear(keys, storey), dtype=bool)
 
     def _remember(self, memo: dict, keys: list, answers: list[bool]) -> None:
         if len(memo) + len(keys) > MEMO_LIMIT:

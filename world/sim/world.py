@@ -18,7 +18,7 @@ from world.sim.actors import PLAYER_ID, Actor
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.combat import PLAYER_SKILL, UNARMED, Combat, ShotResult
 from world.sim.doors import DoorRuntime, Doors
-from world.sim.events import Event, EventLog
+from world.sim.events import EventLog
 from world.sim.hazards import Hazards
 from world.sim.intent import PlayerIntent, System, Target
 from world.sim.items import GADGET_MARKS, Items, ObjectRuntime
@@ -164,7 +164,7 @@ class World(RequestChecks, WorldQueries):
     def emit(self, kind: str, subject: str, other: str | None = None,
              amount: float | None = None, detail: str | None = None) -> None:
         """Record an event at the current tick."""
-        self.events.add(Event(self.tick, kind, subject, other, amount, detail))
+        self.events.record(self.tick, kind, subject, other, amount, detail)
 
     # ---- stepping ---------------------------------------------------------------------
     def step(self, intent: PlayerIntent | None = None) -> None:
