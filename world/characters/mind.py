@@ -53,6 +53,8 @@ class Mind:
         settled: What the last decision read, kept when it settled the mind so that the
             next decisions are skipped while it stays the same (see `settle`); derived
             state, so not part of the hash.
+        glance: The last look for the player: (eye and scene, seen, distance fraction),
+            reused while neither changes (derived state, not part of the hash).
     """
 
     id: str
@@ -84,6 +86,7 @@ class Mind:
     done: bool = False
     stall: tuple[float, float, float, int, int] | None = None
     settled: tuple | None = None
+    glance: tuple | None = None
 
     def set_meter(self, value: float) -> bool:
         """Set the alertness meter (clamped to [0, 1]); returns whether the rank changed."""

@@ -42,37 +42,56 @@ def _cos_half(view_angle_deg: float) -> float:
     return -1.0 if view_angle_deg >= 360.0 else math.cos(math.radians(view_angle_deg) / 2.0)
 
 
-def _candidates(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]],
-                light: float) -> tuple[list[int], list[float], list[tuple[float, float]]]:
-    # Range, floor and view cone in plain Python: a tick has a handful of observers, and
-    # a few float operations each cost less than building and combining numpy arrays.
-    player = sys.world.player
+def _glances(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]],
+             seen: list[bool], fraction: list[float]) -> None:
+    # Range, floor and view cone in plain Python (a tick has a handful of observers, and
+    # a few float operations each cost less than building and combining numpy arrays),
+    # then one wall test for every observer with the player in its cone. An observer
+    # whose eye and scene are as at its last look sees what it saw then.
+    world = sys.world
+    player = world.player
     px, py, pz = player.x, player.y, player.z
+    # All a glance depends on besides the observer: where the player stands (the area
+    # sets the light) and which doors block sight.
+    scene = (px, py, pz, player.area, player.storey, world.doors_system.version)
+    light = world.level.area(player.area).light if player.area else 1.0
     scale = sys.tuning.sight * light
     near2 = NEAR_SENSE * NEAR_SENSE
     cos_of = sys.cos_half
-    index, fraction, points = [], [], []
-    for i, (a, _) in enumerate(pairs):
+    fresh: list[tuple[int, Mind, tuple, tuple[float, float, float, float]]] = []
+    for i, (a, mind) in enumerate(pairs):
+        eye = (scene, a.x, a.y, a.z, a.facing)
+        memo = mind.glance
+        if memo is not None and memo[0] == eye:
+            seen[i] = memo[1]
+            fraction[i] = memo[2]
+            continue
         if abs(a.y - py) > STOREY_GAP:
+            mind.glance = (eye, False, 1.0)
             continue
         dx, dz = px - a.x, pz - a.z
         d2 = dx * dx + dz * dz
         t = a.template
         reach = t.view_range * scale
         if d2 > reach * reach and d2 > near2:
+            mind.glance = (eye, False, 1.0)
             continue
         dist = math.sqrt(d2)
-        fraction.append(min(1.0, dist / reach) if reach > 0 else 1.0)
-        index.append(i)
-        if d2 <= near2:
-            points.append((a.x, a.z))
-            continue
-        cos_half = cos_of.get(t.view_angle_deg)
-        if cos_half is None:
-            cos_half = cos_of[t.view_angle_deg] = _cos_half(t.view_angle_deg)
-        cos_to = (math.cos(a.facing) * dx + math.sin(a.facing) * dz) / max(dist, 1e-9)
-        points.append((a.x, a.z) if cos_to >= cos_half and dist <= reach else None)
-    return index, fraction, points
+        frac = fraction[i] = min(1.0, dist / reach) if reach > 0 else 1.0
+        if d2 > near2:
+            cos_half = cos_of.get(t.view_angle_deg)
+            if cos_half is None:
+                cos_half = cos_of[t.view_angle_deg] = _cos_half(t.view_angle_deg)
+            cos_to = (math.cos(a.facing) * dx + math.sin(a.facing) * dz) / max(dist, 1e-9)
+            if cos_to < cos_half or dist > reach:
+                mind.glance = (eye, False, frac)
+                continue
+        fresh.append((i, mind, eye, (px, pz, a.x, a.z)))
+    if fresh:
+        clear = world.sight.segments_clear([f[3] for f in fresh], player.storey)
+        for (i, mind, eye, _), ok in zip(fresh, clear, strict=True):
+            seen[i] = ok
+            mind.glance = (eye, ok, fraction[i])
 
 
 def look(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]]) -> None:
@@ -83,17 +102,7 @@ def look(sys: CharactersSystem, pairs: list[tuple[Actor, Mind]]) -> None:
     seen = [False] * len(pairs)
     fraction = [1.0] * len(pairs)
     if player.alive and pairs:
-        light = world.level.area(player.area).light if player.area else 1.0
-        index, fracs, points = _candidates(sys, pairs, light)
-        for i, f in zip(index, fracs, strict=True):
-            fraction[i] = f
-        eyes = [(i, p) for i, p in zip(index, points, strict=True) if p is not None]
-        if eyes:
-            # One wall test for every observer with the player in its cone.
-            clear = world.sight.visible_from(player.position, [p for _, p in eyes],
-                                             player.storey).tolist()
-            for (i, _), ok in zip(eyes, clear, strict=True):
-                seen[i] = ok
+        _glances(sys, pairs, seen, fraction)
     reaction_s = sys.tuning.reaction_s
     where = player.position
     for i, (_, mind) in enumerate(pairs):
