@@ -18,11 +18,11 @@ import numpy as np
 from world.characters import friendly, senses, settle, walker
 from world.characters.alarms import Alarms
 from world.characters.alertness import ALERT_LEVELS, ALERTED, IN_COMBAT
-from world.characters.boss import next_shot_delay
 from world.characters.bots import BOT_BEHAVIOUR, Bots
 from world.characters.cameras import Cameras
 from world.characters.hostile import REACTIONS
 from world.characters.mind import Mind, Point3
+from world.characters.shooting import Shooters
 from world.characters.tuning import THINK_TICKS, Tuning
 from world.characters.waves import Waves
 from world.errors import WorldError
@@ -56,8 +56,7 @@ class CharactersSystem:
         # multiple of THINK_TICKS, so each tick reads its slot instead of testing all.
         self._slots: list[list[Mind]] = [[] for _ in range(THINK_TICKS)]
         self._wake: dict[int, list[Mind]] = {}
-        self._shooters: list[Mind] = []
-        self._shooting: set[str] = set()  # ids of _shooters, for membership in O(1)
+        self._shooters = Shooters(self._order)
         self._shots: list = []
         self.cameras = Cameras(world, self.tuning)
         self.alarms = Alarms(world, self.tuning)
@@ -271,7 +270,7 @@ class CharactersSystem:
             if mind.waypoints and actor.move_to is None:
                 walker.steer(actor, mind)  # the physics dropped a reached waypoint
             self._schedule(actor, mind)
-            self._update_shooter(actor, mind)
+            self._shooters.update(mind)
             if mind.id not in bot_ids:
                 mind.settled = settle.key(actor, mind, player)
 
@@ -286,55 +285,8 @@ class CharactersSystem:
         if ticks < THINK_TICKS:
             self._wake.setdefault(self.world.tick + ticks, []).append(mind)
 
-    def _update_shooter(self, actor: Actor, mind: Mind) -> None:
-        wants = mind.hostile and mind.sees and mind.rank == IN_COMBAT
-        present = mind.id in self._shooting
-        if wants and not present:
-            self._shooting.add(mind.id)
-            self._shooters.append(mind)
-            self._shooters.sort(key=lambda m: m.index)
-        elif present and not wants:
-            self._drop_shooter(mind)
-
-    def _drop_shooter(self, mind: Mind) -> None:
-        self._shooting.discard(mind.id)
-        self._shooters.remove(mind)
-
     def _shoot(self, world: World) -> None:
-        tick = world.tick
-        chars = world.characters
-        ready: list[tuple[Mind, Actor, Actor, float]] = []
-        for mind in list(self._shooters):
-            if tick < mind.next_shot:
-                continue
-            actor = chars[mind.id]
-            target_id = mind.target or "player"
-            target = world.player if target_id == "player" else chars.get(target_id)
-            if not actor.alive or target is None or not target.alive:
-                self._drop_shooter(mind)
-                continue
-            weapon = world.combat.weapon_of(actor)
-            if weapon.melee and math.hypot(target.x - actor.x, target.z - actor.z) > (
-                weapon.range + target.radius
-            ):
-                mind.next_shot = tick + 1  # no swinging at thin air
-                continue
-            actor.facing = math.atan2(target.z - actor.z, target.x - actor.x)
-            ready.append((mind, actor, target, weapon.shots_per_s))
-        if not ready:
-            return
-        # Every shot of the tick at once: lines of fire and hit rolls in bulk.
-        results = world.combat.volley([(actor, target) for _, actor, target, _ in ready])
-        for (mind, actor, _, rate), result in zip(ready, results, strict=True):
-            if result is None:
-                self._drop_shooter(mind)
-            elif result.fired:
-                delay, mind.burst_left = next_shot_delay(actor.kind, rate, mind.burst_left)
-                mind.next_shot = tick + delay
-            elif result.reason == "reloading":
-                mind.next_shot = max(tick + 1, actor.reload_until)
-            else:
-                mind.next_shot = tick + 1
+        self._shooters.fire(world)
 
     # ---- views ------------------------------------------------------------------------
     def alertness(self, actor_id: str) -> str:
@@ -354,7 +306,7 @@ class CharactersSystem:
         wake = tuple((t, tuple(m.id for m in ms)) for t, ms in sorted(self._wake.items()))
         return (
             tuple(m.state_items() for m in self._order),
-            tuple(m.id for m in self._shooters),
+            self._shooters.state_items(),
             wake,
             self._seen_events,
             tuple(e.as_tuple() for e in self._shots),
