@@ -148,39 +148,55 @@ class Physics:
         self._changed(storey)
 
     def _drive(self) -> set[str]:
-        """Command the drive of every live body for this tick; returns the storeys that move."""
+        """Command the drive of every live body for this tick; returns the storeys that move.
+
+        `Handle.command` written out inline: this loop runs for every walker every tick.
+        """
         active: set[str] = set()
         rested = []
+        set_velocity, set_force = _cp.cpBodySetVelocity, _cp.cpConstraintSetMaxForce
         for actor in self.live:
             handle = actor.body
-            target = actor.move_to
+            target = actor._move_to
             if target is not None:
                 # The body moves first with the velocity solved last step, so aim
                 # from where that will leave it: no overshoot, no oscillation.
-                dx = target[0] - actor.x - actor.next_vx * DT
-                dz = target[1] - actor.z - actor.next_vz * DT
+                x, z = actor.x, actor.z
+                dx = target[0] - x - actor.next_vx * DT
+                dz = target[1] - z - actor.next_vz * DT
                 dist = math.hypot(dx, dz)
-                if dist < 0.5 and abs(target[0] - actor.x) + abs(target[1] - actor.z) < 0.5:
+                if dist < 0.5 and abs(target[0] - x) + abs(target[1] - z) < 0.5:
                     actor.move_to = target = None
+            last = handle.last
             if target is None:
-                if handle.last is not _STANDING:
-                    handle.command(0.0, 0.0, STAND_FORCE)
-                    handle.last = _STANDING  # the same object: later ticks skip the call
-                    if handle.changed:
+                changed = False
+                if last is not _STANDING:
+                    changed = last[0] != 0.0 or last[1] != 0.0 or last[2] != STAND_FORCE
+                    if changed:
+                        set_velocity(handle.cptr, (0.0, 0.0))
+                        if last[2] != STAND_FORCE:
+                            set_force(handle.dptr, STAND_FORCE)
                         active.add(actor.storey)
+                    handle.last = _STANDING  # the same object: later ticks skip all this
                 if actor.vx or actor.vz or actor.next_vx or actor.next_vz:
                     active.add(actor.storey)
-                elif not handle.changed:
+                elif not changed:
                     rested.append(actor)  # still, and told so: nothing to drive until woken
                 handle.changed = False
                 continue
             active.add(actor.storey)
             if dist < 0.5:
-                handle.command(0.0, 0.0, WALK_FORCE)
-                continue
-            # Never overshoot the waypoint within one tick.
-            v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
-            handle.command(dx * v, dz * v, WALK_FORCE)
+                vx = vz = 0.0
+            else:
+                # Never overshoot the waypoint within one tick.
+                v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
+                vx, vz = dx * v, dz * v
+            handle.changed = last[0] != vx or last[1] != vz or last[2] != WALK_FORCE
+            if handle.changed:
+                set_velocity(handle.cptr, (vx, vz))
+                if last[2] != WALK_FORCE:
+                    set_force(handle.dptr, WALK_FORCE)
+                handle.last = (vx, vz, WALK_FORCE)
         for actor in rested:
             del self.live[actor]
         return active
@@ -195,12 +211,13 @@ class Physics:
         moved: list[Actor] = []
         crossings: list[tuple[Actor, Ramp]] = []
         bulk = self._bulk
-        stepped = False
         active = self._drive()
+        stepped = []
+        dirty = self._dirty
         for storey, members in self.members.items():
-            if storey not in active and storey not in self._dirty:
+            if storey not in active and storey not in dirty:
                 continue
-            self._dirty.discard(storey)
+            dirty.discard(storey)
             if not members:
                 continue
             if bulk is None:
@@ -214,12 +231,31 @@ class Physics:
                 space._bodies_to_check.clear()
             _cp.cpSpaceStep(self._space_ptrs[storey], DT)
             bulk.batches[storey].fill()
-            stepped = True
+            stepped.append(storey)
         if not stepped:
             return moved, crossings
-        rows, now = bulk.changes()
-        actors, ramps_of, live = bulk.actors, self._ramps, self.live
-        for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
+        if bulk.fresh:
+            bulk.fresh = False
+            rows = list(range(len(bulk.actors)))
+        else:
+            # Only bodies driven, moving or touched can have changed (see `Bulk`).
+            index = bulk.index
+            want = set(bulk.shifted)
+            want.update([index[actor] for actor in self.live])
+            for storey in stepped:
+                want.update(bulk.touched(storey))
+            rows = sorted(want)
+        actors, ramps_of, live, known = bulk.actors, self._ramps, self.live, bulk.known
+        shifted, bulk.shifted = bulk.shifted, set()
+        for i, now in zip(rows, bulk.read(rows), strict=True):
+            x, z, vx, vz = now
+            before = known[i]
+            known[i] = now
+            dx, dz = x - before[0], z - before[1]
+            if dx > CREEP or dx < -CREEP or dz > CREEP or dz < -CREEP:
+                bulk.shifted.add(i)
+            elif vx == before[2] and vz == before[3] and i not in shifted:
+                continue  # nothing changed since the last read
             actor = actors[i]
             live[actor] = None  # it moved or its velocity changed: drive it next tick
             if (vx or vz) and -REST < vx < REST and -REST < vz < REST:
@@ -237,8 +273,8 @@ class Physics:
             actor.vz = (z - oz) * TICKS_PER_SECOND
             actor.x, actor.z = x, z
             moved.append(actor)
-            self._dirty.add(actor.storey)
-            if actor.move_to is not None and (actor.vx or actor.vz):
+            dirty.add(actor.storey)
+            if actor._move_to is not None and (actor.vx or actor.vz):
                 actor.facing = math.atan2(actor.vz, actor.vx)
             ramps = ramps_of.get(actor.storey)
             if ramps is not None:
