@@ -54,6 +54,9 @@ def _result(fired: bool, hit: bool = False, reason: str = "") -> ShotResult:
     return result
 
 
+_HIT = _result(True, hit=True)
+
+
 def hit_chance(weapon: Weapon, skill: float, distance: float, target_radius: float,
                shooter_moving: bool, target_moving: bool) -> float:
     """Chance that a shot hits: the share of the spread cone the target covers, times skill.
@@ -234,6 +237,8 @@ class Combat:
                 if roll >= chance:
                     why[k] = "roll"
         results: list[ShotResult | None] = []
+        record = world.events.record
+        enemy_damage = world.difficulty.enemy_damage
         for k, (shooter, target) in enumerate(shots):
             if not shooter.alive or not target.alive:
                 results.append(None)
@@ -242,9 +247,25 @@ class Combat:
             if reason in _NOT_FIRED:
                 results.append(self._not_fired(shooter, weapon, reason))
                 continue
-            self._discharge(shooter, weapon, target.id)
-            results.append(self._land(shooter, weapon, target, target.id, reason))
-            self._after_shot(shooter, weapon)
+            # `_discharge`, `_land` and `_after_shot` for an actor target, written out:
+            # a fight runs this for every round fired.
+            if weapon.magazine > 0:
+                shooter.magazine[weapon.id] -= 1
+            shooter.last_shot_tick = tick
+            record(tick, "shot_fired", shooter.id, target.id,
+                   1.0 if weapon.silenced else 0.0, weapon.id)
+            if reason:
+                record(tick, "shot_missed", shooter.id, target.id, None, reason)
+                results.append(_result(True, reason=reason))
+            else:
+                record(tick, "shot_hit", shooter.id, target.id)
+                amount = weapon.damage
+                if shooter.side == "hostile":
+                    amount *= enemy_damage
+                self.damage(target, amount, shooter.id)
+                results.append(_HIT)
+            if weapon.magazine > 0 and shooter.magazine[weapon.id] == 0:
+                self._start_reload(shooter, weapon)
         return results
 
     def _not_fired(self, shooter: Actor, weapon: Weapon, why: str) -> ShotResult:
