@@ -105,12 +105,15 @@ CAMERAS = [
     # and beyond the reach at which it would sense someone beside it.
     ("cam_ground_hall", "ground_hall_0", 600, 350, 0, "ground"),
     ("cam_labs_hall", "labs_hall_0", 150, 300, 0, "labs"),
-    ("cam_test_bay", "labs_test_bay", 900, 900, -135, "labs"),
+    # The room cameras watch their room's target from beside its door, so whoever opens
+    # the door sees them through the doorway and can shoot them out from the corridor,
+    # behind their view, before stepping into it.
+    ("cam_test_bay", "labs_test_bay", 600, 850, -105, "labs"),
     # Mounted at the west end of the last section, looking east at whoever comes off the
     # stairs: seen from the landing before its shorter reach in the dim archive finds
     # the player, so it can be shot out or its view waited out.
     ("cam_archive_hall", "archive_hall_5", 100, 300, 0, "archive"),
-    ("cam_server_hall", "archive_server_hall", 100, 900, -45, "archive"),
+    ("cam_server_hall", "archive_server_hall", 600, 850, -105, "archive"),
 ]
 
 # Characters: (id, kind, weapon, area, x offset, z offset, behaviour, min difficulty).
@@ -130,11 +133,11 @@ GUARDS: list[tuple[str, str, str | None, str, int, int, str, str | None]] = [
     ("test_bay_guard", "guard", "pistol", "labs_test_bay", 200, 700, "guard", None),
     ("control_guard", "guard", "pistol", "labs_control", 500, 500, "idle", None),
     ("optics_guard", "guard", "pistol", "labs_optics", 500, 500, "guard", None),
-    ("samples_guard", "guard", "pistol", "labs_samples", 500, 500, "guard", "normal"),
+    ("samples_guard", "guard", "pistol", "labs_samples", 500, 500, "guard", "hard"),
     ("cold_guard", "guard", "pistol", "labs_cold_store", 500, 500, "guard", "normal"),
     ("labs_soldier", "soldier", "smg", "labs_hall_4", 500, 200, "guard", "hard"),
     ("records_guard", "soldier", "smg", "labs_lab_records", 500, 500, "idle", "hard"),
-    ("archive_hall_guard", "guard", "pistol", "archive_hall_1", 500, 200, "guard", None),
+    ("archive_hall_guard", "guard", "pistol", "archive_hall_1", 500, 200, "guard", "hard"),
     # A sidearm, like the other room guards: he faces the door the player must come
     # through, and the hall's scientist stands in the way of any spray.
     ("server_guard", "guard", "pistol", "archive_server_hall", 800, 700, "guard", None),
@@ -157,7 +160,7 @@ ROOM_HEARING = 450
 PATROLS: list[tuple[str, str, int, int, str | None]] = [
     ("ground_patrol", "ground", 2, 3, None), ("labs_patrol", "labs", 0, 5, None),
     ("archive_patrol", "archive", 0, 5, None), ("ground_patrol_2", "ground", 4, 5, "normal"),
-    ("labs_patrol_2", "labs", 0, 5, "normal"), ("archive_patrol_2", "archive", 0, 5, "hard"),
+    ("labs_patrol_2", "labs", 0, 5, "hard"), ("archive_patrol_2", "archive", 0, 5, "hard"),
 ]
 SCIENTISTS: list[tuple[str, str, int, int, str]] = [
     ("sci_chem", "labs_chem", 500, 500, "idle"), ("sci_bio", "labs_bio", 400, 600, "idle"),
@@ -180,29 +183,25 @@ BRIEF = (
     "soldiers up the stairs. Leave through the loading dock behind the vehicle bay."
 )
 NOTE = (
-    'Archetype: facility, and the large benchmark level for simulation speed. Three '
-    'storeys share one plan (a corridor of six segments with rooms either side and a '
-    'stair tower at the east end), so the agent can learn the layout once and must still '
-    'find where each target is. Stealth pays: cameras in the corridors raise the alarm of'
-    ' their storey, which sends soldiers to the stair landing, and the panel doors of the'
-    ' test bay and server hall close again after a few seconds. The scientists are '
-    'friendly and must be spared. Normal adds the photograph and more guards; hard adds a'
-    ' no-alarm rule and soldiers. Edits after play-testing: upper landings leave a '
-    'stairwell opening over the flight below; room guards hear gunfire only 4.5 m through'
-    ' their walls; medkits in the middle and east of the archive corridor, by the '
-    'workshop and inside the server hall and test bay (each guard is met in the doorway '
-    'and the door shuts behind the player, so a worn player patches up there before the '
-    'corridor patrol); cameras hang clear of the walls, the archive one looking east from the far '
-    'end of its section so it is seen from the landing first, the ground one mid-section '
-    'with its back to the front door so it is shot from the doorway; the test bay and '
-    'server hall have a second panel inside; silenced rounds lie by the medkit at each '
-    'upper stair head (one box in the armoury did not last three storeys); the ground '
-    'patrols walk beats of their own '
-    "either side of the security door, so the corridor's guns come one at a time; the "
-    'server hall and test bay guards carry pistols like the other room guards; hard guards are as '
-    'tough as normal ones (more of them, with soldiers, sharper, quicker and harder '
-    'hitting); normal multipliers sit a step above easy and short of hard, as its '
-    'three storeys of duels wore a player down. Difficulties '
-    'keep their order: more guards, soldiers and sharper '
-    'multipliers, and the no-alarm rule, at each step.'
+    "Archetype: facility, and the large benchmark level for simulation speed. Three storeys "
+    "share one plan (a corridor of six segments with rooms either side and a stair tower at "
+    "the east end), so the agent learns the layout once and must still find each target. "
+    "Stealth pays: corridor cameras raise their storey's alarm, which sends soldiers to the "
+    "stair landing; the test bay and server hall panel doors close again after a few "
+    "seconds. The scientists are friendly and must be spared. Normal adds the photograph and "
+    "more guards; hard adds a no-alarm rule, soldiers and more guards still. Edits after "
+    "play-testing: upper landings leave a stairwell opening over the flight below; room "
+    "guards hear gunfire only 4.5 m through their walls; medkits mid and east in the archive "
+    "corridor, by the workshop and inside the server hall and test bay; a medkit, a vest and "
+    "silenced rounds at each upper stair head; a second panel inside each panel door; the "
+    "corridor cameras are seen before they see (the ground one mid-section with its back to "
+    "the front door, the archive one looking east from the far end of its section); the room "
+    "cameras of the test bay and server hall hang beside their doors watching the target, so "
+    "they are seen and shot through the open doorway, behind their view, before stepping in; "
+    "the ground patrols walk beats of their own either side of the security door; room guards "
+    "carry pistols; hard guards are as tough as normal ones; normal multipliers sit a step "
+    "above easy and short of hard; the labs' second patrol, the sample store guard and the "
+    "archive corridor guard stand only at hard, since normal's three storeys of duels ended "
+    "in the fights they joined. Difficulties keep their order: more guards, soldiers and "
+    "sharper multipliers, and the no-alarm rule, at each step."
 )

@@ -19,12 +19,22 @@ from agents.reference.moves import (
     use_thing,
     wander,
 )
-from agents.reference.plans import PLANS, STEALTHY, note_windows, open_work
+from agents.reference.plans import (
+    PLANS,
+    STEALTH_LEG,
+    STEALTHY,
+    WALKS,
+    note_windows,
+    open_work,
+)
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
 TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
 ARMOUR_DETOUR = 900.0  # armour in view closer than this is picked up while calm
 CAMERA_SHOT = 1500.0  # a working camera nearer than this is shot out before going on
+PEEK_RANGE = 400.0  # a door opening nearer than this is looked through before going on
+PEEK_S = 0.6  # a little longer than a door takes to swing open
+PEEK_AGAIN_S = 5.0  # a door seen opening again after this long is looked through again
 SAME_FLOOR = 150.0  # heights closer than this are one storey (storeys lie hundreds apart)
 # End reason -> how much it counts against repeating the same decision.
 SETBACKS: dict[str, int] = {"stuck": 2, "unreachable": 3, "refused": 3, "door_closed": 1,
@@ -38,6 +48,7 @@ class Brain:
         self.mem = Memory()
         self.statuses: tuple[str, ...] = ()
         self.areas_seen = 0
+        self.peeked: dict[str, float] = {}  # door id -> game time of the last look through
 
     def decide(self, observation: dict[str, Any], start: dict[str, Any]) -> Decision:
         """Choose the action for this observation."""
@@ -80,13 +91,15 @@ class Brain:
         counted = [o for o in mem.view["objectives"] if o["counts"] and o["status"] == "todo"]
         stealth = any(o["kind"] in STEALTHY for o in counted)
         steps: list[Callable[[], Decision | None]] = [
+            lambda: self._peek(stealth),
+            lambda: self._cameras_first(stealth),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
-            lambda: open_way(mem),
+            lambda: _quiet(open_way(mem), stealth),
             lambda: self._after_gadget(),
             *[(lambda o=o: PLANS[o["kind"]](mem, o)) for o in counted if o["kind"] in PLANS],
-            lambda: self._exit(),
-            lambda: explore(mem),
+            lambda: _quiet(self._exit(), stealth),
+            lambda: _quiet(explore(mem), stealth),
             lambda: restock(mem),
             lambda: wander(mem),
         ]
@@ -115,6 +128,15 @@ class Brain:
         return (heal(mem, LOW_HEALTH) or fight(mem, stealth)
                 or (heal(mem, TOP_UP_HEALTH) or self._armour_up() if calm else None))
 
+    def _cameras_first(self, stealth: bool) -> Decision | None:
+        # While an alarm must not sound, a camera in reach ends the mission the moment it
+        # has watched the player a while: shooting it out comes before topping up or
+        # fetching rounds (whose walks may cross its view), and yields only to a gunman
+        # close enough that turning away would cost more than the camera's look.
+        if not stealth or any(r["distance"] < CLOSE_RANGE for r in threats(self.mem, stealth)):
+            return None
+        return self._blind_cameras()
+
     def _blind_cameras(self) -> Decision | None:
         # A camera raises its storey's alarm once it has watched the player for a moment,
         # and the alarm brings soldiers; one quiet shot from outside its view is cheaper.
@@ -130,6 +152,22 @@ class Brain:
                               f"shooting out camera {camera['id']} before it sees me")
             if not mem.failed(shot, 1):
                 return ready_weapon(mem) or shot
+        return None
+
+    def _peek(self, stealth: bool) -> Decision | None:
+        # A door just set swinging shows what lies behind it, and lets a shot through,
+        # only once it stands open: a moment's wait lets the next look see a camera or a
+        # guard in the room before the walk in (a camera watching the room is shot from
+        # the doorway, behind its view). Not with a gunman close: he would not wait.
+        mem = self.mem
+        if any(r["distance"] < CLOSE_RANGE for r in threats(mem, stealth)):
+            return None
+        for door in mem.view["doors"]:
+            if door["state"] == "opening" and door["distance"] < PEEK_RANGE \
+                    and mem.time_s - self.peeked.get(door["id"], -PEEK_AGAIN_S) >= PEEK_AGAIN_S:
+                self.peeked[door["id"]] = mem.time_s
+                return ("wait", {"seconds": PEEK_S}, f"letting door {door['id']} open to "
+                        "look through it")
         return None
 
     def _armour_up(self) -> Decision | None:
@@ -160,6 +198,16 @@ class Brain:
         point = next((o["point"] for o in mem.view["objectives"]
                       if o["area"] == exit_row["area"] and o.get("point")), None)
         return enter_area(mem, exit_row["area"], point, f"heading for the exit {exit_row['name']}")
+
+
+def _quiet(decision: Decision | None, stealth: bool) -> Decision | None:
+    # While an alarm must not sound, every open-ended walk is cut into short legs, so
+    # each stop is a look around for a camera or a guard the last leg revealed (a walk
+    # across a whole storey would carry the player through a camera's view in one go).
+    if decision is None or not stealth or decision[0] not in WALKS \
+            or "time_limit_s" in decision[1]:
+        return decision
+    return decision[0], {**decision[1], "time_limit_s": STEALTH_LEG}, decision[2]
 
 
 def _ids(text: str, letter: str) -> list[str]:
