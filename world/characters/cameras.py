@@ -10,10 +10,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from world.characters.alertness import decayed, sight_gain
-from world.characters.perception import Observers, cone_candidates
+from world.characters.perception import NEAR_SENSE, STOREY_GAP
 from world.characters.tuning import THINK_DT, THINK_TICKS, Tuning
 from world.sim.clock import seconds_to_ticks
 
@@ -67,37 +65,62 @@ class Cameras:
         self.states = [
             CameraState(o.id, o.alarm, world.level.area(o.area).storey) for o in specs
         ]
-        rows = [
-            (o.at[0], o.at[1], world.level.area_y(o.area), math.radians(o.facing_deg),
-             o.view_angle_deg or 90.0, (o.view_range or 1000.0) * tuning.sight, 0.0)
-            for o in specs
-        ]
-        self.eyes = Observers.build(rows)
-        self.points = np.array([o.at for o in specs], dtype=float).reshape(-1, 2)
+        # Per camera: x, z, height, cosine and sine of its heading, cosine of half its
+        # view angle, view range (difficulty applied).
+        self.eyes: list[tuple[float, float, float, float, float, float, float]] = []
+        for o in specs:
+            facing = math.radians(o.facing_deg)
+            angle = o.view_angle_deg or 90.0
+            self.eyes.append((
+                float(o.at[0]), float(o.at[1]), float(world.level.area_y(o.area)),
+                math.cos(facing), math.sin(facing),
+                -1.0 if angle >= 360.0 else math.cos(math.radians(angle) / 2.0),
+                (o.view_range or 1000.0) * tuning.sight,
+            ))
+
+    def _sightings(self, world: World) -> list[float | None]:
+        # Per camera, the player's distance over its range when it sees the player, else
+        # None. Range, floor and cone in plain Python (a level has a handful of cameras),
+        # then one wall test for the cameras with the player in their cone.
+        found: list[float | None] = [None] * len(self.states)
+        player = world.player
+        if not player.alive:
+            return found
+        px, py, pz = player.x, player.y, player.z
+        light = world.level.area(player.area).light if player.area else 1.0
+        looking: list[tuple[int, float]] = []
+        for i, (x, z, y, cos_f, sin_f, cos_half, view) in enumerate(self.eyes):
+            if abs(y - py) > STOREY_GAP:
+                continue
+            dx, dz = px - x, pz - z
+            dist = math.hypot(dx, dz)
+            reach = view * light
+            if dist > reach and dist > NEAR_SENSE:
+                continue
+            if dist > NEAR_SENSE and (cos_f * dx + sin_f * dz) / max(dist, 1e-9) < cos_half:
+                continue
+            if world.objects[self.states[i].id].broken:
+                continue
+            looking.append((i, min(1.0, dist / reach) if reach > 0 else 1.0))
+        if looking:
+            clear = world.sight.segments_clear(
+                [(px, pz, self.eyes[i][0], self.eyes[i][1]) for i, _ in looking],
+                player.storey)
+            for (i, fraction), ok in zip(looking, clear, strict=True):
+                if ok:
+                    found[i] = fraction
+        return found
 
     def update(self, world: World) -> None:
         """Look for the player every few ticks; raise alarms; let meters drain."""
         if not self.states or world.tick % THINK_TICKS != 0:
             return
-        player = world.player
-        seen = np.zeros(len(self.states), dtype=bool)
-        fraction = np.ones(len(self.states))
-        if player.alive:
-            light = world.level.area(player.area).light if player.area else 1.0
-            mask, fraction = cone_candidates(self.eyes, player.x, player.y, player.z, light)
-            working = np.array([not world.objects[s.id].broken for s in self.states])
-            mask &= working
-            if mask.any():
-                idx = np.flatnonzero(mask)
-                clear = world.sight.visible_from(player.position, self.points[idx],
-                                                 player.storey)
-                seen[idx[clear]] = True
         hold = seconds_to_ticks(CAMERA_HOLD_S)
-        for i, cam in enumerate(self.states):
-            if seen[i]:
+        for cam, fraction in zip(self.states, self._sightings(world), strict=True):
+            if fraction is not None:
                 cam.last_seen = world.tick
                 cam.meter = min(1.0, cam.meter + sight_gain(THINK_DT, self.tuning.reaction_s,
-                                                            float(fraction[i])))
+                                                            fraction))
                 if cam.meter >= 1.0 and not cam.spotted:
                     cam.spotted = True
                     world.emit("player_spotted", cam.id, "player", detail="camera")
