@@ -14,6 +14,7 @@ key, so skipping changes no behaviour and draws nothing from the generator.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from world.characters.mind import Mind
@@ -29,17 +30,25 @@ STEADY: frozenset[str] = frozenset(
 )
 
 
+# What a steady decision reads of the mind, the actor and the player (the actor's
+# waypoint is in it so that an equal key also means the actor still stands).
+_MIND = attrgetter("activity", "rank", "sees", "target", "following", "done", "last_known")
+_ACTOR = attrgetter("x", "z", "facing", "storey", "weapon", "move_to")
+_PLAYER = attrgetter("x", "z", "alive")
+
+
 def key(actor: Actor, mind: Mind, player: Actor) -> tuple | None:
     """Everything a steady decision reads, or None when the mind is not settled.
 
     Args:
         actor: The character.
-        mind: Its mind, just after a decision (or before the next one).
+        mind: Its mind, just after a decision.
         player: The player, the only target a steady fighter may have.
 
     Returns:
-        A tuple to compare with the next decision's, or None when the mind is walking,
-        busy with an unsteady activity, or fighting someone other than the player.
+        A tuple to compare with `now` before the next decision, or None when the mind
+        is walking, busy with an unsteady activity, or fighting someone other than
+        the player.
     """
     if (
         mind.activity not in STEADY
@@ -49,8 +58,13 @@ def key(actor: Actor, mind: Mind, player: Actor) -> tuple | None:
         or (mind.target is not None and mind.target != PLAYER_ID)
     ):
         return None
-    return (
-        mind.activity, mind.rank, mind.sees, mind.target, mind.following, mind.done,
-        mind.last_known, actor.x, actor.z, actor.facing, actor.storey, actor.weapon,
-        player.x, player.z, player.alive,
-    )
+    return now(actor, mind, player)
+
+
+def now(actor: Actor, mind: Mind, player: Actor) -> tuple:
+    """The inputs of a steady decision as they stand (equal to a settled key: skip).
+
+    Between decisions only a decision gives a mind waypoints or a stall record, so an
+    equal key (which holds the activity and the actor's standing) still means settled.
+    """
+    return (_MIND(mind), _ACTOR(actor), _PLAYER(player))

@@ -233,14 +233,20 @@ class CharactersSystem:
 
     def _think(self, world: World, thinkers: list[Mind]) -> None:
         chars = world.characters
-        watchers, bots = [], []
+        bot_ids = self._bot_ids
+        living: list[tuple[Actor, Mind]] = []
+        watchers: list[tuple[Actor, Mind]] = []
+        bots: list[tuple[Actor, Mind]] = []
         for mind in thinkers:
             actor = chars[mind.id]
             if not actor.alive:
                 if mind.respawn_at is not None and world.tick >= mind.respawn_at:
                     self.bots.respawn(self, actor, mind)
+                    if actor.alive:
+                        living.append((actor, mind))  # back in the game: decides, unseeing
                 continue
-            if mind.id in self._bot_ids:
+            living.append((actor, mind))
+            if mind.id in bot_ids:
                 bots.append((actor, mind))
             elif mind.hostile:
                 watchers.append((actor, mind))
@@ -251,13 +257,10 @@ class CharactersSystem:
         for actor, mind in bots:
             senses.bot_look(self, actor, mind)
         player = world.player
-        bot_ids = self._bot_ids
-        for mind in thinkers:
-            actor = chars[mind.id]
-            if not actor.alive:
-                continue
+        settled_now = settle.now
+        for actor, mind in living:
             if mind.settled is not None:
-                if mind.settled == settle.key(actor, mind, player):
+                if mind.settled == settled_now(actor, mind, player):
                     continue  # the same inputs as the last decision: the same outcome
                 mind.settled = None
             if mind.hostile:
@@ -266,10 +269,13 @@ class CharactersSystem:
                 friendly.decide(self, actor, mind)
             if mind.doors:
                 walker.open_doors_ahead(world, actor, mind)
-            walker.unstick(world, actor, mind)
-            if mind.waypoints and actor.move_to is None:
-                walker.steer(actor, mind)  # the physics dropped a reached waypoint
-            self._schedule(actor, mind)
+            if mind.waypoints:
+                walker.unstick(world, actor, mind)
+                if mind.waypoints and actor.move_to is None:
+                    walker.steer(actor, mind)  # the physics dropped a reached waypoint
+                self._schedule(actor, mind)
+            else:
+                mind.stall = None  # what unstick does for a walker with nowhere to go
             self._shooters.update(mind)
             if mind.id not in bot_ids:
                 mind.settled = settle.key(actor, mind, player)
