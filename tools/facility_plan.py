@@ -127,7 +127,9 @@ GUARDS: list[tuple[str, str, str | None, str, int, int, str, str | None]] = [
     ("boiler_guard", "guard", "pistol", "ground_boiler", 500, 500, "guard", "normal"),
     ("workshop_guard", "soldier", "smg", "ground_workshop", 300, 500, "guard", "hard"),
     ("locker_guard", "guard", "pistol", "ground_lockers", 500, 500, "idle", "hard"),
-    ("labs_hall_guard", "guard", "pistol", "labs_hall_2", 500, 200, "guard", None),
+    # Two sections west of the test bay door, out of sight of it: posted beside that door
+    # he joined its guard's duel in the doorway, two guns at once.
+    ("labs_hall_guard", "guard", "pistol", "labs_hall_1", 500, 200, "guard", None),
     # A sidearm too: the test bay is visited only for normal's photograph, and its guard
     # with a spray gun was where most normal runs ended, worn down by the storeys above.
     ("test_bay_guard", "guard", "pistol", "labs_test_bay", 200, 700, "guard", None),
@@ -201,7 +203,8 @@ NOTE = (
     "the ground patrols walk beats of their own either side of the security door; room guards "
     "carry pistols; hard guards are as tough as normal ones; normal multipliers sit a step "
     "above easy and short of hard; the labs' second patrol, the sample store guard and the "
-    "archive corridor guard stand only at hard, since normal's three storeys of duels ended "
-    "in the fights they joined. Difficulties keep their order: more guards, soldiers and "
+    "archive corridor guard stand only at hard and the labs corridor guard two sections west "
+    "of the test bay door, since normal's three storeys of duels ended in the fights they "
+    "joined. Difficulties keep their order: more guards, soldiers and "
     "sharper multipliers, and the no-alarm rule, at each step."
 )
