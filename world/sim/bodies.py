@@ -39,8 +39,6 @@ CREEP = 1e-9
 _FIELDS = pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.VELOCITY
 _SPARE_ROWS = 4
 _GET_EACH = _ffi.addressof(_cp, "pmSpaceBodyGetIteratorFuncBatched")
-_PAIR = pymunk.batch.ArbiterFields.BODY_A_ID | pymunk.batch.ArbiterFields.BODY_B_ID
-_GET_PAIRS = _ffi.addressof(_cp, "pmSpaceArbiterIteratorFuncBatched")
 
 
 class Handle:
@@ -144,25 +142,21 @@ class SpaceBatch:
 
 
 class Bulk:
-    """Every space's actor bodies as the rows of one array, filled after each step.
+    """Every space's actor bodies as the rows of one array, read after each step.
 
-    Each space's batch writes into its own block of one shared buffer. Rows are the
-    actors space by space (in the spaces' order), each space's in its members' order.
-    Only the rows that can have changed are read back and compared (`read`): a body at
-    rest, told to stand and touching nothing ends a step exactly as it began (its drive's
-    warm start and the solver's answer cancel to zero), so the caller passes the rows of
-    bodies it drives or that moved, plus those in a contact (`touched`). Rebuild after
-    any body joins or leaves a space; the first read after that compares every row.
+    Each space's batch writes into its own block of one shared buffer, so however many
+    spaces were stepped, finding what changed is one pass of numpy calls over all
+    actors. Rows are the actors space by space (in the spaces' order), each space's in
+    its members' order. Rebuild after any body joins or leaves a space.
 
     Attributes:
         actors: The actor of each row.
-        index: Each actor's row.
         batches: The batch of each space that has actors.
-        known: What each row held when last read (x, z, vx, vz), to find the rows that
-            changed.
-        shifted: Rows whose position moved in the last read (their displacement velocity
-            must be cleared when they stop).
-        fresh: Whether the next read must compare every row (just rebuilt).
+        rows: Each actor's row in the shared buffer.
+        known: What the actors knew after the last step (x, z, vx, vz), to find the
+            rows that changed.
+        shifted: Which actors moved in the last step (their displacement velocity must
+            be cleared when they stop).
     """
 
     def __init__(self, spaces: Mapping[str, pymunk.Space],
@@ -172,59 +166,39 @@ class Bulk:
         self.buf = np.zeros((sum(sizes.values()), 4))
         self.batches: dict[str, SpaceBatch] = {}
         self.actors: list[Any] = []
-        rows: list[int] = []
-        offset = 0
+        rows, offset = [], 0
         for storey, size in sizes.items():
             batch = SpaceBatch(spaces[storey], [a.body.body for a in members[storey]],
                                self.buf[offset:offset + size])
             batch.fill()
             self.batches[storey] = batch
-            rows.extend(int(r) + offset for r in batch.rows)
+            rows.append(batch.rows + offset)
             self.actors.extend(members[storey])
             offset += size
-        self._rows = rows
-        self.index: dict[Any, int] = {a: i for i, a in enumerate(self.actors)}
-        self._by_body = {a.body.body.id: i for i, a in enumerate(self.actors)}
-        self._contacts = {st: Contacts(spaces[st]) for st in sizes}
-        self.known = [[a.x, a.z, a.next_vx, a.next_vz] for a in self.actors]
-        self.shifted = {i for i, a in enumerate(self.actors) if a.vx or a.vz}
-        self.fresh = True
+        self.rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.intp)
+        self.known = np.array([(a.x, a.z, a.next_vx, a.next_vz) for a in self.actors],
+                              dtype=float).reshape(-1, 4)
+        self.shifted = np.array([bool(a.vx or a.vz) for a in self.actors], dtype=bool)
+        self._tolerance = np.array([CREEP, CREEP, 0.0, 0.0])
 
-    def touched(self, storey: str) -> list[int]:
-        """Rows of the bodies of a space that are in a contact (or were lately)."""
-        get = self._by_body.get
-        return [i for i in map(get, self._contacts[storey].bodies()) if i is not None]
+    def changes(self) -> tuple[list[int], np.ndarray]:
+        """Rows that changed since the last call, and every row's (x, z, vx, vz) now.
 
-    def read(self, rows: list[int]) -> list[list[float]]:
-        """The given rows' (x, z, vx, vz) as last filled, one list each."""
-        at = self._rows
-        return self.buf[[at[i] for i in rows]].tolist()
+        A position counts as changed when it moved more than `CREEP`; a velocity on any
+        change. Spaces not stepped since their last read keep their block, which
+        matches `known`. Residual velocities are the caller's to clear (`settle`).
+        """
+        now = self.buf[self.rows]  # a fresh array: it becomes `known` as it stands
+        change = now - self.known
+        changed = np.abs(change, out=change) > self._tolerance
+        # Four bools of a row read as one 32-bit word: nonzero when anything changed.
+        rows = np.flatnonzero(changed.view(np.uint32).ravel() | self.shifted).tolist()
+        np.logical_or(changed[:, 0], changed[:, 1], out=self.shifted)
+        self.known = now
+        return rows, now
 
     def settle(self, i: int) -> None:
         """Bring row i's body to rest exactly (the solver leaves tiny residues)."""
         self.actors[i].body.stop()
-        self.buf[self._rows[i], 2:4] = 0.0
-        known = self.known[i]
-        known[2] = known[3] = 0.0
-
-
-class Contacts:
-    """The bodies of a space's contacts (chipmunk's cached arbiters), read in one call.
-
-    Cached arbiters include those that touched in the last few steps, a superset of the
-    contacts that acted in the last step: enough to know which resting bodies were pushed.
-    """
-
-    def __init__(self, space: pymunk.Space) -> None:
-        """Prepare the batch request for the two body ids of every arbiter."""
-        self._space = space._space
-        self._data = _ffi.new("pmBatchedData *")
-        self._data.fields = _PAIR.value
-        self._data.floatArray = _cp.pmFloatArrayNew(0)
-        self._data.intArray = self._ints = _cp.pmIntArrayNew(0)
-
-    def bodies(self) -> list[int]:
-        """Body ids (pymunk's `Body.id`) of both sides of each contact, static ones too."""
-        self._ints.num = 0
-        _cp.cpSpaceEachCachedArbiter(self._space, _GET_PAIRS, self._data)
-        return _ffi.unpack(self._ints.arr, self._ints.num)
+        self.buf[self.rows[i], 2:4] = 0.0
+        self.known[i, 2:4] = 0.0

@@ -233,7 +233,8 @@ class Combat:
             for k, roll in zip(rolled, rolls, strict=True):
                 shooter, target = shots[k]
                 chance = hit_chance(armed[k], shooter.accuracy, distances[k], target.radius,
-                                    shooter.moving, target.moving)
+                                    shooter.vx * shooter.vx + shooter.vz * shooter.vz > 1.0,
+                                    target.vx * target.vx + target.vz * target.vz > 1.0)
                 if roll >= chance:
                     why[k] = "roll"
         results: list[ShotResult | None] = []

@@ -234,28 +234,9 @@ class Physics:
             stepped.append(storey)
         if not stepped:
             return moved, crossings
-        if bulk.fresh:
-            bulk.fresh = False
-            rows = list(range(len(bulk.actors)))
-        else:
-            # Only bodies driven, moving or touched can have changed (see `Bulk`).
-            index = bulk.index
-            want = set(bulk.shifted)
-            want.update([index[actor] for actor in self.live])
-            for storey in stepped:
-                want.update(bulk.touched(storey))
-            rows = sorted(want)
-        actors, ramps_of, live, known = bulk.actors, self._ramps, self.live, bulk.known
-        shifted, bulk.shifted = bulk.shifted, set()
-        for i, now in zip(rows, bulk.read(rows), strict=True):
-            x, z, vx, vz = now
-            before = known[i]
-            known[i] = now
-            dx, dz = x - before[0], z - before[1]
-            if dx > CREEP or dx < -CREEP or dz > CREEP or dz < -CREEP:
-                bulk.shifted.add(i)
-            elif vx == before[2] and vz == before[3] and i not in shifted:
-                continue  # nothing changed since the last read
+        rows, now = bulk.changes()
+        actors, ramps_of, live = bulk.actors, self._ramps, self.live
+        for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
             actor = actors[i]
             live[actor] = None  # it moved or its velocity changed: drive it next tick
             if (vx or vz) and -REST < vx < REST and -REST < vz < REST:
