@@ -64,6 +64,14 @@ class Physics:
             )
             for storey in (ramp.bottom_storey, ramp.top_storey):
                 self._ramps.setdefault(storey, []).append((ramp, box, zone))
+        # Per storey, the box around all its stair zones: a body off its storey's floor
+        # height or inside it is checked flight by flight, any other stays on the floor.
+        self._ramp_box = {
+            storey: (min(b[0] for _, b, _ in rs), min(b[1] for _, b, _ in rs),
+                     max(b[2] for _, b, _ in rs), max(b[3] for _, b, _ in rs),
+                     layout.storey_y[storey])
+            for storey, rs in self._ramps.items()
+        }
         self._dirty: set[str] = set(layout.storeys)
         # The bodies that walk, move or were just told to stand: the only ones the drive
         # visits (insertion-ordered, so every process visits them alike).
@@ -235,7 +243,7 @@ class Physics:
         if not stepped:
             return moved, crossings
         rows, now = bulk.changes()
-        actors, ramps_of, live = bulk.actors, self._ramps, self.live
+        actors, ramps_of, ramp_box, live = bulk.actors, self._ramps, self._ramp_box, self.live
         for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
             actor = actors[i]
             live[actor] = None  # it moved or its velocity changed: drive it next tick
@@ -257,9 +265,12 @@ class Physics:
             dirty.add(actor.storey)
             if actor._move_to is not None and (actor.vx or actor.vz):
                 actor.facing = math.atan2(actor.vz, actor.vx)
-            ramps = ramps_of.get(actor.storey)
-            if ramps is not None:
-                ramp = self._ramp_update(actor, ramps)
+            box = ramp_box.get(actor.storey)
+            if box is not None and (
+                actor.on_ramp or actor.y != box[4]
+                or (box[0] <= x <= box[2] and box[1] <= z <= box[3])
+            ):
+                ramp = self._ramp_update(actor, ramps_of[actor.storey])
                 if ramp is not None:
                     crossings.append((actor, ramp))
         if moved:
