@@ -192,7 +192,7 @@ class Bulk:
         change = now - self.known
         changed = np.abs(change, out=change) > self._tolerance
         # Four bools of a row read as one 32-bit word: nonzero when anything changed.
-        rows = np.flatnonzero(changed.view(np.uint32).ravel() | self.shifted).tolist()
+        rows = (changed.view(np.uint32)[:, 0] | self.shifted).nonzero()[0].tolist()
         np.logical_or(changed[:, 0], changed[:, 1], out=self.shifted)
         self.known = now
         return rows, now
