@@ -154,7 +154,13 @@ class Items:
                 holder="player" if spec.id in carried else None, health=spec.health,
             )
         # Auto pickups and proximity triggers are checked against the player every tick.
-        self._pickups = [o for o in self.objects.values() if o.kind in PICKUPS and o.x is not None]
+        # Per storey (placed objects never change storey): only the player's storey's
+        # are looked at.
+        self._pickups_on: dict[str, list[ObjectRuntime]] = {}
+        for obj in self.objects.values():
+            if obj.kind not in PICKUPS or obj.x is None:
+                continue
+            self._pickups_on.setdefault(obj.storey, []).append(obj)
         self._proximity = [
             o for o in self.objects.values()
             if o.kind == "secret_trigger" and o.spec.trigger == "proximity"
@@ -238,8 +244,8 @@ class Items:
             return
         px, pz, storey = player.x, player.z, player.storey
         reach = player.radius + PICKUP_MARGIN
-        for obj in self._pickups:
-            if obj.present and obj.storey == storey and abs(obj.x - px) <= reach and (
+        for obj in self._pickups_on.get(storey, ()):
+            if obj.present and abs(obj.x - px) <= reach and (
                 math.hypot(obj.x - px, obj.z - pz) <= reach
             ):
                 self.take(player, obj, auto=True)
