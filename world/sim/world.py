@@ -57,6 +57,9 @@ class World(RequestChecks, WorldQueries):
         self.events = EventLog()
         self.ended: str | None = None
         self._systems: list[tuple[int, str, System]] = []
+        # The systems split by JUDGE_ORDER, in running order (kept by `add_system`).
+        self._before: list[System] = []
+        self._judges: list[System] = []
         self._navmesh: Any = None
         self._paths: Any = None
         self.layout = Layout(level)
@@ -150,6 +153,8 @@ class World(RequestChecks, WorldQueries):
             raise InvalidRequestError(f"a system named {name!r} is already registered")
         self._systems.append((order, name, system))
         self._systems.sort(key=lambda item: (item[0], item[1]))
+        self._before = [s for o, _, s in self._systems if o < JUDGE_ORDER]
+        self._judges = [s for o, _, s in self._systems if o >= JUDGE_ORDER]
 
     def systems(self) -> Iterator[tuple[str, System]]:
         """The registered systems as (name, system), in the order they run."""
@@ -185,9 +190,8 @@ class World(RequestChecks, WorldQueries):
             self._apply_intent(intent)
         elif player.alive:
             player.move_to = None
-        for order, _, system in self._systems:
-            if order < JUDGE_ORDER:
-                system.update(self)
+        for system in self._before:
+            system.update(self)
         moved, crossings = self.physics.step()
         for actor, ramp in crossings:
             up = actor.storey == ramp.bottom_storey
@@ -211,9 +215,8 @@ class World(RequestChecks, WorldQueries):
         self.doors_system.update()
         self.items.update()
         self.hazards.update()
-        for order, _, system in self._systems:
-            if order >= JUDGE_ORDER:
-                system.update(self)
+        for system in self._judges:
+            system.update(self)
 
     def _check_intent(self, intent: PlayerIntent) -> None:
         player = self.player
