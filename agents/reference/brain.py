@@ -32,6 +32,7 @@ LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's leng
 TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
 ARMOUR_DETOUR = 900.0  # armour in view closer than this is picked up while calm
 CAMERA_SHOT = 1500.0  # a working camera nearer than this is shot out before going on
+CAMERA_SPOT = 150.0  # spots this far apart are tried apart for a refused camera shot
 PEEK_RANGE = 400.0  # a door opening nearer than this is looked through before going on
 PEEK_S = 0.6  # a little longer than a door takes to swing open
 PEEK_AGAIN_S = 5.0  # a door seen opening again after this long is looked through again
@@ -147,11 +148,18 @@ class Brain:
                           and o["state"] != "broken" and o["distance"] < CAMERA_SHOT
                           and abs(o["position"][1] - floor) < SAME_FLOOR),
                          key=lambda o: (o["distance"], o["id"]))
+        x, _, z = mem.position
         for camera in cameras:
             shot: Decision = ("shoot_object", {"object_id": camera["id"], "time_limit_s": 3.0},
                               f"shooting out camera {camera['id']} before it sees me")
-            if not mem.failed(shot, 1):
-                return ready_weapon(mem) or shot
+            # A shot refused for want of a clear line (a door still swinging, a frame in
+            # the way) is worth one more try from each new spot the player stands on.
+            spot = ("camera_from", camera["id"], round(x / CAMERA_SPOT), round(z / CAMERA_SPOT))
+            if not mem.failed(shot, 1) or mem.failures[spot] == 0:
+                step = ready_weapon(mem)
+                if step is None:
+                    mem.failures[spot] += 1
+                return step or shot
         return None
 
     def _peek(self, stealth: bool) -> Decision | None:
