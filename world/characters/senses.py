@@ -13,7 +13,7 @@ import numpy as np
 
 from world.characters import friendly
 from world.characters.alertness import ALERT_LEVELS, ALERTED, IN_COMBAT, decayed, sight_gain
-from world.characters.mind import Mind
+from world.characters.mind import Mind, Point3
 from world.characters.perception import NEAR_SENSE, STOREY_GAP, hearers
 from world.sim.actors import PLAYER_ID
 from world.sim.clock import TICKS_PER_SECOND
@@ -168,12 +168,7 @@ def hear(sys: CharactersSystem, shots: list[Event]) -> None:
     minds, ears = sys.listeners()
     if not minds:
         return
-    heard = hearers(ears, np.array([(s.x, s.y, s.z, q) for s, _, q in sources]))
-    index = sys.listener_index()
-    for j, (shooter, _, _) in enumerate(sources):
-        i = index.get(shooter.id)
-        if i is not None:
-            heard[j, i] = False  # nobody startles at its own shot
+    heard = _earshot(sys, ears, sources)
     who = np.flatnonzero(heard.any(axis=0))
     if not len(who):
         return
@@ -193,6 +188,28 @@ def hear(sys: CharactersSystem, shots: list[Event]) -> None:
         if mind.meter < HEARD_LEVEL:
             set_meter(sys, mind, HEARD_LEVEL)
         friendly.frighten(sys, chars[mind.id], mind, sources[k][0].position)
+
+
+def _earshot(sys: CharactersSystem, ears: np.ndarray,
+             sources: list[tuple[Actor, Point3, float]]) -> np.ndarray:
+    # Who hears each source, as rows of a (shots, listeners) matrix. A row depends only
+    # on the shooter and where everyone stands, so while the listeners' array is the
+    # same (nobody moved, went down or came back) a shooter's row is reused: a fight
+    # of standing gunmen asks the same rows again and again.
+    if sys.earshot[0] is not ears:
+        sys.earshot = (ears, {})
+    rows = sys.earshot[1]
+    keys = [(s.id, s.x, s.y, s.z, q) for s, _, q in sources]
+    missing = list(dict.fromkeys(k for k in keys if k not in rows))
+    if missing:
+        fresh = hearers(ears, np.array([k[1:] for k in missing]))
+        index = sys.listener_index()
+        for key, row in zip(missing, fresh, strict=True):
+            i = index.get(key[0])
+            if i is not None:
+                row[i] = False  # nobody startles at its own shot
+            rows[key] = row
+    return np.array([rows[k] for k in keys])
 
 
 def _hit(sys: CharactersSystem, event: Event) -> None:

@@ -69,6 +69,8 @@ class CharactersSystem:
         self.lives = 0
         self._ears: tuple | None = None
         self._ear_rows: tuple | None = None
+        # Who hears a shooter, per shooter, for the current listeners' array (`hear`).
+        self.earshot: tuple[np.ndarray | None, dict] = (None, {})
         for actor in world.characters.values():
             self._adopt(actor)
         self._seen_events = len(world.events)
