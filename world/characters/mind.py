@@ -53,6 +53,9 @@ class Mind:
         settled: What the last decision read, kept when it settled the mind so that the
             next decisions are skipped while it stays the same (see `settle`); derived
             state, so not part of the hash.
+        plans: The latest paths planned, by (goal, doors shut, storey): (start x, z,
+            waypoints, doors passed); one is walked again when asked for from about
+            the same start (see `walker.plan`).
         glance: The last look for the player: (eye and scene, seen, distance fraction),
             reused while neither changes (derived state, not part of the hash).
     """
@@ -87,6 +90,7 @@ class Mind:
     stall: tuple[float, float, float, int, int] | None = None
     settled: tuple | None = None
     glance: tuple | None = None
+    plans: dict[tuple, tuple] = field(default_factory=dict)
 
     def set_meter(self, value: float) -> bool:
         """Set the alertness meter (clamped to [0, 1]); returns whether the rank changed."""
@@ -117,4 +121,5 @@ class Mind:
             tuple((round(x * 100), round(z * 100)) for x, z in self.waypoints),
             self.doors, self.frags, self.respawn_at, self.done,
             None if self.stall is None else (round(self.stall[2] * 100), *self.stall[3:]),
+            tuple((round(p[0][0] * 100), round(p[0][1] * 100)) for p in self.plans.values()),
         )

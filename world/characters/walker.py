@@ -28,6 +28,13 @@ STALL_PROGRESS = 8.0
 STALL_TICKS = TICKS_PER_SECOND
 # How far a stuck walker steps aside, in body radii.
 SIDESTEP_RADII = 3.0
+# A walker asked again for the path it last planned, to the same goal with the same
+# doors shut, from within this distance of where that path started (a guard turning
+# back at the edge of earshot), walks that path again instead of searching anew.
+REUSE_SHIFT = 2 * ARRIVE
+# Paths a walker keeps for that, the latest first to stay (a patrol leg between two
+# investigations must not push the investigation's path out).
+KEPT_PLANS = 4
 
 
 def goal_of(world: World, x: float, z: float, storey: str) -> Point3:
@@ -52,6 +59,15 @@ def plan(world: World, actor: Actor, mind: Mind, goal: Point3, force: bool = Fal
     if not force and old is not None and mind.waypoints and math.dist(old, goal) < REPLAN_SHIFT:
         return True
     blocked = world.blocked_doors(actor.id)
+    key = (goal, blocked, actor.storey)
+    memo = mind.plans.get(key)
+    if (
+        not force
+        and memo is not None
+        and math.hypot(actor.x - memo[0][0], actor.z - memo[0][1]) < REUSE_SHIFT
+    ):
+        _follow(actor, mind, goal, list(memo[1]), memo[2])
+        return True
     path = world.paths.path(actor.position, goal, blocked)
     if path is None:
         near = world.paths.nearest_reachable(goal, actor.position, 400.0, blocked)
@@ -64,11 +80,23 @@ def plan(world: World, actor: Actor, mind: Mind, goal: Point3, force: bool = Fal
             mind.clear_path()
             actor.move_to = None
             return False
-    mind.waypoints = [(p[0], p[2]) for p in path.waypoints[1:]]
+    waypoints = [(p[0], p[2]) for p in path.waypoints[1:]]
+    if waypoints:
+        plans = mind.plans
+        plans.pop(key, None)
+        if len(plans) >= KEPT_PLANS:
+            del plans[next(iter(plans))]  # the least recently planned goes
+        plans[key] = ((actor.x, actor.z), tuple(waypoints), path.doors)
+    _follow(actor, mind, goal, waypoints, path.doors)
+    return bool(waypoints)
+
+
+def _follow(actor: Actor, mind: Mind, goal: Point3, waypoints: list[tuple[float, float]],
+            doors: tuple[str, ...]) -> None:
+    mind.waypoints = waypoints
     mind.path_goal = goal
-    mind.doors = path.doors
-    actor.move_to = mind.waypoints[0] if mind.waypoints else None
-    return bool(mind.waypoints)
+    mind.doors = doors
+    actor.move_to = waypoints[0] if waypoints else None
 
 
 def stop(actor: Actor, mind: Mind) -> None:
