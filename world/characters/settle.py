@@ -14,7 +14,6 @@ key, so skipping changes no behaviour and draws nothing from the generator.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from world.characters.mind import Mind
@@ -28,13 +27,6 @@ if TYPE_CHECKING:
 STEADY: frozenset[str] = frozenset(
     {"at_post", "fighting", "looking", "waiting", "arrived", "following"}
 )
-
-
-# What a steady decision reads of the mind, the actor and the player (the actor's
-# waypoint is in it so that an equal key also means the actor still stands).
-_MIND = attrgetter("activity", "rank", "sees", "target", "following", "done", "last_known")
-_ACTOR = attrgetter("x", "z", "facing", "storey", "weapon", "move_to")
-_PLAYER = attrgetter("x", "z", "alive")
 
 
 def key(actor: Actor, mind: Mind, player: Actor) -> tuple | None:
@@ -58,13 +50,26 @@ def key(actor: Actor, mind: Mind, player: Actor) -> tuple | None:
         or (mind.target is not None and mind.target != PLAYER_ID)
     ):
         return None
-    return now(actor, mind, player)
+    return now(actor, mind, (player.x, player.z, player.alive))
 
 
-def now(actor: Actor, mind: Mind, player: Actor) -> tuple:
+def now(actor: Actor, mind: Mind, player_at: tuple[float, float, bool]) -> tuple:
     """The inputs of a steady decision as they stand (equal to a settled key: skip).
 
-    Between decisions only a decision gives a mind waypoints or a stall record, so an
-    equal key (which holds the activity and the actor's standing) still means settled.
+    Only a decision gives a mind waypoints, a stall record or a waypoint to walk to,
+    so a settled mind has none of them until its next decision and the key need not
+    hold them.
+
+    Args:
+        actor: The character.
+        mind: Its mind.
+        player_at: The player's x, z and whether the player is alive.
+
+    Returns:
+        A flat tuple (plain attribute reads cost less than getters here).
     """
-    return (_MIND(mind), _ACTOR(actor), _PLAYER(player))
+    return (
+        mind.activity, mind.rank, mind.sees, mind.target, mind.following, mind.done,
+        mind.last_known, actor.x, actor.z, actor.facing, actor.storey, actor.weapon,
+        player_at,
+    )

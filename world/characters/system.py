@@ -260,9 +260,10 @@ class CharactersSystem:
             senses.bot_look(self, actor, mind)
         player = world.player
         settled_now = settle.now
+        player_at = (player.x, player.z, player.alive)
         for actor, mind in living:
             if mind.settled is not None:
-                if mind.settled == settled_now(actor, mind, player):
+                if mind.settled == settled_now(actor, mind, player_at):
                     continue  # the same inputs as the last decision: the same outcome
                 mind.settled = None
             if mind.hostile:
