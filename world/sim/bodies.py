@@ -39,6 +39,7 @@ CREEP = 1e-9
 _FIELDS = pymunk.batch.BodyFields.POSITION | pymunk.batch.BodyFields.VELOCITY
 _SPARE_ROWS = 4
 _GET_EACH = _ffi.addressof(_cp, "pmSpaceBodyGetIteratorFuncBatched")
+_EACH_BODY = _cp.cpSpaceEachBody
 
 
 class Handle:
@@ -133,7 +134,7 @@ class SpaceBatch:
     def fill(self) -> None:
         """Copy every body's (x, z, vx, vz) into the buffer, in chipmunk's order."""
         self._array.num = 0
-        _cp.cpSpaceEachBody(self._space, _GET_EACH, self._data)
+        _EACH_BODY(self._space, _GET_EACH, self._data)
 
     def read(self) -> np.ndarray:
         """The given bodies' (x, z, vx, vz) now, one row each, in the caller's order."""

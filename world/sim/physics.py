@@ -21,7 +21,12 @@ from world.sim.clock import DT, TICKS_PER_SECOND
 from world.sim.layout import Layout, Ramp, point_in_polygon
 
 WALL_RADIUS = 1.0
+# Bound once: looking a function up on the C library object is itself a call.
+_SET_VELOCITY = _cp.cpBodySetVelocity
+_SET_MAX_FORCE = _cp.cpConstraintSetMaxForce
+_SPACE_STEP = _cp.cpSpaceStep
 _STANDING = (0.0, 0.0, STAND_FORCE)
+_NONE: frozenset[str] = frozenset()
 
 
 def _ramp_zone(ramp: Ramp, margin: float) -> tuple[tuple[float, float], ...]:
@@ -162,7 +167,7 @@ class Physics:
         """
         active: set[str] = set()
         rested = []
-        set_velocity, set_force = _cp.cpBodySetVelocity, _cp.cpConstraintSetMaxForce
+        set_velocity, set_force = _SET_VELOCITY, _SET_MAX_FORCE
         for actor in self.live:
             handle = actor.body
             target = actor._move_to
@@ -218,10 +223,12 @@ class Physics:
         """
         moved: list[Actor] = []
         crossings: list[tuple[Actor, Ramp]] = []
-        bulk = self._bulk
-        active = self._drive()
-        stepped = []
+        active = self._drive() if self.live else _NONE
         dirty = self._dirty
+        if not active and not dirty:
+            return moved, crossings  # nothing moves anywhere: no space to step
+        bulk = self._bulk
+        stepped = False
         for storey, members in self.members.items():
             if storey not in active and storey not in dirty:
                 continue
@@ -237,9 +244,9 @@ class Physics:
             if space._removed_shapes or space._bodies_to_check:
                 space._removed_shapes.clear()
                 space._bodies_to_check.clear()
-            _cp.cpSpaceStep(self._space_ptrs[storey], DT)
+            _SPACE_STEP(self._space_ptrs[storey], DT)
             bulk.batches[storey].fill()
-            stepped.append(storey)
+            stepped = True
         if not stepped:
             return moved, crossings
         rows, now = bulk.changes()

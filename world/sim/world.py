@@ -188,7 +188,7 @@ class World(RequestChecks, WorldQueries):
         player = self.player
         if intent is not None and player.alive:
             self._apply_intent(intent)
-        elif player.alive:
+        elif player.alive and player.move_to is not None:
             player.move_to = None
         for system in self._before:
             system.update(self)
