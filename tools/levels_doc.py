@@ -18,10 +18,12 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from world.level.load import level_schema, load_level
-from world.level.model import Difficulty, Level
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # runs from a checkout without the package installed
+
+from world.level.load import level_schema, load_level  # noqa: E402
+from world.level.model import Difficulty, Level  # noqa: E402
+
 LEVELS = ROOT / "levels"
 DOC = ROOT / "docs" / "levels.md"
 SWEEP_BEGIN = "<!-- BEGIN SWEEP RESULTS: written by the sweep script; levels_doc.py keeps it -->"
