@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runs from a checkout as it is
 
 from harness.navmesh_bench import bench
 from world.level import load_level
