@@ -137,10 +137,18 @@ def _feeds(obj: dict) -> str:
     return f" (for {weapon})" if obj["kind"] == "ammo" else f" ({weapon})"
 
 
+def _cone(row: dict[str, Any]) -> str:
+    # Rows without a known view cone (most objects, characters not in view) say nothing.
+    if row.get("facing_deg") is None:
+        return ""
+    return (f", facing {row['facing_deg']:.0f} deg (views {row['view_angle_deg']:.0f} deg, "
+            f"{row['view_range']:.0f} far)")
+
+
 def _objects(obs: Obs) -> list[str]:
     out = [f"  {o['id']} {o['kind']} '{o['name']}'" + _feeds(o) + f" at {_pt(o['position'])}, "
            f"{_num(o['distance'])} away" + (f", {o['state']}" if o["state"] else "")
-           + (" (objective target)" if o["objective"] else "")
+           + _cone(o) + (" (objective target)" if o["objective"] else "")
            for o in obs["view"]["objects"]]
     return ["Objects:", *out] if out else []
 
@@ -157,7 +165,7 @@ def _characters(obs: Obs) -> list[str]:
         seen = "seen now" if c["seen"] == "now" else f"last seen at {c['seen_tick'] / 30:.0f} s"
         state = "down" if c["down"] else f"health {_pct(c['health'])}, {c['alertness']}"
         out.append(f"  {c['id']} {c['kind']} ({side}, {armed}) at {_pt(c['position'])}, "
-                   f"{_num(c['distance'])} away, {state}, {seen}")
+                   f"{_num(c['distance'])} away, {state}, {seen}" + _cone(c))
     return ["Characters:", *out] if out else ["Characters: none seen."]
 
 

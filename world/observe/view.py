@@ -18,6 +18,10 @@ SIGHT_RANGE = 3000.0  # how far the view reports things the player has a clear l
 MAX_OBJECTS = 12
 MAX_DOORS = 10
 WEAPON_KINDS = frozenset({"weapon", "ammo"})  # object kinds whose weapon type is shown
+# Object kinds that watch through a fixed cone, shown with its heading, angle and reach so
+# a player can plan a way past or a shot from behind it.
+CONE_KINDS = frozenset({"camera"})
+NO_CONE = {"facing_deg": None, "view_angle_deg": None, "view_range": None}
 
 
 def _r(v: float) -> float:
@@ -31,6 +35,23 @@ class Memory:
         self.characters: dict[str, tuple[tuple[float, float, float], int]] = {}
         self.objects: set[str] = set()
         self.visited: set[str] = set()
+
+
+def _cone(world: World, facing_rad: float, angle: float, reach: float,
+          hostile: bool = True) -> dict[str, Any]:
+    # Heading as the player's is shown; the reach in full light (dim areas shorten it),
+    # with the difficulty's sight multiplier where the watcher is not on the player's side.
+    scale = world.difficulty.enemy_sight if hostile else 1.0
+    return {"facing_deg": _r(math.degrees(facing_rad) % 360), "view_angle_deg": _r(angle),
+            "view_range": _r(reach * scale)}
+
+
+def _object_cone(world: World, spec: Any) -> dict[str, Any]:
+    if spec.kind not in CONE_KINDS:
+        return NO_CONE
+    # The same defaults the cameras themselves use when a level leaves them out.
+    return _cone(world, math.radians(spec.facing_deg), spec.view_angle_deg or 90.0,
+                 spec.view_range or 1000.0)
 
 
 def _sees(world: World, pos: tuple[float, float, float], storey: str) -> bool:
@@ -230,6 +251,10 @@ def _characters(world: World, ids: IdMap, memory: Memory) -> list[dict[str, Any]
         pos, tick = memory.characters[cid]
         now = tick == world.tick
         v = views.get(cid)
+        t = actor.template
+        # Where it looks is known only while it is in view.
+        cone = NO_CONE if not now or t is None else _cone(
+            world, actor.facing, t.view_angle_deg, t.view_range, actor.side != "friendly")
         weapon, gun = (v.weapon, v.armed) if v is not None else weapon_seen(world, actor)
         out.append({
             "id": ids.ep("character", cid), "kind": actor.kind,
@@ -241,7 +266,7 @@ def _characters(world: World, ids: IdMap, memory: Memory) -> list[dict[str, Any]
             "armed": gun, "weapon": weapon,
             "friendly": actor.side == "friendly",
             "seen": "now" if now else "before", "seen_tick": tick,
-            "distance": _dist(world, pos),
+            "distance": _dist(world, pos), **cone,
         })
     return sorted(out, key=lambda c: (c["distance"], c["id"]))
 
@@ -267,6 +292,7 @@ def _objects(world: World, ids: IdMap, memory: Memory, visited, here) -> list[di
             # The gun a weapon pickup is, or the gun an ammunition pickup feeds, as its
             # box would say: rounds for a gun not carried are of no use.
             "weapon": obj.spec.weapon if obj.spec.kind in WEAPON_KINDS else None,
+            **_object_cone(world, obj.spec),
         })
     rows.sort(key=lambda r: (r["distance"], r["id"]))
     near = rows[:MAX_OBJECTS]
