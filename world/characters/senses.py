@@ -7,6 +7,7 @@ event readers run once per tick over the events recorded since the last tick.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -14,7 +15,7 @@ import numpy as np
 from world.characters import friendly
 from world.characters.alertness import ALERT_LEVELS, ALERTED, IN_COMBAT, decayed, sight_gain
 from world.characters.mind import Mind, Point3
-from world.characters.perception import NEAR_SENSE, STOREY_GAP, hearers
+from world.characters.perception import NEAR_SENSE, SILENCED_FACTOR, STOREY_GAP, hearers
 from world.sim.actors import PLAYER_ID
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.events import Event
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
     from world.sim.actors import Actor
 
 HEARD_LEVEL = ALERT_LEVELS[ALERTED].threshold + 0.05
+# Up to this many (shot, listener) pairs a batch of gunfire is measured in plain Python;
+# beyond it one array pass costs less.
+SMALL_BATCH = 160
 
 
 def set_meter(sys: CharactersSystem, mind: Mind, value: float) -> None:
@@ -165,17 +169,15 @@ def hear(sys: CharactersSystem, shots: list[Event]) -> None:
         sources.append((shooter, toward, 1.0 if event.amount else 0.0))
     if not sources:
         return
-    minds, ears = sys.listeners()
+    minds, actors, ranges = sys.listening()
     if not minds:
         return
-    heard = _earshot(sys, ears, sources)
-    who = np.flatnonzero(heard.any(axis=0))
-    if not len(who):
-        return
-    # The last shot each listener heard: the first from the end of the batch.
-    last = (len(sources) - 1 - np.argmax(heard[::-1, who], axis=0)).tolist()
+    if len(sources) * len(minds) <= SMALL_BATCH:
+        heard = _last_heard_each(actors, ranges, sources)
+    else:
+        heard = _last_heard_bulk(sys, sources)
     tick = world.tick
-    for i, k in zip(who.tolist(), last, strict=True):
+    for i, k in heard:
         mind = minds[i]
         mind.last_stimulus = tick
         if mind.hostile:
@@ -188,6 +190,38 @@ def hear(sys: CharactersSystem, shots: list[Event]) -> None:
         if mind.meter < HEARD_LEVEL:
             set_meter(sys, mind, HEARD_LEVEL)
         friendly.frighten(sys, chars[mind.id], mind, sources[k][0].position)
+
+
+def _last_heard_each(actors: list[Actor], ranges: list[float],
+                     sources: list[tuple[Actor, Point3, float]]) -> list[tuple[int, int]]:
+    # A few shots and listeners: plain Python, the same arithmetic as `hearers`. Each
+    # listener's last shot heard is found by walking the batch from its end.
+    last: dict[int, int] = {}
+    for k in range(len(sources) - 1, -1, -1):
+        shooter, _, silenced = sources[k]
+        sx, sy, sz = shooter.x, shooter.y, shooter.z
+        factor = SILENCED_FACTOR if silenced > 0 else 1.0
+        for i, a in enumerate(actors):
+            if a is shooter or i in last:
+                continue  # nobody startles at its own shot; a later shot was heard
+            dx, dy, dz = a.x - sx, a.y - sy, a.z - sz
+            reach = ranges[i] * factor
+            if dx * dx + dy * dy + dz * dz <= reach * reach:
+                last[i] = k
+    return sorted(last.items())
+
+
+def _last_heard_bulk(sys: CharactersSystem,
+                     sources: list[tuple[Actor, Point3, float]]) -> Iterable[tuple[int, int]]:
+    # Many shots or listeners: one array pass, then each listener's last shot heard.
+    _, ears = sys.listeners()
+    heard = _earshot(sys, ears, sources)
+    who = np.flatnonzero(heard.any(axis=0))
+    if not len(who):
+        return []
+    # The last shot each listener heard: the first from the end of the batch.
+    last = (len(sources) - 1 - np.argmax(heard[::-1, who], axis=0)).tolist()
+    return zip(who.tolist(), last, strict=True)
 
 
 def _earshot(sys: CharactersSystem, ears: np.ndarray,

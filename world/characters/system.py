@@ -133,17 +133,22 @@ class CharactersSystem:
                 if world.characters[i].alive]
         return out
 
-    def listeners(self) -> tuple[list[Mind], np.ndarray]:
-        """Living characters and their ears (x, y, z, hearing range), for gunfire in bulk."""
+    def listening(self) -> tuple[list[Mind], list[Actor], list[float]]:
+        """Living characters (minds and actors, in think order) and their hearing ranges."""
         key = (len(self._order), self.lives)
         if self._ears is None or self._ears[0] != key:
             # Who is alive changes only with a down, a respawn or a newcomer.
             chars = self.world.characters
             minds = [m for m in self._order if chars[m.id].alive]
             actors = [chars[m.id] for m in minds]
-            ranges = np.array([a.template.hearing_range for a in actors], dtype=float)
+            ranges = [float(a.template.hearing_range) for a in actors]
             self._ears = (key, minds, actors, ranges, {m.id: i for i, m in enumerate(minds)})
-        _, minds, actors, ranges, _ = self._ears
+        return self._ears[1], self._ears[2], self._ears[3]
+
+    def listeners(self) -> tuple[list[Mind], np.ndarray]:
+        """Living characters and their ears (x, y, z, hearing range), for gunfire in bulk."""
+        minds, actors, ranges = self.listening()
+        key = self._ears[0]
         motion = self.world.physics.motion
         if self._ear_rows is not None and self._ear_rows[0] == (key, motion):
             return minds, self._ear_rows[1]  # nobody moved since: the same positions
