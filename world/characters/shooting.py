@@ -38,6 +38,8 @@ class Shooters:
         # (next shot tick, mind index): one entry per scheduled shot; an entry whose mind
         # left the shooters or was given another tick since is stale and skipped.
         self._due: list[tuple[int, int]] = []
+        # next_shot_delay's answers by (kind, rate, burst left): a handful per level.
+        self._rhythm: dict[tuple[str, float, int], tuple[int, int]] = {}
 
     def __bool__(self) -> bool:
         """Whether anyone is firing."""
@@ -100,11 +102,16 @@ class Shooters:
             return
         # Every shot of the tick at once: lines of fire and hit rolls in bulk.
         results = world.combat.volley([(actor, target) for _, actor, target, _ in ready])
+        rhythm = self._rhythm
         for (mind, actor, _, rate), result in zip(ready, results, strict=True):
             if result is None:
                 self.drop(mind)
             elif result.fired:
-                delay, mind.burst_left = next_shot_delay(actor.kind, rate, mind.burst_left)
+                beat = (actor.kind, rate, mind.burst_left)
+                after = rhythm.get(beat)
+                if after is None:
+                    after = rhythm[beat] = next_shot_delay(*beat)
+                delay, mind.burst_left = after
                 self._schedule(mind, tick + delay)
             elif result.reason == "reloading":
                 self._schedule(mind, max(tick + 1, actor.reload_until))
