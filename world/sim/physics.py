@@ -195,7 +195,6 @@ class Physics:
                     active.add(actor.storey)
                 elif not changed:
                     rested.append(actor)  # still, and told so: nothing to drive until woken
-                handle.changed = False
                 continue
             active.add(actor.storey)
             if dist < 0.5:
@@ -204,8 +203,7 @@ class Physics:
                 # Never overshoot the waypoint within one tick.
                 v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
                 vx, vz = dx * v, dz * v
-            handle.changed = last[0] != vx or last[1] != vz or last[2] != WALK_FORCE
-            if handle.changed:
+            if last[0] != vx or last[1] != vz or last[2] != WALK_FORCE:
                 set_velocity(handle.cptr, (vx, vz))
                 if last[2] != WALK_FORCE:
                     set_force(handle.dptr, WALK_FORCE)
