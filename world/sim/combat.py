@@ -319,7 +319,8 @@ class Combat:
         absorbed = 0.0 if through_armour else min(actor.armour, amount)
         actor.armour -= absorbed
         actor.health -= amount - absorbed
-        self.world.emit("damage_taken", actor.id, source, amount)
+        world = self.world
+        world.events.record(world.tick, "damage_taken", actor.id, source, amount)
         if actor.health <= 0.0:
             self.down(actor, source)
 
