@@ -66,6 +66,12 @@ OBJECTS: list[tuple[str, str, str, str, int, int, dict[str, Any]]] = [
      {"weapon": "silenced_pistol", "amount": 24}),
     ("archive_stair_ammo", "ammo", "silenced rounds", "archive_stair_top", 700, 100,
      {"weapon": "silenced_pistol", "amount": 24}),
+    # And at the foot of the stairs on the way out: whoever comes down from the archive
+    # worn down meets the vehicle bay's gunman before any other medkit.
+    ("landing_medkit", "medkit", "medkit", "ground_landing", 100, 100, {"amount": 0.5}),
+    ("landing_vest", "armour", "flak vest", "ground_landing", 100, 300, {"amount": 0.5}),
+    ("landing_ammo", "ammo", "silenced rounds", "ground_landing", 700, 300,
+     {"weapon": "silenced_pistol", "amount": 24}),
     ("labs_medkit", "medkit", "medkit", "labs_staff", 500, 850, {"amount": 0.5}),
     # The archive corridor is where the mission's fights happen: a medkit in the middle
     # section and one by the director's door, so a player worn down there can patch up
@@ -125,7 +131,11 @@ GUARDS: list[tuple[str, str, str | None, str, int, int, str, str | None]] = [
     ("bay_guard", "guard", "smg", "ground_vehicle_bay", 500, 700, "guard", None),
     ("canteen_guard", "guard", "pistol", "ground_canteen", 300, 300, "idle", "normal"),
     ("boiler_guard", "guard", "pistol", "ground_boiler", 500, 500, "guard", "normal"),
-    ("workshop_guard", "soldier", "smg", "ground_workshop", 300, 500, "guard", "hard"),
+    # Hard's extra guards stand in rooms; four of them in rooms west of the targets and
+    # the stairs, where a player who keeps to the route need not meet them: every hard
+    # run met the whole cast along that route and died of attrition.
+    ("briefing_guard", "soldier", "smg", "ground_briefing", 500, 500, "guard", "hard"),
+    ("kitchen_guard", "guard", "pistol", "ground_kitchen", 500, 500, "idle", "hard"),
     ("locker_guard", "guard", "pistol", "ground_lockers", 500, 500, "idle", "hard"),
     # Two sections west of the test bay door, out of sight of it: posted beside that door
     # he joined its guard's duel in the doorway, two guns at once.
@@ -137,8 +147,9 @@ GUARDS: list[tuple[str, str, str | None, str, int, int, str, str | None]] = [
     ("optics_guard", "guard", "pistol", "labs_optics", 500, 500, "guard", None),
     ("samples_guard", "guard", "pistol", "labs_samples", 500, 500, "guard", "hard"),
     ("cold_guard", "guard", "pistol", "labs_cold_store", 500, 500, "guard", "normal"),
-    ("labs_soldier", "soldier", "smg", "labs_hall_4", 500, 200, "guard", "hard"),
+    ("staff_soldier", "soldier", "smg", "labs_staff", 300, 300, "guard", "hard"),
     ("records_guard", "soldier", "smg", "labs_lab_records", 500, 500, "idle", "hard"),
+    ("microfilm_guard", "guard", "pistol", "archive_microfilm", 500, 500, "guard", "hard"),
     ("archive_hall_guard", "guard", "pistol", "archive_hall_1", 500, 200, "guard", "hard"),
     # A sidearm, like the other room guards: he faces the door the player must come
     # through, and the hall's scientist stands in the way of any spray.
@@ -158,11 +169,10 @@ ROOM_HEARING = 450
 # section, last section, min difficulty). The ground patrols keep to the east half, each
 # on a beat of its own either side of the security door, so the front door opens on the
 # reception guard alone and the corridor's guns are met one at a time rather than all at
-# once; the upper patrols walk the whole corridor.
+# once; the upper patrols walk the whole corridor, one per storey at every difficulty.
 PATROLS: list[tuple[str, str, int, int, str | None]] = [
     ("ground_patrol", "ground", 2, 3, None), ("labs_patrol", "labs", 0, 5, None),
     ("archive_patrol", "archive", 0, 5, None), ("ground_patrol_2", "ground", 4, 5, "normal"),
-    ("labs_patrol_2", "labs", 0, 5, "hard"), ("archive_patrol_2", "archive", 0, 5, "hard"),
 ]
 SCIENTISTS: list[tuple[str, str, int, int, str]] = [
     ("sci_chem", "labs_chem", 500, 500, "idle"), ("sci_bio", "labs_bio", 400, 600, "idle"),
@@ -191,20 +201,19 @@ NOTE = (
     "Stealth pays: corridor cameras raise their storey's alarm, which sends soldiers to the "
     "stair landing; the test bay and server hall panel doors close again after a few "
     "seconds. The scientists are friendly and must be spared. Normal adds the photograph and "
-    "more guards; hard adds a no-alarm rule, soldiers and more guards still. Edits after "
+    "more guards; hard adds a no-alarm rule, soldiers and ten more guards. Edits after "
     "play-testing: upper landings leave a stairwell opening over the flight below; room "
     "guards hear gunfire only 4.5 m through their walls; medkits mid and east in the archive "
     "corridor, by the workshop and inside the server hall and test bay; a medkit, a vest and "
-    "silenced rounds at each upper stair head; a second panel inside each panel door; the "
-    "corridor cameras are seen before they see (the ground one mid-section with its back to "
-    "the front door, the archive one looking east from the far end of its section); the room "
-    "cameras of the test bay and server hall hang beside their doors watching the target, so "
-    "they are seen and shot through the open doorway, behind their view, before stepping in; "
-    "the ground patrols walk beats of their own either side of the security door; room guards "
-    "carry pistols; hard guards are as tough as normal ones; normal multipliers sit a step "
-    "above easy and short of hard; the labs' second patrol, the sample store guard and the "
-    "archive corridor guard stand only at hard and the labs corridor guard two sections west "
-    "of the test bay door, since normal's three storeys of duels ended in the fights they "
-    "joined. Difficulties keep their order: more guards, soldiers and "
-    "sharper multipliers, and the no-alarm rule, at each step."
+    "silenced rounds at each upper stair head and at the foot of the stairs; a second panel "
+    "inside each panel door; the corridor cameras are seen before they see; the room cameras "
+    "hang beside their doors watching the target, so they are shot through the open doorway "
+    "from behind their view; the ground patrols walk beats either side of the security door; "
+    "room guards carry pistols; normal multipliers sit a step above easy; the labs corridor "
+    "guard stands two sections west of the test bay door. Hard was a war of attrition (every "
+    "run died on the targets' route), so its extra guards now stand in rooms, four of them in "
+    "west rooms off that route, the upper storeys keep one patrol each, and its multipliers "
+    "are normal's but for sharper sight: hard stays harder by its cast and the no-alarm rule. "
+    "Difficulties keep their order: more guards and soldiers at each step, never an easier "
+    "multiplier, and the no-alarm rule at hard."
 )
