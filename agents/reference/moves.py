@@ -257,6 +257,11 @@ def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Deci
     for way in area["ways_out"]:
         if way["visited"] or way["one_way"] or way["other_storey"]:
             continue
+        if other_storey and _shut(mem, way):
+            # On the way to the stairs while unseen, a room behind a shut door is a side
+            # room more often than the way on, and opening it wakes whoever waits inside
+            # for a fight nothing asked for: the walk goes on and looks from the open ways.
+            continue
         wx, wz = way["position"][0] - x, way["position"][2] - z
         near = math.hypot(wx, wz)
         aim = (wx * tx + wz * tz) / (max(near, 1.0) * far)
@@ -265,6 +270,11 @@ def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Deci
     if best is None:
         return None
     return through(mem, best[1], f"{why} (looking into {best[1]['to_name']} first)")
+
+
+def _shut(mem: Memory, way: dict[str, Any]) -> bool:
+    door = mem.doors.get(way["door"] or "")
+    return door is not None and door["state"] not in ("open", "opening", "broken")
 
 
 def _stealthy(mem: Memory) -> bool:
