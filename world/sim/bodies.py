@@ -198,8 +198,11 @@ class Bulk:
         self.known = now
         return rows, now
 
-    def settle(self, i: int) -> None:
-        """Bring row i's body to rest exactly (the solver leaves tiny residues)."""
-        self.actors[i].body.stop()
-        self.buf[self.rows[i], 2:4] = 0.0
-        self.known[i, 2:4] = 0.0
+    def settle(self, rows: list[int]) -> None:
+        """Bring the bodies of some rows to rest exactly (the solver leaves tiny residues)."""
+        for i in rows:
+            self.actors[i].body.stop()
+        # One numpy call each for all of them: a pack of bodies pressed together leaves
+        # residues every tick.
+        self.buf[self.rows[rows], 2:4] = 0.0
+        self.known[rows, 2:4] = 0.0

@@ -248,13 +248,14 @@ class Physics:
         if not stepped:
             return moved, crossings
         rows, now = bulk.changes()
+        settled: list[int] = []
         actors, ramps_of, ramp_box, live = bulk.actors, self._ramps, self._ramp_box, self.live
         for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
             actor = actors[i]
             live[actor] = None  # it moved or its velocity changed: drive it next tick
             if (vx or vz) and -REST < vx < REST and -REST < vz < REST:
                 # A residue of the solver: zero it, so the body and its space come to rest.
-                bulk.settle(i)
+                settled.append(i)
                 vx = vz = 0.0
             actor.next_vx, actor.next_vz = vx, vz
             ox, oz = actor.x, actor.z
@@ -278,6 +279,8 @@ class Physics:
                 ramp = self._ramp_update(actor, ramps_of[actor.storey])
                 if ramp is not None:
                     crossings.append((actor, ramp))
+        if settled:
+            bulk.settle(settled)
         if moved:
             self.motion += 1
         return moved, crossings
