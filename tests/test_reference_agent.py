@@ -43,3 +43,14 @@ def test_reference_agent_clears_facility_at_normal(tmp_path: Path) -> None:
                          settings=settings)
     assert summary["agent_error"] is None, summary["agent_error"]
     assert summary["success"], summary["reason"]
+
+
+@pytest.mark.timeout(180)
+def test_reference_agent_clears_facility_at_hard(tmp_path: Path) -> None:
+    # Hard adds the no-alarm rule and ten more guards: the agent must keep out of side
+    # rooms on its way between storeys and still win the duels on its route.
+    settings = RunSettings(decision_timeout_s=20.0, episode_timeout_s=150.0)
+    summary = runner.run("facility", AGENT, difficulty="hard", seed=0, out_dir=tmp_path,
+                         settings=settings)
+    assert summary["agent_error"] is None, summary["agent_error"]
+    assert summary["success"], summary["reason"]
