@@ -2,9 +2,10 @@
 
 Added to a world with `CharactersSystem.attach(world)`. Each tick it reads the new
 events (gunfire heard, hits, characters down, characters used), runs waves, alarms and
-cameras, lets the characters whose turn it is perceive (vectorised) and decide, and
-then does the only per-tick work: handing walkers their next waypoint when they reach
-one, and firing for those in a fight.
+cameras, lets the characters whose turn it is perceive and decide (a look or a
+decision whose inputs are unchanged since the last one is not worked out again: see
+`senses.look` and `settle`), and then does the only per-tick work: handing walkers
+their next waypoint when they reach one, and firing for those whose shot is due.
 """
 
 from __future__ import annotations
