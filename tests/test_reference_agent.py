@@ -54,3 +54,68 @@ def test_reference_agent_clears_facility_at_hard(tmp_path: Path) -> None:
                          settings=settings)
     assert summary["agent_error"] is None, summary["agent_error"]
     assert summary["success"], summary["reason"]
+
+
+def _observation(objects: list[dict], objectives: list[dict] | None = None,
+                 carried: list[dict] | None = None) -> dict:
+    # The smallest observation the agent's memory folds in: a player in area a1.
+    player = {"position": [0.0, 0.0, 0.0], "health": 1.0, "armour": 0.0, "in_hand": None,
+              "carried": carried or [], "keys": []}
+    area = {"id": "a1", "name": "Room", "storey": "ground", "ways_out": []}
+    view = {"player": player, "area": area, "objectives": objectives or [], "characters": [],
+            "objects": objects, "doors": [], "hazards": [], "exit": None}
+    return {"turn": 1, "time_s": 1.0, "view": view, "last_result": None, "error": None}
+
+
+def _thing(oid: str, kind: str, distance: float, *, objective: bool = False,
+           area: str = "a2") -> dict:
+    return {"id": oid, "kind": kind, "name": kind, "position": [distance, 0.0, 0.0],
+            "area": area, "distance": distance, "objective": objective, "weapon": None}
+
+
+def test_memory_keeps_pickups_between_the_cap_and_far_objective_targets() -> None:
+    from agents.reference.memory import VIEW_CAP, Memory
+
+    mem = Memory()
+    mem.update(_observation([_thing("o99", "ammo", 1500.0)]))
+    # Later the view lists the cap's worth of nearer things and, beyond the cap, an
+    # objective target farther than the box: the box is merely crowded out, not taken.
+    near = [_thing(f"o{i}", "panel", 100.0 * (i + 1)) for i in range(VIEW_CAP)]
+    mem.update(_observation([*near, _thing("o50", "computer", 3000.0, objective=True)]))
+    assert "o99" in mem.objects
+    # A box nearer than the cap-th listed thing and missing from the list is gone.
+    mem.update(_observation([_thing("o98", "ammo", 50.0)]))
+    mem.update(_observation(near))
+    assert "o98" not in mem.objects
+
+
+def test_rounds_elsewhere_wait_for_hand_work_in_this_room() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 8, "weapon": "pistol"}
+    camera = {"id": "o2", "kind": "gadget", "name": "camera", "ammo": None, "weapon": None}
+    box = {**_thing("o3", "ammo", 2000.0), "weapon": "pistol"}
+    photo = {"index": 1, "status": "todo", "counts": True, "kind": "gadget_on_object",
+             "targets": ["o4", "o2"]}
+    prop = _thing("o4", "prop", 300.0, objective=True, area="a1")
+    mem = Memory()
+    mem.update(_observation([prop, box], [photo], [pistol, camera]))
+    assert fight.heal(mem, 0.3) is None  # the photograph here comes first
+    mem.update(_observation([prop, box], [{**photo, "status": "done"}], [pistol, camera]))
+    step = fight.heal(mem, 0.3)
+    assert step is not None and step[1]["object_id"] == "o3"
+
+
+def test_an_empty_gun_is_refilled_before_other_errands() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    empty = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 0, "weapon": "pistol"}
+    box = {**_thing("o3", "ammo", 2000.0), "weapon": "pistol"}
+    mem = Memory()
+    mem.update(_observation([box], carried=[empty]))
+    # One walk to the box was stopped by a shut door: with nothing loaded it is tried again.
+    mem.fail(("go_to_object", {"object_id": "o3"}, "rearming"))
+    step = fight.heal(mem, 0.3)
+    assert step is not None and step[1]["object_id"] == "o3"

@@ -51,6 +51,9 @@ GUN_RANK = {"rifle": 5.0, "smg": 4.0, "heavy_cannon": 3.0, "pistol": 2.0,
             "silenced_pistol": 2.0, "shotgun": 1.0}
 UNKNOWN_GUN = 2.5  # a kind not in the table: likely better than a sidearm
 ARMOUR_DETOUR = 900.0  # a medkit is wasted above this health, armour above this armour
+# Objective kinds done with the hands (a press, a pickup, a gadget held to a thing): the
+# first target is the thing, any further ones the tools of which one must be carried.
+HAND_WORK = frozenset({"use_object", "collect_item", "gadget_on_object"})
 
 
 def hostile(row: dict[str, Any]) -> bool:
@@ -357,9 +360,29 @@ def _rearm(mem: Memory) -> Decision | None:
     # A magazine or two left is not enough for the next room: rounds lying in a room
     # already seen are worth the walk while nobody shoots.
     rounds = sum(c["ammo"] or 0 for c in mem.carried("weapon"))
-    if rounds >= LOW_ROUNDS:
+    if rounds == 0 and mem.carried("weapon"):
+        # An empty gun is no gun: rounds or a weapon are fetched before any other errand,
+        # with as many tries as when someone is shooting (a box once behind a shut door
+        # may be reachable now), since the next guard met unarmed is not survived.
+        return restock(mem)
+    if rounds >= LOW_ROUNDS or _hand_work_here(mem):
         return None
     return _nearest_pickup(mem, ("ammo",), f"only {rounds} rounds left, rearming", tries=1)
+
+
+def _hand_work_here(mem: Memory) -> bool:
+    # An objective done by hand in the room the player stands in is finished before a
+    # walk to rounds elsewhere: the walk out and back crosses rooms whose guards may wake,
+    # while a magazine left in the gun still answers whoever comes here meanwhile.
+    for obj in mem.view["objectives"]:
+        if not obj["counts"] or obj["status"] != "todo" or obj["kind"] not in HAND_WORK:
+            continue
+        target, tools = obj["targets"][0], obj["targets"][1:]
+        row = mem.objects.get(target)
+        if row is not None and mem.here is not None and row["area"] == mem.here \
+                and (not tools or any(mem.holds(t) for t in tools)):
+            return True
+    return False
 
 
 def restock(mem: Memory) -> Decision | None:

@@ -17,6 +17,7 @@ Decision = tuple[str, dict[str, Any], str]
 
 DOOR_ID = re.compile(r"\bd\d+\b")
 OPENER = re.compile(r"(?:panel|key) (o\d+)")
+VIEW_CAP = 12  # the view lists this many nearest objects (plus objective targets beyond)
 
 
 @dataclass
@@ -81,9 +82,12 @@ class Memory:
 
     def _forget_taken(self, rows: list[dict[str, Any]]) -> None:
         # The view lists every remembered object up to a cap, nearest first: an object
-        # missing from it yet nearer than the farthest one listed is gone (taken, used up).
+        # missing from it yet nearer than the last one within the cap is gone (taken, used
+        # up). Objective targets beyond the cap are listed after it, so the horizon is the
+        # cap-th nearest, not the farthest row: a box of rounds between the two is kept.
         shown = {r["id"] for r in rows}
-        horizon = math.inf if len(rows) < 12 else max(r["distance"] for r in rows)
+        nearest = sorted(r["distance"] for r in rows)
+        horizon = math.inf if len(nearest) < VIEW_CAP else nearest[VIEW_CAP - 1]
         for oid in [o for o in self.objects if o not in shown]:
             if self.distance(self.objects[oid]["position"]) < horizon:
                 del self.objects[oid]
