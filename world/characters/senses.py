@@ -7,7 +7,6 @@ event readers run once per tick over the events recorded since the last tick.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,6 +27,8 @@ HEARD_LEVEL = ALERT_LEVELS[ALERTED].threshold + 0.05
 # Up to this many (shot, listener) pairs a batch of gunfire is measured in plain Python;
 # beyond it one array pass costs less.
 SMALL_BATCH = 160
+# Batches of gunfire remembered per listeners' array; past this many, start afresh.
+BATCH_MEMO = 256
 
 
 def set_meter(sys: CharactersSystem, mind: Mind, value: float) -> None:
@@ -212,28 +213,41 @@ def _last_heard_each(actors: list[Actor], ranges: list[float],
 
 
 def _last_heard_bulk(sys: CharactersSystem,
-                     sources: list[tuple[Actor, Point3, float]]) -> Iterable[tuple[int, int]]:
+                     sources: list[tuple[Actor, Point3, float]]) -> list[tuple[int, int]]:
     # Many shots or listeners: one array pass, then each listener's last shot heard.
+    # The answer depends only on the shots (who fired from where, silenced or not) and
+    # the listeners' array, so while nobody moves a batch fired again (gunmen standing
+    # and firing on the same beat) is answered from memory.
     _, ears = sys.listeners()
-    heard = _earshot(sys, ears, sources)
+    if sys.earshot[0] is not ears:
+        sys.earshot = (ears, {}, {})
+    keys = tuple([(s.id, s.x, s.y, s.z, q) for s, _, q in sources])
+    batches = sys.earshot[2]
+    found = batches.get(keys)
+    if found is None:
+        found = _last_heard_of(sys, _earshot(sys, keys))
+        if len(batches) >= BATCH_MEMO:
+            batches.clear()  # a bound on memory: the answers stay the same either way
+        batches[keys] = found
+    return found
+
+
+def _last_heard_of(sys: CharactersSystem, heard: np.ndarray) -> list[tuple[int, int]]:
+    # (listener, last shot heard) from a (shots, listeners) matrix of who hears what.
     who = np.flatnonzero(heard.any(axis=0))
     if not len(who):
         return []
     # The last shot each listener heard: the first from the end of the batch.
-    last = (len(sources) - 1 - np.argmax(heard[::-1, who], axis=0)).tolist()
-    return zip(who.tolist(), last, strict=True)
+    last = (len(heard) - 1 - np.argmax(heard[::-1, who], axis=0)).tolist()
+    return list(zip(who.tolist(), last, strict=True))
 
 
-def _earshot(sys: CharactersSystem, ears: np.ndarray,
-             sources: list[tuple[Actor, Point3, float]]) -> np.ndarray:
+def _earshot(sys: CharactersSystem, keys: tuple[tuple, ...]) -> np.ndarray:
     # Who hears each source, as rows of a (shots, listeners) matrix. A row depends only
     # on the shooter and where everyone stands, so while the listeners' array is the
     # same (nobody moved, went down or came back) a shooter's row is reused: a fight
     # of standing gunmen asks the same rows again and again.
-    if sys.earshot[0] is not ears:
-        sys.earshot = (ears, {})
-    rows = sys.earshot[1]
-    keys = [(s.id, s.x, s.y, s.z, q) for s, _, q in sources]
+    ears, rows = sys.earshot[0], sys.earshot[1]
     missing = list(dict.fromkeys(k for k in keys if k not in rows))
     if missing:
         fresh = hearers(ears, np.array([k[1:] for k in missing]))

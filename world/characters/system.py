@@ -70,8 +70,9 @@ class CharactersSystem:
         self.lives = 0
         self._ears: tuple | None = None
         self._ear_rows: tuple | None = None
-        # Who hears a shooter, per shooter, for the current listeners' array (`hear`).
-        self.earshot: tuple[np.ndarray | None, dict] = (None, {})
+        # For the current listeners' array (`hear`): who hears a shooter, per shooter,
+        # and each listener's last shot heard, per batch of shots.
+        self.earshot: tuple[np.ndarray | None, dict, dict] = (None, {}, {})
         for actor in world.characters.values():
             self._adopt(actor)
         self._seen_events = len(world.events)
