@@ -76,13 +76,15 @@ def markdown_table(summaries: list[dict[str, Any]]) -> str:
 
 
 def overall_line(summaries: list[dict[str, Any]]) -> str:
-    """A sentence of totals: episodes won and level-difficulty pairs cleared by majority."""
+    """A sentence of totals: episodes won, pairs cleared in 90% of seeds and by majority."""
     episodes = sum(s["episodes"] for s in summaries)
     won = sum(s["successes"] for s in summaries)
+    nine = sum(1 for s in summaries if s["success_rate"] >= 0.9)
     pairs = sum(1 for s in summaries if s["success_rate"] > 0.5)
     share = won / episodes if episodes else 0.0
-    return (f"Overall: {won}/{episodes} episodes succeeded ({share:.0%}); "
-            f"{pairs}/{len(summaries)} level-difficulty pairs cleared in most seeds.")
+    return (f"Overall: {won}/{episodes} episodes succeeded ({share:.0%}); of "
+            f"{len(summaries)} level-difficulty pairs, {nine} cleared in at least 90% of "
+            f"seeds and {pairs} in most seeds.")
 
 
 def write_results(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -> str:

@@ -96,3 +96,11 @@ def test_table_spread_and_rates() -> None:
 
 def test_episode_folders_are_fixed() -> None:
     assert Episode("a", "easy", 3).folder(Path("out")) == Path("out/episodes/a/easy/s3")
+
+
+def test_overall_line_counts_the_nine_in_ten_bar_and_the_majority() -> None:
+    from harness.suite_report import overall_line
+    rows = [{"episodes": 10, "successes": n, "success_rate": n / 10} for n in (10, 9, 6, 2)]
+    assert overall_line(rows) == ("Overall: 27/40 episodes succeeded (68%); of 4 "
+                                  "level-difficulty pairs, 2 cleared in at least 90% of seeds "
+                                  "and 3 in most seeds.")
