@@ -201,10 +201,16 @@ class Combat:
         distances: list[float] = []
         why: list[str] = []
         lines: dict[str, list[int]] = {}
+        cooldown = self._cooldown
         for k, (shooter, target) in enumerate(shots):
             weapon = weapons[shooter.weapon or UNARMED]
             armed.append(weapon)
-            reason = self._unready(shooter, weapon, tick)
+            if (not shooter.reload_until
+                    and tick - shooter.last_shot_tick >= cooldown[weapon.id]
+                    and (weapon.magazine <= 0 or shooter.magazine.get(weapon.id, 0) > 0)):
+                reason = ""  # `_unready`'s answer for a shooter not reloading, inline
+            else:
+                reason = self._unready(shooter, weapon, tick)
             distance = 0.0
             if not reason:
                 distance = hypot(target.x - shooter.x, target.z - shooter.z)
@@ -230,11 +236,23 @@ class Combat:
             if len(lines) > 1:
                 rolled.sort()
             rolls = world.rng.random(len(rolled)).tolist()
+            atan2 = math.atan2
             for k, roll in zip(rolled, rolls, strict=True):
                 shooter, target = shots[k]
-                chance = hit_chance(armed[k], shooter.accuracy, distances[k], target.radius,
-                                    shooter.vx * shooter.vx + shooter.vz * shooter.vz > 1.0,
-                                    target.vx * target.vx + target.vz * target.vz > 1.0)
+                # `hit_chance` written out, the same operations in the same order.
+                spread = armed[k].spread * (
+                    1.0
+                    + MOVING_SHOOTER_SPREAD * (shooter.vx * shooter.vx + shooter.vz * shooter.vz
+                                               > 1.0)
+                    + MOVING_TARGET_SPREAD * (target.vx * target.vx + target.vz * target.vz
+                                              > 1.0)
+                )
+                skill = shooter.accuracy
+                if spread <= 0.0:
+                    chance = max(0.0, min(1.0, skill))
+                else:
+                    cover = min(1.0, atan2(target.radius, max(distances[k], 1e-6)) / spread)
+                    chance = max(0.0, min(1.0, skill * cover))
                 if roll >= chance:
                     why[k] = "roll"
         results: list[ShotResult | None] = []
