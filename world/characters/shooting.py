@@ -16,6 +16,7 @@ from world.characters.alertness import IN_COMBAT
 from world.characters.boss import next_shot_delay
 from world.characters.mind import Mind
 from world.sim.actors import PLAYER_ID
+from world.sim.combat import UNARMED
 
 if TYPE_CHECKING:
     from world.sim.actors import Actor
@@ -81,7 +82,7 @@ class Shooters:
         """Fire every shooter whose next shot is due, all in one volley."""
         tick = world.tick
         chars = world.characters
-        weapon_of = world.combat.weapon_of
+        weapons = world.combat.weapons
         ready: list[tuple[Mind, Actor, Actor, float]] = []
         for mind in self._due_now(tick):
             actor = chars[mind.id]
@@ -90,7 +91,7 @@ class Shooters:
             if not actor.alive or target is None or not target.alive:
                 self.drop(mind)
                 continue
-            weapon = weapon_of(actor)
+            weapon = weapons[actor.weapon or UNARMED]  # `Combat.weapon_of`, inline
             if weapon.melee and math.hypot(target.x - actor.x, target.z - actor.z) > (
                 weapon.range + target.radius
             ):
