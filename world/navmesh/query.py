@@ -208,12 +208,13 @@ class PathFinder:
         nbrs = self.search.open_neighbours(blocked_doors, one_way)
         starts = self._polygons_with(sp, sx, sz, nbrs)
         goals = self._polygons_with(gp, gx, gz, nbrs)
-        plane = self._straight(sx, sz, gx, gz, starts, goals, nbrs)
+        plane, first = self._straight(sx, sz, gx, gz, starts, goals, nbrs)
         if plane is None:
+            first = None
             plane = self.search.find((sx, sz), starts, (gx, gz), goals, blocked_doors, one_way)
         if plane is None:
             return None
-        return self._lift(plane, starts, goals, nbrs)
+        return self._lift(plane, starts, goals, nbrs, first)
 
     def length(
         self,
@@ -332,8 +333,10 @@ class PathFinder:
                     queue.append(q)
         return labels
 
-    def _lift(self, plane: PlanePath, starts: list[int], goals: list[int], nbrs: list) -> Path:
-        # Re-walk each straight leg to learn doors, storeys and the floor height.
+    def _lift(self, plane: PlanePath, starts: list[int], goals: list[int], nbrs: list,
+              first: Trace | None = None) -> Path:
+        # Re-walk each straight leg to learn doors, storeys and the floor height; the
+        # first leg's walk is `first` when already made (a straight path's).
         planes = self._planes
         storeys = self.mesh.storeys
         doors_table = self.mesh.doors
@@ -345,7 +348,10 @@ class PathFinder:
         one_way = self.mesh.one_way_walls
         storey_seq: list[str] = [storeys[poly]]
         for i in range(1, len(pts)):
-            trace = self._trace(poly, starts if i == 1 else None, pts[i - 1], pts[i], nbrs)
+            if i == 1 and first is not None:
+                trace = first
+            else:
+                trace = self._trace(poly, starts if i == 1 else None, pts[i - 1], pts[i], nbrs)
             if trace is None:
                 # Cannot happen on a consistent mesh; keep heights right regardless.
                 poly = (
@@ -375,16 +381,23 @@ class PathFinder:
                     tuple(against))
 
     def _straight(self, sx: float, sz: float, gx: float, gz: float, starts: list[int],
-                  goals: list[int], nbrs: list) -> PlanePath | None:
+                  goals: list[int], nbrs: list) -> tuple[PlanePath | None, Trace | None]:
         # A straight segment that stays on the mesh from start to goal is the shortest
         # path: one walk along it costs far less than a search (a fighter in the open).
+        # Also returns the first walk found from the starts in their order: the one
+        # `_lift` would make again for the straight path's only leg.
         s = self.search
+        first = None
         for c in starts:
             trace = trace_segment(s.vx, s.vz, s.verts, nbrs, c, (sx, sz), (gx, gz),
                                   self.locator.eps)
-            if trace is not None and trace.end_polygon in goals:
-                return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
-        return None
+            if trace is None:
+                continue
+            if first is None:
+                first = trace
+            if trace.end_polygon in goals:
+                return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz)), first
+        return None, None
 
     def _trace(
         self,
