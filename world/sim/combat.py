@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from world.level.model import Weapon
 from world.sim.actors import Actor
+from world.sim.events import Event
 
 if TYPE_CHECKING:
     from world.sim.world import World
@@ -256,7 +257,10 @@ class Combat:
                 if roll >= chance:
                     why[k] = "roll"
         results: list[ShotResult | None] = []
-        record = world.events.record
+        # The log's append with events built as `EventLog.record` builds them, without
+        # its call and check per event: a fight records three events a shot.
+        append = world.events.appender("shot_fired", "shot_missed", "shot_hit")
+        new = tuple.__new__
         enemy_damage = world.difficulty.enemy_damage
         for k, (shooter, target) in enumerate(shots):
             if not shooter.alive or not target.alive:
@@ -271,13 +275,13 @@ class Combat:
             if weapon.magazine > 0:
                 shooter.magazine[weapon.id] -= 1
             shooter.last_shot_tick = tick
-            record(tick, "shot_fired", shooter.id, target.id,
-                   1.0 if weapon.silenced else 0.0, weapon.id)
+            append(new(Event, (tick, "shot_fired", shooter.id, target.id,
+                               1.0 if weapon.silenced else 0.0, weapon.id)))
             if reason:
-                record(tick, "shot_missed", shooter.id, target.id, None, reason)
+                append(new(Event, (tick, "shot_missed", shooter.id, target.id, None, reason)))
                 results.append(_result(True, reason=reason))
             else:
-                record(tick, "shot_hit", shooter.id, target.id)
+                append(new(Event, (tick, "shot_hit", shooter.id, target.id, None, None)))
                 amount = weapon.damage
                 if shooter.side == "hostile":
                     amount *= enemy_damage

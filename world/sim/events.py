@@ -6,6 +6,7 @@ build observations read the stream with `EventLog.since` instead of poking at st
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 # kind -> what it means and what subject / other / amount / detail hold.
@@ -117,6 +118,23 @@ class EventLog:
         # Building the tuple directly skips the named tuple's Python-level constructor,
         # which costs twice as much in a fight that records three events a shot.
         self._events.append(_new_tuple(Event, (tick, kind, subject, other, amount, detail)))
+
+    def appender(self, *kinds: str) -> Callable[[Event], None]:
+        """The log's own append, for a loop that records many events of a few kinds.
+
+        The kinds are checked once here rather than at every event; the caller builds
+        each event (`tuple.__new__(Event, fields)`, as `record` does) of those kinds only.
+
+        Args:
+            *kinds: The kinds the caller will append.
+
+        Raises:
+            ValueError: if a kind is not declared in `EVENT_KINDS` (a programming error).
+        """
+        for kind in kinds:
+            if kind not in EVENT_KINDS:
+                raise ValueError(f"undeclared event kind {kind!r}")
+        return self._events.append
 
     def since(self, index: int) -> list[Event]:
         """Events recorded at or after position `index` (use `len(log)` as the next index)."""
