@@ -250,7 +250,7 @@ class Physics:
         rows, now = bulk.changes()
         settled: list[int] = []
         actors, ramps_of, ramp_box, live = bulk.actors, self._ramps, self._ramp_box, self.live
-        for i, (x, z, vx, vz) in zip(rows, now[rows].tolist(), strict=True):
+        for i, (x, z, vx, vz) in zip(rows, now.take(rows, axis=0).tolist(), strict=True):
             actor = actors[i]
             live[actor] = None  # it moved or its velocity changed: drive it next tick
             if (vx or vz) and -REST < vx < REST and -REST < vz < REST:
