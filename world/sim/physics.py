@@ -168,6 +168,9 @@ class Physics:
         active: set[str] = set()
         rested = []
         set_velocity, set_force = _SET_VELOCITY, _SET_MAX_FORCE
+        # Module names read once: this loop runs for every live body every tick.
+        hypot, dt, tps, standing = math.hypot, DT, TICKS_PER_SECOND, _STANDING
+        stand, walk = STAND_FORCE, WALK_FORCE
         for actor in self.live:
             handle = actor.body
             target = actor._move_to
@@ -175,22 +178,22 @@ class Physics:
                 # The body moves first with the velocity solved last step, so aim
                 # from where that will leave it: no overshoot, no oscillation.
                 x, z = actor.x, actor.z
-                dx = target[0] - x - actor.next_vx * DT
-                dz = target[1] - z - actor.next_vz * DT
-                dist = math.hypot(dx, dz)
+                dx = target[0] - x - actor.next_vx * dt
+                dz = target[1] - z - actor.next_vz * dt
+                dist = hypot(dx, dz)
                 if dist < 0.5 and abs(target[0] - x) + abs(target[1] - z) < 0.5:
                     actor.move_to = target = None
             last = handle.last
             if target is None:
                 changed = False
-                if last is not _STANDING:
-                    changed = last[0] != 0.0 or last[1] != 0.0 or last[2] != STAND_FORCE
+                if last is not standing:
+                    changed = last[0] != 0.0 or last[1] != 0.0 or last[2] != stand
                     if changed:
                         set_velocity(handle.cptr, (0.0, 0.0))
-                        if last[2] != STAND_FORCE:
-                            set_force(handle.dptr, STAND_FORCE)
+                        if last[2] != stand:
+                            set_force(handle.dptr, stand)
                         active.add(actor.storey)
-                    handle.last = _STANDING  # the same object: later ticks skip all this
+                    handle.last = standing  # the same object: later ticks skip all this
                 if actor.vx or actor.vz or actor.next_vx or actor.next_vz:
                     active.add(actor.storey)
                 elif not changed:
@@ -201,13 +204,13 @@ class Physics:
                 vx = vz = 0.0
             else:
                 # Never overshoot the waypoint within one tick.
-                v = min(actor.speed, dist * TICKS_PER_SECOND) / dist
+                v = min(actor.speed, dist * tps) / dist
                 vx, vz = dx * v, dz * v
-            if last[0] != vx or last[1] != vz or last[2] != WALK_FORCE:
+            if last[0] != vx or last[1] != vz or last[2] != walk:
                 set_velocity(handle.cptr, (vx, vz))
-                if last[2] != WALK_FORCE:
-                    set_force(handle.dptr, WALK_FORCE)
-                handle.last = (vx, vz, WALK_FORCE)
+                if last[2] != walk:
+                    set_force(handle.dptr, walk)
+                handle.last = (vx, vz, walk)
         for actor in rested:
             del self.live[actor]
         return active
@@ -250,27 +253,28 @@ class Physics:
         rows, now = bulk.changes()
         settled: list[int] = []
         actors, ramps_of, ramp_box, live = bulk.actors, self._ramps, self._ramp_box, self.live
+        rest, creep, tps, atan2 = REST, CREEP, TICKS_PER_SECOND, math.atan2  # read once
         for i, (x, z, vx, vz) in zip(rows, now.take(rows, axis=0).tolist(), strict=True):
             actor = actors[i]
             live[actor] = None  # it moved or its velocity changed: drive it next tick
-            if (vx or vz) and -REST < vx < REST and -REST < vz < REST:
+            if (vx or vz) and -rest < vx < rest and -rest < vz < rest:
                 # A residue of the solver: zero it, so the body and its space come to rest.
                 settled.append(i)
                 vx = vz = 0.0
             actor.next_vx, actor.next_vz = vx, vz
             ox, oz = actor.x, actor.z
-            if not (vx or vz) and -CREEP <= x - ox <= CREEP and -CREEP <= z - oz <= CREEP:
+            if not (vx or vz) and -creep <= x - ox <= creep and -creep <= z - oz <= creep:
                 # At rest, or only nudged by the solver's overlap correction (bodies
                 # packed together): not a move, so the body can drop out of the drive.
                 actor.vx = actor.vz = 0.0
                 continue
-            actor.vx = (x - ox) * TICKS_PER_SECOND
-            actor.vz = (z - oz) * TICKS_PER_SECOND
+            actor.vx = (x - ox) * tps
+            actor.vz = (z - oz) * tps
             actor.x, actor.z = x, z
             moved.append(actor)
             dirty.add(actor.storey)
             if actor._move_to is not None and (actor.vx or actor.vz):
-                actor.facing = math.atan2(actor.vz, actor.vx)
+                actor.facing = atan2(actor.vz, actor.vx)
             box = ramp_box.get(actor.storey)
             if box is not None and (
                 actor.on_ramp or actor.y != box[4]
