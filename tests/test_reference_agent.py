@@ -35,22 +35,13 @@ def test_reference_agent_plays_level(level: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.timeout(180)
-def test_reference_agent_clears_facility_at_normal(tmp_path: Path) -> None:
-    # The facility's normal mission (three storeys, a photograph behind a panel door whose
-    # room camera must be shot from the doorway) is the longest the agent clears.
+@pytest.mark.parametrize("difficulty", ["normal", "hard"])
+def test_reference_agent_clears_the_facility(difficulty: str, tmp_path: Path) -> None:
+    # The longest missions the agent clears: normal's photograph sits behind a panel door
+    # whose room camera must be shot from the doorway; hard adds the no-alarm rule and ten
+    # more guards, so the agent keeps out of side rooms between storeys.
     settings = RunSettings(decision_timeout_s=20.0, episode_timeout_s=150.0)
-    summary = runner.run("facility", AGENT, difficulty="normal", seed=0, out_dir=tmp_path,
-                         settings=settings)
-    assert summary["agent_error"] is None, summary["agent_error"]
-    assert summary["success"], summary["reason"]
-
-
-@pytest.mark.timeout(180)
-def test_reference_agent_clears_facility_at_hard(tmp_path: Path) -> None:
-    # Hard adds the no-alarm rule and ten more guards: the agent must keep out of side
-    # rooms on its way between storeys and still win the duels on its route.
-    settings = RunSettings(decision_timeout_s=20.0, episode_timeout_s=150.0)
-    summary = runner.run("facility", AGENT, difficulty="hard", seed=0, out_dir=tmp_path,
+    summary = runner.run("facility", AGENT, difficulty=difficulty, seed=0, out_dir=tmp_path,
                          settings=settings)
     assert summary["agent_error"] is None, summary["agent_error"]
     assert summary["success"], summary["reason"]
