@@ -41,6 +41,10 @@ ALERT_LEVELS: tuple[AlertLevel, ...] = (
 LEVEL_NAMES: tuple[str, ...] = tuple(level.name for level in ALERT_LEVELS)
 RANK: dict[str, int] = {name: i for i, name in enumerate(LEVEL_NAMES)}
 UNAWARE, SUSPICIOUS, ALERTED, IN_COMBAT = range(len(ALERT_LEVELS))
+# (rank, threshold) pairs read once: `rank_of` runs at every change of any meter.
+_RANKED_THRESHOLDS: tuple[tuple[int, float], ...] = tuple(
+    (i, level.threshold) for i, level in enumerate(ALERT_LEVELS)
+)
 
 # Sight fills the meter faster close up: at the edge of the view range it takes this many
 # times the reaction time to reach "in combat".
@@ -57,8 +61,8 @@ def rank_of(meter: float) -> int:
         An index into `ALERT_LEVELS`.
     """
     rank = 0
-    for i, level in enumerate(ALERT_LEVELS):
-        if meter >= level.threshold:
+    for i, threshold in _RANKED_THRESHOLDS:
+        if meter >= threshold:
             rank = i
     return rank
 
