@@ -86,7 +86,7 @@ class Doors:
             self._area_sign[gid] = signs
         self._active: set[str] = set()
         self.version = 0
-        self._blocked_cache: tuple[int, frozenset[str]] = (-1, frozenset())
+        self._blocked_cache: tuple = (-1, frozenset(), (), (frozenset(), frozenset()))
         for gid in sorted(self.gates):
             self._sync(self.gates[gid])
 
@@ -257,10 +257,31 @@ class Doors:
     def blocked(self, actor: Actor | None = None) -> frozenset[str]:
         """Gates not passable now; with an actor, less the ones it could open itself."""
         if self._blocked_cache[0] != self.version:
-            walls = frozenset(gid for gid in sorted(self.gates) if self.gates[gid].blocking)
-            self._blocked_cache = (self.version, walls)
-        walls = self._blocked_cache[1]
+            self._blocked_cache = self._walls()
+        _, walls, ordered, shut_to = self._blocked_cache
         if actor is None or not walls:
             return walls
-        # Only the gates that block now can be ones the actor opens itself.
-        return frozenset(gid for gid in sorted(walls) if self.refusal(actor, gid) is not None)
+        # Only the gates that block now can be ones the actor opens itself; those that
+        # stay shut to its kind whatever their state are known without asking.
+        always = shut_to[actor.is_player]
+        refusal = self.refusal
+        return frozenset(
+            gid for gid in ordered if gid in always or refusal(actor, gid) is not None
+        )
+
+    def _walls(self) -> tuple[int, frozenset[str], tuple[str, ...], tuple[frozenset, ...]]:
+        # The blocking gates (sorted), and of them those `refusal` turns down for any
+        # character (index 0) or for the player (index 1) by what changes only with
+        # `version` (revealed, blocking) and the level itself: a gate still hidden, an
+        # exit with no door, and for characters a blocking door they may not open
+        # (blocking leaves a revealed door's state other than open).
+        ordered = tuple(gid for gid in sorted(self.gates) if self.gates[gid].blocking)
+        for_all = frozenset(
+            gid for gid in ordered
+            if not self.gates[gid].revealed or self.gates[gid].exit.door is None
+        )
+        for_characters = for_all | frozenset(
+            gid for gid in ordered
+            if gid not in for_all and not self.gates[gid].exit.door.characters_may_open
+        )
+        return self.version, frozenset(ordered), ordered, (for_characters, for_all)
