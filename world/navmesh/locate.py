@@ -52,6 +52,13 @@ class PointLocator:
                 dx, dz = bx - ax, bz - az
                 edges.append((float(ax), float(az), float(dx), float(dz), math.hypot(dx, dz)))
             self._edges.append(tuple(edges))
+        # The same edges with each side's limit `-eps * length` worked out once, for the
+        # containment test run on every candidate polygon of every point located.
+        eps = self.eps
+        self._sides: list[tuple[tuple[float, float, float, float, float], ...]] = [
+            tuple((ax, az, dx, dz, -eps * length) for ax, az, dx, dz, length in edges)
+            for edges in self._edges
+        ]
         self.boxes = boxes
         i0 = self._cell_x(boxes[:, 0] - self.eps)
         i1 = self._cell_x(boxes[:, 2] + self.eps)
@@ -91,9 +98,8 @@ class PointLocator:
         Returns:
             True when the point is inside or within the tolerance of the boundary.
         """
-        eps = self.eps
-        for ax, az, dx, dz, length in self._edges[polygon]:
-            if dx * (z - az) - dz * (x - ax) < -eps * length:
+        for ax, az, dx, dz, limit in self._sides[polygon]:
+            if dx * (z - az) - dz * (x - ax) < limit:
                 return False
         return True
 
@@ -108,7 +114,16 @@ class PointLocator:
             Polygon indices in ascending order (several on shared boundaries or where
             storeys overlap).
         """
-        return [p for p in self._cell(x, z) if self.contains(p, x, z)]
+        # `contains` written out: this runs for every candidate of every point located.
+        sides = self._sides
+        found = []
+        for p in self._cell(x, z):
+            for ax, az, dx, dz, limit in sides[p]:
+                if dx * (z - az) - dz * (x - ax) < limit:
+                    break
+            else:
+                found.append(p)
+        return found
 
     def locate(self, x: float, z: float, y: float | None = None) -> int:
         """Find the polygon containing (x, z).
