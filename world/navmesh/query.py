@@ -390,7 +390,7 @@ class PathFinder:
         first = None
         for c in starts:
             trace = trace_segment(s.vx, s.vz, s.verts, nbrs, c, (sx, sz), (gx, gz),
-                                  self.locator.eps)
+                                  self.locator.eps, s.sides)
             if trace is None:
                 continue
             if first is None:
@@ -414,7 +414,7 @@ class PathFinder:
         else:
             candidates += [c for c in self._polygons_with(poly, p[0], p[1], nbrs) if c != poly]
         for c in candidates:
-            trace = trace_segment(s.vx, s.vz, s.verts, nbrs, c, p, q, self.locator.eps)
+            trace = trace_segment(s.vx, s.vz, s.verts, nbrs, c, p, q, self.locator.eps, s.sides)
             if trace is not None:
                 return trace
         return None

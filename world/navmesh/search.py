@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from world.navmesh.mesh import NavMesh
 from world.navmesh.search_intervals import Tables, build_chains, expand, heuristic
+from world.navmesh.search_trace import edge_sides
 
 _TABLE_CACHE_SIZE = 16
 
@@ -54,6 +55,7 @@ class PolyanyaSearch:
         self.vx = [float(v) for v in mesh.points[:, 0]]
         self.vz = [float(v) for v in mesh.points[:, 1]]
         self.verts = list(mesh.polygons)
+        self.sides = edge_sides(self.vx, self.vz, self.verts, eps)
         self._twin = _twins(mesh)
         self._chains = build_chains(self.vx, self.vz, self.verts)
         self._door_edges: dict[str, list[tuple[int, int]]] = {}

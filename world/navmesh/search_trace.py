@@ -47,6 +47,36 @@ class Trace:
         return self.polygons[-1]
 
 
+Side = tuple[int, float, float, float, float, float]
+
+
+def edge_sides(vx: list[float], vz: list[float], verts: list[tuple[int, ...]],
+               eps: float) -> list[tuple[Side, ...]]:
+    """Each polygon's edges as a walk reads them, worked out once for a mesh.
+
+    Args:
+        vx: Vertex x coordinates.
+        vz: Vertex z coordinates.
+        verts: Counter-clockwise vertex ring per polygon.
+        eps: Geometric tolerance in plane units.
+
+    Returns:
+        Per polygon, per edge k: (k, ax, az, ex, ez, -eps * length), with (ax, az)
+        the edge's first vertex and (ex, ez) the vector to its second.
+    """
+    table = []
+    for ring in verts:
+        n = len(ring)
+        sides = []
+        for k in range(n):
+            a, b = ring[k], ring[(k + 1) % n]
+            ax, az = vx[a], vz[a]
+            ex, ez = vx[b] - ax, vz[b] - az
+            sides.append((k, ax, az, ex, ez, -eps * math.hypot(ex, ez)))
+        table.append(tuple(sides))
+    return table
+
+
 def trace_segment(
     vx: list[float],
     vz: list[float],
@@ -56,6 +86,7 @@ def trace_segment(
     p: tuple[float, float],
     q: tuple[float, float],
     eps: float,
+    sides: list[tuple[Side, ...]] | None = None,
 ) -> Trace | None:
     """Walk from ``start_poly`` (which contains ``p``) along segment p -> q.
 
@@ -72,10 +103,14 @@ def trace_segment(
         p: Segment start (x, z).
         q: Segment end (x, z).
         eps: Geometric tolerance in plane units.
+        sides: `edge_sides` of the mesh for this ``eps``, when the caller keeps them
+            (a walk then reads each edge instead of working it out again).
 
     Returns:
         The trace, or None when the segment leaves the walkable mesh.
     """
+    if sides is None:
+        sides = edge_sides(vx, vz, verts, eps)
     px, pz = p
     qx, qz = q
     seg = math.hypot(qx - px, qz - pz)
@@ -86,15 +121,10 @@ def trace_segment(
     crossings: list[Crossing] = []
     for _ in range(len(verts) + 1):
         ring = verts[poly]
-        n = len(ring)
         exits: list[tuple[float, int]] = []
-        for k in range(n):
-            a, b = ring[k], ring[(k + 1) % n]
-            ax, az = vx[a], vz[a]
-            ex, ez = vx[b] - ax, vz[b] - az
-            elen = math.hypot(ex, ez)
+        for k, ax, az, ex, ez, limit in sides[poly]:
             sq = ex * (qz - az) - ez * (qx - ax)
-            if sq >= -eps * elen:
+            if sq >= limit:
                 continue
             sp = ex * (pz - az) - ez * (px - ax)
             exits.append((sp / (sp - sq) if sp > 0.0 else 0.0, k))
