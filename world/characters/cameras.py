@@ -20,6 +20,10 @@ if TYPE_CHECKING:
 
 # A camera that lost the player forgets it after this long.
 CAMERA_HOLD_S = 2.0
+# A camera whose level leaves its cone out watches this wide and this far (before the
+# difficulty's sight multiplier); the observation shows the same figures.
+DEFAULT_VIEW_ANGLE_DEG = 90.0
+DEFAULT_VIEW_RANGE = 1000.0
 
 
 @dataclass(eq=False)
@@ -70,12 +74,12 @@ class Cameras:
         self.eyes: list[tuple[float, float, float, float, float, float, float]] = []
         for o in specs:
             facing = math.radians(o.facing_deg)
-            angle = o.view_angle_deg or 90.0
+            angle = o.view_angle_deg or DEFAULT_VIEW_ANGLE_DEG
             self.eyes.append((
                 float(o.at[0]), float(o.at[1]), float(world.level.area_y(o.area)),
                 math.cos(facing), math.sin(facing),
                 -1.0 if angle >= 360.0 else math.cos(math.radians(angle) / 2.0),
-                (o.view_range or 1000.0) * tuning.sight,
+                (o.view_range or DEFAULT_VIEW_RANGE) * tuning.sight,
             ))
 
     def _sightings(self, world: World) -> list[float | None]:

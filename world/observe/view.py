@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from world.actions.places import visited_areas
+from world.characters.cameras import DEFAULT_VIEW_ANGLE_DEG, DEFAULT_VIEW_RANGE
 from world.observe.ids import IdMap
 from world.sim.world import World
 
@@ -49,9 +50,9 @@ def _cone(world: World, facing_rad: float, angle: float, reach: float,
 def _object_cone(world: World, spec: Any) -> dict[str, Any]:
     if spec.kind not in CONE_KINDS:
         return NO_CONE
-    # The same defaults the cameras themselves use when a level leaves them out.
-    return _cone(world, math.radians(spec.facing_deg), spec.view_angle_deg or 90.0,
-                 spec.view_range or 1000.0)
+    return _cone(world, math.radians(spec.facing_deg),
+                 spec.view_angle_deg or DEFAULT_VIEW_ANGLE_DEG,
+                 spec.view_range or DEFAULT_VIEW_RANGE)
 
 
 def _sees(world: World, pos: tuple[float, float, float], storey: str) -> bool:
