@@ -6,7 +6,7 @@ import pytest
 from world.navmesh.locate import PointLocator
 from world.navmesh.mesh import NavMesh
 from world.navmesh.polyanya_format import parse_mesh, parse_scenarios, read_mesh, read_scenarios
-from world.navmesh.search_trace import trace_segment
+from world.navmesh.search_trace import edge_sides, trace_segment
 
 DATA = Path(__file__).parent / "data" / "navmesh"
 
@@ -139,12 +139,13 @@ def test_trace_segment_crosses_shared_edge():
     mesh = square_pair()
     vx = list(mesh.points[:, 0])
     vz = list(mesh.points[:, 1])
+    polys = list(mesh.polygons)
+    sides = edge_sides(vx, vz, polys, 1e-9)
     trace = trace_segment(
-        vx, vz, list(mesh.polygons), list(mesh.neighbours), 0, (0.5, 0.5), (1.5, 0.25), 1e-9
+        vx, vz, polys, list(mesh.neighbours), 0, (0.5, 0.5), (1.5, 0.25), 1e-9, sides
     )
     assert trace is not None
     assert trace.polygons == (0, 1)
     assert trace.crossings[0].point == pytest.approx((1.0, 0.375))
     walls = [tuple(-1 for _ in row) for row in mesh.neighbours]
-    polys = list(mesh.polygons)
-    assert trace_segment(vx, vz, polys, walls, 0, (0.5, 0.5), (1.5, 0.5), 1e-9) is None
+    assert trace_segment(vx, vz, polys, walls, 0, (0.5, 0.5), (1.5, 0.5), 1e-9, sides) is None

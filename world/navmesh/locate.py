@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from world.navmesh.mesh import NavMesh
+from world.navmesh.search_trace import Side, edge_sides
 
 
 class PointLocator:
@@ -52,13 +53,12 @@ class PointLocator:
                 dx, dz = bx - ax, bz - az
                 edges.append((float(ax), float(az), float(dx), float(dz), math.hypot(dx, dz)))
             self._edges.append(tuple(edges))
-        # The same edges with each side's limit `-eps * length` worked out once, for the
-        # containment test run on every candidate polygon of every point located.
-        eps = self.eps
-        self._sides: list[tuple[tuple[float, float, float, float, float], ...]] = [
-            tuple((ax, az, dx, dz, -eps * length) for ax, az, dx, dz, length in edges)
-            for edges in self._edges
-        ]
+        # Each side with its limit `-eps * length` worked out once, for the containment
+        # test run on every candidate polygon of every point located; the path search
+        # walks segments over the same table.
+        self.sides: list[tuple[Side, ...]] = edge_sides(
+            [float(v) for v in pts[:, 0]], [float(v) for v in pts[:, 1]],
+            list(mesh.polygons), self.eps)
         self.boxes = boxes
         i0 = self._cell_x(boxes[:, 0] - self.eps)
         i1 = self._cell_x(boxes[:, 2] + self.eps)
@@ -98,7 +98,7 @@ class PointLocator:
         Returns:
             True when the point is inside or within the tolerance of the boundary.
         """
-        for ax, az, dx, dz, limit in self._sides[polygon]:
+        for _k, ax, az, dx, dz, limit in self.sides[polygon]:
             if dx * (z - az) - dz * (x - ax) < limit:
                 return False
         return True
@@ -115,10 +115,10 @@ class PointLocator:
             storeys overlap).
         """
         # `contains` written out: this runs for every candidate of every point located.
-        sides = self._sides
+        sides = self.sides
         found = []
         for p in self._cell(x, z):
-            for ax, az, dx, dz, limit in sides[p]:
+            for _k, ax, az, dx, dz, limit in sides[p]:
                 if dx * (z - az) - dz * (x - ax) < limit:
                     break
             else:

@@ -72,7 +72,7 @@ class PathFinder:
         """
         self.mesh = mesh
         self.locator = PointLocator(mesh)
-        self.search = PolyanyaSearch(mesh, self.locator.eps)
+        self.search = PolyanyaSearch(mesh, self.locator.eps, self.locator.sides)
         self._planes = [tuple(float(c) for c in row) for row in mesh.planes]
         self._components: OrderedDict[frozenset[str], list[int]] = OrderedDict()
         # Answers by exact query: a character that re-plans from where it stands toward

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from world.navmesh.mesh import NavMesh
 from world.navmesh.search_intervals import Tables, build_chains, expand, heuristic
-from world.navmesh.search_trace import edge_sides
+from world.navmesh.search_trace import Side
 
 _TABLE_CACHE_SIZE = 16
 
@@ -43,19 +43,20 @@ class PolyanyaSearch:
     corner flags) are built once and kept in a small LRU cache.
     """
 
-    def __init__(self, mesh: NavMesh, eps: float) -> None:
+    def __init__(self, mesh: NavMesh, eps: float, sides: list[tuple[Side, ...]]) -> None:
         """Precompute the mesh tables.
 
         Args:
             mesh: The mesh to search.
             eps: Geometric tolerance in plane units.
+            sides: `edge_sides` of the mesh for ``eps`` (the point locator keeps them).
         """
         self.mesh = mesh
         self.eps = eps
         self.vx = [float(v) for v in mesh.points[:, 0]]
         self.vz = [float(v) for v in mesh.points[:, 1]]
         self.verts = list(mesh.polygons)
-        self.sides = edge_sides(self.vx, self.vz, self.verts, eps)
+        self.sides = sides
         self._twin = _twins(mesh)
         self._chains = build_chains(self.vx, self.vz, self.verts)
         self._door_edges: dict[str, list[tuple[int, int]]] = {}

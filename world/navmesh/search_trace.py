@@ -86,7 +86,7 @@ def trace_segment(
     p: tuple[float, float],
     q: tuple[float, float],
     eps: float,
-    sides: list[tuple[Side, ...]] | None = None,
+    sides: list[tuple[Side, ...]],
 ) -> Trace | None:
     """Walk from ``start_poly`` (which contains ``p``) along segment p -> q.
 
@@ -103,14 +103,12 @@ def trace_segment(
         p: Segment start (x, z).
         q: Segment end (x, z).
         eps: Geometric tolerance in plane units.
-        sides: `edge_sides` of the mesh for this ``eps``, when the caller keeps them
-            (a walk then reads each edge instead of working it out again).
+        sides: `edge_sides` of the mesh for this ``eps``, kept by the caller (a walk
+            reads each edge instead of working it out again).
 
     Returns:
         The trace, or None when the segment leaves the walkable mesh.
     """
-    if sides is None:
-        sides = edge_sides(vx, vz, verts, eps)
     px, pz = p
     qx, qz = q
     seg = math.hypot(qx - px, qz - pz)
