@@ -42,7 +42,7 @@ PARTS = {
     "characters": ("world.characters.system", "CharactersSystem", "update"),
     "perception": ("world.characters.senses", "", "look"),
     "hearing": ("world.characters.senses", "", "hear"),
-    "shooting": ("world.characters.system", "CharactersSystem", "_shoot"),
+    "shooting": ("world.characters.shooting", "Shooters", "fire"),
     "paths": ("world.characters.walker", "", "plan"),
     "objectives": ("world.objectives.system", "ObjectivesSystem", "update"),
     # Inside the parts above: the world's own share of shooting and seeing.

@@ -238,7 +238,7 @@ class CharactersSystem:
                 if actor.alive and walker.steer(actor, mind):
                     self._schedule(actor, mind)
         if self._shooters:
-            self._shoot(world)
+            self._shooters.fire(world)
 
     def _think(self, world: World, thinkers: list[Mind]) -> None:
         chars = world.characters
@@ -300,9 +300,6 @@ class CharactersSystem:
         ticks = max(1, math.ceil(eta - walker.ARRIVE / max(actor.speed, 1.0) * TICKS_PER_SECOND))
         if ticks < THINK_TICKS:
             self._wake.setdefault(self.world.tick + ticks, []).append(mind)
-
-    def _shoot(self, world: World) -> None:
-        self._shooters.fire(world)
 
     # ---- views ------------------------------------------------------------------------
     def alertness(self, actor_id: str) -> str:
