@@ -1,14 +1,39 @@
-"""Replay: re-simulate a record's actions and compare the state hash at every turn."""
+"""Replay: re-simulate a record and re-derive every claim it makes.
+
+A record claims a state hash and tick per turn, turns numbered 0..n-1, a summary
+(outcome, success, score, progress, objectives, decisions, invalid actions, ticks) and
+a final state hash. Replay plays the recorded actions in a fresh world, building each
+turn's observation as the episode did (building it is where characters that appeared
+mid-episode get their ids), and compares every one of those claims with what it
+re-derives. Nothing in the record is taken on trust but the agent's own lines.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from harness.game import GameFactory, world_game
-from harness.record import read_record
+from harness import outcome as endings
+from harness.game import Game, GameFactory, world_game
+from harness.protocol import OUTCOMES, schema_errors
+from harness.record import Record, RecordError, read_record
 from harness.runner import resolve_level
 from world.errors import InvalidRequestError, UnknownIdError
+from world.sim.clock import seconds_to_ticks
+
+# Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
+REPLAY_STATUSES: dict[str, tuple[int, str]] = {
+    "verified": (0, "every claim of the record was re-derived and matches"),
+    "diverged": (1, "a state hash, the turn numbering or the summary differs"),
+    "unusable": (2, "the file is not a readable, schema-valid record, or its level is gone"),
+    "interrupted": (3, "the record has no end line: its turns may match, but it proves no "
+                    "result"),
+}
+
+# Summary fields a replay re-derives and compares.
+CHECKED_SUMMARY = ("outcome", "terminated", "truncated", "success", "failure", "score",
+                   "progress", "objectives", "decisions", "invalid_actions", "game_ticks")
 
 
 @dataclass(frozen=True)
@@ -16,20 +41,39 @@ class ReplayReport:
     """What a replay found.
 
     Attributes:
-        verified: True when every compared hash matched.
+        verified: True only when the record is complete and every claim matched.
         turns: Turns compared.
         divergence: The first mismatch in plain words, or None.
         interrupted: The record has no end line (the run was interrupted).
+        summary: The summary re-derived by the replay (None when it stopped early).
     """
 
     verified: bool
     turns: int
     divergence: str | None
     interrupted: bool
+    summary: dict[str, Any] | None = None
+
+    @property
+    def status(self) -> str:
+        """One of `REPLAY_STATUSES`' keys (never "unusable": that one is raised)."""
+        if self.divergence is not None:
+            return "diverged"
+        return "interrupted" if self.interrupted else "verified"
+
+
+def _schema_problem(record: Record) -> str | None:
+    for line in (record.header, *record.turns, *([record.end] if record.end else [])):
+        errors = schema_errors(line.get("kind", "header"), line)
+        if errors:
+            where = "header" if line is record.header else (
+                "end line" if line is record.end else f"turn {line.get('turn')}")
+            return f"{record.path}: {where} breaks schemas/record: {errors[0]}"
+    return None
 
 
 def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayReport:
-    """Re-simulate a record and compare state hashes turn by turn.
+    """Re-simulate a record and compare everything it claims.
 
     Args:
         path: A record.jsonl file or its run directory.
@@ -39,33 +83,103 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
         The report; the first divergence stops the comparison.
 
     Raises:
-        harness.record.RecordError: The file is not a record.
+        harness.record.RecordError: The file is not a readable, schema-valid record.
         harness.runner.UsageError: Its level cannot be found.
     """
     record = read_record(path)
+    problem = _schema_problem(record)
+    if problem is not None:
+        raise RecordError(problem)
     header = record.header
     level, _ = resolve_level(header["level_source"] if Path(header["level_source"]).is_file()
                              else header["level"])
+    interrupted = record.interrupted
+
+    def diverged(turns: int, message: str) -> ReplayReport:
+        return ReplayReport(False, turns, message, interrupted)
+
     if level.content_hash != header["level_hash"]:
-        return ReplayReport(False, 0, "the level file changed since the run "
-                            f"(hash {level.content_hash[:12]} vs {header['level_hash'][:12]})",
-                            record.interrupted)
+        return diverged(0, "the level file changed since the run "
+                        f"(hash {level.content_hash[:12]} vs {header['level_hash'][:12]})")
     game = game_factory(level, header["difficulty"], header["seed"])
-    for turn in record.turns:
+    for index, turn in enumerate(record.turns):
+        if turn["turn"] != index:
+            return diverged(index, f"turns are not numbered 0..n-1: line {index} of the "
+                            f"turns says turn {turn['turn']}")
+        game.view()  # the episode built this turn's observation before hashing
         now = game.state_hash()
         if now != turn["state_hash"] or game.tick != turn["tick"]:
-            return ReplayReport(False, turn["turn"], f"turn {turn['turn']}: state hash "
-                                f"{now[:12]} at tick {game.tick}, record says "
-                                f"{turn['state_hash'][:12]} at tick {turn['tick']}",
-                                record.interrupted)
+            return diverged(index, f"turn {index}: state hash {now[:12]} at tick {game.tick}, "
+                            f"record says {turn['state_hash'][:12]} at tick {turn['tick']}")
         action = turn.get("action")
         if action is not None and turn.get("error") is None:
             try:
                 game.act(action["action"], dict(action["arguments"]))
             except (UnknownIdError, InvalidRequestError) as exc:
-                return ReplayReport(False, turn["turn"], f"turn {turn['turn']}: the recorded "
-                                    f"action was refused on replay: {exc}", record.interrupted)
-    if record.end is not None and game.state_hash() != record.end["final_state_hash"]:
-        return ReplayReport(False, len(record.turns), "final state hash differs",
-                            record.interrupted)
-    return ReplayReport(True, len(record.turns), None, record.interrupted)
+                return diverged(index, f"turn {index}: the recorded action was refused on "
+                                f"replay: {exc}")
+    if record.end is None:
+        return ReplayReport(False, len(record.turns), None, True)
+    if game.state_hash() != record.end["final_state_hash"]:
+        return diverged(len(record.turns), "final state hash differs")
+    summary = _rederive(record, game, level)
+    claimed = record.end["summary"]
+    for name in CHECKED_SUMMARY:
+        if summary.get(name) != claimed.get(name):
+            return ReplayReport(False, len(record.turns), f"summary {name}: the record says "
+                                f"{_short(claimed.get(name))}, replay gives "
+                                f"{_short(summary.get(name))}", False, summary)
+    return ReplayReport(True, len(record.turns), None, False, summary)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def _rederive(record: Record, game: Game, level: Any) -> dict[str, Any]:
+    """The summary the replayed world supports.
+
+    The record's outcome is kept only where the agent's conduct (not the world) decided
+    it and the turns bear that out.
+    """
+    turns = record.turns
+    decisions = sum(1 for t in turns if t.get("action") is not None
+                    or t.get("error") is not None)
+    invalid = sum(1 for t in turns if t.get("error") is not None)
+    counts = {"decisions": decisions, "invalid_actions": invalid, "game_ticks": game.tick}
+    status = game.status()
+    if status.ended:
+        ending = endings.mission_ending(status)
+    else:
+        budgets = level.budgets
+        ending = endings.budget_ending(decisions, budgets.max_decisions, game.tick,
+                                       seconds_to_ticks(budgets.max_game_seconds))
+    claimed = record.end["summary"]
+    if ending is None:
+        # Only an aborted ending can stand where the world shows neither an end nor a
+        # spent budget, and only when the turns show the agent's fault.
+        outcome = claimed.get("outcome")
+        if outcome not in OUTCOMES or OUTCOMES[outcome].kind != "aborted" \
+                or not _conduct_bears_out(outcome, record):
+            return {**endings.summary_message(endings.Ending("harness_error", ""), status,
+                                              counts),
+                    "outcome": "none: the world shows no ending and no spent budget, and "
+                               "the turns show no fault of the agent's"}
+        ending = endings.Ending(outcome, str(claimed.get("reason", "")))
+    return endings.summary_message(ending, status, counts)
+
+
+def _conduct_bears_out(outcome: str, record: Record) -> bool:
+    turns = record.turns
+    if outcome == "harness_error":
+        return True
+    if outcome == "protocol_error":
+        limit = int(record.header["settings"].get("max_invalid_in_a_row", 1))
+        if not turns:
+            return True  # a bad hello: no turn was played
+        tail = turns[-limit:]
+        return len(tail) == limit and all(t.get("error") is not None for t in tail)
+    # agent_timeout, agent_crashed: the agent gave no answer on the last turn (or none
+    # before its hello).
+    return not turns or (turns[-1].get("action") is None and turns[-1].get("error") is None)

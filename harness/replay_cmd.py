@@ -15,17 +15,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Replay; exit 0 when it verifies, 1 on divergence, 2 when the record is unusable."""
-    from harness.replay import replay
+    """Replay; the exit status is the one `harness.replay.REPLAY_STATUSES` declares."""
+    from harness.replay import REPLAY_STATUSES, replay
 
     try:
         report = replay(args.record)
     except (RecordError, UsageError) as exc:
-        print(f"harness replay: {exc}", file=sys.stderr)
-        return 2
-    note = " (interrupted run: no summary line)" if report.interrupted else ""
-    if report.verified:
-        print(f"verified: {report.turns} turns reproduce the recorded state hashes{note}")
-        return 0
-    print(f"DIVERGED: {report.divergence}{note}")
-    return 1
+        print(f"harness replay: unusable record: {exc}", file=sys.stderr)
+        return REPLAY_STATUSES["unusable"][0]
+    status = report.status
+    if status == "verified":
+        print(f"verified: {report.turns} turns reproduce the recorded state hashes, and the "
+              "summary is re-derived and matches")
+    elif status == "interrupted":
+        print(f"interrupted: the record has no end line, so it proves no result "
+              f"({report.turns} turns reproduce their state hashes)")
+    else:
+        print(f"DIVERGED: {report.divergence}")
+    return REPLAY_STATUSES[status][0]

@@ -62,7 +62,8 @@ def test_interrupted_record_says_so(random_run, tmp_path) -> None:
     cut = tmp_path / "record.jsonl"
     cut.write_text("\n".join(lines[:6]) + "\n")
     report = replay(cut)
-    assert report.interrupted and report.verified
+    assert report.interrupted and not report.verified
+    assert report.status == "interrupted" and report.divergence is None
 
 
 def test_shell_agent_runs_a_shipped_level(tmp_path) -> None:
