@@ -10,7 +10,7 @@ from harness.pages.index import write_index
 from harness.runner import LEVELS_DIR, UsageError, resolve_level
 from harness.settings import add_agent_arguments, settings_from_arguments
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
-from harness.suite_report import ProgressBar, write_results
+from harness.suite_report import ProgressBar, harness_errors, write_results
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +49,11 @@ def resolve_suite(levels: str, difficulties: str) -> list[tuple[str, list[str]]]
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the suite; exit 0 when it ran, 2 on a usage error or a mismatched --out."""
+    """Run the suite.
+
+    Exit 0 when it ran, 1 when any episode ended in a harness error, 2 on a usage error
+    or a mismatched --out.
+    """
     settings = settings_from_arguments(args)
     out = Path(args.out)
     try:
@@ -57,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--seeds and --jobs must be at least 1")
         suite = resolve_suite(args.levels, args.difficulties)
         episodes = plan(suite, args.seeds)
-        rows = run_suite(episodes, args.agent, out, settings, args.jobs, ProgressBar())
+        rows = run_suite(episodes, args.agent, out, settings, args.jobs, ProgressBar(),
+                         note=lambda text: print(f"harness eval: {text}", file=sys.stderr))
     except (UsageError, SuiteMismatchError) as exc:
         print(f"harness eval: {exc}", file=sys.stderr)
         return 2
@@ -68,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
     print(table)
     _index_page(out, meta, rows)
     print(f"results: {out / 'results.json'}, table: {out / 'results.md'}", file=sys.stderr)
+    failed = harness_errors(rows)
+    if failed:
+        print(f"harness eval: {failed} episode(s) ended in a harness error (marked in the "
+              "tables, left out of the agent's figures); exit status 1", file=sys.stderr)
+        return 1
     return 0
 
 

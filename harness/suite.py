@@ -3,7 +3,9 @@
 Each episode is one in-process `harness.runner.run` call inside a worker process with
 its own scratch directory. Its run directory lives at a fixed place under the suite's
 output (`episodes/<level>/<difficulty>/s<seed>/`), so a suite started again finds the
-episodes whose record already has an end line and does not play them again.
+episodes whose record replays and does not play them again. Results come from the
+harness's own summaries (in memory, or re-derived by replay on resume), never from what
+a record file says.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 
 from harness.record import RecordError, read_record
 from harness.settings import RunSettings
+from world.sim.clock import TICKS_PER_SECOND
 
 SUITE_FILE = "suite.json"
 
@@ -83,27 +86,37 @@ def check_identity(out: Path, identity: dict[str, Any]) -> None:
     path.write_text(json.dumps(identity, indent=2) + "\n", encoding="utf-8")
 
 
-def finished(episode: Episode, out: Path, identity: dict[str, Any]) -> dict[str, Any] | None:
+SET_ASIDE = "set_aside"  # where resume moves runs it cannot reuse, never deleting them
+
+
+def finished(episode: Episode, out: Path, identity: dict[str, Any],
+             note: Callable[[str], None] = lambda _text: None) -> dict[str, Any] | None:
     """The row of an episode already played to its end, or None.
 
-    Unfinished run directories (a record without its end line) are removed, so the
-    episode is played afresh.
+    A finished run is reused only when its record replays: the row comes from the
+    summary the replay re-derives, never from what the record file says. Run
+    directories that cannot be reused (interrupted, unreadable, diverged) are moved
+    under `set_aside/` in the suite's folder and named through `note`, so the episode
+    is played afresh and nothing is lost.
 
     Raises:
         SuiteMismatchError: A finished record was made by another harness version or
             with other settings.
     """
+    from harness.replay import replay
+    from harness.runner import UsageError
+
     folder = episode.folder(out)
     if not folder.is_dir():
         return None
     for run_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
         try:
             record = read_record(run_dir)
-        except RecordError:
-            shutil.rmtree(run_dir, ignore_errors=True)
+        except RecordError as exc:
+            _set_aside(run_dir, out, f"unreadable record ({exc})", note)
             continue
         if record.interrupted:
-            shutil.rmtree(run_dir, ignore_errors=True)
+            _set_aside(run_dir, out, "interrupted run (no end line)", note)
             continue
         header = record.header
         for name, want in (("harness_version", identity["harness_version"]),
@@ -113,23 +126,40 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any]) -> dict[str,
                 raise SuiteMismatchError(
                     f"{run_dir}: recorded {name} {header.get(name)!r} differs from this "
                     f"suite's {want!r}; use another --out directory or remove that one")
-        return row_from_record(episode, run_dir, header, record.end or {})
+        try:
+            report = replay(run_dir)
+        except (RecordError, UsageError) as exc:
+            _set_aside(run_dir, out, f"unusable record ({exc})", note)
+            continue
+        if not report.verified or report.summary is None:
+            _set_aside(run_dir, out, f"record does not replay ({report.divergence})", note)
+            continue
+        end = record.end or {}
+        return row_from_summary(episode, run_dir, {
+            **report.summary, "usage": end.get("usage"), "wall_s": end.get("wall_s"),
+            "agent": header.get("hello")})
     return None
 
 
-def row_from_record(episode: Episode, run_dir: Path, header: dict[str, Any],
-                    end: dict[str, Any]) -> dict[str, Any]:
-    """One results row from a finished record's header and end line."""
-    summary = end.get("summary", {})
+def _set_aside(run_dir: Path, out: Path, why: str, note: Callable[[str], None]) -> None:
+    target = out / SET_ASIDE / run_dir.relative_to(out / "episodes")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(str(run_dir), str(target))
+    note(f"set aside {run_dir} as {target}: {why}; the episode is played again")
+
+
+def row_from_summary(episode: Episode, run_dir: Path, summary: dict[str, Any]
+                     ) -> dict[str, Any]:
+    """One results row from an episode's summary, as the harness itself computed it."""
     return {
         "level": episode.level, "difficulty": episode.difficulty, "seed": episode.seed,
-        "outcome": summary.get("outcome"), "success": bool(summary.get("success")),
-        "score": float(summary.get("score") or 0.0),
-        "decisions": int(summary.get("decisions") or 0),
-        "game_time_s": round(int(summary.get("game_ticks") or 0) / 30.0, 2),
-        "invalid_actions": int(summary.get("invalid_actions") or 0),
-        "usage": end.get("usage"), "wall_s": end.get("wall_s"),
-        "run_dir": str(run_dir), "agent": header.get("hello"),
+        "outcome": summary["outcome"], "success": bool(summary["success"]),
+        "score": float(summary["score"]),
+        "decisions": int(summary["decisions"]),
+        "game_time_s": round(int(summary["game_ticks"]) / TICKS_PER_SECOND, 2),
+        "invalid_actions": int(summary["invalid_actions"]),
+        "usage": summary.get("usage"), "wall_s": summary.get("wall_s"),
+        "run_dir": str(run_dir), "agent": summary.get("agent"),
     }
 
 
@@ -177,13 +207,14 @@ def play_one(episode: dict[str, Any], agent: str, out: str,
         else:
             os.environ["TMPDIR"] = before
         tempfile.tempdir = None
-    record = read_record(summary["run_dir"])
-    return row_from_record(ep, Path(summary["run_dir"]), record.header, record.end or {})
+    # The row comes from the harness's own summary in memory: the record file sits where
+    # the agent ran, and nothing the agent can write is read back as a result.
+    return row_from_summary(ep, Path(summary["run_dir"]), summary)
 
 
 def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSettings,
-              jobs: int, progress: Callable[[int, int, dict[str, Any] | None], None]
-              ) -> list[dict[str, Any]]:
+              jobs: int, progress: Callable[[int, int, dict[str, Any] | None], None],
+              note: Callable[[str], None] = lambda _text: None) -> list[dict[str, Any]]:
     """Play every episode not finished before, `jobs` at a time, and return all rows.
 
     Args:
@@ -193,6 +224,7 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         settings: Run settings for every episode.
         jobs: Worker processes.
         progress: Called with (done, total, row) as episodes finish (row None at start).
+        note: Called with a sentence for each earlier run set aside on resume.
 
     Returns:
         One row per episode, in plan order.
@@ -204,7 +236,7 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
     check_identity(out, identity)
     rows: dict[Episode, dict[str, Any]] = {}
     for ep in episodes:
-        row = finished(ep, out, identity)
+        row = finished(ep, out, identity, note)
         if row is not None:
             rows[ep] = row
     todo = [ep for ep in episodes if ep not in rows]

@@ -23,6 +23,15 @@ COLUMNS: tuple[tuple[str, str], ...] = (
 )
 
 
+_EMPTY = {"score": 0.0, "success": False, "decisions": 0, "game_time_s": 0.0,
+          "invalid_actions": 0}
+
+
+def harness_errors(rows: list[dict[str, Any]]) -> int:
+    """How many rows are harness errors (episodes the harness failed to play)."""
+    return sum(1 for r in rows if r.get("outcome") == "harness_error")
+
+
 def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One summary per (level, difficulty), in the order they first appear.
 
@@ -30,20 +39,26 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rows: Episode rows from the suite.
 
     Returns:
-        Per group: level, difficulty, episodes, successes, success_rate, score_mean,
+        Per group: level, difficulty, episodes (harness errors left out),
+        harness_errors, successes, success_rate, score_mean,
         score_sd, score_ci95, decisions_mean, game_time_mean, invalid_actions.
     """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault((row["level"], row["difficulty"]), []).append(row)
     out = []
-    for (level, difficulty), group in groups.items():
+    for (level, difficulty), everything in groups.items():
+        # A harness error says nothing about the agent: it is counted and shown, never
+        # averaged into the agent's figures.
+        group = [r for r in everything if r.get("outcome") != "harness_error"] or [_EMPTY]
+        played = len(everything) - harness_errors(everything)
         scores = [r["score"] for r in group]
         sd = statistics.stdev(scores) if len(scores) > 1 else 0.0
         successes = sum(1 for r in group if r["success"])
         out.append({
-            "level": level, "difficulty": difficulty, "episodes": len(group),
-            "successes": successes, "success_rate": successes / len(group),
+            "level": level, "difficulty": difficulty, "episodes": played,
+            "harness_errors": harness_errors(everything),
+            "successes": successes, "success_rate": successes / max(played, 1),
             "score_mean": statistics.fmean(scores), "score_sd": sd,
             "score_ci95": 1.96 * sd / math.sqrt(len(scores)),
             "decisions_mean": statistics.fmean(r["decisions"] for r in group),
@@ -55,7 +70,8 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _cells(s: dict[str, Any]) -> dict[str, str]:
     return {
-        "level": s["level"], "difficulty": s["difficulty"], "episodes": str(s["episodes"]),
+        "level": s["level"], "difficulty": s["difficulty"], "episodes": str(s["episodes"]) + (
+            f" (+{s['harness_errors']} harness error)" if s["harness_errors"] else ""),
         "success": f"{s['successes']}/{s['episodes']} ({s['success_rate']:.0%})",
         "score": f"{s['score_mean']:.2f} ± {s['score_sd']:.2f} (± {s['score_ci95']:.2f})",
         "decisions": f"{s['decisions_mean']:.1f}", "game_time": f"{s['game_time_mean']:.1f}",

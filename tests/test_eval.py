@@ -104,3 +104,38 @@ def test_overall_line_counts_the_nine_in_ten_bar_and_the_majority() -> None:
     assert overall_line(rows) == ("Overall: 27/40 episodes succeeded (68%); of 4 "
                                   "level-difficulty pairs, 2 cleared in at least 90% of seeds "
                                   "and 3 in most seeds.")
+
+
+@pytest.mark.timeout(240)
+def test_a_record_forged_by_its_agent_is_never_read_back(tmp_path: Path, capsys) -> None:
+    # The agent finds its record through /proc and rewrites the end line as a win after
+    # the summary. The suite's row comes from the harness's own summary; on resume the
+    # forged record does not replay, so it is set aside (not deleted) and played again.
+    forger = f"{sys.executable} {ROOT / 'tests' / 'agents' / 'forging_agent.py'}"
+    out = tmp_path / "suite"
+    args = ["eval", "--agent", forger, "--levels", "exit_switch", "--difficulties", "easy",
+            "--seeds", "1", "--out", str(out)]
+    assert main(args) == 0
+    (row,) = json.loads((out / "results.json").read_text())["episodes"]
+    assert row["outcome"] == "truncated" and not row["success"] and row["score"] < 1.0
+    record = Path(row["run_dir"], "record.jsonl")
+    end = json.loads(record.read_text().splitlines()[-1])
+    assert end["summary"]["outcome"] == "completed"  # the attack itself succeeded
+    capsys.readouterr()
+    assert main(args) == 0
+    (again,) = json.loads((out / "results.json").read_text())["episodes"]
+    assert again["outcome"] == "truncated" and again["run_dir"] != row["run_dir"]
+    err = capsys.readouterr().err
+    assert "set aside" in err and "does not replay" in err and "summary outcome" in err
+    kept = out / "set_aside" / "exit_switch" / "easy" / "s0" / Path(row["run_dir"]).name
+    assert (kept / "record.jsonl").is_file()
+
+
+def test_harness_errors_are_marked_and_left_out_of_the_figures() -> None:
+    rows = [{"level": "l", "difficulty": "d", "seed": s, "outcome": o, "success": o == "completed",
+             "score": 1.0 if o == "completed" else 0.0, "decisions": 4, "game_time_s": 10.0,
+             "invalid_actions": 0} for s, o in enumerate(("completed", "harness_error"))]
+    (summary,) = summarise(rows)
+    assert summary["episodes"] == 1 and summary["harness_errors"] == 1
+    assert summary["score_mean"] == 1.0 and summary["success_rate"] == 1.0
+    assert "| l | d | 1 (+1 harness error) | 1/1 (100%) |" in markdown_table([summary])
