@@ -198,6 +198,14 @@ class _Episode:
             parsed = parse_agent_line(event.text, "action")
         else:
             parsed = endings.line_fault(event, self.s.max_line_bytes)
+        st.decisions += 1
+        if isinstance(parsed, Parsed):
+            turn["action"] = parsed.message
+            self._add_usage(parsed.message.get("usage"))
+            parsed = self._execute(parsed.message, turn)
+        # Drained after the action ran, just before the next observation is built: a line
+        # sent while the world was ticking is an extra line of this turn, never the next
+        # turn's action.
         extra = self._drain_extra_lines()
         turn["extra_lines"] = extra
         st.warnings = []
@@ -205,11 +213,6 @@ class _Episode:
             st.warnings.append({"code": "extra_lines", "message":
                                 f"{extra} more line(s) came after the action and were discarded; "
                                 "send exactly one line per observation"})
-        st.decisions += 1
-        if isinstance(parsed, Parsed):
-            turn["action"] = parsed.message
-            self._add_usage(parsed.message.get("usage"))
-            parsed = self._execute(parsed.message, turn)
         if isinstance(parsed, Fault):
             turn["error"] = parsed.to_dict()
             st.error, st.last_result = parsed.to_dict(), None

@@ -117,6 +117,30 @@ def test_extra_lines_are_discarded_counted_and_warned(tmp_path) -> None:
     assert summary["invalid_actions"] == 0
 
 
+class SlowFakeGame(FakeGame):
+    """Each action takes most of a second of wall time, as a long walk can."""
+
+    def act(self, action, arguments):
+        import time
+
+        time.sleep(0.8)
+        return super().act(action, arguments)
+
+
+def test_a_line_sent_while_the_action_runs_is_extra_never_the_next_action(tmp_path) -> None:
+    # The late line would complete the mission (go_to x=950) if it were taken as the
+    # next turn's action; it is discarded and counted on the turn it was sent in.
+    command = f"{sys.executable} {AGENT} late_line 1"
+    summary = run("outpost", command, out_dir=tmp_path, settings=FAST,
+                  game_factory=SlowFakeGame)
+    turns = check_record(summary)
+    assert turns[1]["extra_lines"] == 1
+    assert turns[2]["observation"]["warnings"][0]["code"] == "extra_lines"
+    assert turns[2]["action"]["action"] == "wait"
+    assert all(t["action"]["action"] == "wait" for t in turns if t["action"])
+    assert summary["outcome"] != "completed"
+
+
 def test_stderr_flood_is_capped_and_the_episode_goes_on(tmp_path) -> None:
     settings = RunSettings(**{**FAST.to_dict(), "stderr_cap_bytes": 1 << 16,
                               "decision_timeout_s": 30, "env_passthrough": ()})

@@ -45,6 +45,8 @@ MODES = {
     "bad_id": lambda: out(action("go_to_object", object_id="o999")),
     "huge_line": lambda: out('{"type": "action", "pad": "' + "x" * (10 << 20) + '"}'),
     "multi_lines": lambda: out(action("wait", seconds=1) + "\n" + action("wait", seconds=2)),
+    "late_line": lambda: (out(action("wait", seconds=1)), __import__("time").sleep(0.3),
+                          out(action("go_to", x=950, z=400))),
     "flood_stderr": flood_stderr,
     "close_stdout": lambda: (sys.stdout.close(), os.close(1), __import__("time").sleep(3600)),
     "binary": lambda: (os.write(1, b"\xff\xfe\x00garbage\x80\n"), None),
