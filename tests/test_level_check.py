@@ -398,3 +398,15 @@ def test_one_bad_file_never_stops_the_others(tmp_path):
     assert f"{tmp_path / 'big.json'}: $" in out
     assert f"{tmp_path / 'base.json'}: ok: 5 areas" in out
 
+
+
+def test_run_refuses_a_level_the_checker_rejects(tmp_path):
+    data = set_at(base_level(), "objectives[0].after", ["get_key"])
+    path = write_level(tmp_path, data)
+    result = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "run", str(path), "--agent", "true",
+         "--out", str(tmp_path / "runs")],
+        cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert f"{path}: $.objectives[0].after: objective 'get_key' waits on itself" in result.stderr
+    assert not (tmp_path / "runs").exists()
