@@ -410,3 +410,17 @@ def test_run_refuses_a_level_the_checker_rejects(tmp_path):
     assert result.returncode == 2
     assert f"{path}: $.objectives[0].after: objective 'get_key' waits on itself" in result.stderr
     assert not (tmp_path / "runs").exists()
+
+
+def test_eval_refuses_a_level_the_checker_rejects(tmp_path):
+    data = set_at(base_level(), "objectives[0].after", ["down_guard"])
+    set_at(data, "objectives[2].after", ["get_key"])
+    path = write_level(tmp_path, data)
+    result = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "eval", "--levels", str(path), "--seeds", "1",
+         "--agent", "true", "--out", str(tmp_path / "eval")],
+        cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert (f"{path}: $.objectives[0].after: objectives wait on each other in a cycle: "
+            "'get_key' -> 'down_guard' -> 'get_key'") in result.stderr
+    assert "Traceback" not in result.stderr
