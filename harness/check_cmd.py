@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from world.errors import LevelProblem
 from world.level.check import CheckReport, check_level
 
 
@@ -57,6 +58,15 @@ def _as_json(report: CheckReport) -> dict[str, object]:
     }
 
 
+def _check_one(path: Path) -> CheckReport:
+    # One file never stops the others: whatever escapes the checker is that file's problem.
+    try:
+        return check_level(path)
+    except Exception as exc:
+        message = f"the checker failed: {type(exc).__name__}: {exc}"
+        return CheckReport(str(path), (LevelProblem(str(path), "$", message),))
+
+
 def run(args: argparse.Namespace) -> int:
     """Check every level named and print the reports.
 
@@ -66,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     Returns:
         0 when every level is good, 1 otherwise.
     """
-    reports = [check_level(path) for path in level_files(args.levels)]
+    reports = [_check_one(path) for path in level_files(args.levels)]
     if args.json:
         json.dump([_as_json(r) for r in reports], sys.stdout, indent=2)
         sys.stdout.write("\n")

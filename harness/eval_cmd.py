@@ -8,19 +8,29 @@ from pathlib import Path
 
 from harness.pages.index import write_index
 from harness.runner import LEVELS_DIR, UsageError, resolve_level
-from harness.settings import add_agent_arguments, settings_from_arguments
+from harness.settings import (
+    MAX_JOBS,
+    add_agent_arguments,
+    id_list,
+    jobs_number,
+    out_problem,
+    positive_int,
+    settings_from_arguments,
+)
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
 from harness.suite_report import ProgressBar, harness_errors, write_results
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
-    parser.add_argument("--levels", default="all",
+    parser.add_argument("--levels", type=id_list, default="all",
                         help="'all' (every level in levels/) or comma-separated level ids")
-    parser.add_argument("--difficulties", default="all",
+    parser.add_argument("--difficulties", type=id_list, default="all",
                         help="'all' or comma-separated difficulty ids")
-    parser.add_argument("--seeds", type=int, default=10, help="seeds 0..N-1 (default 10)")
-    parser.add_argument("--jobs", type=int, default=1, help="episodes played at once")
+    parser.add_argument("--seeds", type=positive_int, default=10,
+                        help="seeds 0..N-1 (default 10)")
+    parser.add_argument("--jobs", type=jobs_number, default=1,
+                        help=f"episodes played at once, 1 to {MAX_JOBS} (default 1)")
     parser.add_argument("--out", default="eval", help="output directory (default eval)")
     add_agent_arguments(parser)
 
@@ -56,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
     """
     settings = settings_from_arguments(args)
     out = Path(args.out)
+    problem = out_problem(out)
+    if problem:
+        print(f"harness eval: {problem}", file=sys.stderr)
+        return 2
     try:
         if args.seeds < 1 or args.jobs < 1:
             raise UsageError("--seeds and --jobs must be at least 1")

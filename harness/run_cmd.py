@@ -7,14 +7,20 @@ import json
 import sys
 
 from harness.runner import UsageError
-from harness.settings import RunSettings, add_agent_arguments, settings_from_arguments
+from harness.settings import (
+    RunSettings,
+    add_agent_arguments,
+    out_problem,
+    seed_number,
+    settings_from_arguments,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     parser.add_argument("level", help="level id in levels/ (e.g. outpost) or a level file path")
     parser.add_argument("--difficulty", help="difficulty id (default: the level's middle one)")
-    parser.add_argument("--seed", type=int, default=0, help="episode seed (default 0)")
+    parser.add_argument("--seed", type=seed_number, default=0, help="episode seed (default 0)")
     parser.add_argument("--out", default="runs", help="parent directory of run directories")
     add_agent_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -23,6 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the episode; exit 0 whenever it ran, 2 on a usage error."""
     settings = settings_from_arguments(args)
+    problem = out_problem(args.out)
+    if problem:
+        print(f"harness run: {problem}", file=sys.stderr)
+        return 2
     try:
         summary = _play(args, settings)
     except UsageError as exc:

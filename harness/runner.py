@@ -18,7 +18,8 @@ from harness.episode import EpisodeSpec, run_episode
 from harness.game import GameFactory, world_game
 from harness.settings import RunSettings
 from world.errors import LevelError
-from world.level.load import load_level
+from world.level.check import check_level
+from world.level.load import parse_level, read_level_json
 from world.level.model import Level
 
 LEVELS_DIR = Path(__file__).resolve().parents[1] / "levels"
@@ -38,7 +39,7 @@ def resolve_level(ref: str) -> tuple[Level, Path]:
         The level and the file it came from.
 
     Raises:
-        UsageError: No such level, or the file is not a valid level.
+        UsageError: No such level, or a level `harness check` rejects (its messages).
     """
     path = Path(ref)
     if not path.is_file():
@@ -47,10 +48,16 @@ def resolve_level(ref: str) -> tuple[Level, Path]:
             known = ", ".join(sorted(p.stem for p in LEVELS_DIR.glob("*.json"))) or "none"
             raise UsageError(f"no level {ref!r}: not a file and not a level id (known: {known})")
         path = candidate
+    # The same checks as `harness check`, on the level loaded once.
     try:
-        return load_level(path), path.resolve()
+        level = parse_level(read_level_json(path), str(path))
     except LevelError as exc:
         raise UsageError(f"level {ref!r} is not valid:\n{exc}") from exc
+    report = check_level(level, file=str(path))
+    if not report.ok:
+        found = "\n".join(str(p) for p in report.problems)
+        raise UsageError(f"level {ref!r} is not valid:\n{found}")
+    return level, path.resolve()
 
 
 def pick_difficulty(level: Level, difficulty: str | None) -> str:

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+# Most episodes `harness eval --jobs` plays at once; more only thrashes the machine.
+MAX_JOBS = 64
 
 
 @dataclass(frozen=True)
@@ -42,17 +48,95 @@ class RunSettings:
         return data
 
 
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite number of seconds above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text!r}")
+    return value
+
+
+def _whole(text: str, allowed: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of 1 or more."""
+    value = _whole(text, "a whole number of 1 or more")
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, got {text!r}")
+    return value
+
+
+def seed_number(text: str) -> int:
+    """An argparse type: a seed, a whole number of 0 or more."""
+    value = _whole(text, "a whole number of 0 or more")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number of 0 or more, got {text!r}")
+    return value
+
+
+def jobs_number(text: str) -> int:
+    """An argparse type: episodes at once, from 1 to MAX_JOBS."""
+    allowed = f"a whole number from 1 to {MAX_JOBS}"
+    value = _whole(text, allowed)
+    if not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+    return value
+
+
+def id_list(text: str) -> str:
+    """An argparse type: 'all' or comma-separated ids, none empty and none twice."""
+    if text == "all":
+        return text
+    ids = [s.strip() for s in text.split(",")]
+    if not ids or any(not i for i in ids):
+        raise argparse.ArgumentTypeError(f"must be 'all' or comma-separated ids with none "
+                                         f"empty, got {text!r}")
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError(f"names {', '.join(twice)} more than once")
+    return text
+
+
+def out_problem(out: str | Path) -> str | None:
+    """Why an output folder cannot be used (a file is in the way, nowhere to write), or None.
+
+    Nothing is created: the nearest existing folder on the way is probed with a temporary file.
+    """
+    out = Path(out)
+    probe = out
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        return f"--out {out}: {probe} is a file, not a folder"
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        return f"--out {out}: cannot write in {probe}: {exc.strerror or exc}"
+    return None
+
+
 def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the options every command that plays an agent shares (run, eval)."""
     defaults = RunSettings()
     parser.add_argument("--agent", required=True, help="agent command line (any executable)")
-    parser.add_argument("--hello-timeout", type=float, default=defaults.hello_timeout_s,
+    parser.add_argument("--hello-timeout", type=positive_seconds, default=defaults.hello_timeout_s,
                         help="wall seconds to wait for hello (default %(default)s)")
-    parser.add_argument("--decision-timeout", type=float, default=defaults.decision_timeout_s,
+    parser.add_argument("--decision-timeout", type=positive_seconds,
+                        default=defaults.decision_timeout_s,
                         help="wall seconds per decision (default %(default)s)")
-    parser.add_argument("--episode-timeout", type=float, default=defaults.episode_timeout_s,
+    parser.add_argument("--episode-timeout", type=positive_seconds,
+                        default=defaults.episode_timeout_s,
                         help="wall seconds for the whole episode (default %(default)s)")
-    parser.add_argument("--max-invalid", type=int, default=defaults.max_invalid_in_a_row,
+    parser.add_argument("--max-invalid", type=positive_int, default=defaults.max_invalid_in_a_row,
                         help="invalid actions in a row that end the episode (default %(default)s)")
     parser.add_argument("--pass-env", action="append", default=[], metavar="NAME",
                         help="pass this environment variable to the agent (repeatable)")

@@ -353,3 +353,74 @@ def test_command_line_json_output(tmp_path):
     (report,) = json.loads(result.stdout)
     assert report["ok"] is False
     assert report["problems"][0]["path"] == "$.start.area"
+
+
+def test_nan_and_infinity_are_named_by_path(tmp_path):
+    data = set_at(base_level(), "areas[0].polygon[1][0]", float("nan"))
+    set_at(data, "start.at[0]", float("-inf"))
+    path = write_level(tmp_path, data)
+    path.write_text(path.read_text(encoding="utf-8").replace('"title"', '"huge": 1e999, "title"'),
+                    encoding="utf-8")
+    report = check_level(path)
+    found = {p.path for p in report.problems}
+    assert found == {"$.areas[0].polygon[1][0]", "$.start.at[0]", "$.huge"}, report.problems
+    assert all(p.message == "NaN/Infinity is not allowed" for p in report.problems)
+
+
+def test_objective_waiting_on_itself(tmp_path):
+    report = check(tmp_path, set_at(base_level(), "objectives[0].after", ["get_key"]))
+    assert_problem(report, "$.objectives[0].after", "objective 'get_key' waits on itself")
+
+
+def test_objectives_waiting_on_each_other_in_a_cycle(tmp_path):
+    data = set_at(base_level(), "objectives[0].after", ["down_guard"])
+    set_at(data, "objectives[2].after", ["smash_crate"])
+    report = check(tmp_path, data)
+    assert_problem(report, "$.objectives[0].after",
+                   "cycle: 'get_key' -> 'down_guard' -> 'smash_crate' -> 'get_key'")
+    assert len([p for p in report.problems if "cycle" in p.message]) == 1
+
+
+def test_one_bad_file_never_stops_the_others(tmp_path):
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (tmp_path / "digits.json").write_text('{"id": ' + "9" * 5000 + "}", encoding="utf-8")
+    big = set_at(base_level(), "id", "big")
+    path = write_level(tmp_path, set_at(big, "budgets.max_game_seconds", 123456789))
+    text = path.read_text(encoding="utf-8").replace("123456789", "1" + "0" * 400)
+    path.write_text(text, encoding="utf-8")
+    write_level(tmp_path, base_level())
+    result = run_cli(str(tmp_path))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr, result.stderr
+    out = result.stdout
+    assert f"{tmp_path / 'deep.json'}: $: lists and objects nest 100000 deep; at most 64" in out
+    assert f"{tmp_path / 'digits.json'}: $: unusable JSON: Exceeds the limit" in out
+    assert f"{tmp_path / 'big.json'}: $" in out
+    assert f"{tmp_path / 'base.json'}: ok: 5 areas" in out
+
+
+
+def test_run_refuses_a_level_the_checker_rejects(tmp_path):
+    data = set_at(base_level(), "objectives[0].after", ["get_key"])
+    path = write_level(tmp_path, data)
+    result = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "run", str(path), "--agent", "true",
+         "--out", str(tmp_path / "runs")],
+        cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert f"{path}: $.objectives[0].after: objective 'get_key' waits on itself" in result.stderr
+    assert not (tmp_path / "runs").exists()
+
+
+def test_eval_refuses_a_level_the_checker_rejects(tmp_path):
+    data = set_at(base_level(), "objectives[0].after", ["down_guard"])
+    set_at(data, "objectives[2].after", ["get_key"])
+    path = write_level(tmp_path, data)
+    result = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "eval", "--levels", str(path), "--seeds", "1",
+         "--agent", "true", "--out", str(tmp_path / "eval")],
+        cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert (f"{path}: $.objectives[0].after: objectives wait on each other in a cycle: "
+            "'get_key' -> 'down_guard' -> 'get_key'") in result.stderr
+    assert "Traceback" not in result.stderr

@@ -16,7 +16,12 @@ from world.errors import LevelError, LevelProblem
 from world.level.check_geometry import geometry_problems
 from world.level.check_reach import reach_problems
 from world.level.check_refs import Problem, duplicate_problems, reference_problems
-from world.level.check_rules import door_problems, objective_problems, placement_problems
+from world.level.check_rules import (
+    door_problems,
+    objective_problems,
+    order_problems,
+    placement_problems,
+)
 from world.level.load import parse_level, read_level_json
 from world.level.model import Level
 from world.navmesh.build import build_navmesh_full
@@ -81,7 +86,8 @@ def _semantic(level: Level, file: str | None) -> tuple[list[Problem], LevelCount
         problems.append(("$.id", f"level id {level.id!r} does not match the file name"))
     if problems:
         return problems, None
-    problems = objective_problems(level) + placement_problems(level) + door_problems(level)
+    problems = objective_problems(level) + order_problems(level)
+    problems += placement_problems(level) + door_problems(level)
     problems += geometry_problems(level)
     if problems:
         return problems, None
@@ -117,6 +123,10 @@ def check_data(data: Any, file: str = "<level>") -> CheckReport:
         level = parse_level(data, file)
     except LevelError as exc:
         return CheckReport(file, exc.problems)
+    except Exception as exc:  # e.g. a number too big for a float: reported, never raised
+        message = f"the level could not be built: {type(exc).__name__}: {exc}"
+        problem = LevelProblem(file, "$", message)
+        return CheckReport(file, (problem,))
     return check_level(level, file=file)
 
 

@@ -68,6 +68,58 @@ def objective_problems(level: Level) -> list[Problem]:
     return problems
 
 
+def order_problems(level: Level) -> list[Problem]:
+    """Objectives that wait on themselves, or on each other in a cycle, through ``after``.
+
+    Such an objective can never be done. Each cycle is reported once, at the ``after`` of
+    its first objective in file order, naming every objective in it.
+
+    Args:
+        level: The level.
+
+    Returns:
+        One problem per cycle.
+    """
+    index = {o.id: i for i, o in enumerate(level.objectives)}
+    waits = {o.id: [b for b in o.after if b in index] for o in level.objectives}
+    problems: list[Problem] = []
+    seen: set[frozenset[str]] = set()
+    done: set[str] = set()
+    for start in (o.id for o in level.objectives if o.id not in done):
+        # Iterative depth-first search; `trail` is the current path of objectives.
+        trail: list[str] = [start]
+        on_trail = {start: 0}
+        pending = [iter(waits[start])]
+        while pending:
+            nxt = next(pending[-1], None)
+            if nxt is None:
+                pending.pop()
+                finished = trail.pop()
+                del on_trail[finished]
+                done.add(finished)
+                continue
+            if nxt in on_trail:
+                cycle = trail[on_trail[nxt]:]
+                key = frozenset(cycle)
+                if key not in seen:
+                    seen.add(key)
+                    first = min(cycle, key=index.__getitem__)
+                    where = f"$.objectives[{index[first]}].after"
+                    if len(cycle) == 1:
+                        problems.append((where, f"objective {first!r} waits on itself"))
+                    else:
+                        turn = cycle.index(first)
+                        ring = cycle[turn:] + cycle[:turn] + [first]
+                        names = " -> ".join(repr(c) for c in ring)
+                        problems.append((where, f"objectives wait on each other in a cycle: "
+                                                f"{names}; none can be done"))
+            elif nxt not in done and nxt not in on_trail:
+                on_trail[nxt] = len(trail)
+                trail.append(nxt)
+                pending.append(iter(waits[nxt]))
+    return problems
+
+
 def placement_problems(level: Level) -> list[Problem]:
     """Objects that are both carried and placed, neither, or half placed.
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
+import re
 import types
 import typing
 from collections.abc import Iterator
@@ -148,19 +150,80 @@ def parse_level(data: Any, file: str = "<level>") -> Level:
     return dataclasses.replace(level, weapons=merged, content_hash=content_hash)
 
 
+# Deepest nesting of lists and objects a level file may have (shipped levels use 6). Deeper
+# files are refused before parsing: Python's parser and the checks recurse on depth.
+MAX_NESTING = 64
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+class _NotFinite:
+    """Stands in for NaN or Infinity while parsing, so the checker can say where it was."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def _nesting(text: str) -> int:
+    deepest = depth = 0
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
+def _parse_float(text: str) -> Any:
+    value = float(text)
+    return value if math.isfinite(value) else _NotFinite(text)
+
+
+def _not_finite_paths(data: Any) -> list[str]:
+    found: list[str] = []
+    stack: list[tuple[str, Any]] = [("$", data)]
+    while stack:
+        path, node = stack.pop()
+        if isinstance(node, _NotFinite):
+            found.append(path)
+        elif isinstance(node, dict):
+            stack.extend((f"{path}.{k}", v) for k, v in reversed(node.items()))
+        elif isinstance(node, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(node))))
+    return found
+
+
 def read_level_json(path: str | Path) -> Any:
-    """Read a level file's JSON, turning unreadable or malformed files into a LevelError."""
+    """Read a level file's JSON, turning unreadable or malformed files into a LevelError.
+
+    Besides malformed JSON this refuses NaN and Infinity (JSON has neither; Python's
+    parser accepts them), numbers too long to convert, and nesting deeper than
+    MAX_NESTING.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise LevelError([LevelProblem(str(path), "$", f"cannot read file: {exc}")]) from exc
+    deepest = _nesting(text)
+    if deepest > MAX_NESTING:
+        message = f"lists and objects nest {deepest} deep; at most {MAX_NESTING} is allowed"
+        raise LevelError([LevelProblem(str(path), "$", message)])
     try:
-        return json.loads(text)
+        data = json.loads(text, parse_constant=_NotFinite, parse_float=_parse_float)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         problem = LevelProblem(str(path), "$", f"malformed JSON at {where}: {exc.msg}")
         raise LevelError([problem]) from exc
+    except (ValueError, RecursionError) as exc:  # e.g. an integer past the digit limit
+        problem = LevelProblem(str(path), "$", f"unusable JSON: {exc}")
+        raise LevelError([problem]) from exc
+    bad = _not_finite_paths(data)
+    if bad:
+        raise LevelError([LevelProblem(str(path), p, "NaN/Infinity is not allowed") for p in bad])
+    return data
 
 
 def load_level(path: str | Path) -> Level:
