@@ -17,12 +17,15 @@ from harness.protocol import ERROR_CODES, MESSAGE_TYPES, OUTCOMES, PROTOCOL_VERS
 from world.actions.catalog import catalog
 
 PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
+# Usage field -> (meaning, largest value one decision may report). The bounds keep a
+# self-reported figure from overflowing totals (a 1e308 cost) or bloating records; a
+# figure beyond its bound makes the action invalid (bad_message).
 _USAGE_FIELDS = {
-    "input_tokens": "Prompt tokens, cached ones included.",
-    "cached_input_tokens": "Prompt tokens served from a cache.",
-    "output_tokens": "Generated tokens, reasoning included.",
-    "reasoning_tokens": "Generated tokens spent on hidden reasoning.",
-    "cost_usd": "Dollars spent on this decision.",
+    "input_tokens": ("Prompt tokens, cached ones included.", 1e9),
+    "cached_input_tokens": ("Prompt tokens served from a cache.", 1e9),
+    "output_tokens": ("Generated tokens, reasoning included.", 1e9),
+    "reasoning_tokens": ("Generated tokens spent on hidden reasoning.", 1e9),
+    "cost_usd": ("Dollars spent on this decision.", 1e4),
 }
 
 
@@ -48,8 +51,9 @@ def action_schema() -> dict[str, Any]:
         "description": "Self-reported usage for this decision; leave a figure out (or null) "
         "when unknown, since a missing figure is not zero.",
         "properties": {
-            name: {"type": ["number", "null"], "minimum": 0, "description": text}
-            for name, text in _USAGE_FIELDS.items()
+            name: {"type": ["number", "null"], "minimum": 0, "maximum": most,
+                   "description": text}
+            for name, (text, most) in _USAGE_FIELDS.items()
         },
         "additionalProperties": False,
     }
@@ -112,7 +116,9 @@ def tables() -> dict[str, str]:
             ("outcome", "kind: meaning"),
             [(o.name, f"{o.kind}: {o.summary}") for o in OUTCOMES.values()],
         ),
-        "usage": _table(("usage field", "meaning"), list(_USAGE_FIELDS.items())),
+        "usage": _table(("usage field", "meaning"),
+                        [(name, f"{text} At most {most:g} a decision.") for name, (text, most)
+                         in _USAGE_FIELDS.items()]),
     }
 
 
