@@ -124,17 +124,22 @@ def expand(
     # Orientation of each far vertex against the right ray (o) and left ray (q).
     drx, drz = rgx - rx, rgz - rz
     dlx, dlz = lx - rx, lz - rz
+    # A vertex within eps of a ray counts as on it, so that an exit point computed
+    # in floating point next to a vertex becomes that vertex (a corner a later
+    # node may need to turn around) instead of a point a rounding error beside it.
+    tol_r = eps * math.hypot(drx, drz)
+    tol_l = eps * math.hypot(dlx, dlz)
     ir = m
     o_prev = drx * (wz[0] - rz) - drz * (wx[0] - rx)
     o_cur = 0.0
     for i in range(1, m + 1):
         o_cur = drx * (wz[i] - rz) - drz * (wx[i] - rx)
-        if o_cur > 0.0:
+        if o_cur > tol_r:
             ir = i
             break
         o_prev = o_cur
     # Right exit point pr on far edge ir-1.
-    if o_prev >= 0.0 or o_cur <= 0.0:
+    if o_prev >= -tol_r or o_cur <= tol_r:
         prx, prz, pr_v = wx[ir - 1], wz[ir - 1], ws[ir - 1]
     else:
         s = o_prev / (o_prev - o_cur)
@@ -146,11 +151,11 @@ def expand(
     q_cur = 0.0
     for i in range(m - 1, -1, -1):
         q_cur = dlx * (wz[i] - rz) - dlz * (wx[i] - rx)
-        if q_cur < 0.0:
+        if q_cur < -tol_l:
             il = i
             break
         q_next = q_cur
-    if q_next <= 0.0 or q_cur >= 0.0:
+    if q_next <= tol_l or q_cur >= -tol_l:
         plx, plz, pl_v = wx[il + 1], wz[il + 1], ws[il + 1]
     else:
         s = q_cur / (q_cur - q_next)
