@@ -68,3 +68,13 @@ def test_agent_kit_speaks_valid_messages() -> None:
     hello, action = (json.loads(x) for x in stdout.getvalue().splitlines())
     assert schema_errors("hello", hello) == []
     assert schema_errors("action", action) == []
+
+
+def test_absurd_usage_figures_make_the_action_invalid() -> None:
+    from harness.protocol import Fault, parse_agent_line
+
+    for usage in ('{"cost_usd": 1e308}', '{"input_tokens": ' + "9" * 4000 + "}"):
+        line = ('{"type": "action", "protocol_version": 1, "action": "wait", '
+                '"arguments": {"seconds": 1}, "usage": ' + usage + "}")
+        fault = parse_agent_line(line, "action")
+        assert isinstance(fault, Fault) and fault.code == "bad_message"
