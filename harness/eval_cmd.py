@@ -71,8 +71,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"harness eval: {problem}", file=sys.stderr)
         return 2
     try:
-        if args.seeds < 1 or args.jobs < 1:
-            raise UsageError("--seeds and --jobs must be at least 1")
         suite = resolve_suite(args.levels, args.difficulties)
         episodes = plan(suite, args.seeds)
         rows = run_suite(episodes, args.agent, out, settings, args.jobs, ProgressBar(),
