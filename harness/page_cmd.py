@@ -2,7 +2,8 @@
 
 A record file or a run directory gets its episode page (index.html beside the record).
 A directory holding run directories (at any depth) gets every episode page plus an
-index page listing them.
+index page listing them, grouped by agent, level and difficulty; when it holds suites
+(results.json), their comparison (compare.html) is written beside it.
 """
 
 from __future__ import annotations
@@ -51,4 +52,22 @@ def run(args: argparse.Namespace) -> int:
             print(f"harness page: skipped {run_dir.name}: {exc}", file=sys.stderr)
     title = args.title or f"Episodes in {path.resolve().name}"
     print(write_index_page(summaries, path / "index.html", title=title))
-    return 1 if failed else 0
+    return 1 if failed or not _write_comparison(path) else 0
+
+
+def _write_comparison(path: Path) -> bool:
+    """Beside the index of a folder holding suites, their comparison; False if unreadable."""
+    from harness.compare import CompareError, compare, load_episodes
+    from harness.compare_report import write_outputs
+
+    files = sorted(path.rglob("results.json"))
+    if not files:
+        return True
+    try:
+        episodes, errors = load_episodes(files)
+    except CompareError as exc:
+        print(f"harness page: no comparison: {exc}", file=sys.stderr)
+        return False
+    if episodes:
+        print(write_outputs(compare(episodes, errors), path)[0])
+    return True

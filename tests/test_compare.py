@@ -158,3 +158,8 @@ def test_compare_two_real_suites_writes_every_output(tmp_path: Path, capsys) -> 
     assert "wait-agent" in page and "By category" in page and "puzzle" in page
     assert "wait-agent" in printed and "| exit_switch | easy |" in printed
     assert (tmp_path / "cmp" / "compare.md").read_text(encoding="utf-8") + "\n" == printed
+    # The page command over the folder holding both suites writes the same comparison.
+    assert main(["page", str(tmp_path)]) == 0
+    assert json.loads((tmp_path / "compare.json").read_text(encoding="utf-8")) == data
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert index.count("<td>exit_switch</td><td>easy</td>") == 2  # one row per agent

@@ -12,7 +12,7 @@ import pytest
 
 from harness.cli import main as harness_main
 from harness.pages import EpisodeSummary, write_episode_page, write_index_page
-from harness.pages.index import write_index
+from harness.pages.index import index_context, write_index
 from harness.pages.render import script_json
 from harness.pages.timeline import END_STYLES
 from harness.pages.usage import usage_report
@@ -165,7 +165,7 @@ def test_index_from_summaries_and_eval_rows(tmp_path):
     common = {"level": "outpost", "difficulty": "normal", "outcome": "completed",
               "success": True, "score": 1.0}
     eps = [EpisodeSummary(run_dir=str(tmp_path / "a"), seed=0, usage={"cost_usd": 0.5},
-                          **common),
+                          agent="<b>bold</b>", **common),
            EpisodeSummary.from_run_summary({**common, "seed": 1, "run_dir": str(tmp_path / "b"),
                                             "usage": {"cost_usd": 1.5},
                                             "agent": {"name": "<b>bold</b>"}})]
@@ -176,6 +176,21 @@ def test_index_from_summaries_and_eval_rows(tmp_path):
             {**common, "seed": 3, "run_dir": str(tmp_path / "c"), "usage": {}, "decisions": 4}]
     html = write_index(tmp_path / "eval.html", {"agent": sys.executable}, rows).read_text()
     assert "outpost-normal-s2" in html and 'href="c/index.html"' in html
+
+
+def test_index_never_pools_two_agents_or_two_difficulties(tmp_path):
+    common = {"level": "outpost", "outcome": "completed", "score": 1.0, "run_dir": None}
+    eps = [EpisodeSummary.from_run_summary({**common, "seed": s, "difficulty": d,
+                                            "success": who == "good",
+                                            "agent": {"name": who, "model": "m1"}})
+           for who in ("good", "idle") for d in ("easy", "hard") for s in range(2)]
+    context = index_context(eps, tmp_path / "index.html", "T")
+    table = [(r["agent"], r["level"], r["difficulty"], r["episodes"], r["successes"])
+             for r in context["levels"]]
+    assert table == [
+        ("good (m1)", "outpost", "easy", 2, 2), ("good (m1)", "outpost", "hard", 2, 2),
+        ("idle (m1)", "outpost", "easy", 2, 0), ("idle (m1)", "outpost", "hard", 2, 0),
+        ("good (m1)", "all levels", "all", 4, 4), ("idle (m1)", "all levels", "all", 4, 0)]
 
 
 def test_the_last_turn_ends_where_the_record_says(hostile, tmp_path):
