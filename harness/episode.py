@@ -17,7 +17,7 @@ from harness.agent_process import AgentProcess, Eof, Line, Timeout
 from harness.game import Game, GameFactory, world_game
 from harness.outcome import Ending
 from harness.protocol import PROTOCOL_VERSION, Fault, Parsed, encode, parse_agent_line
-from harness.record import RecordWriter
+from harness.record import RECORD_FILE, RecordWriter
 from harness.settings import RunSettings
 from harness.turns import TurnState, observation_message, start_message
 from world.errors import InvalidRequestError, UnknownIdError
@@ -35,7 +35,7 @@ class EpisodeSpec:
         difficulty: A difficulty id of the level.
         seed: The episode seed.
         command: The agent command line.
-        run_dir: Directory receiving record.jsonl and agent_stderr.log.
+        run_dir: Directory receiving the record and agent_stderr.log.
         settings: Deadlines and limits.
     """
 
@@ -71,7 +71,7 @@ class _Episode:
         self.state = TurnState()
         self.hello: dict[str, Any] | None = None
         self.usage: dict[str, float] = {}
-        self.record = RecordWriter(spec.run_dir / "record.jsonl")
+        self.record = RecordWriter(spec.run_dir / RECORD_FILE)
 
     def play(self) -> dict[str, Any]:
         spec = self.spec

@@ -12,12 +12,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.record import RecordError
+from harness.record import RecordError, find_records, is_run_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
-    parser.add_argument("path", help="record.jsonl, a run directory, or a directory of runs")
+    parser.add_argument("path", help="a record file, a run directory, or a directory of runs")
     parser.add_argument("--title", default=None,
                         help="title of the index page (default: the directory's name)")
 
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from harness.pages import EpisodeSummary, write_episode_page, write_index_page
 
     path = Path(args.path)
-    if path.is_file() or (path / "record.jsonl").is_file():
+    if path.is_file() or is_run_dir(path):
         try:
             print(write_episode_page(path))
         except RecordError as exc:
@@ -38,9 +38,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"harness page: {path} is neither a record nor a directory", file=sys.stderr)
         return 2
     # Suites nest run directories (level/difficulty/run), so look at any depth.
-    runs = sorted(p.parent for p in path.rglob("record.jsonl"))
+    runs = sorted({p.parent for p in find_records(path)})
     if not runs:
-        print(f"harness page: no run directories (with record.jsonl) in {path}", file=sys.stderr)
+        print(f"harness page: no run directories (with a record) in {path}", file=sys.stderr)
         return 2
     summaries, failed = [], 0
     for run_dir in runs:

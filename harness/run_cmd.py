@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from harness.runner import UsageError
 from harness.settings import (
@@ -44,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
         print(summary["run_dir"])
         print(f"{summary['outcome']}: {summary['reason']}; score {summary['score']:.2f}, "
               f"{summary['decisions']} decisions", file=sys.stderr)
+        page = Path(summary["run_dir"]) / "index.html"
+        if page.is_file():
+            print(f"open {page} to see what happened", file=sys.stderr)
     return 0
 
 

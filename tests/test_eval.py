@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.record import is_run_dir, record_text
 from harness.suite import Episode, SuiteMismatchError, check_identity
 from harness.suite_report import markdown_table, summarise
 
@@ -34,7 +35,7 @@ def test_small_eval_writes_results_and_resumes(tmp_path: Path, capsys) -> None:
         assert row["difficulty"] == "easy"
         assert row["outcome"] in {"completed", "failed", "truncated"}
         assert 0.0 <= row["score"] <= 1.0
-        assert Path(row["run_dir"], "record.jsonl").is_file()
+        assert Path(row["run_dir"], "record.jsonl.gz").is_file()
         for name in ("decisions", "game_time_s", "invalid_actions", "usage"):
             assert name in row
         assert row["agent"]["name"] == "random-agent"  # the hello, for the index's agent column
@@ -60,8 +61,8 @@ def test_interrupted_episode_is_played_again(tmp_path: Path) -> None:
     out = tmp_path / "suite"
     assert _eval(out) == 0
     rows = json.loads((out / "results.json").read_text())["episodes"]
-    victim = Path(rows[0]["run_dir"]) / "record.jsonl"
-    lines = victim.read_text().splitlines()
+    victim = Path(rows[0]["run_dir"]) / "record.jsonl.gz"
+    lines = record_text(victim).splitlines()
     victim.write_text("\n".join(lines[:-1]) + "\n")  # no end line: an interrupted run
     assert _eval(out) == 0
     again = json.loads((out / "results.json").read_text())["episodes"]
@@ -118,8 +119,7 @@ def test_a_record_forged_by_its_agent_is_never_read_back(tmp_path: Path, capsys)
     assert main(args) == 0
     (row,) = json.loads((out / "results.json").read_text())["episodes"]
     assert row["outcome"] == "truncated" and not row["success"] and row["score"] < 1.0
-    record = Path(row["run_dir"], "record.jsonl")
-    end = json.loads(record.read_text().splitlines()[-1])
+    end = json.loads(record_text(row["run_dir"]).splitlines()[-1])
     assert end["summary"]["outcome"] == "completed"  # the attack itself succeeded
     capsys.readouterr()
     assert main(args) == 0
@@ -128,7 +128,7 @@ def test_a_record_forged_by_its_agent_is_never_read_back(tmp_path: Path, capsys)
     err = capsys.readouterr().err
     assert "set aside" in err and "does not replay" in err and "summary outcome" in err
     kept = out / "set_aside" / "exit_switch" / "easy" / "s0" / Path(row["run_dir"]).name
-    assert (kept / "record.jsonl").is_file()
+    assert is_run_dir(kept)
 
 
 def test_harness_errors_are_marked_and_left_out_of_the_figures() -> None:

@@ -16,6 +16,7 @@ from harness.pages.index import index_context, write_index
 from harness.pages.render import script_json
 from harness.pages.timeline import END_STYLES
 from harness.pages.usage import usage_report
+from harness.record import record_text
 from tests.browser.records import hostile_run, long_record, read_lines, write_lines
 from world.actions.catalog import catalog
 
@@ -39,7 +40,7 @@ def data_block(html: str) -> str:
 def test_harness_run_writes_the_page(hostile):
     html = page_of(hostile)
     assert html.startswith("<!DOCTYPE html>")
-    assert 'href="record.jsonl"' in html
+    assert 'href="record.jsonl.gz"' in html
     assert "Usage, self-reported" in html
 
 
@@ -121,7 +122,7 @@ def test_a_door_opened_during_the_run_is_drawn_open(hostile, tmp_path):
 
 
 def test_interrupted_record_still_renders(hostile, tmp_path):
-    text = (hostile / "record.jsonl").read_text(encoding="utf-8").splitlines()
+    text = record_text(hostile).splitlines()
     run = tmp_path / "cut"
     run.mkdir()
     # No end line and a torn last line, as a killed run leaves it.
@@ -158,7 +159,7 @@ def test_page_command_renders_an_index_of_nested_runs(hostile, tmp_path):
     assert 'href="outpost/hard/long-run/index.html"' in index
     assert "cost per success" in index and 'class="sortable"' in index
     assert (suite / "outpost" / "hard" / "long-run" / "index.html").is_file()
-    assert harness_main(["page", str(hostile / "record.jsonl")]) == 0
+    assert harness_main(["page", str(hostile / "record.jsonl.gz")]) == 0
 
 
 def test_index_from_summaries_and_eval_rows(tmp_path):
