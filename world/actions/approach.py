@@ -85,6 +85,26 @@ def out_of_reach(world: World, thing_id: str) -> Finish:
                   f"here ({where}).", refs)
 
 
+def target_gone(world: World, thing_id: str) -> Finish | None:
+    """How an errand ends when its target went away, or None while it is still there.
+
+    Gone means a pickup taken (by anyone: pickups like ammo stay unheld when taken), an
+    object broken or a character down.
+    """
+    refs = {"target": thing_id}
+    obj = world.objects.get(thing_id)
+    if obj is not None and not obj.present:
+        if obj.broken:
+            return Finish("target_gone", "{target} was destroyed before the job was done.",
+                          refs)
+        return Finish("target_gone", "{target} is no longer lying there: it was taken before "
+                      "the job was done.", refs)
+    actor = world.characters.get(thing_id)
+    if actor is not None and not actor.alive:
+        return Finish("target_gone", "{target} went down before the job was done.", refs)
+    return None
+
+
 def plan_approach(
     world: World, thing_id: str
 ) -> tuple[Point3 | None, Route | Finish | None]:

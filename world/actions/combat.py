@@ -160,6 +160,9 @@ def shoot_object(world: World, args: Mapping[str, Any]) -> ActionResult:
 
     def script(run: Run) -> Script:
         while not obj.broken:
+            if not obj.present:
+                return Finish("target_gone", "{target} is no longer standing there: it was "
+                              "taken.", refs)
             empty = _out_of_ammo(world)
             if empty is not None:
                 return empty
