@@ -18,6 +18,7 @@ from harness import runner
 from harness.record import read_record
 from harness.replay import replay
 from harness.settings import RunSettings
+from tests.level_factory import base_level, set_at, write_level
 
 ROOT = Path(__file__).resolve().parents[1]
 AGENTS = {
@@ -63,3 +64,31 @@ def test_records_of_a_few_levels_replay(level: str, agent: str, tmp_path: Path) 
 def test_every_shipped_record_replays(level: str, difficulty: str, agent: str,
                                       tmp_path: Path) -> None:
     _play_and_replay(level, difficulty, agent, tmp_path)
+
+
+def test_the_sweep_counts_records_that_replay(tmp_path: Path) -> None:
+    from benchmarks.sweep import replays
+
+    level = write_level(tmp_path, set_at(base_level(), "budgets.max_decisions", 3))
+    agent = f"{sys.executable} {ROOT / 'tests' / 'agents' / 'protocol_agent.py'} good"
+    summary = runner.run(str(level), agent, seed=0, out_dir=tmp_path / "runs",
+                         settings=RunSettings(hello_timeout_s=20, decision_timeout_s=20))
+    good = Path(summary["run_dir"])
+    # A copy whose end line claims another final state.
+    forged = tmp_path / "forged"
+    forged.mkdir()
+    lines = (good / "record.jsonl").read_text().splitlines()
+    lines[-1] = lines[-1].replace('"final_state_hash":"', '"final_state_hash":"0')
+    (forged / "record.jsonl").write_text("\n".join(lines) + "\n")
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    (cut / "record.jsonl").write_text("\n".join(lines[:-1]) + "\n")
+    rows = [{"run_dir": str(good)}, {"run_dir": str(forged)}, {"run_dir": str(cut)},
+            {"run_dir": None}]
+    counted = replays(rows)
+    assert {k: counted[k] for k in ("records", "verified", "diverged", "interrupted",
+                                    "unusable", "no_record")} == {
+        "records": 3, "verified": 1, "diverged": 1, "interrupted": 1, "unusable": 0,
+        "no_record": 1}
+    assert [f["run_dir"] for f in counted["failures"]] == [str(forged), str(cut)]
+    assert "final state hash" in counted["failures"][0]["why"]
