@@ -180,3 +180,26 @@ def test_a_taken_pickup_is_a_result_in_the_record_and_replays(tmp_path: Path) ->
     after = record.turns[1]["observation"]["view"]["player"]["position"]
     assert after[0] > 150.0  # the next observation shows how far the player got
     assert replay(summary["run_dir"]).verified
+
+
+def test_a_character_down_mid_way_ends_the_walk() -> None:
+    # A hostage stands in acid that kills in about two seconds; the walk to it takes five.
+    data = {**SNATCHED, "id": "acid_hostage", "objects": [], "start": {
+        "area": "hall", "at": [100, 200]}}
+    data["characters"] = [{"id": "hostage", "kind": "hostage", "side": "friendly",
+                           "area": "hall", "at": [1900, 200], "behaviour": "stay"}]
+    data["hazards"] = [{"id": "acid", "kind": "acid", "storey": "ground", "damage_per_s": 0.5,
+                        "polygon": [[1800, 100], [2000, 100], [2000, 300], [1800, 300]]}]
+    data["objectives"] = [{"id": "last", "kind": "survive", "seconds": 100,
+                           "text": "Stay alive."}]
+    world = create_world(parse_level(data, "acid_hostage.json"), "normal", 0)
+    result = execute(world, "go_to_object", {"object_id": "hostage"})
+    assert result.end_reason == "target_gone"
+    assert result.detail == "hostage went down before the job was done."
+    assert not world.characters["hostage"].alive
+    assert 30 < result.ticks < 150 and result.distance_moved > 100.0
+    # Asked again, the walk is refused at once and nothing moves.
+    before = (world.state_hash(), world.tick)
+    again = execute(world, "go_to_object", {"object_id": "hostage"})
+    assert (again.end_reason, again.ticks) == ("refused", 0)
+    assert (world.state_hash(), world.tick) == before
