@@ -157,8 +157,7 @@ def test_a_pickup_taken_mid_way_ends_the_walk(action: str, args: dict) -> None:
     assert world.objects["brass_key"].holder == "grabber"
     assert 0 < result.ticks == world.tick < 60  # stopped on the tick it was taken
     assert result.distance_moved > 100.0
-    assert result.detail == "brass_key is no longer lying there: it was taken before the job " \
-                            "was done."
+    assert result.detail == "Stopped: brass_key is no longer lying there (it was taken)."
     taken = [e for e in result.events if e.kind == "item_picked_up"]
     assert [(e.subject, e.other) for e in taken] == [("grabber", "brass_key")]
     data = result.to_dict()
@@ -195,7 +194,7 @@ def test_a_character_down_mid_way_ends_the_walk() -> None:
     world = create_world(parse_level(data, "acid_hostage.json"), "normal", 0)
     result = execute(world, "go_to_object", {"object_id": "hostage"})
     assert result.end_reason == "target_gone"
-    assert result.detail == "hostage went down before the job was done."
+    assert result.detail == "Stopped: hostage is down."
     assert not world.characters["hostage"].alive
     assert 30 < result.ticks < 150 and result.distance_moved > 100.0
     # Asked again, the walk is refused at once and nothing moves.

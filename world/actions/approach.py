@@ -85,24 +85,28 @@ def out_of_reach(world: World, thing_id: str) -> Finish:
                   f"here ({where}).", refs)
 
 
-def target_gone(world: World, thing_id: str) -> Finish | None:
-    """How an errand ends when its target went away, or None while it is still there.
+def gone_why(world: World, thing_id: str) -> str | None:
+    """Why a target can no longer be worked on (a template with {target}), or None.
 
     Gone means a pickup taken (by anyone: pickups like ammo stay unheld when taken), an
     object broken or a character down.
     """
-    refs = {"target": thing_id}
     obj = world.objects.get(thing_id)
     if obj is not None and not obj.present:
-        if obj.broken:
-            return Finish("target_gone", "{target} was destroyed before the job was done.",
-                          refs)
-        return Finish("target_gone", "{target} is no longer lying there: it was taken before "
-                      "the job was done.", refs)
+        return "{target} is broken" if obj.broken else (
+            "{target} is no longer lying there (it was taken)")
     actor = world.characters.get(thing_id)
     if actor is not None and not actor.alive:
-        return Finish("target_gone", "{target} went down before the job was done.", refs)
+        return "{target} is down"
     return None
+
+
+def target_gone(world: World, thing_id: str) -> Finish | None:
+    """How an errand under way ends when its target went away, or None while it is there."""
+    why = gone_why(world, thing_id)
+    if why is None:
+        return None
+    return Finish("target_gone", f"Stopped: {why}.", {"target": thing_id})
 
 
 def plan_approach(

@@ -6,7 +6,13 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from world.actions.approach import facing, plan_approach, target_gone, walk_within_reach
+from world.actions.approach import (
+    facing,
+    gone_why,
+    plan_approach,
+    target_gone,
+    walk_within_reach,
+)
 from world.actions.driver import Act, Finish, Run, Script, decided, drive
 from world.actions.follow import Walker
 from world.actions.places import finite_args, locate
@@ -58,9 +64,9 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
     # Everything but the distance is checked before anything changes: an item that
     # cannot work there is refused now, not after the walk.
     world.check_item_on(pid, item, thing, reach=False)
-    gone = target_gone(world, thing)
+    gone = gone_why(world, thing)
     if gone is not None:
-        return decided("use_item_on", args, Finish("refused", gone.template, refs))
+        return decided("use_item_on", args, Finish("refused", gone + ".", refs))
     goal, planned = plan_approach(world, thing)
     if isinstance(planned, Finish):
         return decided("use_item_on", args, planned)
@@ -72,7 +78,8 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
             world.check_item_on(pid, item, thing, reach=False)
         except WorldError as exc:
             why = str(exc).replace("{", "{{").replace("}", "}}")
-            return Finish("target_gone", f"{{item}} can no longer be used there: {why}.", refs)
+            return Finish("target_gone", f"Stopped: {{item}} can no longer be used there "
+                          f"({why}).", refs)
         return target_gone(world, thing)
 
     def script(run: Run) -> Script:

@@ -7,7 +7,13 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from world.actions.approach import facing, plan_approach, target_gone, walk_within_reach
+from world.actions.approach import (
+    facing,
+    gone_why,
+    plan_approach,
+    target_gone,
+    walk_within_reach,
+)
 from world.actions.driver import Finish, Run, Script, decided, drive
 from world.actions.follow import HEIGHT_TOLERANCE, Walker, ground_distance, reached, walk
 from world.actions.places import (
@@ -242,12 +248,9 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
     """
     thing = args["object_id"]
     refs = {"target": thing}
-    obj = world.objects.get(thing)
-    if obj is not None and not obj.present:
-        why = "is broken" if obj.broken else "is not lying in the world (someone carries it)"
-        return decided("go_to_object", args, Finish("refused", "{target} " + why + ".", refs))
-    if thing in world.characters and not world.characters[thing].alive:
-        return decided("go_to_object", args, Finish("refused", "{target} is down.", refs))
+    gone = gone_why(world, thing)
+    if gone is not None:
+        return decided("go_to_object", args, Finish("refused", gone + ".", refs))
     goal, planned = plan_approach(world, thing)
     if isinstance(planned, Finish):
         return decided("go_to_object", args, planned)
