@@ -202,3 +202,28 @@ def test_a_character_down_mid_way_ends_the_walk() -> None:
     again = execute(world, "go_to_object", {"object_id": "hostage"})
     assert (again.end_reason, again.ticks) == ("refused", 0)
     assert (world.state_hash(), world.tick) == before
+
+
+def test_a_pickup_taken_out_of_sight_ends_the_walk_only_once_its_spot_is_seen() -> None:
+    # The key lies in a second room whose only way in is a gap at the hall's north end:
+    # the player learns it is gone on seeing its spot, not when the bot takes it.
+    data = {**SNATCHED, "id": "hidden_key"}
+    data["areas"] = [
+        {"id": "hall", "name": "Hall", "storey": "ground",
+         "polygon": [[0, 0], [1200, 0], [1200, 400], [0, 400]]},
+        {"id": "den", "name": "Den", "storey": "ground",
+         "polygon": [[1200, 0], [2400, 0], [2400, 400], [1200, 400]]},
+    ]
+    data["exits"] = [{"id": "gap", "kind": "opening", "areas": ["hall", "den"],
+                      "segment": [[1200, 0], [1200, 120]]}]
+    data["objects"] = [{"id": "brass_key", "kind": "key", "area": "den", "at": [1900, 330]}]
+    data["characters"] = [{**SNATCHED["characters"][0], "area": "den", "at": [2050, 330]}]
+    data["start"] = {"area": "hall", "at": [100, 330]}
+    world = create_world(parse_level(data, "hidden_key.json"), "normal", 0)
+    assert not world.line_of_sight(world.player.position, (1900.0, 330.0), "ground")
+    result = execute(world, "go_to_object", {"object_id": "brass_key"})
+    taken = next(e.tick for e in result.events if e.kind == "item_picked_up")
+    assert result.end_reason == "target_gone"
+    assert world.tick > taken + 60  # it walked on for seconds after the bot took the key
+    assert world.line_of_sight(world.player.position, (1900.0, 330.0), "ground")
+    assert world.player.x > 1000.0

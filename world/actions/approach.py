@@ -101,10 +101,31 @@ def gone_why(world: World, thing_id: str) -> str | None:
     return None
 
 
+def _spot_in_sight(world: World, thing_id: str) -> bool:
+    # Whether the player can see where the thing lies or stands (a taken object's spot
+    # is where it lay, never where its holder went).
+    player = world.player
+    obj = world.objects.get(thing_id)
+    if obj is not None:
+        if obj.x is None or obj.storey != player.storey:
+            return False
+        spot: tuple[float, float] = (obj.x, obj.z)
+    else:
+        actor = world.characters[thing_id]
+        if actor.storey != player.storey:
+            return False
+        spot = (actor.x, actor.z)
+    return world.line_of_sight(player.position, spot, player.storey)
+
+
 def target_gone(world: World, thing_id: str) -> Finish | None:
-    """How an errand under way ends when its target went away, or None while it is there."""
+    """How an errand under way ends when its target went away, or None while it is there.
+
+    The player learns it only on seeing the spot: until then the walk goes on, so the
+    result tells the agent nothing the player could not have seen.
+    """
     why = gone_why(world, thing_id)
-    if why is None:
+    if why is None or not _spot_in_sight(world, thing_id):
         return None
     return Finish("target_gone", f"Stopped: {why}.", {"target": thing_id})
 
