@@ -94,7 +94,9 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
     return drive(world, "use_item_on", args, _drawn_first(world, item, script), limit, gave_up)
 
 
-def _drawn_first(world: World, item: str, script: Callable[[Run], Script]):
+def _drawn_first(
+    world: World, item: str, script: Callable[[Run], Script]
+) -> Callable[[Run], Script]:
     # The item is drawn just before the first tick, so an action that ends before any
     # tick (unreachable, refused) leaves the world untouched.
     pid = world.player.id
