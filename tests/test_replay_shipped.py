@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness import runner
-from harness.record import read_record
+from harness.record import read_record, record_text
 from harness.replay import replay
 from harness.settings import RunSettings
 from tests.level_factory import base_level, set_at, write_level
@@ -77,7 +77,7 @@ def test_the_sweep_counts_records_that_replay(tmp_path: Path) -> None:
     # A copy whose end line claims another final state.
     forged = tmp_path / "forged"
     forged.mkdir()
-    lines = (good / "record.jsonl").read_text().splitlines()
+    lines = record_text(good).splitlines()
     lines[-1] = lines[-1].replace('"final_state_hash":"', '"final_state_hash":"0')
     (forged / "record.jsonl").write_text("\n".join(lines) + "\n")
     cut = tmp_path / "cut"
