@@ -187,9 +187,18 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
     info_r = -1
     if spec.bubblewrap:
         info_r, info_w = os.pipe()
-        keep.append(info_w)
-        prefix = [shutil.which(BWRAP) or BWRAP, *BWRAP_FLAGS, "--info-fd", str(info_w),
-                  *MountPlan(workdir, spec.hidden).build(argv), "--chdir", str(workdir), "--"]
+        options = [*BWRAP_FLAGS, "--info-fd", str(info_w),
+                   *MountPlan(workdir, spec.hidden).build(argv), "--chdir", str(workdir)]
+        # Options come through a pipe, so bubblewrap's init, which the agent can see as
+        # its pid 1, does not show the mount plan on its command line.
+        packed = b"".join(o.encode() + b"\0" for o in options)
+        if len(packed) > 60000:  # a pipe holds 64 KiB; a longer write would block here
+            raise AgentLaunchError(f"the sandbox's mount plan is too long ({len(packed)} bytes)")
+        args_r, args_w = os.pipe()
+        os.write(args_w, packed)
+        os.close(args_w)
+        keep += [info_w, args_r]
+        prefix = [shutil.which(BWRAP) or BWRAP, "--args", str(args_r), "--"]
     limit = spec.memory_limit_mb * (1 << 20)
     cmd = [*prefix, os.path.realpath(sys.executable), "-I", "-S", "-c", _SHIM_SOURCE,
            str(child.fileno()), str(limit), *argv]
