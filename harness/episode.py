@@ -104,11 +104,10 @@ class _Episode:
     header_written = False
 
     def _sandbox(self) -> SandboxSpec:
-        # The run directory, the folder of runs and the level file stay out of the
-        # agent's sight, as do the harness's own files (harness.sandbox_fs).
+        # The run directory and the level file stay out of the agent's sight, as do the
+        # harness's own files (harness.sandbox_fs); a folder holding them is never bound.
         spec = self.spec
-        run_dir = Path(spec.run_dir).resolve()
-        sandbox = plan(self.s.agent_memory_mb, (run_dir, run_dir.parent, Path(spec.level_source)))
+        sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), Path(spec.level_source)))
         if self.s.require_sandbox and not sandbox.bubblewrap:
             raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "
                                    f"{sandbox.reason}")

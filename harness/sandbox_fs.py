@@ -3,9 +3,8 @@
 The agent sees the system's programs and libraries read-only (/usr and the /bin, /lib
 links, a handful of files from /etc), the Python that runs the harness read-only, its
 own code read-only, a private /tmp, its own /proc and a minimal /dev, and its working
-directory (the only place it can write that outlives nothing: it is removed after the
-episode). It never sees the harness's checkout, its packages, the levels, the run
-directory or the level file being played.
+directory, writable and removed after the episode. It never sees the harness's
+checkout, its packages, the levels, the run directory or the level file being played.
 
 Agent code is bound where it lies, so the absolute paths in its command still work: a
 script's directory (its own package, e.g. agents/ with agents/reference/), or for a
