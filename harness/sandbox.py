@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -116,7 +116,6 @@ class ShimmedAgent:
     pid: int
     init_pid: int | None = None
     namespace: str | None = None
-    _mapped: int | None = field(default=None, repr=False)
 
     @property
     def stderr(self) -> Any:
@@ -231,7 +230,7 @@ def _handshake(popen: subprocess.Popen[bytes], sock: socket.socket, info_r: int,
     deadline = time.monotonic() + _STARTUP_S
     init_pid = namespace = None
     if info_r >= 0:
-        info = _read_all(info_r, popen, deadline)
+        info = _read_all(info_r, deadline)
         try:
             init_pid = int(json.loads(info)["child-pid"])
         except (ValueError, KeyError, TypeError):
@@ -252,7 +251,7 @@ def _handshake(popen: subprocess.Popen[bytes], sock: socket.socket, info_r: int,
     stdout = os.fdopen(stdout_r, "rb", buffering=0)
     try:
         pid, err_fd = _receive_report(sock, popen, deadline)
-        failure = _read_all(err_fd, popen, deadline, closes=True)
+        failure = _read_all(err_fd, deadline, closes=True)
     except BaseException:
         stdin.close()
         stdout.close()
@@ -265,18 +264,17 @@ def _handshake(popen: subprocess.Popen[bytes], sock: socket.socket, info_r: int,
     return ShimmedAgent(popen, stdin, stdout, pid, init_pid, namespace)
 
 
-def _wait_readable(fd: int, popen: subprocess.Popen[bytes], deadline: float) -> None:
+def _wait_readable(fd: int, deadline: float) -> None:
     while not select.select([fd], [], [], 0.05)[0]:
         if time.monotonic() > deadline:
             raise AgentLaunchError(f"the agent's launcher did not start within {_STARTUP_S:g} s")
 
 
-def _read_all(fd: int, popen: subprocess.Popen[bytes], deadline: float,
-              closes: bool = False) -> bytes:
+def _read_all(fd: int, deadline: float, closes: bool = False) -> bytes:
     data = b""
     try:
         while len(data) < 65536:
-            _wait_readable(fd, popen, deadline)
+            _wait_readable(fd, deadline)
             chunk = os.read(fd, 4096)
             if not chunk:
                 break
@@ -289,7 +287,7 @@ def _read_all(fd: int, popen: subprocess.Popen[bytes], deadline: float,
 
 def _receive_report(sock: socket.socket, popen: subprocess.Popen[bytes],
                     deadline: float) -> tuple[int, int]:
-    _wait_readable(sock.fileno(), popen, deadline)
+    _wait_readable(sock.fileno(), deadline)
     space = socket.CMSG_SPACE(4) + socket.CMSG_SPACE(struct.calcsize("3i"))
     msg, ancdata, _flags, _addr = sock.recvmsg(1, space)
     pid, fds = None, array.array("i")

@@ -40,7 +40,7 @@ def main() -> None:
     socket.send_fds(sock, [b"r"], [err_r])
     # Nothing but stdin, stdout, stderr and the exec-error pipe reaches the agent.
     os.closerange(3, err_w)
-    os.closerange(err_w + 1, 65536)
+    os.closerange(err_w + 1, max(65536, os.sysconf("SC_OPEN_MAX")))
     for name in _RESET:
         signal.signal(getattr(signal, name), signal.SIG_DFL)
     try:

@@ -23,6 +23,7 @@ from harness.cli import main
 from harness.record import read_record
 from harness.runner import run
 from harness.sandbox import SandboxSpec, bubblewrap_problem
+from harness.sandbox_fs import MountPlan
 from harness.settings import RunSettings
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -262,3 +263,34 @@ def test_require_sandbox_refuses_to_play_without_bubblewrap(
         run("exit_switch", " ".join(python_agent("echo_agent.py")), out_dir=out,
             settings=RunSettings(require_sandbox=True), game_factory=FakeGame)
     assert not out.exists()
+
+
+def binds(args: list[str]) -> list[str]:
+    return [args[i + 1] for i, a in enumerate(args) if a in ("--ro-bind", "--bind")]
+
+
+def test_mount_plan_binds_agent_code_but_never_a_folder_holding_hidden_paths(
+    tmp_path: Path,
+) -> None:
+    run_dir = tmp_path / "runs" / "r1"
+    run_dir.mkdir(parents=True)
+    (tmp_path / "pkg").mkdir()
+    beside_runs, packaged = tmp_path / "agent.py", tmp_path / "pkg" / "agent.py"
+    for script in (beside_runs, packaged):
+        script.write_text("print()\n")
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    plan = MountPlan(workdir, (run_dir, LEVEL))
+    args = plan.build([sys.executable, str(beside_runs), str(packaged), str(LEVEL),
+                       str(ROOT / "harness" / "episode.py"), str(ROOT / "tests" / "x.json")])
+    bound = binds(args)
+    # The folder holding the runs gets only the script bound; a folder of its own is bound.
+    assert str(beside_runs) in bound and str(tmp_path) not in bound
+    assert str(tmp_path / "pkg") in bound
+    # Level files, the harness's source and the checkout are never bound.
+    assert not any(b == str(ROOT) or b.startswith(str(ROOT / "levels")) for b in bound)
+    assert str(ROOT / "harness" / "episode.py") not in bound
+    assert [b for b in bound if b.startswith(str(ROOT / "harness"))] == [
+        str(ROOT / "harness" / "__init__.py"), str(ROOT / "harness" / "agent_kit.py")]
+    assert args[args.index(str(workdir)) - 1] == "--bind"  # the only writable folder
+    assert [b for b in bound if args[args.index(b) - 1] == "--bind"] == [str(workdir)]
