@@ -107,7 +107,8 @@ class _Episode:
         # The run directory and the level file stay out of the agent's sight, as do the
         # harness's own files (harness.sandbox_fs); a folder holding them is never bound.
         spec = self.spec
-        sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), Path(spec.level_source)))
+        sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), Path(spec.level_source)),
+                       self.s.agent_network)
         if self.s.require_sandbox and not sandbox.bubblewrap:
             raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "
                                    f"{sandbox.reason}")

@@ -3,7 +3,8 @@
 With bubblewrap the agent runs in its own PID namespace (it sees only its own
 processes in /proc, and everything in the namespace dies with it), its own IPC and
 UTS namespaces, with every capability dropped, in its own session, and with the
-filesystem view of `harness.sandbox_fs`. The network is shared. Without bubblewrap
+filesystem view of `harness.sandbox_fs`. The network is shared unless the spec cuts
+it off (its own network namespace, holding only its own loopback). Without bubblewrap
 (missing, or unusable because the kernel forbids namespaces) the agent runs as before
 in its own session with a scrubbed environment, and the record says so. Either way an
 address-space limit applies when one is set.
@@ -55,19 +56,25 @@ class SandboxSpec:
         memory_limit_mb: Address-space limit in MiB; 0 for none.
         hidden: Paths the agent must not see besides the harness's own (run dir, level).
         reason: Why bubblewrap is not used, when it is not.
+        network: Share the host's network; False gives it none (bubblewrap only).
     """
 
     bubblewrap: bool
     memory_limit_mb: int = 0
     hidden: tuple[Path, ...] = ()
     reason: str | None = None
+    network: bool = True
+
+    def __post_init__(self) -> None:
+        if not self.network and not self.bubblewrap:
+            raise ValueError("only bubblewrap can cut an agent off the network")
 
     def isolation(self) -> dict[str, Any]:
         """What the record's header says was in force."""
         return {"sandbox": "bubblewrap" if self.bubblewrap else "none",
                 "pid_namespace": self.bubblewrap,
                 "filesystem": "minimal" if self.bubblewrap else "host",
-                "network": "shared",
+                "network": "shared" if self.network else "none",
                 "memory_limit_mb": self.memory_limit_mb or None,
                 "reason": None if self.bubblewrap else self.reason}
 
@@ -97,10 +104,17 @@ def bubblewrap_problem() -> str | None:
     return None
 
 
-def plan(memory_limit_mb: int, hidden: tuple[Path, ...] = ()) -> SandboxSpec:
-    """The sandbox this machine allows, with the given limit and hidden paths."""
+def plan(memory_limit_mb: int, hidden: tuple[Path, ...] = (), network: bool = True) -> SandboxSpec:
+    """The sandbox this machine allows, with the given limit, hidden paths and network.
+
+    Raises:
+        AgentLaunchError: No network was asked for, which needs bubblewrap, and it
+            cannot be used here.
+    """
     problem = bubblewrap_problem()
-    return SandboxSpec(problem is None, memory_limit_mb, hidden, problem)
+    if problem is not None and not network:
+        raise AgentLaunchError(f"--no-agent-network needs the agent sandbox: {problem}")
+    return SandboxSpec(problem is None, memory_limit_mb, hidden, problem, network)
 
 
 @dataclass
@@ -186,7 +200,8 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
     info_r = -1
     if spec.bubblewrap:
         info_r, info_w = os.pipe()
-        options = [*BWRAP_FLAGS, "--info-fd", str(info_w),
+        options = [*BWRAP_FLAGS, *(() if spec.network else ("--unshare-net",)),
+                   "--info-fd", str(info_w),
                    *MountPlan(workdir, spec.hidden).build(argv), "--chdir", str(workdir)]
         # Options come through a pipe, so bubblewrap's init, which the agent can see as
         # its pid 1, does not show the mount plan on its command line.

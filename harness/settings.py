@@ -34,6 +34,7 @@ class RunSettings:
         env_passthrough: Environment variable names passed on to the agent.
         agent_memory_mb: The agent's address-space limit in MiB (0 for none).
         require_sandbox: Refuse to play when bubblewrap cannot sandbox the agent.
+        agent_network: Let the agent use the host's network (False needs the sandbox).
     """
 
     hello_timeout_s: float = 60.0
@@ -46,6 +47,7 @@ class RunSettings:
     env_passthrough: tuple[str, ...] = ()
     agent_memory_mb: int = 2048
     require_sandbox: bool = False
+    agent_network: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON data, for the record header."""
@@ -161,6 +163,8 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default %(default)s)")
     parser.add_argument("--require-sandbox", action="store_true",
                         help="refuse to play unless bubblewrap can sandbox the agent")
+    parser.add_argument("--no-agent-network", dest="agent_network", action="store_false",
+                        help="give the agent no network at all (needs the sandbox)")
 
 
 def settings_from_arguments(args: argparse.Namespace) -> RunSettings:
@@ -173,6 +177,7 @@ def settings_from_arguments(args: argparse.Namespace) -> RunSettings:
         env_passthrough=tuple(args.pass_env),
         agent_memory_mb=args.agent_memory_mb,
         require_sandbox=args.require_sandbox,
+        agent_network=args.agent_network,
     )
 
 
@@ -190,5 +195,7 @@ def sandbox_notice(settings: RunSettings) -> tuple[str | None, str | None]:
         return None, None
     if settings.require_sandbox:
         return f"--require-sandbox: the agent cannot be sandboxed: {problem}", None
+    if not settings.agent_network:
+        return f"--no-agent-network needs the agent sandbox: {problem}", None
     return None, (f"the agent is NOT sandboxed ({problem}): it runs in its own process "
                   "group with a scrubbed environment and can read what this user can")

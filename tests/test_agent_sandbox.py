@@ -10,6 +10,7 @@ import json
 import os
 import resource
 import secrets
+import socket
 import sys
 import time
 from collections.abc import Iterator
@@ -294,3 +295,31 @@ def test_mount_plan_binds_agent_code_but_never_a_folder_holding_hidden_paths(
         str(ROOT / "harness" / "__init__.py"), str(ROOT / "harness" / "agent_kit.py")]
     assert args[args.index(str(workdir)) - 1] == "--bind"  # the only writable folder
     assert [b for b in bound if args[args.index(b) - 1] == "--bind"] == [str(workdir)]
+
+
+@needs_bwrap
+def test_the_network_is_shared_unless_cut_off(sandboxed) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = str(server.getsockname()[1])
+        shared = sandboxed(python_agent("network_agent.py", port))
+        assert json.loads(shared.read_line(time.monotonic() + 10).text)["connected"]
+        cut = sandboxed(python_agent("network_agent.py", port), SandboxSpec(True, network=False))
+        report = json.loads(cut.read_line(time.monotonic() + 10).text)
+        # Its own network namespace holds only its own loopback: the host's listener is
+        # not there.
+        assert report == {"connected": False, "error": "Connection refused"}
+        assert cut.isolation["network"] == "none" and shared.isolation["network"] == "shared"
+        assert cut.close(grace_s=0.2) == 0
+
+
+def test_no_agent_network_refuses_to_play_without_bubblewrap(
+    tmp_path: Path, capsys, no_bubblewrap
+) -> None:
+    out = tmp_path / "runs"
+    argv = ["run", "exit_switch", "--agent", " ".join(python_agent("echo_agent.py")),
+            "--out", str(out), "--no-agent-network"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip() == (
+        "harness run: --no-agent-network needs the agent sandbox: no-such-bwrap-here is not "
+        "installed (Debian package bubblewrap)")
+    assert not out.exists()

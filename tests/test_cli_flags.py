@@ -61,11 +61,12 @@ def test_good_flags_still_parse():
     args = build_parser().parse_args(
         [*EVAL, "--seeds", "3", "--jobs", "64", "--levels", "outpost,exit_switch",
          "--difficulties", "all", "--episode-timeout", "0.5", "--max-invalid", "1",
-         "--agent-memory-mb", "0", "--require-sandbox"])
+         "--agent-memory-mb", "0", "--require-sandbox", "--no-agent-network"])
     assert (args.seeds, args.jobs, args.episode_timeout, args.max_invalid) == (3, 64, 0.5, 1)
-    assert (args.agent_memory_mb, args.require_sandbox) == (0, True)
+    assert (args.agent_memory_mb, args.require_sandbox, args.agent_network) == (0, True, False)
     defaults = build_parser().parse_args(list(RUN))
-    assert (defaults.agent_memory_mb, defaults.require_sandbox) == (2048, False)
+    assert (defaults.agent_memory_mb, defaults.require_sandbox, defaults.agent_network) == (
+        2048, False, True)
 
 
 @pytest.mark.parametrize("command", [RUN, EVAL])
