@@ -274,8 +274,10 @@ def _handshake(popen: subprocess.Popen[bytes], sock: socket.socket, info_r: int,
     if failure:
         stdin.close()
         stdout.close()
+        where = (" inside the sandbox, which shows only the system, the harness's Python and "
+                 "the agent's own folders (PROTOCOL.md, How the agent is run)" if init_pid else "")
         raise AgentLaunchError(f"cannot execute agent program {argv[0]!r}: "
-                               f"{failure.decode('utf-8', 'replace')}")
+                               f"{failure.decode('utf-8', 'replace')}{where}")
     return ShimmedAgent(popen, stdin, stdout, pid, init_pid, namespace)
 
 

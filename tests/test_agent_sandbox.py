@@ -323,3 +323,20 @@ def test_no_agent_network_refuses_to_play_without_bubblewrap(
         "harness run: --no-agent-network needs the agent sandbox: no-such-bwrap-here is not "
         "installed (Debian package bubblewrap)")
     assert not out.exists()
+
+
+def test_an_unusable_bubblewrap_is_named_with_its_own_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_bubblewrap
+) -> None:
+    # As where the kernel forbids user namespaces: bubblewrap is there but fails.
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: No permissions to create a new namespace' >&2\n"
+                    "exit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(sandbox, "BWRAP", str(fake))
+    bubblewrap_problem.cache_clear()
+    expected = f"{fake} cannot make a sandbox here: bwrap: No permissions to create a new namespace"
+    assert bubblewrap_problem() == expected
+    spec = sandbox.plan(128)
+    assert spec.isolation() == {"sandbox": "none", "pid_namespace": False, "filesystem": "host",
+                                "network": "shared", "memory_limit_mb": 128, "reason": expected}
