@@ -119,6 +119,16 @@ def group_has_live_members(pgid: int) -> bool:
     return False
 
 
+def pid_is_live(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            state = fh.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")
+
+
 def remove_tree(path: str) -> None:
     """Delete a directory tree the agent may have made read-only.
 

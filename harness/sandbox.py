@@ -35,7 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from harness import sandbox_shim
-from harness.agent_launch import AgentLaunchError, group_has_live_members, remove_tree
+from harness.agent_launch import (
+    AgentLaunchError,
+    group_has_live_members,
+    pid_is_live,
+    remove_tree,
+)
 from harness.sandbox_fs import MountPlan
 
 BWRAP = "bwrap"
@@ -183,7 +188,7 @@ class ShimmedAgent:
     def _namespace_alive(self) -> bool:
         if self.init_pid is None:
             return False
-        return _pid_namespace(self.init_pid) == self.namespace and _is_live(self.init_pid)
+        return _pid_namespace(self.init_pid) == self.namespace and pid_is_live(self.init_pid)
 
 
 def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
@@ -337,12 +342,3 @@ def _pid_namespace(pid: int) -> str | None:
         return os.readlink(f"/proc/{pid}/ns/pid")
     except OSError:
         return None
-
-
-def _is_live(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            state = fh.read().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state not in (b"Z", b"X")
