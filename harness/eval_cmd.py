@@ -15,6 +15,7 @@ from harness.settings import (
     jobs_number,
     out_problem,
     positive_int,
+    sandbox_notice,
     settings_from_arguments,
 )
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
@@ -61,15 +62,18 @@ def resolve_suite(levels: str, difficulties: str) -> list[tuple[str, list[str]]]
 def run(args: argparse.Namespace) -> int:
     """Run the suite.
 
-    Exit 0 when it ran, 1 when any episode ended in a harness error, 2 on a usage error
-    or a mismatched --out.
+    Exit 0 when it ran, 1 when any episode ended in a harness error, 2 on a usage error,
+    a mismatched --out or a required sandbox that cannot be made.
     """
     settings = settings_from_arguments(args)
     out = Path(args.out)
     problem = out_problem(out)
-    if problem:
-        print(f"harness eval: {problem}", file=sys.stderr)
+    refused, warning = sandbox_notice(settings)
+    if problem or refused:
+        print(f"harness eval: {problem or refused}", file=sys.stderr)
         return 2
+    if warning:
+        print(f"harness eval: {warning}", file=sys.stderr)
     try:
         suite = resolve_suite(args.levels, args.difficulties)
         episodes = plan(suite, args.seeds)

@@ -12,6 +12,7 @@ from harness.settings import (
     RunSettings,
     add_agent_arguments,
     out_problem,
+    sandbox_notice,
     seed_number,
     settings_from_arguments,
 )
@@ -28,12 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the episode; exit 0 whenever it ran, 2 on a usage error."""
+    """Play the episode; exit 0 whenever it ran, 2 on a usage error or an unusable sandbox."""
     settings = settings_from_arguments(args)
     problem = out_problem(args.out)
-    if problem:
-        print(f"harness run: {problem}", file=sys.stderr)
+    refused, warning = sandbox_notice(settings)
+    if problem or refused:
+        print(f"harness run: {problem or refused}", file=sys.stderr)
         return 2
+    if warning:
+        print(f"harness run: {warning}", file=sys.stderr)
     try:
         summary = _play(args, settings)
     except UsageError as exc:

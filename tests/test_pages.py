@@ -42,6 +42,12 @@ def test_harness_run_writes_the_page(hostile):
     assert html.startswith("<!DOCTYPE html>")
     assert 'href="record.jsonl.gz"' in html
     assert "Usage, self-reported" in html
+    isolation = read_lines(hostile)[0]["isolation"]
+    said = re.search(r'<div id="isolation">(.*?)</div>', html).group(1)
+    if isolation["sandbox"] == "bubblewrap":
+        assert said == "sandbox: bubblewrap · memory 2048 MiB · network shared"
+    else:
+        assert said.startswith("<b>not sandboxed</b>: ") and "network shared" in said
 
 
 def test_agent_text_is_escaped_exactly_once(hostile):
