@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from harness import stopping
 from harness.pages.index import write_index
 from harness.runner import LEVELS_DIR, UsageError, resolve_level
 from harness.settings import (
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the suite.
 
     Exit 0 when it ran, 1 when any episode ended in a harness error, 2 on a usage error
-    or a mismatched --out.
+    or a mismatched --out, 128 + N when stopped by signal N (130 SIGINT, 143 SIGTERM).
     """
     settings = settings_from_arguments(args)
     out = Path(args.out)
@@ -78,6 +79,12 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, SuiteMismatchError) as exc:
         print(f"harness eval: {exc}", file=sys.stderr)
         return 2
+    except stopping.Interrupted as stop:
+        print(f"harness eval: interrupted by {stop.name}; every worker and agent was ended "
+              "and each running episode's record ends as interrupted. Run the same command "
+              "again to resume: finished episodes are kept, interrupted ones set aside and "
+              "played again.", file=sys.stderr)
+        return stop.exit_status
     meta = {"agent": args.agent, "levels": [lv for lv, _ in suite],
             "difficulties": {lv: ds for lv, ds in suite}, "seeds": args.seeds,
             "jobs": args.jobs, **suite_identity(args.agent, settings)}

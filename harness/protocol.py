@@ -84,11 +84,16 @@ ERROR_CODES: dict[str, ErrorCode] = {
 
 @dataclass(frozen=True)
 class Outcome:
-    """One way an episode can end; `kind` keeps terminated, truncated and aborted apart."""
+    """One way an episode can end; `kind` keeps terminated, truncated and aborted apart.
+
+    `by_harness` marks the endings that say nothing of the agent (the harness failed or
+    was stopped): a suite counts them apart and leaves them out of the agent's figures.
+    """
 
     name: str
     kind: str
     summary: str
+    by_harness: bool = False  # says nothing of the agent: left out of its figures
 
 
 OUTCOMES: dict[str, Outcome] = {
@@ -100,7 +105,11 @@ OUTCOMES: dict[str, Outcome] = {
         Outcome("agent_timeout", "aborted", "The agent was silent past a wall-clock deadline."),
         Outcome("agent_crashed", "aborted", "The agent exited or closed its output early."),
         Outcome("protocol_error", "aborted", "No valid hello, or too many bad actions in a row."),
-        Outcome("harness_error", "aborted", "The harness itself failed; the record says where."),
+        Outcome("harness_error", "aborted", "The harness itself failed; the record says where.",
+                by_harness=True),
+        Outcome("interrupted", "aborted",
+                "The harness was stopped (SIGINT or SIGTERM) before the episode ended.",
+                by_harness=True),
     )
 }
 

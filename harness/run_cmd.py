@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from harness import stopping
 from harness.runner import UsageError
 from harness.settings import (
     RunSettings,
@@ -27,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the episode; exit 0 whenever it ran, 2 on a usage error."""
+    """Play the episode; exit 0 whenever it ran, 2 on a usage error, 128 + N on signal N."""
     settings = settings_from_arguments(args)
     problem = out_problem(args.out)
     if problem:
@@ -44,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         print(summary["run_dir"])
         print(f"{summary['outcome']}: {summary['reason']}; score {summary['score']:.2f}, "
               f"{summary['decisions']} decisions", file=sys.stderr)
-    return 0
+    stop = stopping.requested()
+    return 0 if stop is None else stop.exit_status
 
 
 def _play(args: argparse.Namespace, settings: RunSettings) -> dict:

@@ -1,9 +1,10 @@
 """A suite of episodes: plan them, play them in parallel processes, resume where one stopped.
 
-Each episode is one in-process `harness.runner.run` call inside a worker process with
-its own scratch directory. Its run directory lives at a fixed place under the suite's
-output (`episodes/<level>/<difficulty>/s<seed>/`), so a suite started again finds the
-episodes whose record replays and does not play them again. Results come from the
+Each episode is one in-process `harness.runner.run` call inside its own worker process
+with its own scratch directory (`harness.suite_workers`). Its run directory lives at a
+fixed place under the suite's output (`episodes/<level>/<difficulty>/s<seed>/`), so a
+suite started again finds the episodes whose record replays and does not play them
+again. Results come from the
 harness's own summaries (in memory, or re-derived by replay on resume), never from what
 a record file says.
 """
@@ -11,18 +12,15 @@ a record file says.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from harness.record import RecordError, read_record
 from harness.settings import RunSettings
+from harness.suite_workers import Workers
 from world.sim.clock import TICKS_PER_SECOND
 
 SUITE_FILE = "suite.json"
@@ -171,42 +169,31 @@ def failed_row(episode: Episode, error: str) -> dict[str, Any]:
             "run_dir": None, "agent": None, "error": error}
 
 
-def play_one(episode: dict[str, Any], agent: str, out: str,
-             settings: dict[str, Any]) -> dict[str, Any]:
+def interrupted_row(episode: Episode, signal_name: str) -> dict[str, Any]:
+    """The row of an episode stopped by a signal: it proves no result."""
+    return {**failed_row(episode, f"stopped by {signal_name} before the episode ended"),
+            "outcome": "interrupted"}
+
+
+def play_one(job: dict[str, Any]) -> dict[str, Any]:
     """Play one episode in this process (a worker) and return its results row.
 
     Args:
-        episode: The episode as a dict (level, difficulty, seed).
-        agent: The agent command line.
-        out: The suite's output directory.
-        settings: RunSettings fields.
+        job: episode (level, difficulty, seed), agent (command line), out (the suite's
+            folder) and settings (RunSettings fields).
 
     Returns:
         The results row.
     """
     from harness import runner
 
-    ep = Episode(**episode)
-    folder = ep.folder(Path(out))
+    ep = Episode(**job["episode"])
+    folder = ep.folder(Path(job["out"]))
     folder.mkdir(parents=True, exist_ok=True)
-    before = os.environ.get("TMPDIR")
-    os.environ.pop("TMPDIR", None)
-    tempfile.tempdir = None
-    scratch = tempfile.mkdtemp(prefix="suite-worker-")
-    os.environ["TMPDIR"] = scratch  # each episode's agent gets its own scratch space
-    tempfile.tempdir = None
-    try:
-        data = dict(settings)
-        data["env_passthrough"] = tuple(data["env_passthrough"])
-        summary = runner.run(ep.level, agent, difficulty=ep.difficulty, seed=ep.seed,
-                             out_dir=folder, settings=RunSettings(**data))
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-        if before is None:
-            os.environ.pop("TMPDIR", None)
-        else:
-            os.environ["TMPDIR"] = before
-        tempfile.tempdir = None
+    data = dict(job["settings"])
+    data["env_passthrough"] = tuple(data["env_passthrough"])
+    summary = runner.run(ep.level, job["agent"], difficulty=ep.difficulty, seed=ep.seed,
+                         out_dir=folder, settings=RunSettings(**data))
     # The row comes from the harness's own summary in memory: the record file sits where
     # the agent ran, and nothing the agent can write is read back as a result.
     return row_from_summary(ep, Path(summary["run_dir"]), summary)
@@ -231,6 +218,8 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
 
     Raises:
         SuiteMismatchError: Earlier runs in `out` used other settings.
+        harness.stopping.Interrupted: A stop signal came; every worker and agent was
+            ended first, and each running episode's record ends as interrupted.
     """
     identity = suite_identity(agent, settings)
     check_identity(out, identity)
@@ -239,44 +228,25 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         row = finished(ep, out, identity, note)
         if row is not None:
             rows[ep] = row
-    todo = [ep for ep in episodes if ep not in rows]
     total = len(episodes)
     progress(len(rows), total, None)
-    queue = list(todo)
-    while queue:
-        # A worker that dies outright (a native crash) breaks its pool: the episodes it
-        # held are recorded as harness errors and the rest go on in a fresh pool.
-        queue = _drain(queue, agent, out, settings, jobs, rows, total, progress)
+    queue = [ep for ep in episodes if ep not in rows]
+    with Workers(jobs, play_one) as workers:
+        while queue or workers.running:
+            while queue and workers.free:
+                ep = queue.pop(0)
+                workers.start(ep, {"episode": asdict(ep), "agent": agent, "out": str(out),
+                                   "settings": settings.to_dict()})
+            for ep, result in workers.finished():
+                rows[ep] = _row(ep, result)
+                progress(len(rows), total, rows[ep])
     return [rows[ep] for ep in episodes]
 
 
-def _drain(queue: list[Episode], agent: str, out: Path, settings: RunSettings, jobs: int,
-           rows: dict[Episode, dict[str, Any]], total: int,
-           progress: Callable[[int, int, dict[str, Any] | None], None]) -> list[Episode]:
-    # Play queued episodes in one pool; return those not started when the pool broke.
-    queue = list(queue)
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        pending: dict[Future, Episode] = {}
-        while queue or pending:
-            while queue and len(pending) < max(1, jobs):
-                ep = queue.pop(0)
-                pending[pool.submit(play_one, asdict(ep), agent, str(out),
-                                    settings.to_dict())] = ep
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            broken = False
-            for future in done:
-                ep = pending.pop(future)
-                try:
-                    rows[ep] = future.result()
-                except BrokenProcessPool as exc:
-                    rows[ep] = failed_row(ep, f"the worker process died: {exc}")
-                    broken = True
-                except Exception as exc:  # one broken episode must not sink the suite
-                    rows[ep] = failed_row(ep, f"{type(exc).__name__}: {exc}")
-                progress(len(rows), total, rows[ep])
-            if broken:
-                for ep in pending.values():
-                    rows[ep] = failed_row(ep, "the worker pool broke while it ran")
-                    progress(len(rows), total, rows[ep])
-                return queue
-    return []
+def _row(ep: Episode, result: dict[str, Any]) -> dict[str, Any]:
+    # A worker answers with its row, or says it was stopped or failed.
+    if "interrupted" in result:
+        return interrupted_row(ep, result["interrupted"])
+    if "error" in result:
+        return failed_row(ep, result["error"])
+    return result

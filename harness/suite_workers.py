@@ -1,0 +1,202 @@
+"""A suite's worker processes: one forked process per episode, and nothing left behind.
+
+One process per episode, not a pool: a worker that dies (a native crash, or an agent
+that reaches it with a signal) costs only its own episode, which becomes a
+`harness_error` row, while the others play on. The suite's process makes itself a
+child subreaper, so the agent processes of a worker that died are handed to it and
+ended here. Each worker asks the kernel for SIGTERM when the suite's process dies
+(even by SIGKILL), which ends its episode as `interrupted` like any stop signal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import shutil
+import signal
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from harness import stopping
+
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+# Seconds a stopped worker gets to finish its record before it is killed.
+STOP_GRACE_S = 10.0
+
+Play = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def _prctl(option: int, value: int) -> bool:
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(option, value, 0, 0, 0) == 0
+
+
+@dataclass
+class _Worker:
+    key: Any
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+    scratch: str
+    row: dict[str, Any] | None = None
+
+
+def _worker_main(conn: Connection, parent: int, scratch: str, play: Play,
+                 job: dict[str, Any]) -> None:
+    # In the forked child. Ctrl-C reaches the whole terminal group; the suite's process
+    # decides and sends SIGTERM, so SIGINT is ignored here.
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # the parent died before the request took hold
+        os._exit(143)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ["TMPDIR"] = scratch  # the agent's scratch space lives in the worker's
+    tempfile.tempdir = None
+    row: dict[str, Any]
+    with stopping.installed((signal.SIGTERM,)):
+        try:
+            row = play(job)
+        except stopping.Interrupted as stop:
+            row = {"interrupted": stop.name}
+        except Exception as exc:  # reported as this episode's harness error
+            row = {"error": f"{type(exc).__name__}: {exc}"}
+    shutil.rmtree(scratch, ignore_errors=True)
+    with contextlib.suppress(OSError):
+        conn.send(row)  # the suite's process may be gone
+
+
+def _collect(worker: _Worker) -> None:
+    with contextlib.suppress(EOFError, OSError):
+        if worker.row is None and worker.conn.poll():
+            worker.row = worker.conn.recv()
+
+
+def _describe(code: int | None) -> str:
+    if code is None:
+        return "did not exit"
+    if code < 0:
+        return f"was killed by {signal.Signals(-code).name}"
+    return f"exited with status {code}"
+
+
+def _orphans(known: set[int]) -> list[int]:
+    # Processes handed to us as subreaper: our children that are not our workers.
+    me, found = os.getpid(), []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) in known:
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", encoding="utf-8", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me:
+            found.append(int(entry.name))
+    return found
+
+
+def end_orphans(known: set[int], timeout_s: float = 5.0) -> None:
+    """Kill and reap every process handed to this one that is not a known worker.
+
+    They are agents (with whatever they started) whose worker died; each is killed
+    with its process group, never this process's own group.
+    """
+    own_group = os.getpgrp()
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        orphans = _orphans(known)
+        if not orphans:
+            return
+        for pid in orphans:
+            with contextlib.suppress(OSError):
+                group = os.getpgid(pid)
+                if group != own_group:
+                    os.killpg(group, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, os.WNOHANG)
+        time.sleep(0.02)
+
+
+class Workers:
+    """Episodes played in forked worker processes, at most `jobs` at a time.
+
+    Use as a context manager: on the way out (a stop signal included) every worker
+    still running gets SIGTERM, then SIGKILL after `STOP_GRACE_S`, and every scratch
+    folder and orphaned agent is removed.
+    """
+
+    def __init__(self, jobs: int, play: Play) -> None:
+        """Play jobs with `play(job) -> row` in up to `jobs` processes at once."""
+        self.jobs, self.play = max(1, jobs), play
+        self.running: list[_Worker] = []
+        self.context = multiprocessing.get_context("fork")
+
+    def __enter__(self) -> Workers:
+        self.subreaper = _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        if self.subreaper:
+            _prctl(_PR_SET_CHILD_SUBREAPER, 0)
+
+    @property
+    def free(self) -> bool:
+        """Whether another episode may start now."""
+        return len(self.running) < self.jobs
+
+    def start(self, key: Any, job: dict[str, Any]) -> None:
+        """Start a worker playing `job`; its row comes back from `finished` under `key`."""
+        scratch = tempfile.mkdtemp(prefix="suite-worker-")
+        receive, send = self.context.Pipe(duplex=False)
+        process = self.context.Process(
+            target=_worker_main, args=(send, os.getpid(), scratch, self.play, job),
+            name="harness-episode", daemon=False)
+        process.start()
+        send.close()
+        self.running.append(_Worker(key, process, receive, scratch))
+
+    def finished(self) -> list[tuple[Any, dict[str, Any]]]:
+        """Wait for news from the workers; return (key, result) for each that ended (maybe none).
+
+        The result is the worker's row, {"interrupted": SIGNAL} when it was stopped, or
+        {"error": ...} when it failed or died without a row.
+        """
+        # Rows are read as they come: a worker blocked on a full pipe would never exit.
+        wait([w.process.sentinel for w in self.running] + [w.conn for w in self.running])
+        done = []
+        for worker in list(self.running):
+            _collect(worker)
+            if worker.process.exitcode is not None:
+                done.append((worker.key, self._retire(worker)))
+        return done
+
+    def _retire(self, worker: _Worker) -> dict[str, Any]:
+        _collect(worker)
+        worker.process.join()
+        worker.conn.close()
+        self.running.remove(worker)
+        shutil.rmtree(worker.scratch, ignore_errors=True)
+        end_orphans({w.process.pid for w in self.running if w.process.pid})
+        if worker.row is not None:
+            return worker.row
+        return {"error": f"the worker process {_describe(worker.process.exitcode)} "
+                "while playing this episode"}
+
+    def stop(self) -> list[tuple[Any, dict[str, Any]]]:
+        """End every running worker (SIGTERM, then SIGKILL) and return what each said."""
+        for worker in self.running:
+            with contextlib.suppress(OSError):
+                os.kill(worker.process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + STOP_GRACE_S
+        for worker in self.running:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            if worker.process.exitcode is None:
+                worker.process.kill()
+        return [(worker.key, self._retire(worker)) for worker in list(self.running)]

@@ -1,0 +1,135 @@
+"""SIGINT, SIGTERM and SIGKILL to `harness run` and `harness eval`, and agents that kill
+their worker: records end as interrupted, nothing is left running, no folder is left."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from proc_scan import wait_gone
+
+ROOT = Path(__file__).resolve().parents[1]
+KILLER = ROOT / "tests" / "agents" / "worker_killer_agent.py"
+
+
+def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, str]:
+    """Start the harness with an agent that carries a fresh marker; scratch in tmp/scratch."""
+    mark = f"mark-{uuid.uuid4().hex}"
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    command = [sys.executable, "-m", "harness.cli", *args]
+    command = [a.replace("MARK", mark) for a in command]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    return proc, mark
+
+
+def records(folder: Path) -> list[Path]:
+    return sorted(folder.rglob("record.jsonl"))
+
+
+def wait_for_headers(proc: subprocess.Popen, folder: Path, count: int) -> None:
+    # The agents sleep at their first observation, so a header means an episode is live.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        found = [r for r in records(folder) if r.read_text().startswith('{"kind":"header"')]
+        if len(found) >= count:
+            time.sleep(0.3)
+            return
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.1)
+    raise AssertionError(f"no {count} live episodes in {folder}")
+
+
+def last_line(record: Path) -> dict:
+    return json.loads(record.read_text().splitlines()[-1])
+
+
+def assert_nothing_left(mark: str, tmp_path: Path) -> None:
+    assert wait_gone(mark, 15.0) == [], "processes of the run are still alive"
+    assert list((tmp_path / "scratch").iterdir()) == [], "temporary folders were left"
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_to_harness_run_ends_the_episode_as_interrupted(tmp_path, signum) -> None:
+    out = tmp_path / "runs"
+    proc, mark = start(tmp_path, "run", "blue_door", "--difficulty", "easy", "--out", str(out),
+                       "--agent", f"{sys.executable} {KILLER} 0 MARK")
+    wait_for_headers(proc, out, 1)
+    proc.send_signal(signum)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signum  # 130 for SIGINT, 143 for SIGTERM
+    assert "Traceback" not in stderr
+    name = signal.Signals(signum).name
+    assert f"interrupted: the harness was stopped by {name} at turn 0" in stderr
+    (record,) = records(out)
+    assert stdout.strip() == str(record.parent)
+    end = last_line(record)
+    assert end["kind"] == "end" and end["summary"]["outcome"] == "interrupted"
+    assert_nothing_left(mark, tmp_path)
+    replay = subprocess.run([sys.executable, "-m", "harness.cli", "replay", str(record)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 3 and "interrupted" in replay.stdout
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+def test_a_signal_to_harness_eval_ends_every_worker_and_agent(tmp_path, signum) -> None:
+    out = tmp_path / "suite"
+    proc, mark = start(tmp_path, "eval", "--levels", "blue_door", "--difficulties", "easy",
+                       "--seeds", "2", "--jobs", "2", "--out", str(out),
+                       "--agent", f"{sys.executable} {KILLER} 0 MARK")
+    wait_for_headers(proc, out, 2)
+    proc.send_signal(signum)
+    _, stderr = proc.communicate(timeout=30)
+    # Workers are forked from the suite's process, so the marker finds them too.
+    assert_nothing_left(mark, tmp_path)
+    if signum == signal.SIGKILL:
+        assert proc.returncode == -signal.SIGKILL
+    else:
+        assert proc.returncode == 128 + signum
+        assert "Traceback" not in stderr
+        assert f"interrupted by {signal.Signals(signum).name}" in stderr
+        assert "Run the same command again to resume" in stderr
+    found = records(out)
+    assert len(found) == 2
+    for record in found:  # even with the suite's process killed outright
+        end = last_line(record)
+        assert end["kind"] == "end" and end["summary"]["outcome"] == "interrupted"
+    assert not (out / "results.json").exists()  # an interrupted suite claims no results
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize("signum, outcome, words", [
+    (signal.SIGKILL, "harness_error", "the worker process was killed by SIGKILL"),
+    (signal.SIGTERM, "interrupted", "the harness was stopped by SIGTERM at turn 0")])
+def test_an_agent_that_signals_its_worker_costs_only_its_own_episode(tmp_path, signum, outcome,
+                                                                      words) -> None:
+    out = tmp_path / "suite"
+    proc, mark = start(tmp_path, "eval", "--levels", "blue_door", "--difficulties", "easy",
+                       "--seeds", "2", "--jobs", "2", "--out", str(out),
+                       "--agent", f"{sys.executable} {KILLER} {int(signum)} MARK")
+    _, stderr = proc.communicate(timeout=150)
+    assert proc.returncode == 1, stderr  # a harness-side row makes the suite fail
+    assert "Traceback" not in stderr
+    rows = {r["seed"]: r for r in json.loads((out / "results.json").read_text())["episodes"]}
+    assert rows[0]["outcome"] == outcome
+    # A killed worker leaves no end line and its row says why; a stopped one ends its record.
+    said = rows[0].get("error") or last_line(Path(rows[0]["run_dir"], "record.jsonl"))[
+        "summary"]["reason"]
+    assert words in said
+    assert rows[1]["outcome"] == "truncated"  # the other episode played to its end
+    table = (out / "results.md").read_text()
+    assert "| blue_door | easy | 1 (+1 harness error) |" in table
+    assert_nothing_left(mark, tmp_path)
