@@ -20,6 +20,7 @@ from typing import Any
 
 from harness.record import RecordError, read_record
 from harness.settings import RunSettings
+from harness.suite_files import folder_name, write_atomically
 from harness.suite_workers import Workers
 from world.sim.clock import TICKS_PER_SECOND
 
@@ -39,8 +40,8 @@ class Episode:
     seed: int
 
     def folder(self, out: Path) -> Path:
-        """Where this episode's run directory is made."""
-        return out / "episodes" / self.level / self.difficulty / f"s{self.seed}"
+        """Where this episode's run directory is made (always inside `out`)."""
+        return out / "episodes" / folder_name(self.level) / self.difficulty / f"s{self.seed}"
 
 
 def plan(levels: Iterable[tuple[str, Iterable[str]]], seeds: int) -> list[Episode]:
@@ -81,7 +82,7 @@ def check_identity(out: Path, identity: dict[str, Any]) -> None:
                 f"(before: {', '.join(f'{k}={before.get(k)!r}' for k in differ)}); "
                 "use another --out directory or remove that one")
     out.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(identity, indent=2) + "\n", encoding="utf-8")
+    write_atomically(path, json.dumps(identity, indent=2) + "\n")
 
 
 SET_ASIDE = "set_aside"  # where resume moves runs it cannot reuse, never deleting them
@@ -114,7 +115,8 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any],
             _set_aside(run_dir, out, f"unreadable record ({exc})", note)
             continue
         if record.interrupted:
-            _set_aside(run_dir, out, "interrupted run (no end line)", note)
+            why = "no end line" if record.end is None else "stopped by a signal"
+            _set_aside(run_dir, out, f"interrupted run ({why})", note)
             continue
         header = record.header
         for name, want in (("harness_version", identity["harness_version"]),
@@ -142,6 +144,8 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any],
 def _set_aside(run_dir: Path, out: Path, why: str, note: Callable[[str], None]) -> None:
     target = out / SET_ASIDE / run_dir.relative_to(out / "episodes")
     target.parent.mkdir(parents=True, exist_ok=True)
+    while target.exists():  # never merge into (or over) what was set aside before
+        target = target.with_name(target.name + "+")
     shutil.move(str(run_dir), str(target))
     note(f"set aside {run_dir} as {target}: {why}; the episode is played again")
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from harness.protocol import OUTCOMES
+from harness.suite_files import write_atomically
 
 # Column -> (header, how a row of the table renders it). Declared once for every output.
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -123,10 +124,10 @@ def write_results(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -
     """
     summaries = summarise(rows)
     data = {"suite": meta, "episodes": rows, "table": summaries}
-    (out / "results.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_atomically(out / "results.json", json.dumps(data, indent=2) + "\n")
     table = markdown_table(summaries)
     title = f"# Suite results: `{meta['agent']}`\n\n"
-    (out / "results.md").write_text(title + table, encoding="utf-8")
+    write_atomically(out / "results.md", title + table)
     return table
 
 
