@@ -85,8 +85,9 @@ def _describe(code: int | None) -> str:
 
 
 def _orphans(known: set[int]) -> list[int]:
-    # Processes handed to us as subreaper: our children that are not our workers.
-    me, found = os.getpid(), []
+    # Processes handed to us as subreaper: children of ours in another session (agents
+    # run in sessions of their own; our workers share ours) that we did not know of.
+    me, session, found = os.getpid(), os.getsid(0), []
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit() or int(entry.name) in known:
             continue
@@ -95,13 +96,14 @@ def _orphans(known: set[int]) -> list[int]:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == me:
+        # Fields after the name: state, ppid, pgrp, session.
+        if int(fields[1]) == me and int(fields[3]) != session:
             found.append(int(entry.name))
     return found
 
 
 def end_orphans(known: set[int], timeout_s: float = 5.0) -> None:
-    """Kill and reap every process handed to this one that is not a known worker.
+    """Kill and reap every process handed to this one that is not in `known`.
 
     They are agents (with whatever they started) whose worker died; each is killed
     with its process group, never this process's own group.
@@ -139,6 +141,7 @@ class Workers:
 
     def __enter__(self) -> Workers:
         self.subreaper = _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        self.before = set(_orphans(set()))  # a caller's own children are left alone
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -183,7 +186,7 @@ class Workers:
         worker.conn.close()
         self.running.remove(worker)
         shutil.rmtree(worker.scratch, ignore_errors=True)
-        end_orphans({w.process.pid for w in self.running if w.process.pid})
+        end_orphans(self.before | {w.process.pid for w in self.running if w.process.pid})
         if worker.row is not None:
             return worker.row
         return {"error": f"the worker process {_describe(worker.process.exitcode)} "
