@@ -55,6 +55,8 @@ def _worker_main(conn: Connection, parent: int, scratch: str, play: Play,
     if os.getppid() != parent:  # the parent died before the request took hold
         os._exit(143)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Outside the episode a late SIGTERM is ignored: the row is sent and the worker exits.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     os.environ["TMPDIR"] = scratch  # the agent's scratch space lives in the worker's
     tempfile.tempdir = None
     row: dict[str, Any]
