@@ -85,6 +85,10 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, SuiteMismatchError, SuiteLockedError) as exc:
         print(f"harness eval: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a full disk, a folder made read-only while the suite ran
+        print(f"harness eval: cannot write in --out {out}: {exc.strerror or exc}"
+              + (f" ({exc.filename})" if exc.filename else ""), file=sys.stderr)
+        return 2
     except stopping.Interrupted as stop:
         print(f"harness eval: interrupted by {stop.name}; every worker and agent was ended "
               "and each running episode's record ends as interrupted. Run the same command "

@@ -62,6 +62,8 @@ def _worker_main(conn: Connection, parent: int, scratch: str, play: Play,
     row: dict[str, Any]
     with stopping.installed((signal.SIGTERM,)):
         try:
+            # Blocked since the fork (see Workers.start); one that came since is taken here.
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, stopping.SIGNALS)
             row = play(job)
         except stopping.Interrupted as stop:
             row = {"interrupted": stop.name}
@@ -163,9 +165,15 @@ class Workers:
         process = self.context.Process(
             target=_worker_main, args=(send, os.getpid(), scratch, self.play, job),
             name="harness-episode", daemon=False)
-        process.start()
-        send.close()
-        self.running.append(_Worker(key, process, receive, scratch))
+        # Stop signals wait until the child has its own handlers (it unblocks them) and
+        # until the parent knows the child, so no stop finds a worker nobody tracks.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, stopping.SIGNALS)
+        try:
+            process.start()
+            send.close()
+            self.running.append(_Worker(key, process, receive, scratch))
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
     def finished(self) -> list[tuple[Any, dict[str, Any]]]:
         """Wait for news from the workers; return (key, result) for each that ended (maybe none).

@@ -163,3 +163,18 @@ def test_resume_sets_aside_and_names_every_run_it_cannot_reuse(tmp_path, capsys)
         assert (kept / "record.jsonl").read_bytes() == tampered[index]  # moved, not lost
         assert again[index]["run_dir"] != rows[index]["run_dir"]
     assert len(list(out.rglob("record.jsonl"))) == 5
+
+
+def test_a_full_disk_gives_a_plain_message_and_no_half_files(tmp_path, monkeypatch,
+                                                             capsys) -> None:
+    def full(*_args):
+        raise OSError(28, "No space left on device", "suite.json")
+
+    monkeypatch.setattr(suite_files.os, "replace", full)
+    out = tmp_path / "suite"
+    assert main(["eval", "--levels", "blue_door", "--difficulties", "easy", "--seeds", "1",
+                 "--out", str(out), "--agent", CRASH]) == 2
+    err = capsys.readouterr().err
+    assert f"harness eval: cannot write in --out {out}: No space left on device" in err
+    assert "Traceback" not in err
+    assert sorted(p.name for p in out.iterdir()) == [".lock"]  # no temporary file left
