@@ -235,7 +235,7 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
     total = len(episodes)
     progress(len(rows), total, None)
     queue = [ep for ep in episodes if ep not in rows]
-    with Workers(jobs, play_one) as workers:
+    with Workers(jobs, play_one, settings.episode_timeout_s) as workers:
         while queue or workers.running:
             while queue and workers.free:
                 ep = queue.pop(0)

@@ -29,6 +29,9 @@ _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 # Seconds a stopped worker gets to finish its record before it is killed.
 STOP_GRACE_S = 10.0
+# Seconds a worker may run past its episode's own wall-clock limit (building the world,
+# writing the page, ending the agent) before the suite kills it as stuck.
+WATCHDOG_MARGIN_S = 120.0
 
 Play = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -44,7 +47,9 @@ class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: Connection
     scratch: str
+    deadline: float
     row: dict[str, Any] | None = None
+    overdue: bool = False
 
 
 def _worker_main(conn: Connection, parent: int, scratch: str, play: Play,
@@ -137,9 +142,13 @@ class Workers:
     folder and orphaned agent is removed.
     """
 
-    def __init__(self, jobs: int, play: Play) -> None:
-        """Play jobs with `play(job) -> row` in up to `jobs` processes at once."""
-        self.jobs, self.play = max(1, jobs), play
+    def __init__(self, jobs: int, play: Play, limit_s: float) -> None:
+        """Play jobs with `play(job) -> row` in up to `jobs` processes at once.
+
+        A worker still running `limit_s` + `WATCHDOG_MARGIN_S` seconds after it started
+        (stopped by a signal, or stuck) is killed, and its episode is a harness error.
+        """
+        self.jobs, self.play, self.limit_s = max(1, jobs), play, limit_s
         self.running: list[_Worker] = []
         self.context = multiprocessing.get_context("fork")
 
@@ -171,7 +180,8 @@ class Workers:
         try:
             process.start()
             send.close()
-            self.running.append(_Worker(key, process, receive, scratch))
+            deadline = time.monotonic() + self.limit_s + WATCHDOG_MARGIN_S
+            self.running.append(_Worker(key, process, receive, scratch, deadline))
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
@@ -182,7 +192,14 @@ class Workers:
         {"error": ...} when it failed or died without a row.
         """
         # Rows are read as they come: a worker blocked on a full pipe would never exit.
-        wait([w.process.sentinel for w in self.running] + [w.conn for w in self.running])
+        soonest = min(w.deadline for w in self.running)
+        wait([w.process.sentinel for w in self.running] + [w.conn for w in self.running],
+             timeout=max(0.0, soonest - time.monotonic()))
+        for worker in self.running:
+            if worker.process.exitcode is None and time.monotonic() >= worker.deadline:
+                worker.overdue = True
+                worker.process.kill()  # SIGKILL ends even a stopped process
+                worker.process.join()
         done = []
         for worker in list(self.running):
             _collect(worker)
@@ -199,6 +216,10 @@ class Workers:
         end_orphans(self.before | {w.process.pid for w in self.running if w.process.pid})
         if worker.row is not None:
             return worker.row
+        if worker.overdue:
+            return {"error": f"the worker process ran past the episode's limit of "
+                    f"{self.limit_s:g} s by {WATCHDOG_MARGIN_S:g} s (stopped or stuck) "
+                    "and was killed"}
         return {"error": f"the worker process {_describe(worker.process.exitcode)} "
                 "while playing this episode"}
 

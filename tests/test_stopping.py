@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -132,4 +133,31 @@ def test_an_agent_that_signals_its_worker_costs_only_its_own_episode(tmp_path, s
     assert rows[1]["outcome"] == "truncated"  # the other episode played to its end
     table = (out / "results.md").read_text()
     assert "| blue_door | easy | 1 (+1 harness error) |" in table
+    assert_nothing_left(mark, tmp_path)
+
+
+@pytest.mark.timeout(180)
+def test_a_worker_its_agent_stopped_is_killed_by_the_watchdog(tmp_path, monkeypatch,
+                                                              capsys) -> None:
+    # SIGSTOP freezes the worker, and with it the episode's own deadlines; the suite's
+    # process notices the worker overran its episode's limit and kills it.
+    from harness import suite_workers
+    from harness.cli import main
+
+    monkeypatch.setattr(suite_workers, "WATCHDOG_MARGIN_S", 2.0)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "scratch"))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR afresh
+    (tmp_path / "scratch").mkdir()
+    mark = f"mark-{uuid.uuid4().hex}"
+    out = tmp_path / "suite"
+    started = time.monotonic()
+    assert main(["eval", "--levels", "blue_door", "--difficulties", "easy", "--seeds", "2",
+                 "--jobs", "2", "--episode-timeout", "8", "--out", str(out),
+                 "--agent", f"{sys.executable} {KILLER} {int(signal.SIGSTOP)} {mark}"]) == 1
+    assert time.monotonic() - started < 60
+    rows = {r["seed"]: r for r in json.loads((out / "results.json").read_text())["episodes"]}
+    assert rows[0]["outcome"] == "harness_error"
+    assert "ran past the episode's limit of 8 s by 2 s (stopped or stuck)" in rows[0]["error"]
+    assert rows[1]["outcome"] == "truncated"
+    assert "harness error" in capsys.readouterr().err
     assert_nothing_left(mark, tmp_path)
