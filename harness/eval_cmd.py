@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     Exit 0 when it ran, 1 when any episode ended in a harness error, 2 on a usage error,
     a mismatched --out or one another suite is writing to, 128 + N when stopped by
-    signal N (130 SIGINT, 143 SIGTERM).
+    signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
     """
     settings = settings_from_arguments(args)
     out = Path(args.out)

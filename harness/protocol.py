@@ -108,7 +108,8 @@ OUTCOMES: dict[str, Outcome] = {
         Outcome("harness_error", "aborted", "The harness itself failed; the record says where.",
                 by_harness=True),
         Outcome("interrupted", "aborted",
-                "The harness was stopped (SIGINT or SIGTERM) before the episode ended.",
+                "The harness was stopped by a signal (SIGINT, SIGTERM, SIGHUP) before the episode "
+                "ended.",
                 by_harness=True),
     )
 }

@@ -1,12 +1,13 @@
-"""Stopping on SIGINT and SIGTERM: finish what was started, leave nothing behind.
+"""Stopping on SIGINT, SIGTERM or SIGHUP: finish what was started, leave nothing behind.
 
-`installed` makes both signals raise `Interrupted` in the main thread. While an episode
+`installed` makes these signals raise `Interrupted` in the main thread. While an episode
 plays, `held` keeps that from happening in the middle of a tick or of a record line:
 the signal is only noted, and the episode asks `requested` between turns and lets it
 through (`interruptible`) only while it waits for the agent. Either way the episode
 ends with the outcome `interrupted`, its record gets an end line, the agent's process
 group is ended and its folders are removed. The command then exits with the
-conventional status 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
+conventional status 128 + the signal number (130 for SIGINT, 143 for SIGTERM, 129 for
+SIGHUP, the terminal closing).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import threading
 from collections.abc import Iterator
 from types import FrameType
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class Interrupted(BaseException):

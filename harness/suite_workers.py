@@ -55,11 +55,12 @@ class _Worker:
 def _worker_main(conn: Connection, parent: int, scratch: str, play: Play,
                  job: dict[str, Any]) -> None:
     # In the forked child. Ctrl-C reaches the whole terminal group; the suite's process
-    # decides and sends SIGTERM, so SIGINT is ignored here.
+    # decides and sends SIGTERM, so SIGINT (and SIGHUP, the terminal closing) is ignored.
     _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != parent:  # the parent died before the request took hold
         os._exit(143)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     # Outside the episode a late SIGTERM is ignored: the row is sent and the worker exits.
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     os.environ["TMPDIR"] = scratch  # the agent's scratch space lives in the worker's

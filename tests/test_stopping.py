@@ -62,7 +62,7 @@ def assert_nothing_left(mark: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_signal_to_harness_run_ends_the_episode_as_interrupted(tmp_path, signum) -> None:
     out = tmp_path / "runs"
     proc, mark = start(tmp_path, "run", "blue_door", "--difficulty", "easy", "--out", str(out),
@@ -70,7 +70,7 @@ def test_a_signal_to_harness_run_ends_the_episode_as_interrupted(tmp_path, signu
     wait_for_headers(proc, out, 1)
     proc.send_signal(signum)
     stdout, stderr = proc.communicate(timeout=30)
-    assert proc.returncode == 128 + signum  # 130 for SIGINT, 143 for SIGTERM
+    assert proc.returncode == 128 + signum  # 130 for SIGINT, 143 for SIGTERM, 129 SIGHUP
     assert "Traceback" not in stderr
     name = signal.Signals(signum).name
     assert f"interrupted: the harness was stopped by {name} at turn 0" in stderr
