@@ -161,3 +161,26 @@ def test_a_worker_its_agent_stopped_is_killed_by_the_watchdog(tmp_path, monkeypa
     assert rows[1]["outcome"] == "truncated"
     assert "harness error" in capsys.readouterr().err
     assert_nothing_left(mark, tmp_path)
+
+
+def test_a_stop_while_held_is_noted_and_taken_at_the_next_wait() -> None:
+    from harness import stopping
+
+    with stopping.installed():
+        with stopping.held():
+            os.kill(os.getpid(), signal.SIGTERM)  # a tick or a record line is under way
+            time.sleep(0.05)
+            stop = stopping.requested()
+            assert stop is not None and stop.name == "SIGTERM" and stop.exit_status == 143
+            with pytest.raises(stopping.Interrupted), stopping.interruptible():
+                pytest.fail("a wait must not begin once a stop was asked for")
+            os.kill(os.getpid(), signal.SIGINT)  # a second signal during clean-up
+            time.sleep(0.05)
+        assert stopping.requested().name == "SIGTERM"  # the first one counts
+    with stopping.installed():
+        assert stopping.requested() is None
+        with pytest.raises(stopping.Interrupted, match="2"):
+            os.kill(os.getpid(), signal.SIGINT)  # outside an episode: at once
+            time.sleep(1)
+    # The handlers before are back: pytest's own Ctrl-C works again.
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
