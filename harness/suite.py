@@ -4,9 +4,8 @@ Each episode is one in-process `harness.runner.run` call inside its own worker p
 with its own scratch directory (`harness.suite_workers`). Its run directory lives at a
 fixed place under the suite's output (`episodes/<level>/<difficulty>/s<seed>/`), so a
 suite started again finds the episodes whose record replays and does not play them
-again. Results come from the
-harness's own summaries (in memory, or re-derived by replay on resume), never from what
-a record file says.
+again. Results come from the harness's own summaries (in memory, or re-derived by
+replay on resume), never from what a record file says.
 """
 
 from __future__ import annotations
