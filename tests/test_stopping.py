@@ -22,8 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 KILLER = ROOT / "tests" / "agents" / "worker_killer_agent.py"
 
 
-def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, str]:
-    """Start the harness with an agent that carries a fresh marker; scratch in tmp/scratch."""
+def start(tmp_path: Path, *args: str, group: bool = False) -> tuple[subprocess.Popen, str]:
+    """Start the harness with an agent that carries a fresh marker; scratch in tmp/scratch.
+
+    With `group`, the harness leads a process group of its own, as a terminal's
+    foreground job does, so a test can signal the whole group as Ctrl-C does.
+    """
     mark = f"mark-{uuid.uuid4().hex}"
     scratch = tmp_path / "scratch"
     scratch.mkdir()
@@ -31,7 +35,7 @@ def start(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, str]:
     command = [sys.executable, "-m", "harness.cli", *args]
     command = [a.replace("MARK", mark) for a in command]
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, process_group=0 if group else None)
     return proc, mark
 
 
@@ -85,14 +89,19 @@ def test_a_signal_to_harness_run_ends_the_episode_as_interrupted(tmp_path, signu
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
-def test_a_signal_to_harness_eval_ends_every_worker_and_agent(tmp_path, signum) -> None:
+@pytest.mark.parametrize("signum, group", [
+    (signal.SIGINT, False), (signal.SIGTERM, False), (signal.SIGKILL, False),
+    (signal.SIGINT, True)])  # Ctrl-C in a terminal: the suite and its workers all get it
+def test_a_signal_to_harness_eval_ends_every_worker_and_agent(tmp_path, signum, group) -> None:
     out = tmp_path / "suite"
     proc, mark = start(tmp_path, "eval", "--levels", "blue_door", "--difficulties", "easy",
                        "--seeds", "2", "--jobs", "2", "--out", str(out),
-                       "--agent", f"{sys.executable} {KILLER} 0 MARK")
+                       "--agent", f"{sys.executable} {KILLER} 0 MARK", group=group)
     wait_for_headers(proc, out, 2)
-    proc.send_signal(signum)
+    if group:
+        os.killpg(proc.pid, signum)
+    else:
+        proc.send_signal(signum)
     _, stderr = proc.communicate(timeout=30)
     # Workers are forked from the suite's process, so the marker finds them too.
     assert_nothing_left(mark, tmp_path)
