@@ -7,6 +7,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from harness import stopping
+
 # Subcommand name -> (module that defines `add_arguments(parser)` and `run(args) -> int`, help).
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("harness.check_cmd", "Validate level files and report their size."),
@@ -32,9 +34,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns the process exit status."""
-    args = build_parser().parse_args(argv)
-    return int(args._run(args))
+    """Entry point of the console script; returns the process exit status.
+
+    SIGINT and SIGTERM stop any command without a traceback, with status 130 or 143.
+    """
+    words = list(sys.argv[1:] if argv is None else argv)
+    with stopping.installed():
+        try:
+            args = build_parser().parse_args(words)
+            return int(args._run(args))
+        except stopping.Interrupted as stop:
+            name = f"harness {words[0]}" if words else "harness"
+            print(f"{name}: interrupted by {stop.name}", file=sys.stderr)
+            return stop.exit_status
 
 
 if __name__ == "__main__":

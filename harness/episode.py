@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import outcome as endings
+from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
 from harness.game import Game, GameFactory, world_game
 from harness.outcome import Ending
@@ -75,6 +76,12 @@ class _Episode:
         self.record = RecordWriter(spec.run_dir / RECORD_FILE)
 
     def play(self) -> dict[str, Any]:
+        # A stop signal is only noted while the episode plays (never mid-tick or mid-line),
+        # and taken between turns or while waiting for the agent.
+        with stopping.held():
+            return self._play()
+
+    def _play(self) -> dict[str, Any]:
         spec = self.spec
         self.t0 = time.monotonic()
         self.ep_deadline = self.t0 + self.s.episode_timeout_s
@@ -98,7 +105,9 @@ class _Episode:
                     self._write_header()
             return self._finish(ending)
         finally:
-            proc.close(grace_s=self.s.grace_s)
+            # Whoever stops the harness wants it gone soon: a short grace, not the full one.
+            grace = self.s.grace_s if stopping.requested() is None else min(self.s.grace_s, 0.5)
+            proc.close(grace_s=grace)
             self.record.close()
 
     header_written = False
@@ -155,9 +164,19 @@ class _Episode:
             return own, "", limit_s
         return self.ep_deadline, "episode timeout", self.s.episode_timeout_s
 
+    def _read(self, deadline: float) -> object:
+        # The agent's line, or the stop that came while waiting for it.
+        try:
+            with stopping.interruptible():
+                return self.proc.read_line(deadline)
+        except stopping.Interrupted as stop:
+            return stop
+
     def _await_hello(self) -> Ending | None:
         deadline, which, limit = self._deadline(self.s.hello_timeout_s)
-        event = self.proc.read_line(deadline)
+        event = self._read(deadline)
+        if isinstance(event, stopping.Interrupted):
+            return endings.interrupted_ending(event, None)
         if isinstance(event, Timeout):
             return endings.silence_ending(None, "hello", which or "hello timeout", limit)
         if isinstance(event, Eof):
@@ -172,6 +191,9 @@ class _Episode:
         return None
 
     def _pre_turn_ending(self) -> Ending | None:
+        stop = stopping.requested()
+        if stop is not None:
+            return endings.interrupted_ending(stop, self.state.turn)
         status = self.game.status()
         if status.ended:
             return endings.mission_ending(status)
@@ -188,14 +210,16 @@ class _Episode:
         self.proc.send_line(encode(obs))
         t_sent = time.monotonic()
         deadline, which, limit = self._deadline(self.s.decision_timeout_s)
-        event = self.proc.read_line(deadline)
+        event = self._read(deadline)
         t_got = time.monotonic()
         turn = {"turn": st.turn, "tick": tick, "state_hash": state_hash, "observation": obs,
                 "text_chars": len(obs["text"]), "raw_action": None, "action": None,
                 "error": None, "result": None, "extra_lines": 0,
                 "agent_wall_s": round(t_got - t_sent, 4)}
         ending = None
-        if isinstance(event, Timeout):
+        if isinstance(event, stopping.Interrupted):
+            ending = endings.interrupted_ending(event, st.turn)
+        elif isinstance(event, Timeout):
             ending = endings.silence_ending(st.turn, "action", which or "decision timeout", limit)
         elif isinstance(event, Eof):
             ending = endings.exit_ending(st.turn, event, self.proc.stderr_tail(),

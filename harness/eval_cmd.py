@@ -6,10 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from harness import stopping
 from harness.pages.index import write_index
 from harness.runner import LEVELS_DIR, UsageError, resolve_level
 from harness.settings import (
     MAX_JOBS,
+    RunSettings,
     add_agent_arguments,
     id_list,
     jobs_number,
@@ -19,6 +21,7 @@ from harness.settings import (
     settings_from_arguments,
 )
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
+from harness.suite_files import SuiteLockedError, suite_lock
 from harness.suite_report import ProgressBar, harness_errors, write_results
 
 
@@ -63,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the suite.
 
     Exit 0 when it ran, 1 when any episode ended in a harness error, 2 on a usage error,
-    a mismatched --out or a required sandbox that cannot be made.
+    a mismatched --out or one another suite is writing to, or a required sandbox that
+    cannot be made; 128 + N when stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
     """
     settings = settings_from_arguments(args)
     out = Path(args.out)
@@ -77,11 +81,32 @@ def run(args: argparse.Namespace) -> int:
     try:
         suite = resolve_suite(args.levels, args.difficulties)
         episodes = plan(suite, args.seeds)
-        rows = run_suite(episodes, args.agent, out, settings, args.jobs, ProgressBar(),
-                         note=lambda text: print(f"harness eval: {text}", file=sys.stderr))
-    except (UsageError, SuiteMismatchError) as exc:
+        # One suite at a time per folder, from resume to the last results file.
+        with suite_lock(out):
+            rows = run_suite(episodes, args.agent, out, settings, args.jobs, ProgressBar(),
+                             note=_note)
+            return _report(args, out, settings, suite, rows)
+    except (UsageError, SuiteMismatchError, SuiteLockedError) as exc:
         print(f"harness eval: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a full disk, a folder made read-only while the suite ran
+        print(f"harness eval: cannot write in --out {out}: {exc.strerror or exc}"
+              + (f" ({exc.filename})" if exc.filename else ""), file=sys.stderr)
+        return 2
+    except stopping.Interrupted as stop:
+        print(f"harness eval: interrupted by {stop.name}; every worker and agent was ended "
+              "and each running episode's record ends as interrupted. Run the same command "
+              "again to resume: finished episodes are kept, interrupted ones set aside and "
+              "played again.", file=sys.stderr)
+        return stop.exit_status
+
+
+def _note(text: str) -> None:
+    print(f"harness eval: {text}", file=sys.stderr)
+
+
+def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
+            suite: list[tuple[str, list[str]]], rows: list[dict]) -> int:
     meta = {"agent": args.agent, "levels": [lv for lv, _ in suite],
             "difficulties": {lv: ds for lv, ds in suite}, "seeds": args.seeds,
             "jobs": args.jobs, **suite_identity(args.agent, settings)}

@@ -8,6 +8,7 @@ from typing import Any
 from harness.agent_process import Eof, LineTooLong, NotUtf8
 from harness.game import GameStatus
 from harness.protocol import OUTCOMES, PROTOCOL_VERSION, Fault
+from harness.stopping import Interrupted
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,13 @@ def line_fault(event: LineTooLong | NotUtf8, max_line_bytes: int) -> Fault:
                      f"limit of {max_line_bytes} bytes; starts {event.prefix[:80]!r}")
     return Fault("not_utf8", f"a line of {event.length} bytes is not UTF-8 text; "
                  f"starts {event.prefix[:80]!r}")
+
+
+def interrupted_ending(stop: Interrupted, turn: int | None) -> Ending:
+    """The harness was asked to stop before the episode ended."""
+    where = "before the agent's hello" if turn is None else f"at turn {turn}"
+    return Ending("interrupted", f"the harness was stopped by {stop.name} {where}; the "
+                  "record proves no result")
 
 
 def mission_ending(status: GameStatus) -> Ending:

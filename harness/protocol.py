@@ -19,6 +19,16 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from harness.bounds import (
+    MAX_DEPTH,
+    cap_message,
+    clean_strings,
+    may_hold_surrogates,
+    quote,
+    shorten_quoted,
+    too_deep,
+)
+
 PROTOCOL_VERSION = 1
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
@@ -74,11 +84,16 @@ ERROR_CODES: dict[str, ErrorCode] = {
 
 @dataclass(frozen=True)
 class Outcome:
-    """One way an episode can end; `kind` keeps terminated, truncated and aborted apart."""
+    """One way an episode can end; `kind` keeps terminated, truncated and aborted apart.
+
+    `by_harness` marks the endings that say nothing of the agent (the harness failed or
+    was stopped): a suite counts them apart and leaves them out of the agent's figures.
+    """
 
     name: str
     kind: str
     summary: str
+    by_harness: bool = False  # says nothing of the agent: left out of its figures
 
 
 OUTCOMES: dict[str, Outcome] = {
@@ -90,7 +105,12 @@ OUTCOMES: dict[str, Outcome] = {
         Outcome("agent_timeout", "aborted", "The agent was silent past a wall-clock deadline."),
         Outcome("agent_crashed", "aborted", "The agent exited or closed its output early."),
         Outcome("protocol_error", "aborted", "No valid hello, or too many bad actions in a row."),
-        Outcome("harness_error", "aborted", "The harness itself failed; the record says where."),
+        Outcome("harness_error", "aborted", "The harness itself failed; the record says where.",
+                by_harness=True),
+        Outcome("interrupted", "aborted",
+                "The harness was stopped by a signal (SIGINT, SIGTERM, SIGHUP) before the episode "
+                "ended.",
+                by_harness=True),
     )
 }
 
@@ -112,6 +132,8 @@ class Fault:
     def __post_init__(self) -> None:
         if self.code not in ERROR_CODES:
             raise ValueError(f"undeclared error code {self.code!r}")
+        # However a message was built, it goes into the record and to the agent bounded.
+        object.__setattr__(self, "message", cap_message(self.message))
 
     def to_dict(self) -> dict[str, str]:
         """The fault as JSON data: {"code", "message"}."""
@@ -158,7 +180,7 @@ def schema_errors(name: str, data: Any) -> list[str]:
     out = []
     for err in validator(name).iter_errors(data):
         where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.path)
-        out.append(f"{where}: {err.message}")
+        out.append(cap_message(f"{where}: {shorten_quoted(err.message, err.instance)}"))
     return sorted(out)
 
 
@@ -174,31 +196,34 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def _shorten(text: str, limit: int = 160) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 def decode_line(text: str) -> Parsed | Fault:
-    """Decode one line into a JSON object with a known type, without schema checks.
+    r"""Decode one line into a JSON object with a known type, without schema checks.
 
     Args:
         text: The line as the agent wrote it.
 
     Returns:
         `Parsed` or a `Fault` (not_json, non_finite_number, not_an_object, unknown_type).
+        Unpaired surrogates in its strings are spelt out as `\udxxx` text.
     """
+    if too_deep(text):
+        # Refused unparsed: the parser recurses once per level of nesting.
+        return Fault("not_json", f"arrays and objects nest deeper than {MAX_DEPTH} levels; "
+                     f"the line starts {quote(text[:80])}")
     try:
         data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
     except ValueError as exc:
         if "not a JSON number" in str(exc):
             return Fault("non_finite_number", f"{exc}; send finite numbers only")
-        return Fault("not_json", f"the line is not JSON ({exc}): {_shorten(text)!r}")
+        return Fault("not_json", f"the line is not JSON ({exc}): {quote(text, 160)}")
+    if may_hold_surrogates(text):
+        data = clean_strings(data)
     if not isinstance(data, dict):
         return Fault("not_an_object", f"expected a JSON object, got {type(data).__name__}")
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
         allowed = ", ".join(MESSAGE_TYPES)
-        return Fault("unknown_type", f"type {kind!r} is not a message type ({allowed})")
+        return Fault("unknown_type", f"type {quote(kind)} is not a message type ({allowed})")
     return Parsed(data)
 
 
@@ -217,7 +242,7 @@ def parse_agent_line(text: str, expected: str) -> Parsed | Fault:
         return decoded
     data = decoded.message
     if data["type"] != expected:
-        return Fault("unexpected_type", f"expected a {expected} message, got {data['type']!r}")
+        return Fault("unexpected_type", f"expected a {expected} message, got {quote(data['type'])}")
     if expected == "action":
         fault = _action_fault(data)
         if fault is not None:
@@ -236,7 +261,8 @@ def _action_fault(data: dict[str, Any]) -> Fault | None:
     names = catalog().action_names
     name = data.get("action")
     if not isinstance(name, str) or name not in names:
-        return Fault("unknown_action", f"{name!r} is not an action; actions: {', '.join(names)}")
+        return Fault("unknown_action",
+                     f"{quote(name)} is not an action; actions: {', '.join(names)}")
     args = data.get("arguments", {})
     if not isinstance(args, dict):
         return Fault("bad_arguments", "arguments must be a JSON object")
@@ -246,7 +272,7 @@ def _action_fault(data: dict[str, Any]) -> Fault | None:
         first = min(errors, key=lambda e: list(map(str, e.path)))
         where = ".".join(str(p) for p in first.path)
         prefix = f"{name}: argument {where}: " if where else f"{name}: "
-        return Fault("bad_arguments", prefix + first.message)
+        return Fault("bad_arguments", prefix + shorten_quoted(first.message, first.instance))
     return None
 
 

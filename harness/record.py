@@ -133,8 +133,8 @@ class Record:
 
     @property
     def interrupted(self) -> bool:
-        """Whether the run stopped before writing its end line."""
-        return self.end is None
+        """Whether the run was cut short: no end line, or one that says it was interrupted."""
+        return self.end is None or (self.end.get("summary") or {}).get("outcome") == "interrupted"
 
 
 def read_record(path: str | Path) -> Record:

@@ -27,8 +27,8 @@ REPLAY_STATUSES: dict[str, tuple[int, str]] = {
     "verified": (0, "every claim of the record was re-derived and matches"),
     "diverged": (1, "a state hash, the turn numbering or the summary differs"),
     "unusable": (2, "the file is not a readable, schema-valid record, or its level is gone"),
-    "interrupted": (3, "the record has no end line: its turns may match, but it proves no "
-                    "result"),
+    "interrupted": (3, "the run was interrupted (no end line, or the outcome `interrupted`): "
+                    "its turns may match, but it proves no result"),
 }
 
 # Summary fields a replay re-derives and compares.
@@ -44,7 +44,7 @@ class ReplayReport:
         verified: True only when the record is complete and every claim matched.
         turns: Turns compared.
         divergence: The first mismatch in plain words, or None.
-        interrupted: The record has no end line (the run was interrupted).
+        interrupted: The run was interrupted (no end line, or its outcome says so).
         summary: The summary re-derived by the replay (None when it stopped early).
     """
 
@@ -118,7 +118,7 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
             except (UnknownIdError, InvalidRequestError) as exc:
                 return diverged(index, f"turn {index}: the recorded action was refused on "
                                 f"replay: {exc}")
-    if record.end is None:
+    if interrupted:
         return ReplayReport(False, len(record.turns), None, True)
     if game.state_hash() != record.end["final_state_hash"]:
         return diverged(len(record.turns), "final state hash differs")

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"verified: {report.turns} turns reproduce the recorded state hashes, and the "
               "summary is re-derived and matches")
     elif status == "interrupted":
-        print(f"interrupted: the record has no end line, so it proves no result "
+        print(f"interrupted: the run was stopped before its end, so it proves no result "
               f"({report.turns} turns reproduce their state hashes)")
     else:
         print(f"DIVERGED: {report.divergence}")

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from harness import stopping
 from harness.runner import UsageError
 from harness.settings import (
     RunSettings,
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the episode; exit 0 whenever it ran, 2 on a usage error or an unusable sandbox."""
+    """Play the episode; exit 0 when it ran, 2 on bad usage or sandbox, 128 + N on signal N."""
     settings = settings_from_arguments(args)
     problem = out_problem(args.out)
     refused, warning = sandbox_notice(settings)
@@ -52,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         page = Path(summary["run_dir"]) / "index.html"
         if page.is_file():
             print(f"open {page} to see what happened", file=sys.stderr)
-    return 0
+    stop = stopping.requested()
+    return 0 if stop is None else stop.exit_status
 
 
 def _play(args: argparse.Namespace, settings: RunSettings) -> dict:

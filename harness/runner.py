@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import secrets
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from harness.agent_launch import AgentLaunchError, resolve_argv
 from harness.episode import EpisodeSpec, run_episode
 from harness.game import GameFactory, world_game
 from harness.settings import RunSettings, sandbox_notice
+from harness.stopping import Interrupted
 from world.errors import LevelError
 from world.level.check import check_level
 from world.level.load import parse_level, read_level_json
@@ -113,6 +115,8 @@ def run(
     Raises:
         UsageError: Unknown level or difficulty, an agent that cannot be started, or
             a sandbox that is required but cannot be made.
+        harness.stopping.Interrupted: A stop signal came before the episode began (once
+            it has begun, the episode ends as `interrupted` and its summary comes back).
     """
     level, source = resolve_level(level_ref)
     chosen = pick_difficulty(level, difficulty)
@@ -130,6 +134,12 @@ def run(
         summary = run_episode(spec, game_factory)
     except AgentLaunchError as exc:
         raise UsageError(str(exc)) from exc
+    except Interrupted:
+        # Stopped while the world was being built: no agent ran and nothing was recorded.
+        record = run_dir / "record.jsonl"
+        if not record.exists() or record.stat().st_size == 0:
+            shutil.rmtree(run_dir, ignore_errors=True)
+        raise
     # The page is only a view of the finished record: failing to write it never loses a run.
     from harness.pages import write_episode_page_safely
 

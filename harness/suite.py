@@ -1,28 +1,26 @@
 """A suite of episodes: plan them, play them in parallel processes, resume where one stopped.
 
-Each episode is one in-process `harness.runner.run` call inside a worker process with
-its own scratch directory. Its run directory lives at a fixed place under the suite's
-output (`episodes/<level>/<difficulty>/s<seed>/`), so a suite started again finds the
-episodes whose record replays and does not play them again. Results come from the
-harness's own summaries (in memory, or re-derived by replay on resume), never from what
-a record file says.
+Each episode is one in-process `harness.runner.run` call inside its own worker process
+with its own scratch directory (`harness.suite_workers`). Its run directory lives at a
+fixed place under the suite's output (`episodes/<level>/<difficulty>/s<seed>/`), so a
+suite started again finds the episodes whose record replays and does not play them
+again. Results come from the harness's own summaries (in memory, or re-derived by
+replay on resume), never from what a record file says.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import tempfile
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from harness.record import RecordError, read_record
 from harness.settings import RunSettings
+from harness.suite_files import folder_name, write_atomically
+from harness.suite_workers import Workers
 from world.sim.clock import TICKS_PER_SECOND
 
 SUITE_FILE = "suite.json"
@@ -41,8 +39,8 @@ class Episode:
     seed: int
 
     def folder(self, out: Path) -> Path:
-        """Where this episode's run directory is made."""
-        return out / "episodes" / self.level / self.difficulty / f"s{self.seed}"
+        """Where this episode's run directory is made (always inside `out`)."""
+        return out / "episodes" / folder_name(self.level) / self.difficulty / f"s{self.seed}"
 
 
 def plan(levels: Iterable[tuple[str, Iterable[str]]], seeds: int) -> list[Episode]:
@@ -83,7 +81,7 @@ def check_identity(out: Path, identity: dict[str, Any]) -> None:
                 f"(before: {', '.join(f'{k}={before.get(k)!r}' for k in differ)}); "
                 "use another --out directory or remove that one")
     out.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(identity, indent=2) + "\n", encoding="utf-8")
+    write_atomically(path, json.dumps(identity, indent=2) + "\n")
 
 
 SET_ASIDE = "set_aside"  # where resume moves runs it cannot reuse, never deleting them
@@ -116,7 +114,8 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any],
             _set_aside(run_dir, out, f"unreadable record ({exc})", note)
             continue
         if record.interrupted:
-            _set_aside(run_dir, out, "interrupted run (no end line)", note)
+            why = "no end line" if record.end is None else "stopped by a signal"
+            _set_aside(run_dir, out, f"interrupted run ({why})", note)
             continue
         header = record.header
         for name, want in (("harness_version", identity["harness_version"]),
@@ -144,6 +143,8 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any],
 def _set_aside(run_dir: Path, out: Path, why: str, note: Callable[[str], None]) -> None:
     target = out / SET_ASIDE / run_dir.relative_to(out / "episodes")
     target.parent.mkdir(parents=True, exist_ok=True)
+    while target.exists():  # never merge into (or over) what was set aside before
+        target = target.with_name(target.name + "+")
     shutil.move(str(run_dir), str(target))
     note(f"set aside {run_dir} as {target}: {why}; the episode is played again")
 
@@ -171,42 +172,31 @@ def failed_row(episode: Episode, error: str) -> dict[str, Any]:
             "run_dir": None, "agent": None, "error": error}
 
 
-def play_one(episode: dict[str, Any], agent: str, out: str,
-             settings: dict[str, Any]) -> dict[str, Any]:
+def interrupted_row(episode: Episode, signal_name: str) -> dict[str, Any]:
+    """The row of an episode stopped by a signal: it proves no result."""
+    return {**failed_row(episode, f"stopped by {signal_name} before the episode ended"),
+            "outcome": "interrupted"}
+
+
+def play_one(job: dict[str, Any]) -> dict[str, Any]:
     """Play one episode in this process (a worker) and return its results row.
 
     Args:
-        episode: The episode as a dict (level, difficulty, seed).
-        agent: The agent command line.
-        out: The suite's output directory.
-        settings: RunSettings fields.
+        job: episode (level, difficulty, seed), agent (command line), out (the suite's
+            folder) and settings (RunSettings fields).
 
     Returns:
         The results row.
     """
     from harness import runner
 
-    ep = Episode(**episode)
-    folder = ep.folder(Path(out))
+    ep = Episode(**job["episode"])
+    folder = ep.folder(Path(job["out"]))
     folder.mkdir(parents=True, exist_ok=True)
-    before = os.environ.get("TMPDIR")
-    os.environ.pop("TMPDIR", None)
-    tempfile.tempdir = None
-    scratch = tempfile.mkdtemp(prefix="suite-worker-")
-    os.environ["TMPDIR"] = scratch  # each episode's agent gets its own scratch space
-    tempfile.tempdir = None
-    try:
-        data = dict(settings)
-        data["env_passthrough"] = tuple(data["env_passthrough"])
-        summary = runner.run(ep.level, agent, difficulty=ep.difficulty, seed=ep.seed,
-                             out_dir=folder, settings=RunSettings(**data))
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
-        if before is None:
-            os.environ.pop("TMPDIR", None)
-        else:
-            os.environ["TMPDIR"] = before
-        tempfile.tempdir = None
+    data = dict(job["settings"])
+    data["env_passthrough"] = tuple(data["env_passthrough"])
+    summary = runner.run(ep.level, job["agent"], difficulty=ep.difficulty, seed=ep.seed,
+                         out_dir=folder, settings=RunSettings(**data))
     # The row comes from the harness's own summary in memory: the record file sits where
     # the agent ran, and nothing the agent can write is read back as a result.
     return row_from_summary(ep, Path(summary["run_dir"]), summary)
@@ -231,6 +221,8 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
 
     Raises:
         SuiteMismatchError: Earlier runs in `out` used other settings.
+        harness.stopping.Interrupted: A stop signal came; every worker and agent was
+            ended first, and each running episode's record ends as interrupted.
     """
     identity = suite_identity(agent, settings)
     check_identity(out, identity)
@@ -239,44 +231,25 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         row = finished(ep, out, identity, note)
         if row is not None:
             rows[ep] = row
-    todo = [ep for ep in episodes if ep not in rows]
     total = len(episodes)
     progress(len(rows), total, None)
-    queue = list(todo)
-    while queue:
-        # A worker that dies outright (a native crash) breaks its pool: the episodes it
-        # held are recorded as harness errors and the rest go on in a fresh pool.
-        queue = _drain(queue, agent, out, settings, jobs, rows, total, progress)
+    queue = [ep for ep in episodes if ep not in rows]
+    with Workers(jobs, play_one, settings.episode_timeout_s) as workers:
+        while queue or workers.running:
+            while queue and workers.free:
+                ep = queue.pop(0)
+                workers.start(ep, {"episode": asdict(ep), "agent": agent, "out": str(out),
+                                   "settings": settings.to_dict()})
+            for ep, result in workers.finished():
+                rows[ep] = _row(ep, result)
+                progress(len(rows), total, rows[ep])
     return [rows[ep] for ep in episodes]
 
 
-def _drain(queue: list[Episode], agent: str, out: Path, settings: RunSettings, jobs: int,
-           rows: dict[Episode, dict[str, Any]], total: int,
-           progress: Callable[[int, int, dict[str, Any] | None], None]) -> list[Episode]:
-    # Play queued episodes in one pool; return those not started when the pool broke.
-    queue = list(queue)
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        pending: dict[Future, Episode] = {}
-        while queue or pending:
-            while queue and len(pending) < max(1, jobs):
-                ep = queue.pop(0)
-                pending[pool.submit(play_one, asdict(ep), agent, str(out),
-                                    settings.to_dict())] = ep
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            broken = False
-            for future in done:
-                ep = pending.pop(future)
-                try:
-                    rows[ep] = future.result()
-                except BrokenProcessPool as exc:
-                    rows[ep] = failed_row(ep, f"the worker process died: {exc}")
-                    broken = True
-                except Exception as exc:  # one broken episode must not sink the suite
-                    rows[ep] = failed_row(ep, f"{type(exc).__name__}: {exc}")
-                progress(len(rows), total, rows[ep])
-            if broken:
-                for ep in pending.values():
-                    rows[ep] = failed_row(ep, "the worker pool broke while it ran")
-                    progress(len(rows), total, rows[ep])
-                return queue
-    return []
+def _row(ep: Episode, result: dict[str, Any]) -> dict[str, Any]:
+    # A worker answers with its row, or says it was stopped or failed.
+    if "interrupted" in result:
+        return interrupted_row(ep, result["interrupted"])
+    if "error" in result:
+        return failed_row(ep, result["error"])
+    return result

@@ -14,6 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from harness.protocol import OUTCOMES
+from harness.suite_files import write_atomically
+
 # Column -> (header, how a row of the table renders it). Declared once for every output.
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("level", "level"), ("difficulty", "difficulty"), ("episodes", "episodes"),
@@ -27,9 +30,14 @@ _EMPTY = {"score": 0.0, "success": False, "decisions": 0, "game_time_s": 0.0,
           "invalid_actions": 0}
 
 
+def _by_harness(row: dict[str, Any]) -> bool:
+    outcome = OUTCOMES.get(str(row.get("outcome")))
+    return outcome is not None and outcome.by_harness
+
+
 def harness_errors(rows: list[dict[str, Any]]) -> int:
-    """How many rows are harness errors (episodes the harness failed to play)."""
-    return sum(1 for r in rows if r.get("outcome") == "harness_error")
+    """How many rows the harness failed to play (a harness error, or a stopped worker)."""
+    return sum(1 for r in rows if _by_harness(r))
 
 
 def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -50,7 +58,7 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for (level, difficulty), everything in groups.items():
         # A harness error says nothing about the agent: it is counted and shown, never
         # averaged into the agent's figures.
-        group = [r for r in everything if r.get("outcome") != "harness_error"] or [_EMPTY]
+        group = [r for r in everything if not _by_harness(r)] or [_EMPTY]
         played = len(everything) - harness_errors(everything)
         scores = [r["score"] for r in group]
         sd = statistics.stdev(scores) if len(scores) > 1 else 0.0
@@ -116,10 +124,10 @@ def write_results(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -
     """
     summaries = summarise(rows)
     data = {"suite": meta, "episodes": rows, "table": summaries}
-    (out / "results.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_atomically(out / "results.json", json.dumps(data, indent=2) + "\n")
     table = markdown_table(summaries)
     title = f"# Suite results: `{meta['agent']}`\n\n"
-    (out / "results.md").write_text(title + table, encoding="utf-8")
+    write_atomically(out / "results.md", title + table)
     return table
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from harness.pages.render import render
 from harness.pages.usage import FIELDS, usage_report
 from harness.record import read_record
+from harness.suite_files import write_atomically
 
 
 @dataclass(frozen=True)
@@ -164,8 +165,7 @@ def write_index_page(episodes: Iterable[EpisodeSummary], out_path: str | Path,
         The path written.
     """
     out = Path(out_path)
-    out.write_text(render("index.html.j2", **index_context(episodes, out, title)),
-                   encoding="utf-8")
+    write_atomically(out, render("index.html.j2", **index_context(episodes, out, title)))
     return out
 
 
