@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from harness.runner import run
 from harness.settings import RunSettings
 
 sys.path.insert(0, str(Path(__file__).parent))
-from proc_scan import pid_alive
+from proc_scan import wait_gone
 from runner_fakes import FakeGame
 
 AGENT = Path(__file__).parent / "agents" / "bounds_agent.py"
@@ -29,15 +30,16 @@ ACTION = '{"type": "action", "protocol_version": 1, '
 
 
 def play(tmp_path: Path, mode: str) -> tuple[dict, list[dict]]:
-    summary = run("outpost", f"{sys.executable} {AGENT} {mode}", out_dir=tmp_path,
+    # A marker on the agent's command line finds it from here: inside its sandbox its
+    # pid belongs to another namespace.
+    marker = f"bounds-{uuid.uuid4().hex}"
+    summary = run("outpost", f"{sys.executable} {AGENT} {mode} {marker}", out_dir=tmp_path,
                   settings=FAST, game_factory=FakeGame)
     record = read_record(summary["run_dir"])
     assert not record.interrupted
     for line in (record.header, *record.turns, record.end):
         assert schema_errors(line["kind"], line) == [], line["kind"]
-    log = Path(summary["stderr_log"]).read_text(errors="replace")
-    pid = int(re.search(r"pid (\d+)", log).group(1))
-    assert not pid_alive(pid), "the agent outlived its episode"
+    assert wait_gone(marker, timeout_s=5) == [], "the agent outlived its episode"
     return summary, list(record.turns)
 
 
@@ -155,7 +157,7 @@ def test_a_record_tampered_with_surrogates_and_controls_still_renders_safely(tmp
 
     summary, _ = play(tmp_path, "big_notes")
     record = Path(summary["record"])
-    lines = record.read_text().splitlines()
+    lines = record_text(record).splitlines()
     turn = json.loads(lines[2])  # turn 1, a rejected one: the page shows its raw line
     assert turn["error"]
     # JSON escapes for an unpaired surrogate and raw controls, as a hand-edited file has.
