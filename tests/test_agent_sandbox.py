@@ -7,7 +7,6 @@ that nothing it started is still running afterwards.
 from __future__ import annotations
 
 import json
-import os
 import resource
 import secrets
 import socket
@@ -28,6 +27,7 @@ from harness.sandbox_fs import MountPlan
 from harness.settings import RunSettings
 
 sys.path.insert(0, str(Path(__file__).parent))
+from proc_scan import live_with
 from runner_fakes import FakeGame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,22 +40,6 @@ needs_bwrap = pytest.mark.skipif(bubblewrap_problem() is not None,
 
 def python_agent(name: str, *args: str) -> list[str]:
     return [sys.executable, str(AGENTS / name), *args]
-
-
-def running_with(token: str) -> list[int]:
-    """Live processes anywhere on the machine whose command line holds the token."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if token.encode() in cmdline and state not in (b"Z", b"X"):
-            found.append(int(entry))
-    return found
 
 
 def wait_until(check, seconds: float = 15.0):
@@ -173,10 +157,10 @@ def test_a_snooping_agent_reaches_nothing_of_the_harness(
         assert "No such file" in report["harness_source"]["error"]
         assert report["agent_kit"]["ok"]  # the one part of the harness agents may import
         # The setsid double-forked grandchild is alive while the agent is ...
-        assert wait_until(lambda: running_with(token))
+        assert wait_until(lambda: live_with(token))
         assert proc.close(grace_s=0.2) == -15
     # ... and gone with it; the run directory holds only what the harness wrote.
-    assert running_with(token) == []
+    assert live_with(token) == []
     assert sorted(p.name for p in run_dir.iterdir()) == ["record.jsonl"]
     assert not proc.workdir.exists()
 
@@ -199,7 +183,7 @@ def test_an_episode_with_a_snooping_agent_leaves_its_record_and_machine_clean(
     assert not report["run_dir_write"]["ok"] and not report["level_file"]["ok"]
     assert sorted(p.name for p in Path(summary["run_dir"]).iterdir()) == [
         "agent_stderr.log", "index.html", "record.jsonl.gz"]
-    assert running_with(token) == []
+    assert live_with(token) == []
 
 
 @needs_bwrap
@@ -217,7 +201,7 @@ def test_a_memory_bomb_ends_as_an_agent_error_naming_the_limit(tmp_path: Path) -
     assert "--agent-memory-mb" in message
     assert resource.getrlimit(resource.RLIMIT_AS) == before  # the harness is not limited
     assert read_record(summary["run_dir"]).header["isolation"]["memory_limit_mb"] == 256
-    assert running_with(token) == []
+    assert live_with(token) == []
 
 
 def test_without_bubblewrap_the_run_says_so_once_and_the_record_says_none(
@@ -244,7 +228,7 @@ def test_without_bubblewrap_the_run_says_so_once_and_the_record_says_none(
                          "network": "shared", "memory_limit_mb": 256,
                          "reason": "no-such-bwrap-here is not installed (Debian package "
                                    "bubblewrap)"}
-    assert running_with(token) == []
+    assert live_with(token) == []
 
 
 @pytest.mark.parametrize("command", [("run", "exit_switch"), ("eval", "--levels", "exit_switch")])
