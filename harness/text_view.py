@@ -118,8 +118,12 @@ def _doors(obs: Obs) -> list[str]:
         if d["key"]:
             found = f" (in {d['key_area']})" if d["key_area"] else ""
             bits.append(f"needs key {d['key']}{found}")
+        elif d.get("needs_key"):
+            bits.append("needs a key not seen so far")
         if d["panel"]:
             bits.append(f"opened by panel {d['panel']}")
+        elif d.get("has_panel"):
+            bits.append("opened by a panel not seen so far")
         if d["open_seconds"]:
             bits.append(f"stays open {d['open_seconds']:.0f} s")
         if d["one_way"]:
@@ -173,10 +177,14 @@ def _hazards(obs: Obs) -> list[str]:
     out = []
     for h in obs["view"]["hazards"]:
         left = "" if h["seconds_left"] is None else f" ({h['seconds_left']:.0f} s left)"
-        out.append(f"HAZARD {h['kind']}: {h['text']}{left}")
+        extent = h.get("extent")
+        where = "" if not extent else " within " + ", ".join(
+            f"({x:.0f}, {z:.0f})" for x, z in extent)
+        out.append(f"HAZARD {h['kind']}: {h['text']}{where}{left}")
     e = obs["view"]["exit"]
     if e:
-        out.append(f"Mission exit: area {e['area']} {e['name']}, ~{_num(e['distance'])} away."
+        away = "not yet seen" if e["distance"] is None else f"~{_num(e['distance'])} away"
+        out.append(f"Mission exit: area {e['area']} {e['name']}, {away}."
                    + (f" WARNING: {e['warning']}" if e["warning"] else ""))
     return out
 

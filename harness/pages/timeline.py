@@ -20,6 +20,7 @@ END_STYLES: dict[str, str] = {
     "wrong_storey": "warn",
     "door_closed": "warn",
     "out_of_ammo": "warn",
+    "no_known_route": "warn",
     "stuck": "bad",
     "unreachable": "bad",
     "refused": "bad",
