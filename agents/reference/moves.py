@@ -20,6 +20,7 @@ STOREY_GAP = 150.0  # a target higher or lower than this stands on another store
 HURT = 0.35  # below this health, no detours to look into new rooms
 UPSTAIRS_AIM = 0.5  # while unseen, how well a new area must point at a target upstairs
 STOREY_LEG = 6.0  # game seconds per walk toward another storey, to look around between
+BACK_OFF = 120.0  # how far short of a way out into an unexplored area a walk to it stops
 
 
 def walk_to(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Decision | None:
@@ -212,6 +213,13 @@ def through(mem: Memory, way: dict[str, Any], why: str) -> Decision | None:
         decision: Decision = ("go_to_area", {"exit_id": way["id"]}, why)
         if not mem.failed(decision, 2):
             return decision
+    if way["door"] is not None and not way["visited"]:
+        # A shut door into a room never seen: open it first (walks keep to known floor,
+        # and an open door shows the room beyond), then go through.
+        opening: Decision = ("go_to_object", {"object_id": way["door"]}, f"{why}: opening "
+                             f"{way['door']}")
+        if not mem.failed(opening, 2):
+            return opening
     # A door in the way: walk to a point just past it, pressing use as it is met.
     x, _, z = mem.position
     wx, wy, wz = way["position"]
@@ -299,12 +307,26 @@ def explore(mem: Memory) -> Decision | None:
     for note in mem.areas.values():
         for way in note.ways.values():
             if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut:
-                frontier.append((mem.distance(way["position"]), way))
-    for _, way in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
-        decision = walk_to(mem, way["position"], f"heading for unexplored {way['to_name']}")
+                frontier.append((mem.distance(way["position"]), way, note.spot))
+    for _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
+        # Walks keep to known floor: stop on this side of the way out, from where the
+        # next turn goes through it.
+        decision = walk_to(mem, _this_side(way["position"], spot),
+                           f"heading for unexplored {way['to_name']}")
         if decision is not None:
             return decision
     return None
+
+
+def _this_side(point: list[float], spot: tuple[float, ...] | None) -> list[float]:
+    # A point BACK_OFF units from a way out towards where the player stood in its area.
+    if spot is None or abs(spot[1] - point[1]) >= STOREY_GAP:
+        return point
+    dx, dz = spot[0] - point[0], spot[2] - point[2]
+    d = math.hypot(dx, dz)
+    if d <= BACK_OFF:
+        return list(spot)
+    return [point[0] + dx / d * BACK_OFF, point[1], point[2] + dz / d * BACK_OFF]
 
 
 def _exit_while_open(mem: Memory) -> str | None:
