@@ -137,7 +137,7 @@ def _spot_of(mem: Memory, area_id: str) -> tuple[float, ...] | None:
     for other in mem.areas.values():
         for way in other.ways.values():
             if way["to"] == area_id:
-                return tuple(way["position"])
+                return tuple(_this_side(way["position"], other.spot))
     return None
 
 
@@ -153,10 +153,20 @@ def open_way(mem: Memory) -> Decision | None:
             return step
     door = mem.doors.get(door_id)
     if door is None:
-        return None
+        # Known (the briefing's floor plan) but not in view: go and look at it.
+        look: Decision = ("go_to_object", {"object_id": door_id},
+                          f"going to look at door {door_id}")
+        return look if not mem.failed(look, 1) else None
     local = _panel_here(mem, door_id)
     if local is not None:
         return local
+    if (door.get("has_panel") and not door["panel"]) or (
+            door.get("needs_key") and not door["key"] and door["state"] == "locked"):
+        # What opens it has not been seen: look around the door first (a panel is
+        # usually beside it), then explore.
+        look = ("go_to_object", {"object_id": door_id},
+                f"looking around door {door_id} for what opens it")
+        return look if not mem.failed(look, 1) else explore(mem)
     if door["state"] == "closed":
         return use_thing(mem, door["id"], f"opening door {door['id']}")
     if door["key"]:

@@ -144,9 +144,12 @@ def _objectives(world: World, ids: IdMap, report: Any, known: Knowledge) -> list
     out = []
     for index, obj in enumerate(world.level.objectives, 1):
         rep = statuses.get(obj.id)
-        # An objective's place is given only once the player knows it; otherwise the
+        # An objective's place is given only once the player knows it (the mission exit
+        # is named by the briefing, its distance only once known); otherwise the
         # paraphrase alone says what to look for.
-        area = obj.area if obj.area in known.areas else None
+        exit_ = world.level.exit_area
+        named = obj.area in known.areas or (exit_ is not None and obj.area == exit_.area)
+        area = obj.area if named else None
         out.append({
             "index": index,
             "status": rep.status if rep else "todo",
@@ -156,7 +159,7 @@ def _objectives(world: World, ids: IdMap, report: Any, known: Knowledge) -> list
             "text": obj.text,
             "area": ids.ep("area", area) if area else None,
             "area_name": world.level.area(area).name if area else None,
-            "distance": _dist(world, _centroid(world, area)) if area else None,
+            "distance": _dist(world, _centroid(world, area)) if area in known.areas else None,
             "kind": obj.kind,
             "targets": _objective_targets(world, ids, obj, known),
             "point": _objective_point(world, obj, known),
