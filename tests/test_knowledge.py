@@ -198,3 +198,14 @@ def test_a_text_view_on_every_shipped_level_stays_short(level_id):
     result = game.act("wait", {"seconds": 8})
     text = render_text_view(_observation(game.view(), result))
     assert len(text) < 6000, (level_id, len(text))
+
+
+def test_a_door_in_the_way_is_in_the_last_result_as_data_with_episode_ids():
+    from harness.turns import _PUBLIC_RESULT_KEYS
+
+    game = _session({"floor_plan": True})
+    game.view()
+    result = game.act("go_to", {"x": 1500, "z": 300})
+    assert result["end_reason"] == "door_closed" and "door" in _PUBLIC_RESULT_KEYS
+    assert result["door"] == {"door": game.ids.ep("door", "mid_door"), "state": "closed",
+                              "key": None, "key_area": None, "panel": None}

@@ -307,7 +307,8 @@ def explore(mem: Memory) -> Decision | None:
     area = mem.view["area"]
     shut = _exit_while_open(mem)
     if area is not None:
-        fresh = sorted((w for w in area["ways_out"] if not w["visited"] and w["to"] != shut),
+        fresh = sorted((w for w in area["ways_out"] if not w["visited"] and w["to"] != shut
+                        and not _locked_for_me(mem, w)),
                        key=lambda w: (w["one_way"], w["distance"]))
         for way in fresh:
             decision = through(mem, way, f"exploring {way['to_name']} ({way['to']})")
@@ -316,7 +317,8 @@ def explore(mem: Memory) -> Decision | None:
     frontier = []
     for note in mem.areas.values():
         for way in note.ways.values():
-            if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut:
+            if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut \
+                    and not _locked_for_me(mem, way):
                 frontier.append((mem.distance(way["position"]), way, note.spot))
     for _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
         # Walks keep to known floor: stop on this side of the way out, from where the
@@ -326,6 +328,16 @@ def explore(mem: Memory) -> Decision | None:
         if decision is not None:
             return decision
     return None
+
+
+def _locked_for_me(mem: Memory, way: dict[str, Any]) -> bool:
+    # A locked door whose key is not carried is no way to explore by: its key (or its
+    # other side) is found elsewhere first.
+    door = mem.doors.get(way["door"] or "")
+    if door is None or door["state"] != "locked":
+        return False
+    key = door["key"]
+    return not (key and (key in mem.view["player"]["keys"] or mem.holds(key)))
 
 
 def _this_side(point: list[float], spot: tuple[float, ...] | None) -> list[float]:
