@@ -92,6 +92,8 @@ def _objectives(obs: Obs) -> list[str]:
         heading = o.get("heading_to")
         bound = f", heading for {heading['area']} {heading['name']}" if heading else ""
         extra = f" ({o['kind']}{named}{point}{bound})" if o.get("kind") else ""
+        if o.get("located") is False and o["status"] == "todo":
+            where = " [not located yet: look for it]"
         out.append(f"  {o['index']}. [{o['status']}] {o['text']}{where}{extra}{counts}")
     return out if len(out) > 1 else []
 

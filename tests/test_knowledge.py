@@ -209,3 +209,13 @@ def test_a_door_in_the_way_is_in_the_last_result_as_data_with_episode_ids():
     assert result["end_reason"] == "door_closed" and "door" in _PUBLIC_RESULT_KEYS
     assert result["door"] == {"door": game.ids.ep("door", "mid_door"), "state": "closed",
                               "key": None, "key_area": None, "panel": None}
+
+
+def test_an_objective_says_to_look_for_its_target_until_it_is_located():
+    game = _session()
+    view = game.view()
+    row = view["objectives"][0]
+    assert row["located"] is False and row["area"] is None and row["distance"] is None
+    assert "[not located yet: look for it]" in render_text_view(_observation(view))
+    briefed = _session({"objects": ["far_key"]}).view()["objectives"][0]
+    assert briefed["located"] is True and briefed["point"] is not None

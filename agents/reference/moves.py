@@ -331,13 +331,14 @@ def explore(mem: Memory) -> Decision | None:
 
 
 def _locked_for_me(mem: Memory, way: dict[str, Any]) -> bool:
-    # A locked door whose key is not carried is no way to explore by: its key (or its
-    # other side) is found elsewhere first.
+    # A locked door whose key has not been seen is no way to explore by: its key (or
+    # its other side) is found elsewhere first.
     door = mem.doors.get(way["door"] or "")
-    if door is None or door["state"] != "locked":
-        return False
-    key = door["key"]
-    return not (key and (key in mem.view["player"]["keys"] or mem.holds(key)))
+    if door is None or door["state"] != "locked" or not door.get("needs_key"):
+        return False  # a lock with no key opens from one side: worth a try
+    key = door["key"]  # named once seen: then it can be fetched
+    return not (key and (key in mem.view["player"]["keys"] or mem.holds(key)
+                         or key in mem.objects))
 
 
 def _this_side(point: list[float], spot: tuple[float, ...] | None) -> list[float]:

@@ -165,6 +165,12 @@ def _objectives(world: World, ids: IdMap, report: Any, known: Knowledge) -> list
             "point": _objective_point(world, obj, known),
             "heading_to": _heading_to(world, ids, obj),
         })
+        row = out[-1]
+        # Whether the player knows where to go for it; None for an objective with no
+        # place (a standing rule, a time to survive).
+        placed = bool(obj.area or obj.object or obj.gadget or obj.characters or obj.points)
+        row["located"] = (bool(row["area"] or row["point"] or row["targets"])
+                          if placed else None)
     return out
 
 
