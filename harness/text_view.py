@@ -168,7 +168,8 @@ def _characters(obs: Obs) -> list[str]:
     for c in obs["view"]["characters"]:
         side = _SIDE[c["friendly"]]
         armed = _ARMED[c["armed"]] + (f", {c['weapon']}" if c.get("weapon") else "")
-        seen = "seen now" if c["seen"] == "now" else f"last seen at {c['seen_tick'] / 30:.0f} s"
+        seen = {"now": "seen now", "heard": f"heard firing at {c['seen_tick'] / 30:.0f} s, "
+                "place approximate"}.get(c["seen"], f"last seen at {c['seen_tick'] / 30:.0f} s")
         state = "down" if c["down"] else f"health {_pct(c['health'])}, {c['alertness']}"
         out.append(f"  {c['id']} {c['kind']} ({side}, {armed}) at {_pt(c['position'])}, "
                    f"{_num(c['distance'])} away, {state}, {seen}" + _cone(c))

@@ -219,3 +219,21 @@ def test_an_objective_says_to_look_for_its_target_until_it_is_located():
     assert "[not located yet: look for it]" in render_text_view(_observation(view))
     briefed = _session({"objects": ["far_key"]}).view()["objectives"][0]
     assert briefed["located"] is True and briefed["point"] is not None
+
+
+def test_a_shot_heard_through_a_wall_makes_its_shooter_known_roughly():
+    game = _session()
+    game.view()
+    guard = game.ids.ep("character", "guard")
+    # The guard stands behind the shut door, out of sight; an unsilenced shot is heard.
+    game.world.emit("shot_fired", "guard", game.world.player.id, 0.0, "pistol")
+    row = next(c for c in game.view()["characters"] if c["id"] == guard)
+    assert row["seen"] == "heard" and row["area"] is None and row["alertness"] == "unknown"
+    assert row["position"][0] % 200 == 0 and row["position"][2] % 200 == 0
+    text = render_text_view(_observation(game.view()))
+    assert "place approximate" in text
+    # A silenced shot is not heard.
+    quiet = _session()
+    quiet.view()
+    quiet.world.emit("shot_fired", "guard", quiet.world.player.id, 1.0, "pistol")
+    assert quiet.view()["characters"] == []

@@ -2,8 +2,9 @@
 
 The player knows an area once it has stood in it or seen into it (through an opening, a
 window, stairs or an open door of the area it stands in, within sight), an object once it
-was in view (or lay in the area the player stood in), a character once it was in view, and
-a door once it stood on a way out of an area the player was in. The level's briefing may
+was in view (or lay in the area the player stood in), a character once it was in view (or,
+roughly placed, once its unsilenced shot was heard), and a door once it stood on a way out
+of an area the player was in. The level's briefing may
 reveal more at the start: the floor plan, some areas, some objects. Nothing else is known,
 so nothing else may be shown or named.
 """
@@ -18,6 +19,8 @@ from world.level.model import Level
 from world.sim.world import World
 
 SIGHT_RANGE = 3000.0  # how far the player makes out things it has a clear line to
+HEARING_RANGE = 2000.0  # how far the player hears an unsilenced shot through walls
+HEARD_GRID = 200.0  # a shot heard but not seen is placed only this roughly
 # Ways out the player sees through from inside an area: an opening, a window, stairs; a
 # door only while it stands open.
 SEE_THROUGH_DOOR = frozenset({"open", "opening"})
@@ -35,6 +38,8 @@ class Sighting:
         tick: When it was perceived.
         health: Its health then (0..1).
         down: Whether it was down then.
+        heard: Whether it was only heard (a shot), so its place is approximate and
+            nothing else about it is known.
     """
 
     position: tuple[float, float, float]
@@ -42,6 +47,7 @@ class Sighting:
     tick: int
     health: float
     down: bool
+    heard: bool = False
 
 
 def sees(world: World, pos: tuple[float, float, float], storey: str) -> bool:
@@ -79,6 +85,7 @@ class Knowledge:
         self.doors: set[str] = set()
         self.characters: dict[str, Sighting] = {}
         self.floor_plan = bool(brief and brief.floor_plan)
+        self._heard_from = 0  # the first world event not yet listened to
         if brief is not None:
             self.areas.update(brief.areas)
             self.objects.update(brief.objects)
@@ -113,6 +120,7 @@ class Knowledge:
                 self.objects.add(oid)
                 # Seeing a thing is seeing into the area it lies in.
                 self.areas.add(world.area_at(obj.x, obj.z, obj.storey) or here or "")
+        self._listen(world)
         for cid, actor in world.characters.items():
             if sees(world, actor.position, actor.storey):
                 self.characters[cid] = Sighting(
@@ -121,6 +129,25 @@ class Knowledge:
                 if actor.area is not None:
                     self.areas.add(actor.area)
         self.areas.discard("")
+
+    def _listen(self, world: World) -> None:
+        # A character never seen that fires an unsilenced shot within earshot becomes
+        # known as heard: roughly where, and nothing more.
+        p = world.player
+        for e in world.events.since(self._heard_from):
+            actor = world.characters.get(e.subject)
+            if e.kind != "shot_fired" or e.amount or actor is None:
+                continue
+            old = self.characters.get(e.subject)
+            if (old is not None and not old.heard) or actor.storey != p.storey:
+                continue
+            if math.hypot(actor.x - p.x, actor.z - p.z) > HEARING_RANGE:
+                continue
+            x, y, z = actor.position
+            self.characters[e.subject] = Sighting(
+                (round(x / HEARD_GRID) * HEARD_GRID, y, round(z / HEARD_GRID) * HEARD_GRID),
+                None, e.tick, 1.0, False, heard=True)
+        self._heard_from = len(world.events)
 
     def _look_through(self, world: World, here: str) -> None:
         p = world.player

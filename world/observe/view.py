@@ -246,7 +246,7 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
         actor = world.characters.get(cid)
         if actor is None:
             continue
-        now = seen.tick == world.tick
+        now = seen.tick == world.tick and not seen.heard
         v = views.get(cid)
         t = actor.template
         # Where it looks is known only while it is in view; otherwise the state it was
@@ -254,6 +254,8 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
         cone = NO_CONE if not now or t is None else _cone(
             world, actor.facing, t.view_angle_deg, t.view_range, actor.side != "friendly")
         weapon, gun = (v.weapon, v.armed) if v is not None else weapon_seen(world, actor)
+        if seen.heard:
+            weapon, gun = None, True  # a shot was heard: a gun, of a kind not seen
         out.append({
             "id": ids.ep("character", cid), "kind": actor.kind,
             "position": [_r(c) for c in seen.position],
@@ -262,7 +264,8 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
             "alertness": v.alertness if (v is not None and now) else "unknown",
             "armed": gun, "weapon": weapon,
             "friendly": actor.side == "friendly",
-            "seen": "now" if now else "before", "seen_tick": seen.tick,
+            "seen": "heard" if seen.heard else ("now" if now else "before"),
+            "seen_tick": seen.tick,
             "distance": _dist(world, seen.position), **cone,
         })
     return sorted(out, key=lambda c: (c["distance"], c["id"]))
