@@ -4,7 +4,7 @@ Runs `harness eval` once per agent (resumable: run it again after an interruptio
 finished episodes are kept), then writes both tables into the sweep results block of
 docs/levels.md, the block tools/levels_doc.py keeps when it regenerates the page.
 
-    python3 benchmarks/sweep.py [--seeds 10] [--jobs 2] [--out sweep] [--replay]
+    python3 benchmarks/sweep.py [--seeds 10] [--jobs 2] [--out sweep] [--levels all|IDS] [--replay]
 
 Prints one JSON object: per agent, the share of episodes won and of level-difficulty
 pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in most seeds.
@@ -78,10 +78,12 @@ def replays(rows: list[dict]) -> dict:
     return {"records": len(rows) - counts["no_record"], **counts, "failures": failures}
 
 
-def block(tables: dict[str, list[dict]], seeds: int) -> str:
+def block(tables: dict[str, list[dict]], seeds: int, levels: str = "all") -> str:
     """The Markdown written between the sweep markers."""
+    which = "every level" if levels == "all" else "the levels " + ", ".join(
+        f"`{name}`" for name in levels.split(","))
     parts = [f"Produced by `python3 benchmarks/sweep.py` with `harness eval`, seeds 0 to "
-             f"{seeds - 1} on every level and difficulty."]
+             f"{seeds - 1} on {which} and every difficulty."]
     for name, rows in tables.items():
         parts += ["", f"### {name.capitalize()} agent: {AGENTS[name][1]}", "",
                   markdown_table(summarise(rows)).rstrip("\n")]
@@ -110,18 +112,20 @@ def main() -> int:
     parser.add_argument("--no-doc", action="store_true", help="leave docs/levels.md alone")
     parser.add_argument("--replay", action="store_true",
                         help="replay every record and count those that verify")
+    parser.add_argument("--levels", default="all", help="all, or level ids separated by commas")
     args = parser.parse_args()
     tables: dict[str, list[dict]] = {}
     for name in args.agents.split(","):
         out = Path(args.out) / name
         status = harness(["eval", "--agent", AGENTS[name][0], "--seeds", str(args.seeds),
+                          "--levels", args.levels,
                           "--jobs", str(args.jobs), "--out", str(out),
                           "--decision-timeout", "60", "--episode-timeout", "900"])
         if status != 0:
             return status
         tables[name] = json.loads((out / "results.json").read_text())["episodes"]
     if not args.no_doc:
-        write_doc(block(tables, args.seeds))
+        write_doc(block(tables, args.seeds, args.levels))
     report = {name: figures(rows) for name, rows in tables.items()}
     if args.replay:
         for name, rows in tables.items():

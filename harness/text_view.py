@@ -92,6 +92,8 @@ def _objectives(obs: Obs) -> list[str]:
         heading = o.get("heading_to")
         bound = f", heading for {heading['area']} {heading['name']}" if heading else ""
         extra = f" ({o['kind']}{named}{point}{bound})" if o.get("kind") else ""
+        if o.get("located") is False and o["status"] == "todo":
+            where = " [not located yet: look for it]"
         out.append(f"  {o['index']}. [{o['status']}] {o['text']}{where}{extra}{counts}")
     return out if len(out) > 1 else []
 
@@ -118,8 +120,12 @@ def _doors(obs: Obs) -> list[str]:
         if d["key"]:
             found = f" (in {d['key_area']})" if d["key_area"] else ""
             bits.append(f"needs key {d['key']}{found}")
+        elif d.get("needs_key"):
+            bits.append("needs a key not seen so far")
         if d["panel"]:
             bits.append(f"opened by panel {d['panel']}")
+        elif d.get("has_panel"):
+            bits.append("opened by a panel not seen so far")
         if d["open_seconds"]:
             bits.append(f"stays open {d['open_seconds']:.0f} s")
         if d["one_way"]:
@@ -162,7 +168,8 @@ def _characters(obs: Obs) -> list[str]:
     for c in obs["view"]["characters"]:
         side = _SIDE[c["friendly"]]
         armed = _ARMED[c["armed"]] + (f", {c['weapon']}" if c.get("weapon") else "")
-        seen = "seen now" if c["seen"] == "now" else f"last seen at {c['seen_tick'] / 30:.0f} s"
+        seen = {"now": "seen now", "heard": f"heard firing at {c['seen_tick'] / 30:.0f} s, "
+                "place approximate"}.get(c["seen"], f"last seen at {c['seen_tick'] / 30:.0f} s")
         state = "down" if c["down"] else f"health {_pct(c['health'])}, {c['alertness']}"
         out.append(f"  {c['id']} {c['kind']} ({side}, {armed}) at {_pt(c['position'])}, "
                    f"{_num(c['distance'])} away, {state}, {seen}" + _cone(c))
@@ -173,10 +180,14 @@ def _hazards(obs: Obs) -> list[str]:
     out = []
     for h in obs["view"]["hazards"]:
         left = "" if h["seconds_left"] is None else f" ({h['seconds_left']:.0f} s left)"
-        out.append(f"HAZARD {h['kind']}: {h['text']}{left}")
+        extent = h.get("extent")
+        where = "" if not extent else " within " + ", ".join(
+            f"({x:.0f}, {z:.0f})" for x, z in extent)
+        out.append(f"HAZARD {h['kind']}: {h['text']}{where}{left}")
     e = obs["view"]["exit"]
     if e:
-        out.append(f"Mission exit: area {e['area']} {e['name']}, ~{_num(e['distance'])} away."
+        away = "not yet seen" if e["distance"] is None else f"~{_num(e['distance'])} away"
+        out.append(f"Mission exit: area {e['area']} {e['name']}, {away}."
                    + (f" WARNING: {e['warning']}" if e["warning"] else ""))
     return out
 

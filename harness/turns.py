@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from harness.episode import EpisodeSpec
 
 # The last result as the agent sees it; the record keeps the full result.
-_PUBLIC_RESULT_KEYS = ("action", "end_reason", "ticks", "distance_moved", "detail", "changes")
+_PUBLIC_RESULT_KEYS = ("action", "end_reason", "ticks", "distance_moved", "detail", "changes",
+                       "door")
 
 
 @dataclass

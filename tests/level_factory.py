@@ -63,3 +63,58 @@ def write_level(directory: Path, data: Any, name: str | None = None) -> Path:
     path = directory / (name or f"{data['id']}.json")
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
     return path
+
+
+def knowledge_level() -> dict[str, Any]:
+    """Three rooms in a row for what-the-player-knows tests.
+
+    The player starts in "s" (an area id that is also an English word, so that a text
+    rewritten by id would show), with an acid pool and a medkit in sight. A shut plain
+    door leads east into "mid", where a bare-handed guard stands; an opening leads on
+    into "far", where the key lies. Area "level" lies north of "s" through an opening.
+    """
+    room = [[0, 0], [600, 0], [600, 600], [0, 600]]
+
+    def shifted(dx: float, dz: float = 0) -> list[list[float]]:
+        return [[x + dx, z + dz] for x, z in room]
+
+    return {
+        "format_version": 1, "id": "knowing", "title": "Three rooms",
+        "brief": "Find the key in the far room.",
+        "difficulties": [{"id": "easy"}],
+        "budgets": {"max_decisions": 50, "max_game_seconds": 300},
+        "navmesh": {"agent_radius": 20},
+        "storeys": [{"id": "ground", "y": 0}],
+        "areas": [
+            {"id": "s", "name": "Start room", "storey": "ground", "polygon": room},
+            {"id": "mid", "name": "Middle room", "storey": "ground", "polygon": shifted(600)},
+            {"id": "far", "name": "Far room", "storey": "ground", "polygon": shifted(1200)},
+            {"id": "level", "name": "North room", "storey": "ground",
+             "polygon": shifted(0, -600)},
+        ],
+        "exits": [
+            {"id": "mid_door", "kind": "door", "areas": ["s", "mid"],
+             "segment": [[600, 200], [600, 400]], "door": {"initial": "closed"}},
+            {"id": "far_gap", "kind": "opening", "areas": ["mid", "far"],
+             "segment": [[1200, 200], [1200, 400]]},
+            {"id": "north_gap", "kind": "opening", "areas": ["s", "level"],
+             "segment": [[200, 0], [400, 0]]},
+        ],
+        "objects": [
+            {"id": "medkit", "kind": "medkit", "area": "s", "at": [100, 500], "amount": 0.25},
+            {"id": "far_key", "kind": "key", "area": "far", "at": [1700, 100]},
+        ],
+        "characters": [
+            {"id": "guard", "kind": "guard", "side": "hostile", "weapon": "fists", "area": "mid",
+             "at": [900, 300], "behaviour": "stay"},
+        ],
+        "hazards": [
+            {"id": "acid_pool", "kind": "acid", "storey": "ground",
+             "polygon": [[300, 400], [500, 400], [500, 560], [300, 560]], "damage_per_s": 0.1},
+        ],
+        "start": {"area": "s", "at": [150, 300], "facing_deg": 0},
+        "objectives": [
+            {"id": "take_key", "kind": "collect_item", "object": "far_key",
+             "text": "Pick up the key."},
+        ],
+    }

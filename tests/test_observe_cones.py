@@ -7,7 +7,7 @@ from harness import text_view
 from world.level.load import load_level
 from world.observe.ids import IdMap
 from world.observe.session import build_world
-from world.observe.view import Memory, build_view
+from world.observe.view import Knowledge, build_view
 
 LEVELS = Path(__file__).resolve().parent.parent / "levels"
 
@@ -17,7 +17,7 @@ def _view_beside(level_id: str, difficulty: str, x: float, z: float):
     world, _ = build_world(level, difficulty, 0)
     world.player.x, world.player.z = x, z
     ids = IdMap(level, 0)
-    return level, world, ids, build_view(world, ids, Memory(), None)
+    return level, world, ids, build_view(world, ids, Knowledge(level), None)
 
 
 def test_a_seen_hostile_shows_its_heading_angle_and_reach():

@@ -7,7 +7,7 @@ from world.characters import character_views
 from world.level.load import load_level
 from world.observe.ids import IdMap
 from world.observe.session import build_world
-from world.observe.view import Memory, build_view
+from world.observe.view import Knowledge, build_view
 
 LEVELS = Path(__file__).resolve().parent.parent / "levels"
 
@@ -40,7 +40,7 @@ def test_a_gunman_is_armed_with_his_gun():
 
 def test_ammunition_names_the_gun_it_feeds():
     level, world, objectives = _world("outpost", "normal")
-    memory = Memory()
+    memory = Knowledge(level)
     memory.objects.update(world.objects)  # as if every object had been seen
     view = build_view(world, IdMap(level, 0), memory, objectives.report(world))
     boxes = [o for o in view["objects"] if o["kind"] == "ammo"]

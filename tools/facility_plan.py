@@ -197,7 +197,9 @@ BRIEF = (
 NOTE = (
     "Archetype: facility, and the large benchmark level for simulation speed. Three storeys "
     "share one plan (a corridor of six segments with rooms either side and a stair tower at "
-    "the east end), so the agent learns the layout once and must still find each target. "
+    "the east end). The briefing gives the floor plan, the three targets and where the "
+    "tracking device is issued, never the guards, keys or panels: the agent still finds "
+    "the key to the uplink room and the panels of the panel doors by looking. "
     "Stealth pays: corridor cameras raise their storey's alarm, which sends soldiers to the "
     "stair landing; the test bay and server hall panel doors close again after a few "
     "seconds. The scientists are friendly and must be spared. Normal adds the photograph and "

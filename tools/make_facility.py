@@ -328,6 +328,11 @@ def level() -> dict[str, Any]:
         "start": {"area": "yard", "at": [-1000, 1200], "facing_deg": 0,
                   "inventory": ["sidearm", "spy_camera", "copier"], "in_hand": "sidearm"},
         "exit_area": {"area": "dock"},
+        # The plan of the building, the three targets the objectives name by room and
+        # where the tracking device is issued (the workshop); never where the guards
+        # stand, the keys or the panels.
+        "briefing": {"floor_plan": True,
+                     "objects": ["mainframe", "uplink_mast", "prototype", "device"]},
         "objectives": [
             {"id": "copy_data", "kind": "gadget_on_object", "object": "mainframe",
              "gadget": "data_copier",

@@ -377,8 +377,8 @@ def _hand_work_here(mem: Memory) -> bool:
     for obj in mem.view["objectives"]:
         if not obj["counts"] or obj["status"] != "todo" or obj["kind"] not in HAND_WORK:
             continue
-        target, tools = obj["targets"][0], obj["targets"][1:]
-        row = mem.objects.get(target)
+        target, tools = obj["targets"][0] if obj["targets"] else None, obj["targets"][1:]
+        row = mem.objects.get(target) if target else None
         if row is not None and mem.here is not None and row["area"] == mem.here \
                 and (not tools or any(mem.holds(t) for t in tools)):
             return True

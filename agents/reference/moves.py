@@ -20,6 +20,7 @@ STOREY_GAP = 150.0  # a target higher or lower than this stands on another store
 HURT = 0.35  # below this health, no detours to look into new rooms
 UPSTAIRS_AIM = 0.5  # while unseen, how well a new area must point at a target upstairs
 STOREY_LEG = 6.0  # game seconds per walk toward another storey, to look around between
+BACK_OFF = 120.0  # how far short of a way out into an unexplored area a walk to it stops
 
 
 def walk_to(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Decision | None:
@@ -136,7 +137,7 @@ def _spot_of(mem: Memory, area_id: str) -> tuple[float, ...] | None:
     for other in mem.areas.values():
         for way in other.ways.values():
             if way["to"] == area_id:
-                return tuple(way["position"])
+                return tuple(_this_side(way["position"], other.spot))
     return None
 
 
@@ -152,10 +153,20 @@ def open_way(mem: Memory) -> Decision | None:
             return step
     door = mem.doors.get(door_id)
     if door is None:
-        return None
+        # Known (the briefing's floor plan) but not in view: go and look at it.
+        look: Decision = ("go_to_object", {"object_id": door_id},
+                          f"going to look at door {door_id}")
+        return look if not mem.failed(look, 1) else None
     local = _panel_here(mem, door_id)
     if local is not None:
         return local
+    if (door.get("has_panel") and not door["panel"]) or (
+            door.get("needs_key") and not door["key"] and door["state"] == "locked"):
+        # What opens it has not been seen: look around the door first (a panel is
+        # usually beside it), then explore.
+        look = ("go_to_object", {"object_id": door_id},
+                f"looking around door {door_id} for what opens it")
+        return look if not mem.failed(look, 1) else explore(mem)
     if door["state"] == "closed":
         return use_thing(mem, door["id"], f"opening door {door['id']}")
     if door["key"]:
@@ -212,6 +223,13 @@ def through(mem: Memory, way: dict[str, Any], why: str) -> Decision | None:
         decision: Decision = ("go_to_area", {"exit_id": way["id"]}, why)
         if not mem.failed(decision, 2):
             return decision
+    if way["door"] is not None and not way["visited"]:
+        # A shut door into a room never seen: open it first (walks keep to known floor,
+        # and an open door shows the room beyond), then go through.
+        opening: Decision = ("go_to_object", {"object_id": way["door"]}, f"{why}: opening "
+                             f"{way['door']}")
+        if not mem.failed(opening, 2):
+            return opening
     # A door in the way: walk to a point just past it, pressing use as it is met.
     x, _, z = mem.position
     wx, wy, wz = way["position"]
@@ -289,7 +307,8 @@ def explore(mem: Memory) -> Decision | None:
     area = mem.view["area"]
     shut = _exit_while_open(mem)
     if area is not None:
-        fresh = sorted((w for w in area["ways_out"] if not w["visited"] and w["to"] != shut),
+        fresh = sorted((w for w in area["ways_out"] if not w["visited"] and w["to"] != shut
+                        and not _locked_for_me(mem, w)),
                        key=lambda w: (w["one_way"], w["distance"]))
         for way in fresh:
             decision = through(mem, way, f"exploring {way['to_name']} ({way['to']})")
@@ -298,13 +317,39 @@ def explore(mem: Memory) -> Decision | None:
     frontier = []
     for note in mem.areas.values():
         for way in note.ways.values():
-            if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut:
-                frontier.append((mem.distance(way["position"]), way))
-    for _, way in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
-        decision = walk_to(mem, way["position"], f"heading for unexplored {way['to_name']}")
+            if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut \
+                    and not _locked_for_me(mem, way):
+                frontier.append((mem.distance(way["position"]), way, note.spot))
+    for _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
+        # Walks keep to known floor: stop on this side of the way out, from where the
+        # next turn goes through it.
+        decision = walk_to(mem, _this_side(way["position"], spot),
+                           f"heading for unexplored {way['to_name']}")
         if decision is not None:
             return decision
     return None
+
+
+def _locked_for_me(mem: Memory, way: dict[str, Any]) -> bool:
+    # A locked door whose key has not been seen is no way to explore by: its key (or
+    # its other side) is found elsewhere first.
+    door = mem.doors.get(way["door"] or "")
+    if door is None or door["state"] != "locked" or not door.get("needs_key"):
+        return False  # a lock with no key opens from one side: worth a try
+    key = door["key"]  # named once seen: then it can be fetched
+    return not (key and (key in mem.view["player"]["keys"] or mem.holds(key)
+                         or key in mem.objects))
+
+
+def _this_side(point: list[float], spot: tuple[float, ...] | None) -> list[float]:
+    # A point BACK_OFF units from a way out towards where the player stood in its area.
+    if spot is None or abs(spot[1] - point[1]) >= STOREY_GAP:
+        return point
+    dx, dz = spot[0] - point[0], spot[2] - point[2]
+    d = math.hypot(dx, dz)
+    if d <= BACK_OFF:
+        return list(spot)
+    return [point[0] + dx / d * BACK_OFF, point[1], point[2] + dz / d * BACK_OFF]
 
 
 def _exit_while_open(mem: Memory) -> str | None:

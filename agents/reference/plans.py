@@ -55,6 +55,9 @@ def _goal_point(obj: Objective) -> list[float] | None:
 def reach_area(mem: Memory, obj: Objective) -> Decision | None:
     """Walk into the area; the mission exit waits until everything else is done."""
     exit_row = mem.view["exit"]
+    if obj["area"] is None:
+        # Its place is not known yet: exploring finds it.
+        return None
     if exit_row and obj["area"] == exit_row["area"] and open_work(mem, obj):
         return None
     return enter_area(mem, obj["area"], _goal_point(obj), f"objective {obj['index']}: "
@@ -63,6 +66,8 @@ def reach_area(mem: Memory, obj: Objective) -> Decision | None:
 
 def collect_item(mem: Memory, obj: Objective) -> Decision | None:
     """Walk up to the item and take it."""
+    if not obj["targets"]:
+        return None  # not seen yet: exploring finds it
     item = obj["targets"][0]
     if mem.holds(item):
         return None
@@ -72,12 +77,16 @@ def collect_item(mem: Memory, obj: Objective) -> Decision | None:
 
 def use_object(mem: Memory, obj: Objective) -> Decision | None:
     """Walk up to the object and press use."""
+    if not obj["targets"]:
+        return None
     why = f"objective {obj['index']}: use {obj['targets'][0]}"
     return use_thing(mem, obj["targets"][0], why) or _towards(mem, obj, why)
 
 
 def destroy_object(mem: Memory, obj: Objective) -> Decision | None:
     """Get within a clear shot of the object and fire at it."""
+    if not obj["targets"]:
+        return None
     target = obj["targets"][0]
     row = mem.objects.get(target)
     why = f"objective {obj['index']}: destroy {target}"
@@ -101,7 +110,7 @@ def destroy_object(mem: Memory, obj: Objective) -> Decision | None:
 
 def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
     """Fetch the gadget if needed, then use it on the object."""
-    target, gadgets = obj["targets"][0], obj["targets"][1:]
+    target, gadgets = split_gadgets(mem, obj)
     held = [g for g in gadgets if mem.holds(g)]
     if not held:
         for gadget in gadgets:
@@ -110,6 +119,8 @@ def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
             if decision is not None:
                 return decision
         return None
+    if target is None:
+        return None  # the thing to use it on is not seen yet
     why = f"objective {obj['index']}: use {held[0]} on {target}"
     row = mem.objects.get(target)
     point = row["position"] if row is not None else _goal_point(obj)
@@ -202,8 +213,8 @@ def escort(mem: Memory, obj: Objective) -> Decision | None:
 
 def follow(mem: Memory, obj: Objective) -> Decision | None:
     """Stay close to the leader: ask it once, then keep within a few metres."""
-    cid = obj["targets"][0]
-    row = mem.people.get(cid)
+    cid = obj["targets"][0] if obj["targets"] else None
+    row = mem.people.get(cid) if cid else None
     if row is None or row["down"]:
         return None
     why = f"objective {obj['index']}: follow {cid}"
@@ -251,6 +262,18 @@ def _people(mem: Memory, obj: Objective) -> list[dict[str, Any]]:
                 mem.people[c]["down"] and c not in mem.downed]
     return [r for r in mem.people.values() if hostile(r) and r["area"] == obj["area"]
             and r["friendly"] is not True]
+
+
+def split_gadgets(mem: Memory, obj: Objective) -> tuple[str | None, list[str]]:
+    """The object a gadget objective names (None while unseen) and the gadgets for it.
+
+    The view lists only known things, so the object is told from the gadgets by kind,
+    not by place in the list.
+    """
+    gadgets = [t for t in obj["targets"] if mem.holds(t)
+               or (mem.objects.get(t) or {}).get("kind") == "gadget"]
+    target = next((t for t in obj["targets"] if t not in gadgets), None)
+    return target, gadgets
 
 
 def _towards(mem: Memory, obj: Objective, why: str) -> Decision | None:

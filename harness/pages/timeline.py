@@ -21,6 +21,7 @@ END_STYLES: dict[str, str] = {
     "door_closed": "warn",
     "out_of_ammo": "warn",
     "target_gone": "warn",
+    "no_known_route": "warn",
     "stuck": "bad",
     "unreachable": "bad",
     "refused": "bad",

@@ -36,11 +36,15 @@ def _door_goal(world: World, door_id: str) -> Point3 | None:
     sides = [(mx + nx * DOOR_STANDOFF, y, mz + nz * DOOR_STANDOFF),
              (mx - nx * DOOR_STANDOFF, y, mz - nz * DOOR_STANDOFF)]
     sides.sort(key=lambda p: math.hypot(p[0] - player.x, p[2] - player.z))
-    blocking = world.blocked_doors(None)
+    # The side reachable through doors the player can open itself (the walk opens
+    # them), so a shut door on the way does not send it to the door's far side.
+    blocking = world.blocked_doors(player.id)
     start = on_floor(world, player.position)
     for side in sides:
         snap = finder.nearest_reachable(side, start, DOOR_STANDOFF, blocking)
-        if snap is not None and abs(snap[0][1] - y) <= HEIGHT_TOLERANCE:
+        # A side reached only by snapping onto the door line is the far side.
+        if snap is not None and snap[1] < DOOR_STANDOFF / 2 \
+                and abs(snap[0][1] - y) <= HEIGHT_TOLERANCE:
             return snap[0]
     return sides[0]
 

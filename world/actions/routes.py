@@ -8,11 +8,19 @@ Three questions are asked in turn, each with fewer doors treated as walls:
 3. Is there one with every door open? Then the first door on it that the player cannot
    open is reported (locked, panel-operated, one-way), with its key and panel.
 With no route at all, the caller decides between snapping the target and unreachable.
+
+Where the session has said what floor the player knows (`plan_over`), every question is
+asked over that floor only: a target that only unknown rooms lead to ends the walk as
+`no_known_route` and nothing moves.
 """
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Protocol
 
 from world.actions.driver import Finish
 from world.actions.places import (
@@ -26,9 +34,97 @@ from world.actions.places import (
 )
 from world.actions.result import DoorBlock
 from world.navmesh import Path
+from world.navmesh.build import build_navmesh_full
 from world.sim.world import World
 
 _NONE: frozenset[str] = frozenset()
+_PLACE_GROUP = "place:"  # prefix of the mesh's edge groups that wall off one place
+NO_KNOWN_ROUTE = ("No known route leads there: it lies beyond the floor you have seen; "
+                  "explore further (go_to_area through a listed way out).")
+
+
+class KnownFloor(Protocol):
+    """What the player knows, as far as planning needs it."""
+
+    areas: Collection[str]
+    objects: Collection[str]
+
+
+@dataclass
+class _Limit:
+    known: KnownFloor
+    entering: set[str]
+
+
+_LIMITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def plan_over(world: World, known: KnownFloor) -> None:
+    """Make every later plan in this world keep to the floor the player knows."""
+    _LIMITS[world] = _Limit(known, set())
+
+
+def known_of(world: World) -> KnownFloor | None:
+    """What the player knows, when the session has said so (else None: no limit)."""
+    limit = _LIMITS.get(world)
+    return None if limit is None else limit.known
+
+
+@contextmanager
+def entering(world: World, area: str) -> Iterator[None]:
+    """Let plans made meanwhile use one more area: the one a listed way out leads into."""
+    limit = _LIMITS.get(world)
+    if limit is None:
+        yield
+        return
+    limit.entering.add(area)
+    try:
+        yield
+    finally:
+        limit.entering.discard(area)
+
+
+_GROUPED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _place_groups(world: World) -> frozenset[str] | None:
+    # Registers, once per path finder, one edge group per place (area or stairs) holding
+    # every mesh edge between it and another place; the places, or None when the mesh
+    # was not built from this level's areas.
+    finder = pathfinder(world)
+    if finder in _GROUPED:
+        return _GROUPED[finder]
+    places = build_navmesh_full(world.level).places
+    mesh = finder.mesh
+    if len(places) != mesh.polygon_count:
+        _GROUPED[finder] = None
+        return None
+    edges: dict[str, list[tuple[int, int]]] = {p: [] for p in places}
+    for p, row in enumerate(mesh.neighbours):
+        for k, q in enumerate(row):
+            if q >= 0 and places[p] != places[q]:
+                edges[places[p]].append((p, k))
+                edges[places[q]].append((p, k))
+    for place, group in edges.items():
+        finder.search.add_group(_PLACE_GROUP + place, group)
+    _GROUPED[finder] = frozenset(edges)
+    return _GROUPED[finder]
+
+
+def _hidden(world: World) -> frozenset[str]:
+    return frozenset(i for i, d in world.doors.items() if not d.revealed)
+
+
+def _closed(world: World) -> frozenset[str]:
+    # The edge groups walling off every place the player does not know (an area, or
+    # stairs with neither end known); empty without a limit.
+    limit = _LIMITS.get(world)
+    places = None if limit is None else _place_groups(world)
+    if limit is None or places is None:
+        return _NONE
+    open_ = set(limit.known.areas) | limit.entering | visited_areas(world)
+    open_ |= {s.id for s in world.level.stairs if {s.bottom.area, s.top.area} & open_}
+    return frozenset(_PLACE_GROUP + p for p in places - open_)
 
 
 @dataclass(frozen=True)
@@ -68,8 +164,9 @@ def doors_crossed(world: World, path: Path, candidates: frozenset[str]) -> tuple
 def describe_door(world: World, door_id: str) -> Finish:
     """A door_closed end naming the door and what it would take to pass it.
 
-    The key's whereabouts are told only when the key lies in an area the player has
-    stood in (so the player could have seen it); otherwise the sentence says so.
+    A key or a panel is named only once the player has seen it (without a session's
+    knowledge: a key's whereabouts once its area was stood in); otherwise the sentence
+    says it has not been seen.
 
     Args:
         world: The world.
@@ -81,19 +178,30 @@ def describe_door(world: World, door_id: str) -> Finish:
     runtime = world.doors[door_id]
     door = world.level.exit(door_id).door
     state = "locked" if runtime.state == "locked" else "closed"
+    known = known_of(world)
+
+    def seen(object_id: str) -> bool:
+        # A key or panel is named only once the player has seen it.
+        return known is None or object_id in known.objects
+
     refs = {"door": door_id}
     key_area = None
     if door is None or not runtime.revealed:
         text = "The way leads through {door}, which is still a wall (a hidden passage)."
+    elif door.panel is not None and runtime.state in ("closed", "locked") and not seen(
+            door.panel):
+        text = "The door {door} has no handle; a panel opens it, not seen so far."
     elif door.panel is not None and runtime.state in ("closed", "locked"):
         refs["panel"] = door.panel
         text = "The door {door} has no handle; the panel {panel} opens it."
+    elif state == "locked" and door.key is not None and not seen(door.key):
+        text = "The door {door} is locked; it needs a key, not seen so far."
     elif state == "locked" and door.key is not None:
         refs["key"] = door.key
         key = world.objects.get(door.key)
         if key is not None and key.present and key.storey is not None and key.x is not None:
             key_area = world.area_at(key.x, key.z, key.storey)
-        if key_area is not None and key_area in visited_areas(world):
+        if key_area is not None and (known is not None or key_area in visited_areas(world)):
             refs["key_area"] = key_area
             text = "The door {door} is locked; it needs the key {key}, which lies in {key_area}."
         else:
@@ -105,13 +213,10 @@ def describe_door(world: World, door_id: str) -> Finish:
         text = "The door {door} opens only from the other side."
     else:
         text = "The door {door} is closed; walk with use_on_way or use it to open it."
-    block = DoorBlock(
-        door_id,
-        state,
-        key=door.key if door is not None else None,
-        key_area=key_area,
-        panel=door.panel if door is not None else None,
-    )
+    key = door.key if door is not None and door.key is not None and seen(door.key) else None
+    panel = door.panel if door is not None and door.panel is not None and seen(
+        door.panel) else None
+    block = DoorBlock(door_id, state, key=key, key_area=key_area, panel=panel)
     return Finish("door_closed", text, refs, block)
 
 
@@ -130,20 +235,25 @@ def plan(world: World, start: Point3, goal: Point3, use_on_way: bool) -> Route |
     """
     finder = pathfinder(world)
     start = on_floor(world, start)
+    unknown = _closed(world)
     blocking = world.blocked_doors(None)
-    path = finder.path(start, goal, blocking)
+    path = finder.path(start, goal, blocking | unknown)
     if path is not None:
         return Route(path, (), blocking)
     mine = world.blocked_doors(world.player.id)
-    path = finder.path(start, goal, mine)
+    path = finder.path(start, goal, mine | unknown)
     if path is not None:
         closed = doors_crossed(world, path, blocking - mine)
         if use_on_way:
             return Route(path, closed, blocking)
         if closed:
             return describe_door(world, closed[0])
-    path = finder.path(start, goal, _NONE)
+    # A hidden passage the player has not found is a wall to it, and is never named.
+    hidden = _hidden(world) if known_of(world) is not None else _NONE
+    path = finder.path(start, goal, unknown | hidden)
     if path is None:
+        if unknown and finder.path(start, goal, hidden) is not None:
+            return Finish("no_known_route", NO_KNOWN_ROUTE)
         return None
     in_way = doors_crossed(world, path, mine)
     if not in_way:

@@ -31,7 +31,7 @@ from world.actions.places import (
 )
 from world.actions.result import ActionResult
 from world.actions.returnfire import holds_gun
-from world.actions.routes import Route, describe_door, plan
+from world.actions.routes import Route, describe_door, entering, plan
 from world.actions.timing import limit_for, route_limit
 from world.errors import UnknownIdError
 from world.sim.world import PlayerIntent, World
@@ -232,8 +232,11 @@ def go_to_area(world: World, args: Mapping[str, Any]) -> ActionResult:
 
         return script
 
-    planned = plan(world, player.position, goal, use_on_way=False)
-    return _walk_result(world, "go_to_area", args, goal, planned, None, script_for)
+    # Walking through a listed way out is how the player explores: the area beyond may
+    # be planned over while this action runs, known or not.
+    with entering(world, beyond):
+        planned = plan(world, player.position, goal, use_on_way=False)
+        return _walk_result(world, "go_to_area", args, goal, planned, None, script_for)
 
 
 def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:

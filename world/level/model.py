@@ -265,6 +265,15 @@ class MissionExit:
 
 
 @_frozen
+class Briefing:
+    """What the mission briefing reveals at the start, beyond the start area."""
+
+    floor_plan: bool
+    areas: tuple[str, ...]
+    objects: tuple[str, ...]
+
+
+@_frozen
 class Objective:
     """One objective; kind-specific fields are None or empty where they do not apply."""
 
@@ -313,6 +322,7 @@ class Level:
     # Kinds of task (schema enum `category`), most important first; for grouping results.
     categories: tuple[str, ...] = ()
     exit_area: MissionExit | None = None
+    briefing: Briefing | None = None
     content_hash: str = ""
 
     # The lookups below are derived, never stored, so the dataclass stays the one record.

@@ -66,6 +66,16 @@ class PolyanyaSearch:
                     self._door_edges.setdefault(door, []).append((p, k))
         self._tables: OrderedDict[tuple[frozenset[str], bool], tuple] = OrderedDict()
 
+    def add_group(self, name: str, edges: list[tuple[int, int]]) -> None:
+        """Name a set of (polygon, edge) pairs that a query may block like a door.
+
+        Args:
+            name: The group's name, used in ``blocked_doors`` (never a door id).
+            edges: The edges it turns into walls; a name given twice keeps the first.
+        """
+        if name not in self._door_edges:
+            self._door_edges[name] = list(edges)
+
     def open_neighbours(
         self, blocked_doors: frozenset[str], one_way: bool = True
     ) -> list[tuple[int, ...]]:

@@ -7,7 +7,7 @@ the level file; characters that appear later are numbered in order of appearance
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -75,3 +75,13 @@ class IdMap:
         known = sorted((e for e in self._to_level if e[:1] in letters),
                        key=lambda e: (e[0], int(e[1:])))
         raise UnknownIdError(kind, ep_id, known)
+
+    def holds(self, group: str, level_id: str, ep_id: str) -> bool:
+        """Whether an episode id is the one a level id has in a group."""
+        return self._to_ep.get((group, level_id)) == ep_id
+
+    def eps_where(self, groups: Iterable[str], keep: Callable[[str, str], bool]) -> list[str]:
+        """Episode ids of the groups whose (group, level id) passes `keep`, in id order."""
+        wanted = set(groups)
+        found = {ep for (g, lid), ep in self._to_ep.items() if g in wanted and keep(g, lid)}
+        return sorted(found, key=lambda e: (e[0], int(e[1:])))

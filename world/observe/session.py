@@ -11,12 +11,15 @@ import re
 from typing import Any
 
 from world.actions.registry import execute
+from world.actions.routes import plan_over
 from world.errors import InvalidRequestError, UnknownIdError
 from world.level.model import Level
 from world.objectives.score import MissionReport
 from world.objectives.system import ObjectivesSystem, installed
+from world.observe.changes import change_lines
 from world.observe.ids import IdMap
-from world.observe.view import Memory, build_view
+from world.observe.knowledge import Knowledge
+from world.observe.view import build_view
 from world.setup import create_world
 from world.sim.world import World
 
@@ -28,6 +31,8 @@ ARG_GROUPS: dict[str, tuple[str, ...]] = {
     "character_id": ("character",),
     "item_id": ("object",),
 }
+# A level id quoted in a world error message, as `repr` writes it: 'red_key'.
+_QUOTED = re.compile(r"'([a-z][a-z0-9_]*)'")
 
 
 def build_world(level: Level, difficulty: str, seed: int) -> tuple[World, ObjectivesSystem]:
@@ -43,16 +48,8 @@ class WorldSession:
         self.level = level
         self.world, self._objectives = build_world(level, difficulty, seed)
         self.ids = IdMap(level, seed)
-        self.memory = Memory()
-        self._scrub_re = re.compile(
-            r"(?<![\w])(" + "|".join(sorted(
-                (re.escape(i) for i in self._level_ids()), key=len, reverse=True)) + r")(?![\w])"
-        )
-
-    def _level_ids(self) -> set[str]:
-        lv = self.level
-        return ({a.id for a in lv.areas} | {e.id for e in lv.exits} | {s.id for s in lv.stairs}
-                | {o.id for o in lv.objects} | {c.id for c in lv.characters})
+        self.known = Knowledge(level)
+        plan_over(self.world, self.known)
 
     @property
     def tick(self) -> int:
@@ -64,30 +61,50 @@ class WorldSession:
         return self._objectives.report(self.world)
 
     def view(self) -> dict[str, Any]:
-        """The structured view now."""
-        return build_view(self.world, self.ids, self.memory, self.report())
+        """The structured view now (what the player learns from it is remembered)."""
+        return build_view(self.world, self.ids, self.known, self.report())
 
-    def scrub(self, text: str) -> str:
-        """Text with every level id replaced by its episode id."""
-        return self._scrub_re.sub(lambda m: self.ids.any_ep(m.group(1)), text)
+    def knows(self, group: str, level_id: str) -> bool:
+        """Whether the player knows a thing, by id group and level id."""
+        return self.known.knows(self.world, group, level_id)
+
+    def _known_eps(self, groups: tuple[str, ...]) -> list[str]:
+        return self.ids.eps_where(groups, self.knows)
+
+    def _level_id(self, name: str, ep_id: str, groups: tuple[str, ...]) -> str:
+        # Only things the player knows may be named; the error lists only those.
+        kind = name.removesuffix("_id")
+        try:
+            level_id = self.ids.level_id(ep_id, groups, kind)
+        except UnknownIdError:
+            level_id = None
+        if level_id is None or not any(
+                self.knows(g, level_id) for g in groups if self.ids.holds(g, level_id, ep_id)):
+            raise UnknownIdError(kind, ep_id, self._known_eps(groups)) from None
+        return level_id
 
     def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """Execute one action given in episode ids; the result uses episode ids too."""
         args = dict(arguments)
         for name, groups in ARG_GROUPS.items():
             if name in args:
-                args[name] = self.ids.level_id(args[name], groups, name.removesuffix("_id"))
+                args[name] = self._level_id(name, args[name], groups)
         try:
             result = execute(self.world, action, args)
         except UnknownIdError as exc:
-            raise UnknownIdError(exc.kind, self.scrub(str(exc.given)),
-                                 [self.ids.any_ep(a) for a in exc.allowed]) from None
+            # The world's own lists name level ids: only the known ones are shown, in
+            # episode ids, and a kind naming an area ("way out of area X") says "this".
+            allowed = [self.ids.any_ep(a) for a in exc.allowed
+                       if any(self.knows(g, a) for g in ("way", "door", "object", "character"))]
+            kind = exc.kind.split(" of area ")[0] + (" of this area" if " of area " in exc.kind
+                                                     else "")
+            raise UnknownIdError(kind, self.ids.any_ep(str(exc.given)), allowed) from None
         except InvalidRequestError as exc:
-            raise InvalidRequestError(self.scrub(str(exc))) from None
+            raise InvalidRequestError(self._quoted_ids(str(exc))) from None
+        self.known.update(self.world)
         data = result.to_dict(self.ids.any_ep)
         data["args"] = dict(arguments)
-        data["detail"] = self.scrub(data["detail"])
-        data["changes"] = [_change(e) for e in data["events"] if e["kind"] in _CHANGE_KINDS]
+        data["changes"] = change_lines(result.events, self.ids, self.known, self.knows)
         return data
 
     def status(self):
@@ -102,39 +119,37 @@ class WorldSession:
         ended = report.outcome is not None
         failure = None
         if report.outcome == "failed":
-            extra = f" ({report.detail})" if report.detail else ""
-            failure = self.scrub(f"{report.reason}{extra}")
+            failure = self._failure(report)
         return GameStatus(ended, bool(report.success), failure, float(report.score),
                           float(report.progress), objectives)
+
+    def _quoted_ids(self, message: str) -> str:
+        # World errors quote the ids they name; only those quoted ids are written in
+        # episode ids (an unknown thing's as "unknown"), never a word of the sentence.
+        def one(m: re.Match) -> str:
+            level_id = m.group(1)
+            ep = self.ids.any_ep(level_id)
+            if ep == level_id:
+                return m.group(0)
+            group = next((g for g in ("door", "object", "character", "area", "way")
+                          if self.ids.holds(g, level_id, ep)), "object")
+            return f"'{ep}'" if self.knows(group, level_id) else "'unknown'"
+
+        return _QUOTED.sub(one, message)
+
+    def _failure(self, report: MissionReport) -> str:
+        # In the benchmark's words: a failed objective by its number and paraphrase,
+        # never by the level file's objective id.
+        numbers = {o.id: i for i, o in enumerate(self.level.objectives, 1)}
+        named = [n for n in (report.detail or "").replace(",", " ").split() if n in numbers]
+        if named:
+            listed = "; ".join(f"objective {numbers[n]}: {self.level.objective(n).text}"
+                               for n in named)
+            return f"{report.reason} ({listed})"
+        return f"{report.reason} ({report.detail})" if report.detail else str(report.reason)
 
     def state_hash(self) -> str:
         """The world's state hash."""
         return self.world.state_hash()
 
 
-# Event kinds worth a line in "what changed", with the sentence for each.
-_CHANGE_KINDS: dict[str, str] = {
-    "area_entered": "{subject} entered {other}",
-    "door_opened": "door {subject} opened",
-    "door_closed": "door {subject} closed",
-    "door_unlocked": "door {subject} was unlocked",
-    "door_refused": "door {subject} did not open ({detail})",
-    "item_picked_up": "{subject} took {other}",
-    "item_equipped": "{subject} now holds {other}",
-    "damage_taken": "{subject} lost {amount} health/armour",
-    "actor_down": "{subject} went down",
-    "object_broken": "{subject} was destroyed",
-    "alarm_raised": "alarm {subject} started sounding",
-    "countdown_started": "countdown started: {amount} s",
-    "secret_found": "found a secret area {other}",
-    "exit_revealed": "a hidden way {subject} was revealed",
-}
-
-
-def _change(event: dict[str, Any]) -> str:
-    amount = event["amount"]
-    return _CHANGE_KINDS[event["kind"]].format(
-        subject="you" if event["subject"] == "player" else event["subject"],
-        other=event["other"], detail=event["detail"],
-        amount="?" if amount is None else f"{amount:.2f}",
-    )

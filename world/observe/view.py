@@ -1,8 +1,9 @@
 """The structured view: what the player could know at this moment, as plain data.
 
-Every id is written through the episode's `IdMap`. Nothing hidden leaks: characters
-appear only once seen (marked "now" or "before"), hidden exits only once revealed, a
-key's whereabouts only once its area has been visited or the key has been seen.
+Every id is written through the episode's `IdMap`, and only things the player knows
+(`Knowledge`) appear: characters once seen (marked "now" or "before", with the state they
+were last seen in), objects once seen or briefed, doors once seen, hidden exits once
+revealed, a key's or an objective's place only once it is known.
 """
 
 from __future__ import annotations
@@ -10,12 +11,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from world.actions.places import visited_areas
 from world.characters.cameras import DEFAULT_VIEW_ANGLE_DEG, DEFAULT_VIEW_RANGE
 from world.observe.ids import IdMap
+from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
 from world.sim.world import World
 
-SIGHT_RANGE = 3000.0  # how far the view reports things the player has a clear line to
 MAX_OBJECTS = 12
 MAX_DOORS = 10
 WEAPON_KINDS = frozenset({"weapon", "ammo"})  # object kinds whose weapon type is shown
@@ -23,19 +23,11 @@ WEAPON_KINDS = frozenset({"weapon", "ammo"})  # object kinds whose weapon type i
 # a player can plan a way past or a shot from behind it.
 CONE_KINDS = frozenset({"camera"})
 NO_CONE = {"facing_deg": None, "view_angle_deg": None, "view_range": None}
+__all__ = ["SIGHT_RANGE", "Knowledge", "build_view"]
 
 
 def _r(v: float) -> float:
     return round(float(v), 1)
-
-
-class Memory:
-    """What the player has seen so far: characters (last sighting) and objects."""
-
-    def __init__(self) -> None:
-        self.characters: dict[str, tuple[tuple[float, float, float], int]] = {}
-        self.objects: set[str] = set()
-        self.visited: set[str] = set()
 
 
 def _cone(world: World, facing_rad: float, angle: float, reach: float,
@@ -55,13 +47,6 @@ def _object_cone(world: World, spec: Any) -> dict[str, Any]:
                  spec.view_range or DEFAULT_VIEW_RANGE)
 
 
-def _sees(world: World, pos: tuple[float, float, float], storey: str) -> bool:
-    p = world.player
-    if storey != p.storey or math.hypot(pos[0] - p.x, pos[2] - p.z) > SIGHT_RANGE:
-        return False
-    return bool(world.line_of_sight((p.x, p.z), (pos[0], pos[2]), storey))
-
-
 def _centroid(world: World, area_id: str) -> tuple[float, float, float]:
     poly = world.level.area(area_id).polygon
     return (sum(x for x, _ in poly) / len(poly), world.level.area_y(area_id),
@@ -73,31 +58,29 @@ def _dist(world: World, pos: tuple[float, float, float]) -> float:
     return _r(math.dist((p.x, p.y, p.z), pos))
 
 
-def build_view(world: World, ids: IdMap, memory: Memory, report: Any) -> dict[str, Any]:
+def build_view(world: World, ids: IdMap, known: Knowledge, report: Any) -> dict[str, Any]:
     """The structured view of this moment.
 
     Args:
         world: The world.
         ids: The episode's id numbering.
-        memory: What the player has seen before (updated here).
+        known: What the player knows (updated here with this moment).
         report: The objectives system's mission report, or None without one.
 
     Returns:
         Plain data valid against the observation schema's "view".
     """
+    known.update(world)
     here = world.actor_area(world.player) or world.player.area
-    if here is not None:
-        memory.visited.add(here)
-    visited = visited_areas(world) | memory.visited
     return {
         "player": _player(world, ids),
-        "area": _area(world, ids, here, visited),
-        "objectives": _objectives(world, ids, report),
-        "characters": _characters(world, ids, memory),
-        "objects": _objects(world, ids, memory, visited, here),
-        "doors": _doors(world, ids, memory, visited, here),
-        "hazards": _hazards(world),
-        "exit": _exit(world, ids, report),
+        "area": _area(world, ids, here, known),
+        "objectives": _objectives(world, ids, report, known),
+        "characters": _characters(world, ids, known),
+        "objects": _objects(world, ids, known),
+        "doors": _doors(world, ids, known, here),
+        "hazards": _hazards(world, here),
+        "exit": _exit(world, ids, report, known),
     }
 
 
@@ -123,20 +106,11 @@ def _player(world: World, ids: IdMap) -> dict[str, Any]:
 
 def _ways(world: World, area: str) -> list[tuple[str, str, str, tuple, bool]]:
     # (level id, area beyond, kind, segment, is_stairs) for every way out, level order.
-    out = []
-    for e in world.level.exits:
-        runtime = world.doors.get(e.id)
-        if area in e.areas and (runtime is None or runtime.revealed):
-            out.append((e.id, e.areas[1] if e.areas[0] == area else e.areas[0], e.kind,
-                        e.segment, False))
-    for s in world.level.stairs:
-        for end, other in ((s.bottom, s.top), (s.top, s.bottom)):
-            if end.area == area:
-                out.append((s.id, other.area, "stairs", end.edge, True))
-    return out
+    return [(i, beyond, kind, seg, kind == "stairs")
+            for i, beyond, kind, seg in way_lines(world, area)]
 
 
-def _area(world: World, ids: IdMap, here: str | None, visited) -> dict[str, Any] | None:
+def _area(world: World, ids: IdMap, here: str | None, known: Knowledge) -> dict[str, Any] | None:
     if here is None:
         return None
     spec = world.level.area(here)
@@ -154,7 +128,7 @@ def _area(world: World, ids: IdMap, here: str | None, visited) -> dict[str, Any]
         ways.append({
             "id": ids.ep("way", level_id), "to": to, "to_name": to_name, "via": kind,
             "door": ids.ep("door", level_id) if kind == "door" else None,
-            "position": point, "visited": beyond in visited,
+            "position": point, "visited": beyond in known.visited,
             "one_way": bool(door and door.one_way_from),
             "other_storey": world.level.area(beyond).storey != spec.storey,
             "distance": _dist(world, pos),
@@ -163,14 +137,19 @@ def _area(world: World, ids: IdMap, here: str | None, visited) -> dict[str, Any]
             "ways_out": ways, "windows": windows}
 
 
-def _objectives(world: World, ids: IdMap, report: Any) -> list[dict[str, Any]]:
+def _objectives(world: World, ids: IdMap, report: Any, known: Knowledge) -> list[dict[str, Any]]:
     statuses = {o.id: o for o in report.objectives} if report is not None else {}
     lowest = world.level.difficulties[0].id
     rank = world.level.difficulty_rank(world.difficulty.id)
     out = []
     for index, obj in enumerate(world.level.objectives, 1):
         rep = statuses.get(obj.id)
-        area = obj.area
+        # An objective's place is given only once the player knows it (the mission exit
+        # is named by the briefing, its distance only once known); otherwise the
+        # paraphrase alone says what to look for.
+        exit_ = world.level.exit_area
+        named = obj.area in known.areas or (exit_ is not None and obj.area == exit_.area)
+        area = obj.area if named else None
         out.append({
             "index": index,
             "status": rep.status if rep else "todo",
@@ -180,12 +159,18 @@ def _objectives(world: World, ids: IdMap, report: Any) -> list[dict[str, Any]]:
             "text": obj.text,
             "area": ids.ep("area", area) if area else None,
             "area_name": world.level.area(area).name if area else None,
-            "distance": _dist(world, _centroid(world, area)) if area else None,
+            "distance": _dist(world, _centroid(world, area)) if area in known.areas else None,
             "kind": obj.kind,
-            "targets": _objective_targets(world, ids, obj),
-            "point": _objective_point(world, obj.id),
+            "targets": _objective_targets(world, ids, obj, known),
+            "point": _objective_point(world, obj, known),
             "heading_to": _heading_to(world, ids, obj),
         })
+        row = out[-1]
+        # Whether the player knows where to go for it; None for an objective with no
+        # place (a standing rule, a time to survive).
+        placed = bool(obj.area or obj.object or obj.gadget or obj.characters or obj.points)
+        row["located"] = (bool(row["area"] or row["point"] or row["targets"])
+                          if placed else None)
     return out
 
 
@@ -208,26 +193,39 @@ def _heading_to(world: World, ids: IdMap, obj: Any) -> dict[str, Any] | None:
     return None
 
 
-def _objective_targets(world: World, ids: IdMap, obj: Any) -> list[str]:
-    # The things an objective names (its object, then the gadgets of the type it asks for,
-    # then its characters), so a program can act on an objective without parsing its
-    # wording. Ids reveal no place.
-    out = [ids.ep("object", obj.object)] if obj.object else []
+def _objective_targets(world: World, ids: IdMap, obj: Any, known: Knowledge) -> list[str]:
+    # The known things an objective names (its object, then the gadgets of the type it
+    # asks for, then its characters), so a program can act on an objective without
+    # parsing its wording. Ids reveal no place; unknown things have no id yet.
+    out = [obj.object] if obj.object else []
     if obj.gadget:
-        out += [ids.ep("object", o.id) for o in world.level.objects
-                if o.kind == "gadget" and o.gadget == obj.gadget]
-    return out + [ids.ep("character", c) for c in obj.characters]
+        out += [o.id for o in world.level.objects if o.kind == "gadget" and o.gadget == obj.gadget]
+    rows = [ids.ep("object", o) for o in out if o in known.objects]
+    return rows + [ids.ep("character", c) for c in obj.characters if c in known.characters]
 
 
-def _objective_point(world: World, objective_id: str) -> list[float] | None:
+def _area_of_point(world: World, point: tuple[float, ...]) -> str | None:
+    # The area at a 3D point: the storey whose floor height is nearest the point's.
+    storey = min(world.level.storeys, key=lambda s: (abs(s.y - point[1]), s.id))
+    return world.area_at(point[0], point[2], storey.id)
+
+
+def _objective_point(world: World, obj: Any, known: Knowledge) -> list[float] | None:
     # The fixed place the objective leads to next (an object's spot, an area, the next
-    # waypoint), as its own judge states it; None where there is none.
+    # waypoint), as its own judge states it; None where there is none or where the
+    # player does not know that place yet (its area, or the thing it names).
     system = next((s for n, s in world.systems() if n == "objectives"), None)
-    state = getattr(system, "states", {}).get(objective_id)
+    state = getattr(system, "states", {}).get(obj.id)
     if state is None or state.status != "todo":
         return None
+    if obj.object and obj.object not in known.objects:
+        return None
+    if obj.characters and not any(c in known.characters for c in obj.characters):
+        return None
     point = state.verifier.target(world)
-    return None if point is None else [_r(c) for c in point]
+    if point is None or _area_of_point(world, point) not in known.areas:
+        return None
+    return [_r(c) for c in point]
 
 
 def _alertness(world: World) -> dict[str, Any]:
@@ -239,50 +237,49 @@ def _alertness(world: World) -> dict[str, Any]:
     return {}
 
 
-def _characters(world: World, ids: IdMap, memory: Memory) -> list[dict[str, Any]]:
+def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]:
     from world.characters.views import weapon_seen
 
     views = _alertness(world)
     out = []
-    for cid, actor in world.characters.items():
-        if _sees(world, actor.position, actor.storey):
-            memory.characters[cid] = (actor.position, world.tick)
-        if cid not in memory.characters:
+    for cid, seen in known.characters.items():
+        actor = world.characters.get(cid)
+        if actor is None:
             continue
-        pos, tick = memory.characters[cid]
-        now = tick == world.tick
+        now = seen.tick == world.tick and not seen.heard
         v = views.get(cid)
         t = actor.template
-        # Where it looks is known only while it is in view.
+        # Where it looks is known only while it is in view; otherwise the state it was
+        # last seen in stands (a character seen going down stays down).
         cone = NO_CONE if not now or t is None else _cone(
             world, actor.facing, t.view_angle_deg, t.view_range, actor.side != "friendly")
         weapon, gun = (v.weapon, v.armed) if v is not None else weapon_seen(world, actor)
+        if seen.heard:
+            weapon, gun = None, True  # a shot was heard: a gun, of a kind not seen
         out.append({
             "id": ids.ep("character", cid), "kind": actor.kind,
-            "position": [_r(c) for c in pos],
-            "area": ids.ep("area", actor.area) if now and actor.area else None,
-            "health": round(max(0.0, actor.health), 3) if now else 1.0,
-            "down": not actor.alive if now else False,
+            "position": [_r(c) for c in seen.position],
+            "area": ids.ep("area", seen.area) if seen.area else None,
+            "health": seen.health, "down": seen.down,
             "alertness": v.alertness if (v is not None and now) else "unknown",
             "armed": gun, "weapon": weapon,
             "friendly": actor.side == "friendly",
-            "seen": "now" if now else "before", "seen_tick": tick,
-            "distance": _dist(world, pos), **cone,
+            "seen": "heard" if seen.heard else ("now" if now else "before"),
+            "seen_tick": seen.tick,
+            "distance": _dist(world, seen.position), **cone,
         })
     return sorted(out, key=lambda c: (c["distance"], c["id"]))
 
 
-def _objects(world: World, ids: IdMap, memory: Memory, visited, here) -> list[dict[str, Any]]:
+def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]:
     targets = {o.object for o in world.level.objectives if o.object}
     rows = []
     for oid, obj in world.objects.items():
         if obj.x is None or obj.holder is not None or not obj.present:
             continue
-        pos = (obj.x, world.level.storey(obj.storey).y, obj.z)
-        if _sees(world, pos, obj.storey) or obj.spec.area == here:
-            memory.objects.add(oid)
-        if oid not in memory.objects and oid not in targets:
+        if oid not in known.objects:
             continue
+        pos = (obj.x, world.level.storey(obj.storey).y, obj.z)
         rows.append({
             "id": ids.ep("object", oid), "kind": obj.spec.kind,
             "name": obj.spec.name or obj.spec.kind,
@@ -300,30 +297,33 @@ def _objects(world: World, ids: IdMap, memory: Memory, visited, here) -> list[di
     return near + [r for r in rows[MAX_OBJECTS:] if r["objective"]]
 
 
-def _doors(world: World, ids: IdMap, memory: Memory, visited, here) -> list[dict[str, Any]]:
+def _doors(world: World, ids: IdMap, known: Knowledge, here: str | None) -> list[dict[str, Any]]:
     own = {level_id for level_id, *_ in _ways(world, here)} if here else set()
     rows = []
     for e in world.level.exits:
         runtime = world.doors.get(e.id)
         if e.kind != "door" or runtime is None or not runtime.revealed:
             continue
-        if e.id not in own and not (set(e.areas) & visited):
+        if e.id not in own and e.id not in known.doors:
             continue
         d = e.door
         y = world.level.area_y(e.areas[0])
         pos = ((e.segment[0][0] + e.segment[1][0]) / 2, y, (e.segment[0][1] + e.segment[1][1]) / 2)
-        key_area = None
-        if d.key:
-            spec = world.level.object(d.key)
-            if spec.area and (spec.area in visited or d.key in memory.objects):
-                key_area = ids.ep("area", spec.area)
+        # A key or a panel has an id only once the player has seen it; that the door
+        # needs one shows on the door itself.
+        key = d.key if d.key in known.objects else None
+        key_area = world.level.object(key).area if key else None
+        panel = d.panel if d.panel in known.objects else None
         rows.append({
             "id": ids.ep("door", e.id), "position": [_r(c) for c in pos],
             "between": [ids.ep("area", a) for a in e.areas], "state": runtime.state,
             "locked_from_this_side": bool(d.locked_from and here and d.locked_from != here
                                           and runtime.state == "locked"),
-            "key": ids.ep("object", d.key) if d.key else None, "key_area": key_area,
-            "panel": ids.ep("object", d.panel) if d.panel else None,
+            "key": ids.ep("object", key) if key else None,
+            "key_area": ids.ep("area", key_area) if key_area else None,
+            "needs_key": d.key is not None,
+            "panel": ids.ep("object", panel) if panel else None,
+            "has_panel": d.panel is not None,
             "open_seconds": d.open_seconds, "one_way": bool(d.one_way_from),
             "distance": _dist(world, pos), "_own": e.id in own,
         })
@@ -335,24 +335,47 @@ def _doors(world: World, ids: IdMap, memory: Memory, visited, here) -> list[dict
     return kept
 
 
-def _hazards(world: World) -> list[dict[str, Any]]:
+def _hazard_in_view(world: World, hazard: Any, here: str | None) -> bool:
+    # In the player's area, or some corner or its middle in sight on the player's storey.
+    if hazard.storey != world.player.storey:
+        return False
+    ring = hazard.polygon
+    mid = (sum(x for x, _ in ring) / len(ring), sum(z for _, z in ring) / len(ring))
+    if here is not None and any(world.area_at(x, z, hazard.storey) == here
+                                for x, z in (*ring, mid)):
+        return True
+    y = world.level.storey(hazard.storey).y
+    return any(sees(world, (x, y, z), hazard.storey) for x, z in (mid, *ring))
+
+
+def _hazards(world: World, here: str | None) -> list[dict[str, Any]]:
     out = []
+    for h in world.level.hazards:
+        if not _hazard_in_view(world, h, here):
+            continue
+        effect = ("kills on entry" if h.kills
+                  else f"drains {h.damage_per_s * 100:.0f}% health a second while inside")
+        out.append({"kind": h.kind, "text": f"{h.kind} on the floor: {effect}",
+                    "seconds_left": None, "extent": [[_r(x), _r(z)] for x, z in h.polygon],
+                    "effect": effect})
     texts = {c.id: c.text for c in world.level.countdowns}
     for cid, c in world.hazards.countdowns.items():
         left = c.remaining_s(world.tick)
         if left is not None and not c.expired:
-            out.append({"kind": "countdown", "text": texts[cid], "seconds_left": _r(left)})
+            out.append({"kind": "countdown", "text": texts[cid], "seconds_left": _r(left),
+                        "extent": None, "effect": None})
     return out
 
 
-def _exit(world: World, ids: IdMap, report: Any) -> dict[str, Any] | None:
+def _exit(world: World, ids: IdMap, report: Any, known: Knowledge) -> dict[str, Any] | None:
+    # The briefing names the way out; how far it is shows once its area is known.
     ex = world.level.exit_area
     if ex is None:
         return None
-    distance = _dist(world, _centroid(world, ex.area))
+    distance = _dist(world, _centroid(world, ex.area)) if ex.area in known.areas else None
     open_ = report is not None and any(o.counts and o.status == "todo" for o in report.objectives)
     warning = None
-    if open_ and distance <= max(ex.warn_distance, 1.0):
+    if open_ and distance is not None and distance <= max(ex.warn_distance, 1.0):
         warning = "entering this area ends the mission while objectives are still open"
     return {"area": ids.ep("area", ex.area), "name": world.level.area(ex.area).name,
             "distance": distance, "warning": warning}

@@ -1,0 +1,181 @@
+"""What the player knows: one per episode, read by the view, the ids and the routes.
+
+The player knows an area once it has stood in it or seen into it (through an opening, a
+window, stairs or an open door of the area it stands in, within sight), an object once it
+was in view (or lay in the area the player stood in), a character once it was in view (or,
+roughly placed, once its unsilenced shot was heard), and a door once it stood on a way out
+of an area the player was in. The level's briefing may
+reveal more at the start: the floor plan, some areas, some objects. Nothing else is known,
+so nothing else may be shown or named.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from world.actions.places import visited_areas
+from world.level.model import Level
+from world.sim.world import World
+
+SIGHT_RANGE = 3000.0  # how far the player makes out things it has a clear line to
+HEARING_RANGE = 2000.0  # how far the player hears an unsilenced shot through walls
+HEARD_GRID = 200.0  # a shot heard but not seen is placed only this roughly
+# Ways out the player sees through from inside an area: an opening, a window, stairs; a
+# door only while it stands open.
+SEE_THROUGH_DOOR = frozenset({"open", "opening"})
+# Id groups whose knowledge is kept here (ways out are known with their areas' doors).
+GROUPS = ("area", "door", "way", "object", "character")
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """A character as the player last perceived it.
+
+    Attributes:
+        position: Where it was (x, y, z).
+        area: The area it stood in, or None.
+        tick: When it was perceived.
+        health: Its health then (0..1).
+        down: Whether it was down then.
+        heard: Whether it was only heard (a shot), so its place is approximate and
+            nothing else about it is known.
+    """
+
+    position: tuple[float, float, float]
+    area: str | None
+    tick: int
+    health: float
+    down: bool
+    heard: bool = False
+
+
+def sees(world: World, pos: tuple[float, float, float], storey: str) -> bool:
+    """Whether the player has a clear line to a point within sight range."""
+    p = world.player
+    if storey != p.storey or math.hypot(pos[0] - p.x, pos[2] - p.z) > SIGHT_RANGE:
+        return False
+    return bool(world.line_of_sight((p.x, p.z), (pos[0], pos[2]), storey))
+
+
+def way_lines(world: World, area: str) -> list[tuple[str, str, str, tuple]]:
+    """(id, area beyond, kind, line) of every way out of an area that is not hidden."""
+    out = []
+    for e in world.level.exits:
+        runtime = world.doors.get(e.id)
+        if area in e.areas and (runtime is None or runtime.revealed):
+            out.append((e.id, e.areas[1] if e.areas[0] == area else e.areas[0], e.kind,
+                        e.segment))
+    for s in world.level.stairs:
+        for end, other in ((s.bottom, s.top), (s.top, s.bottom)):
+            if end.area == area:
+                out.append((s.id, other.area, "stairs", end.edge))
+    return out
+
+
+class Knowledge:
+    """One episode's record of what the player knows; `update` after every action."""
+
+    def __init__(self, level: Level) -> None:
+        brief = level.briefing
+        self.level = level
+        self.areas: set[str] = {level.start.area}
+        self.visited: set[str] = set()
+        self.objects: set[str] = set()
+        self.doors: set[str] = set()
+        self.characters: dict[str, Sighting] = {}
+        self.floor_plan = bool(brief and brief.floor_plan)
+        self._heard_from = 0  # the first world event not yet listened to
+        if brief is not None:
+            self.areas.update(brief.areas)
+            self.objects.update(brief.objects)
+            self.areas.update(a for a in (level.object(o).area for o in brief.objects) if a)
+        if self.floor_plan:
+            # A floor plan shows no secret rooms: those are found.
+            self.areas.update(a.id for a in level.areas if not a.secret)
+        briefed = set(brief.areas) if brief is not None else set()
+        self.doors.update(e.id for e in level.exits
+                          if e.kind == "door" and (self.floor_plan or set(e.areas) & briefed))
+
+    def update(self, world: World) -> None:
+        """Learn from this moment: where the player is, what it sees."""
+        here = world.actor_area(world.player) or world.player.area
+        self.visited.update(visited_areas(world))
+        if here is not None:
+            self.visited.add(here)
+        self.areas.update(self.visited)
+        for area in self.visited:
+            for way_id, _, kind, _ in way_lines(world, area):
+                if kind == "door":
+                    self.doors.add(way_id)
+        if here is not None:
+            self._look_through(world, here)
+        for oid, obj in world.objects.items():
+            if obj.holder == world.player.id:
+                self.objects.add(oid)
+            if obj.x is None or obj.holder is not None or not obj.present:
+                continue
+            pos = (obj.x, world.level.storey(obj.storey).y, obj.z)
+            if obj.spec.area == here or sees(world, pos, obj.storey):
+                self.objects.add(oid)
+                # Seeing a thing is seeing into the area it lies in.
+                self.areas.add(world.area_at(obj.x, obj.z, obj.storey) or here or "")
+        self._listen(world)
+        for cid, actor in world.characters.items():
+            if sees(world, actor.position, actor.storey):
+                self.characters[cid] = Sighting(
+                    tuple(actor.position), actor.area, world.tick,
+                    round(max(0.0, actor.health), 3), not actor.alive)
+                if actor.area is not None:
+                    self.areas.add(actor.area)
+        self.areas.discard("")
+
+    def _listen(self, world: World) -> None:
+        # A character never seen that fires an unsilenced shot within earshot becomes
+        # known as heard: roughly where, and nothing more.
+        p = world.player
+        for e in world.events.since(self._heard_from):
+            actor = world.characters.get(e.subject)
+            if e.kind != "shot_fired" or e.amount or actor is None:
+                continue
+            old = self.characters.get(e.subject)
+            if (old is not None and not old.heard) or actor.storey != p.storey:
+                continue
+            if math.hypot(actor.x - p.x, actor.z - p.z) > HEARING_RANGE:
+                continue
+            x, y, z = actor.position
+            self.characters[e.subject] = Sighting(
+                (round(x / HEARD_GRID) * HEARD_GRID, y, round(z / HEARD_GRID) * HEARD_GRID),
+                None, e.tick, 1.0, False, heard=True)
+        self._heard_from = len(world.events)
+
+    def _look_through(self, world: World, here: str) -> None:
+        p = world.player
+        for way_id, beyond, kind, line in way_lines(world, here):
+            if kind == "door" and world.doors[way_id].state not in SEE_THROUGH_DOOR:
+                continue
+            mid = ((line[0][0] + line[1][0]) / 2, (line[0][1] + line[1][1]) / 2)
+            if math.hypot(mid[0] - p.x, mid[1] - p.z) <= SIGHT_RANGE:
+                self.areas.add(beyond)
+
+    def knows(self, world: World, group: str, level_id: str) -> bool:
+        """Whether the player knows a thing of an id group (see `GROUPS`)."""
+        if group == "area":
+            return level_id in self.areas
+        if group == "object":
+            return level_id in self.objects
+        if group == "character":
+            return level_id in self.characters
+        runtime = world.doors.get(level_id)
+        if runtime is not None and not runtime.revealed:
+            return False
+        if group == "door":
+            return level_id in self.doors
+        # A way out is known when it leads out of an area the player has been in, or
+        # is on the briefing's floor plan.
+        return self.floor_plan or any(
+            way_id == level_id for area in self.visited for way_id, *_ in way_lines(world, area))
+
+    def object_place_known(self, object_id: str) -> bool:
+        """Whether the player knows where an object lies (seen or briefed)."""
+        return object_id in self.objects
