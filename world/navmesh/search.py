@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from world.navmesh.mesh import NavMesh
 from world.navmesh.search_intervals import Tables, build_chains, expand, heuristic
+from world.navmesh.search_mesh import merge_for_search
 from world.navmesh.search_trace import Side
 
 _TABLE_CACHE_SIZE = 16
@@ -57,13 +58,18 @@ class PolyanyaSearch:
         self.vz = [float(v) for v in mesh.points[:, 1]]
         self.verts = list(mesh.polygons)
         self.sides = sides
-        self._twin = _twins(mesh)
-        self._chains = build_chains(self.vx, self.vz, self.verts)
+        self.merged = merge_for_search(mesh)
+        self._verts = list(self.merged.polygons)
+        self._twin = _twins(self.merged.polygons, self.merged.neighbours)
+        self._chains = build_chains(self.vx, self.vz, self._verts)
         self._door_edges: dict[str, list[tuple[int, int]]] = {}
-        for p, row in enumerate(mesh.doors):
-            for k, door in enumerate(row):
-                if door is not None:
-                    self._door_edges.setdefault(door, []).append((p, k))
+        self._merged_door_edges: dict[str, list[tuple[int, int]]] = {}
+        for table, rows in ((self._door_edges, mesh.doors), (self._merged_door_edges,
+                                                              self.merged.doors)):
+            for p, row in enumerate(rows):
+                for k, door in enumerate(row):
+                    if door is not None:
+                        table.setdefault(door, []).append((p, k))
         self._tables: OrderedDict[tuple[frozenset[str], bool], tuple] = OrderedDict()
 
     def open_neighbours(
@@ -93,33 +99,28 @@ class PolyanyaSearch:
         return self._tables_for(blocked_doors, False)[0]
 
     def _tables_for(self, blocked_doors: frozenset[str], one_way: bool = True) -> tuple:
+        # (mesh neighbours, search neighbours, corner flags, dead ends) for a door set.
         one_way = one_way and bool(self.mesh.one_way_walls)
         key = (frozenset(d for d in blocked_doors if d in self._door_edges), one_way)
         cached = self._tables.get(key)
         if cached is not None:
             self._tables.move_to_end(key)
             return cached
-        nbrs = [list(row) for row in self.mesh.neighbours]
-        for door in key[0]:
-            for p, k in self._door_edges[door]:
-                nbrs[p][k] = -1
-        # A dead end is judged both ways: a polygon left only through the far side of
-        # a one-way door is still a way through for a walker entering by that door.
-        dead_end = [sum(1 for q in row if q >= 0) <= 1 for row in nbrs]
-        if one_way:
-            for p, k in self.mesh.one_way_walls:
-                nbrs[p][k] = -1
-        nbr_rows = [tuple(row) for row in nbrs]
+        mesh_rows, _ = _open_rows(self.mesh.neighbours, self._door_edges, key[0],
+                                  self.mesh.one_way_walls if one_way else ())
+        merged = self.merged
+        nbr_rows, dead_end = _open_rows(merged.neighbours, self._merged_door_edges, key[0],
+                                        merged.one_way_walls if one_way else ())
         # Ends of one-way walls count as corners too: a path may turn around a jamb.
         corner = [False] * len(self.vx)
         for p, row in enumerate(nbr_rows):
-            ring = self.verts[p]
+            ring = self._verts[p]
             n = len(ring)
             for k, q in enumerate(row):
                 if q < 0:
                     corner[ring[k]] = True
                     corner[ring[(k + 1) % n]] = True
-        cached = (nbr_rows, corner, dead_end)
+        cached = (mesh_rows, nbr_rows, corner, dead_end)
         self._tables[key] = cached
         if len(self._tables) > _TABLE_CACHE_SIZE:
             self._tables.popitem(last=False)
@@ -150,18 +151,19 @@ class PolyanyaSearch:
         """
         sx, sz = start
         gx, gz = goal
-        starts = list(start_polys)
-        goals = frozenset(goal_polys)
+        of = self.merged.of
+        starts = list(dict.fromkeys(of[p] for p in start_polys))
+        goals = frozenset(of[p] for p in goal_polys)
         if not starts or not goals:
             return None
         if goals.intersection(starts):
             # Both points lie in one convex polygon: the straight line is optimal.
             return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
-        nbr_rows, corner, dead_end = self._tables_for(blocked_doors, one_way)
+        _, nbr_rows, corner, dead_end = self._tables_for(blocked_doors, one_way)
         t = Tables(
             self.vx,
             self.vz,
-            self.verts,
+            self._verts,
             nbr_rows,
             self._twin,
             corner,
@@ -174,7 +176,7 @@ class PolyanyaSearch:
         heap: list[tuple] = []
         counter = 0
         for p in starts:
-            ring = self.verts[p]
+            ring = self._verts[p]
             n = len(ring)
             for k in range(n):
                 nb = nbr_rows[p][k]
@@ -212,7 +214,7 @@ class PolyanyaSearch:
                 continue
             while True:
                 if node[11] in goals:
-                    fg, points = _goal_entry(node, gx, gz, eps, vx, vz, self.verts)
+                    fg, points = _goal_entry(node, gx, gz, eps, vx, vz, t.verts)
                     if fg < best_goal:
                         best_goal = fg
                         counter += 1
@@ -276,20 +278,41 @@ def _plane_path(goal_node: tuple) -> PlanePath:
     return PlanePath(tuple(points), length)
 
 
-def _twins(mesh: NavMesh) -> list[tuple[int, ...]]:
+def _open_rows(
+    neighbours: tuple[tuple[int, ...], ...],
+    door_edges: dict[str, list[tuple[int, int]]],
+    blocked: frozenset[str],
+    one_way_walls: Iterable[tuple[int, int]],
+) -> tuple[list[tuple[int, ...]], list[bool]]:
+    # Neighbour rows with blocked doors and one-way walls as walls, and the dead ends.
+    nbrs = [list(row) for row in neighbours]
+    for door in blocked:
+        for p, k in door_edges.get(door, ()):
+            nbrs[p][k] = -1
+    # A dead end is judged both ways: a polygon left only through the far side of
+    # a one-way door is still a way through for a walker entering by that door.
+    dead_end = [sum(1 for q in row if q >= 0) <= 1 for row in nbrs]
+    for p, k in one_way_walls:
+        nbrs[p][k] = -1
+    return [tuple(row) for row in nbrs], dead_end
+
+
+def _twins(
+    polygons: tuple[tuple[int, ...], ...], neighbours: tuple[tuple[int, ...], ...]
+) -> list[tuple[int, ...]]:
     # For each edge, its index in the neighbour's ring (found by the reversed
     # vertex pair, never by geometry).
     index: dict[tuple[int, int], int] = {}
-    for ring in mesh.polygons:
+    for ring in polygons:
         n = len(ring)
         for k in range(n):
             index[(ring[k], ring[(k + 1) % n])] = k
     twins = []
-    for p, ring in enumerate(mesh.polygons):
+    for p, ring in enumerate(polygons):
         n = len(ring)
         row = []
         for k in range(n):
-            if mesh.neighbours[p][k] < 0:
+            if neighbours[p][k] < 0:
                 row.append(-1)
             else:
                 row.append(index[(ring[(k + 1) % n], ring[k])])
