@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from world.navmesh.mesh import NavMesh
-from world.navmesh.search_intervals import Tables, build_chains, expand, heuristic
+from world.navmesh.search_intervals import build_chains, heuristic, make_expand
 from world.navmesh.search_mesh import merge_for_search
 from world.navmesh.search_trace import Side
 
@@ -61,7 +61,7 @@ class PolyanyaSearch:
         self.merged = merge_for_search(mesh)
         self._verts = list(self.merged.polygons)
         self._twin = _twins(self.merged.polygons, self.merged.neighbours)
-        self._chains = build_chains(self.vx, self.vz, self._verts)
+        self._chains = build_chains(self.vx, self.vz, self._verts, self._twin)
         self._door_edges: dict[str, list[tuple[int, int]]] = {}
         self._merged_door_edges: dict[str, list[tuple[int, int]]] = {}
         for table, rows in ((self._door_edges, mesh.doors), (self._merged_door_edges,
@@ -99,17 +99,18 @@ class PolyanyaSearch:
         return self._tables_for(blocked_doors, False)[0]
 
     def _tables_for(self, blocked_doors: frozenset[str], one_way: bool = True) -> tuple:
-        # (mesh neighbours, search neighbours, corner flags, dead ends) for a door set.
+        # (mesh neighbours, search neighbours, corner flags, dead ends, their ways out)
+        # for a door set.
         one_way = one_way and bool(self.mesh.one_way_walls)
         key = (frozenset(d for d in blocked_doors if d in self._door_edges), one_way)
         cached = self._tables.get(key)
         if cached is not None:
             self._tables.move_to_end(key)
             return cached
-        mesh_rows, _ = _open_rows(self.mesh.neighbours, self._door_edges, key[0],
+        mesh_rows, _, _ = _open_rows(self.mesh.neighbours, self._door_edges, key[0],
                                   self.mesh.one_way_walls if one_way else ())
         merged = self.merged
-        nbr_rows, dead_end = _open_rows(merged.neighbours, self._merged_door_edges, key[0],
+        nbr_rows, dead_end, way_out = _open_rows(merged.neighbours, self._merged_door_edges, key[0],
                                         merged.one_way_walls if one_way else ())
         # Ends of one-way walls count as corners too: a path may turn around a jamb.
         corner = [False] * len(self.vx)
@@ -120,7 +121,7 @@ class PolyanyaSearch:
                 if q < 0:
                     corner[ring[k]] = True
                     corner[ring[(k + 1) % n]] = True
-        cached = (mesh_rows, nbr_rows, corner, dead_end)
+        cached = (mesh_rows, nbr_rows, corner, dead_end, way_out)
         self._tables[key] = cached
         if len(self._tables) > _TABLE_CACHE_SIZE:
             self._tables.popitem(last=False)
@@ -159,17 +160,16 @@ class PolyanyaSearch:
         if goals.intersection(starts):
             # Both points lie in one convex polygon: the straight line is optimal.
             return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
-        _, nbr_rows, corner, dead_end = self._tables_for(blocked_doors, one_way)
-        t = Tables(
-            self.vx,
-            self.vz,
-            self._verts,
-            nbr_rows,
-            self._twin,
-            corner,
-            dead_end,
-            self.eps,
-            self._chains,
+        _, nbr_rows, corner, dead_end, way_out = self._tables_for(blocked_doors, one_way)
+        # Dead ends on the way out from the start and in to the goal stay open.
+        allowed = set(goals)
+        for p in (*starts, *goals):
+            while p >= 0 and dead_end[p]:
+                allowed.add(p)
+                p = way_out[p]
+        root_g: dict[int, float] = {}
+        expand = make_expand(
+            self._chains, nbr_rows, corner, dead_end, self.eps, frozenset(allowed), root_g
         )
         vx, vz, twin = self.vx, self.vz, self._twin
         start_rec = (sx, sz, None)
@@ -180,7 +180,7 @@ class PolyanyaSearch:
             n = len(ring)
             for k in range(n):
                 nb = nbr_rows[p][k]
-                if nb < 0 or (dead_end[nb] and nb not in goals):
+                if nb < 0 or (dead_end[nb] and nb not in allowed):
                     continue
                 r, q = ring[k], ring[(k + 1) % n]
                 node = (
@@ -202,7 +202,6 @@ class PolyanyaSearch:
                 counter += 1
                 heapq.heappush(heap, (h, counter, node))
         best_goal = math.inf
-        root_g = t.root_g
         eps = self.eps
         push, pop = heapq.heappush, heapq.heappop
         while heap:
@@ -214,13 +213,13 @@ class PolyanyaSearch:
                 continue
             while True:
                 if node[11] in goals:
-                    fg, points = _goal_entry(node, gx, gz, eps, vx, vz, t.verts)
+                    fg, points = _goal_entry(node, gx, gz, eps, vx, vz, self._verts)
                     if fg < best_goal:
                         best_goal = fg
                         counter += 1
                         push(heap, (fg, counter, (points, fg, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1)))
                     break
-                succ = expand(t, node, goals)
+                succ = expand(node)
                 if len(succ) == 1 and succ[0][3] is node[3]:
                     # A lone successor with the same root needs no heap round-trip.
                     node = succ[0]
@@ -283,18 +282,40 @@ def _open_rows(
     door_edges: dict[str, list[tuple[int, int]]],
     blocked: frozenset[str],
     one_way_walls: Iterable[tuple[int, int]],
-) -> tuple[list[tuple[int, ...]], list[bool]]:
-    # Neighbour rows with blocked doors and one-way walls as walls, and the dead ends.
+) -> tuple[list[tuple[int, ...]], list[bool], list[int]]:
+    # Neighbour rows with blocked doors and one-way walls as walls, the dead ends and
+    # each dead end's way out.
     nbrs = [list(row) for row in neighbours]
     for door in blocked:
         for p, k in door_edges.get(door, ()):
             nbrs[p][k] = -1
     # A dead end is judged both ways: a polygon left only through the far side of
     # a one-way door is still a way through for a walker entering by that door.
-    dead_end = [sum(1 for q in row if q >= 0) <= 1 for row in nbrs]
+    dead, way_out = _dead_ends(nbrs)
     for p, k in one_way_walls:
         nbrs[p][k] = -1
-    return [tuple(row) for row in nbrs], dead_end
+    return [tuple(row) for row in nbrs], dead, way_out
+
+
+def _dead_ends(nbrs: list[list[int]]) -> tuple[list[bool], list[int]]:
+    # Polyanya prunes polygons with a single open edge; stripping them repeatedly
+    # (what is left is the graph's 2-core) also catches pockets of several polygons,
+    # the bulk of a map with ragged walls. A shortest path never enters such a pocket
+    # unless it starts or ends there: it would have to leave by the edge it came in.
+    degree = [sum(1 for q in row if q >= 0) for row in nbrs]
+    dead = [d <= 1 for d in degree]
+    way_out = [-1] * len(nbrs)
+    queue = deque(p for p, d in enumerate(dead) if d)
+    while queue:
+        p = queue.popleft()
+        for q in nbrs[p]:
+            if q >= 0 and not dead[q]:
+                way_out[p] = q
+                degree[q] -= 1
+                if degree[q] <= 1:
+                    dead[q] = True
+                    queue.append(q)
+    return dead, way_out
 
 
 def _twins(
