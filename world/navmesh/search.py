@@ -13,7 +13,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import OrderedDict, deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from world.navmesh.mesh import NavMesh
@@ -291,28 +291,42 @@ def _open_rows(
             nbrs[p][k] = -1
     # A dead end is judged both ways: a polygon left only through the far side of
     # a one-way door is still a way through for a walker entering by that door.
-    dead, way_out = _dead_ends(nbrs)
+    dead, way_out = dead_ends(nbrs)
     for p, k in one_way_walls:
         nbrs[p][k] = -1
     return [tuple(row) for row in nbrs], dead, way_out
 
 
-def _dead_ends(nbrs: list[list[int]]) -> tuple[list[bool], list[int]]:
-    # Polyanya prunes polygons with a single open edge; stripping them repeatedly
-    # (what is left is the graph's 2-core) also catches pockets of several polygons,
-    # the bulk of a map with ragged walls. A shortest path never enters such a pocket
-    # unless it starts or ends there: it would have to leave by the edge it came in.
+def dead_ends(nbrs: Sequence[Sequence[int]]) -> tuple[list[bool], list[int]]:
+    """Polygons in dead ends: pockets left only by the edge they are entered by.
+
+    Polyanya prunes polygons with a single open edge; stripping them repeatedly (what
+    is left is the adjacency graph's 2-core) also catches pockets of several polygons,
+    the bulk of a map with ragged walls. A shortest path never enters such a pocket
+    unless it starts or ends there: it would have to leave by the edge it came in.
+
+    Args:
+        nbrs: Open neighbour per polygon edge (-1 = wall).
+
+    Returns:
+        Per polygon, whether it is in a dead end, and for those its way out: the
+        neighbour toward the rest of the mesh (-1 for the last polygon left of a
+        component that is all dead end).
+    """
     degree = [sum(1 for q in row if q >= 0) for row in nbrs]
     dead = [d <= 1 for d in degree]
+    done = [False] * len(nbrs)
     way_out = [-1] * len(nbrs)
     queue = deque(p for p, d in enumerate(dead) if d)
     while queue:
         p = queue.popleft()
+        done[p] = True
+        # `degree` counts the neighbours not yet stripped, so at most one is left.
         for q in nbrs[p]:
-            if q >= 0 and not dead[q]:
+            if q >= 0 and not done[q]:
                 way_out[p] = q
                 degree[q] -= 1
-                if degree[q] <= 1:
+                if not dead[q] and degree[q] <= 1:
                     dead[q] = True
                     queue.append(q)
     return dead, way_out
