@@ -6,6 +6,13 @@ of the shortest root -> interval -> goal path ignoring walls, so the first goal 
 popped is optimal. Neighbours come only from the mesh's topological adjacency, so
 storeys that overlap in projection are searched correctly: each path is straight in
 its own unfolded plane.
+
+What keeps it fast (see docs/ARCHITECTURE.md, "Path search speed"): the search walks
+the mesh's polygons merged where the union stays convex (`search_mesh.py`), never
+enters a dead-end pocket that holds neither end (`dead_ends`), prunes a node whose root
+vertex was reached more cheaply (root-level pruning), follows a lone successor with the
+same root without a heap round-trip (intermediate pruning), and builds its successor
+function once per query with the tables bound.
 """
 
 from __future__ import annotations
@@ -40,8 +47,9 @@ class PlanePath:
 class PolyanyaSearch:
     """Reusable Polyanya searcher over one mesh.
 
-    Per blocked-door set the flat tables (neighbours with blocked doors as walls,
-    corner flags) are built once and kept in a small LRU cache.
+    Per blocked-door set the flat tables (neighbours with blocked doors as walls, both
+    of the mesh and of the merged search polygons, corner flags, dead ends) are built
+    once and kept in a small LRU cache.
     """
 
     def __init__(self, mesh: NavMesh, eps: float, sides: list[tuple[Side, ...]]) -> None:
