@@ -115,11 +115,14 @@ class PolyanyaSearch:
         if cached is not None:
             self._tables.move_to_end(key)
             return cached
-        mesh_rows, _, _ = _open_rows(self.mesh.neighbours, self._door_edges, key[0],
-                                  self.mesh.one_way_walls if one_way else ())
-        merged = self.merged
-        nbr_rows, dead_end, way_out = _open_rows(merged.neighbours, self._merged_door_edges, key[0],
-                                        merged.one_way_walls if one_way else ())
+        mesh, merged = self.mesh, self.merged
+        mesh_rows, _, _ = _open_rows(
+            mesh.neighbours, self._door_edges, key[0], mesh.one_way_walls if one_way else ()
+        )
+        nbr_rows, dead_end, way_out = _open_rows(
+            merged.neighbours, self._merged_door_edges, key[0],
+            merged.one_way_walls if one_way else (),
+        )
         # Ends of one-way walls count as corners too: a path may turn around a jamb.
         corner = [False] * len(self.vx)
         for p, row in enumerate(nbr_rows):
