@@ -6,18 +6,26 @@ of the shortest root -> interval -> goal path ignoring walls, so the first goal 
 popped is optimal. Neighbours come only from the mesh's topological adjacency, so
 storeys that overlap in projection are searched correctly: each path is straight in
 its own unfolded plane.
+
+What keeps it fast (see docs/ARCHITECTURE.md, "Path search speed"): the search walks
+the mesh's polygons merged where the union stays convex (`search_mesh.py`), never
+enters a dead-end pocket that holds neither end (`dead_ends`), prunes a node whose root
+vertex was reached more cheaply (root-level pruning), follows a lone successor with the
+same root without a heap round-trip (intermediate pruning), and builds its successor
+function once per query with the tables bound.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-from collections import OrderedDict
-from collections.abc import Iterable
+from collections import OrderedDict, deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from world.navmesh.mesh import NavMesh
-from world.navmesh.search_intervals import Tables, build_chains, expand, heuristic
+from world.navmesh.search_intervals import build_chains, heuristic, make_expand
+from world.navmesh.search_mesh import merge_for_search
 from world.navmesh.search_trace import Side
 
 _TABLE_CACHE_SIZE = 16
@@ -39,8 +47,9 @@ class PlanePath:
 class PolyanyaSearch:
     """Reusable Polyanya searcher over one mesh.
 
-    Per blocked-door set the flat tables (neighbours with blocked doors as walls,
-    corner flags) are built once and kept in a small LRU cache.
+    Per blocked-door set the flat tables (neighbours with blocked doors as walls, both
+    of the mesh and of the merged search polygons, corner flags, dead ends) are built
+    once and kept in a small LRU cache.
     """
 
     def __init__(self, mesh: NavMesh, eps: float, sides: list[tuple[Side, ...]]) -> None:
@@ -57,13 +66,18 @@ class PolyanyaSearch:
         self.vz = [float(v) for v in mesh.points[:, 1]]
         self.verts = list(mesh.polygons)
         self.sides = sides
-        self._twin = _twins(mesh)
-        self._chains = build_chains(self.vx, self.vz, self.verts)
+        self.merged = merge_for_search(mesh)
+        self._verts = list(self.merged.polygons)
+        self._twin = _twins(self.merged.polygons, self.merged.neighbours)
+        self._chains = build_chains(self.vx, self.vz, self._verts, self._twin)
         self._door_edges: dict[str, list[tuple[int, int]]] = {}
-        for p, row in enumerate(mesh.doors):
-            for k, door in enumerate(row):
-                if door is not None:
-                    self._door_edges.setdefault(door, []).append((p, k))
+        self._merged_door_edges: dict[str, list[tuple[int, int]]] = {}
+        for table, rows in ((self._door_edges, mesh.doors), (self._merged_door_edges,
+                                                              self.merged.doors)):
+            for p, row in enumerate(rows):
+                for k, door in enumerate(row):
+                    if door is not None:
+                        table.setdefault(door, []).append((p, k))
         self._tables: OrderedDict[tuple[frozenset[str], bool], tuple] = OrderedDict()
 
     def add_group(self, name: str, edges: list[tuple[int, int]]) -> None:
@@ -103,33 +117,32 @@ class PolyanyaSearch:
         return self._tables_for(blocked_doors, False)[0]
 
     def _tables_for(self, blocked_doors: frozenset[str], one_way: bool = True) -> tuple:
+        # (mesh neighbours, search neighbours, corner flags, dead ends, their ways out)
+        # for a door set.
         one_way = one_way and bool(self.mesh.one_way_walls)
         key = (frozenset(d for d in blocked_doors if d in self._door_edges), one_way)
         cached = self._tables.get(key)
         if cached is not None:
             self._tables.move_to_end(key)
             return cached
-        nbrs = [list(row) for row in self.mesh.neighbours]
-        for door in key[0]:
-            for p, k in self._door_edges[door]:
-                nbrs[p][k] = -1
-        # A dead end is judged both ways: a polygon left only through the far side of
-        # a one-way door is still a way through for a walker entering by that door.
-        dead_end = [sum(1 for q in row if q >= 0) <= 1 for row in nbrs]
-        if one_way:
-            for p, k in self.mesh.one_way_walls:
-                nbrs[p][k] = -1
-        nbr_rows = [tuple(row) for row in nbrs]
+        mesh, merged = self.mesh, self.merged
+        mesh_rows, _, _ = _open_rows(
+            mesh.neighbours, self._door_edges, key[0], mesh.one_way_walls if one_way else ()
+        )
+        nbr_rows, dead_end, way_out = _open_rows(
+            merged.neighbours, self._merged_door_edges, key[0],
+            merged.one_way_walls if one_way else (),
+        )
         # Ends of one-way walls count as corners too: a path may turn around a jamb.
         corner = [False] * len(self.vx)
         for p, row in enumerate(nbr_rows):
-            ring = self.verts[p]
+            ring = self._verts[p]
             n = len(ring)
             for k, q in enumerate(row):
                 if q < 0:
                     corner[ring[k]] = True
                     corner[ring[(k + 1) % n]] = True
-        cached = (nbr_rows, corner, dead_end)
+        cached = (mesh_rows, nbr_rows, corner, dead_end, way_out)
         self._tables[key] = cached
         if len(self._tables) > _TABLE_CACHE_SIZE:
             self._tables.popitem(last=False)
@@ -160,35 +173,35 @@ class PolyanyaSearch:
         """
         sx, sz = start
         gx, gz = goal
-        starts = list(start_polys)
-        goals = frozenset(goal_polys)
+        of = self.merged.of
+        starts = list(dict.fromkeys(of[p] for p in start_polys))
+        goals = frozenset(of[p] for p in goal_polys)
         if not starts or not goals:
             return None
         if goals.intersection(starts):
             # Both points lie in one convex polygon: the straight line is optimal.
             return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
-        nbr_rows, corner, dead_end = self._tables_for(blocked_doors, one_way)
-        t = Tables(
-            self.vx,
-            self.vz,
-            self.verts,
-            nbr_rows,
-            self._twin,
-            corner,
-            dead_end,
-            self.eps,
-            self._chains,
+        _, nbr_rows, corner, dead_end, way_out = self._tables_for(blocked_doors, one_way)
+        # Dead ends on the way out from the start and in to the goal stay open.
+        allowed = set(goals)
+        for p in (*starts, *goals):
+            while p >= 0 and dead_end[p]:
+                allowed.add(p)
+                p = way_out[p]
+        root_g: dict[int, float] = {}
+        expand = make_expand(
+            self._chains, nbr_rows, corner, dead_end, self.eps, frozenset(allowed), root_g
         )
         vx, vz, twin = self.vx, self.vz, self._twin
         start_rec = (sx, sz, None)
         heap: list[tuple] = []
         counter = 0
         for p in starts:
-            ring = self.verts[p]
+            ring = self._verts[p]
             n = len(ring)
             for k in range(n):
                 nb = nbr_rows[p][k]
-                if nb < 0 or (dead_end[nb] and nb not in goals):
+                if nb < 0 or (dead_end[nb] and nb not in allowed):
                     continue
                 r, q = ring[k], ring[(k + 1) % n]
                 node = (
@@ -210,7 +223,6 @@ class PolyanyaSearch:
                 counter += 1
                 heapq.heappush(heap, (h, counter, node))
         best_goal = math.inf
-        root_g = t.root_g
         eps = self.eps
         push, pop = heapq.heappush, heapq.heappop
         while heap:
@@ -222,13 +234,13 @@ class PolyanyaSearch:
                 continue
             while True:
                 if node[11] in goals:
-                    fg, points = _goal_entry(node, gx, gz, eps, vx, vz, self.verts)
+                    fg, points = _goal_entry(node, gx, gz, eps, vx, vz, self._verts)
                     if fg < best_goal:
                         best_goal = fg
                         counter += 1
                         push(heap, (fg, counter, (points, fg, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1)))
                     break
-                succ = expand(t, node, goals)
+                succ = expand(node)
                 if len(succ) == 1 and succ[0][3] is node[3]:
                     # A lone successor with the same root needs no heap round-trip.
                     node = succ[0]
@@ -286,20 +298,77 @@ def _plane_path(goal_node: tuple) -> PlanePath:
     return PlanePath(tuple(points), length)
 
 
-def _twins(mesh: NavMesh) -> list[tuple[int, ...]]:
+def _open_rows(
+    neighbours: tuple[tuple[int, ...], ...],
+    door_edges: dict[str, list[tuple[int, int]]],
+    blocked: frozenset[str],
+    one_way_walls: Iterable[tuple[int, int]],
+) -> tuple[list[tuple[int, ...]], list[bool], list[int]]:
+    # Neighbour rows with blocked doors and one-way walls as walls, the dead ends and
+    # each dead end's way out.
+    nbrs = [list(row) for row in neighbours]
+    for door in blocked:
+        for p, k in door_edges.get(door, ()):
+            nbrs[p][k] = -1
+    # A dead end is judged both ways: a polygon left only through the far side of
+    # a one-way door is still a way through for a walker entering by that door.
+    dead, way_out = dead_ends(nbrs)
+    for p, k in one_way_walls:
+        nbrs[p][k] = -1
+    return [tuple(row) for row in nbrs], dead, way_out
+
+
+def dead_ends(nbrs: Sequence[Sequence[int]]) -> tuple[list[bool], list[int]]:
+    """Polygons in dead ends: pockets left only by the edge they are entered by.
+
+    Polyanya prunes polygons with a single open edge; stripping them repeatedly (what
+    is left is the adjacency graph's 2-core) also catches pockets of several polygons,
+    the bulk of a map with ragged walls. A shortest path never enters such a pocket
+    unless it starts or ends there: it would have to leave by the edge it came in.
+
+    Args:
+        nbrs: Open neighbour per polygon edge (-1 = wall).
+
+    Returns:
+        Per polygon, whether it is in a dead end, and for those its way out: the
+        neighbour toward the rest of the mesh (-1 for the last polygon left of a
+        component that is all dead end).
+    """
+    degree = [sum(1 for q in row if q >= 0) for row in nbrs]
+    dead = [d <= 1 for d in degree]
+    done = [False] * len(nbrs)
+    way_out = [-1] * len(nbrs)
+    queue = deque(p for p, d in enumerate(dead) if d)
+    while queue:
+        p = queue.popleft()
+        done[p] = True
+        # `degree` counts the neighbours not yet stripped, so at most one is left.
+        for q in nbrs[p]:
+            if q >= 0 and not done[q]:
+                way_out[p] = q
+                degree[q] -= 1
+                if not dead[q] and degree[q] <= 1:
+                    dead[q] = True
+                    queue.append(q)
+    return dead, way_out
+
+
+def _twins(
+    polygons: tuple[tuple[int, ...], ...], neighbours: tuple[tuple[int, ...], ...]
+) -> list[tuple[int, ...]]:
     # For each edge, its index in the neighbour's ring (found by the reversed
     # vertex pair, never by geometry).
     index: dict[tuple[int, int], int] = {}
-    for ring in mesh.polygons:
+    for ring in polygons:
         n = len(ring)
         for k in range(n):
             index[(ring[k], ring[(k + 1) % n])] = k
     twins = []
-    for p, ring in enumerate(mesh.polygons):
+    for p, ring in enumerate(polygons):
         n = len(ring)
         row = []
         for k in range(n):
-            if mesh.neighbours[p][k] < 0:
+            if neighbours[p][k] < 0:
                 row.append(-1)
             else:
                 row.append(index[(ring[(k + 1) % n], ring[k])])

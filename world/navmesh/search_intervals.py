@@ -19,215 +19,189 @@ exactly (or -1).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
 
 Successor = tuple
+Expand = Callable[[tuple], list[Successor]]
 
 
-@dataclass
-class Tables:
-    """Flat Python tables of a mesh for the hot loop (lists beat numpy per item).
-
-    Attributes:
-        vx: Vertex x per vertex.
-        vz: Vertex z per vertex.
-        verts: Vertex ring per polygon.
-        nbrs: Neighbour per polygon edge with the query's blocked doors as walls.
-        twin: Index of the same edge in the neighbour polygon.
-        corner: Per vertex, whether it touches a wall (so paths may turn there).
-        dead_end: Per polygon, whether it has a single open neighbour.
-        eps: Geometric tolerance in plane units.
-        chains: Per polygon and entry edge, the precomputed entry-edge geometry and
-            far chain (see ``build_chains``).
-        root_g: Best g-value found so far per root vertex (root-level pruning).
-        seen_flat: Best g per (root, polygon) already expanded in full view.
-    """
-
-    vx: list[float]
-    vz: list[float]
-    verts: list[tuple[int, ...]]
-    nbrs: list[tuple[int, ...]]
-    twin: list[tuple[int, ...]]
-    corner: list[bool]
-    dead_end: list[bool]
-    eps: float
-    chains: list[tuple[tuple, ...]]
-    root_g: dict[int, float] = field(default_factory=dict)
-    seen_flat: dict[tuple[int, int], float] = field(default_factory=dict)
-
-
-def expand(
-    t: Tables,
-    node: tuple,
-    goal_polys: frozenset[int] | set[int],
-) -> list[Successor]:
-    """Generate the successors of ``node`` inside the polygon it enters.
+def make_expand(
+    chains: list[tuple[tuple, ...]],
+    nbr_rows: list[tuple[int, ...]],
+    corner: list[bool],
+    dead: list[bool],
+    eps: float,
+    open_dead: frozenset[int],
+    root_g: dict[int, float],
+) -> Expand:
+    """The successor function of one search (its tables bound once, for speed).
 
     Args:
-        t: Mesh tables plus the per-search pruning state.
-        node: A successor tuple (see the module docstring).
-        goal_polys: Polygons containing the goal; successors entering a dead end are
-            dropped unless it is one of these.
+        chains: Per polygon and entry edge, the entry-edge geometry and far chain
+            (see ``build_chains``).
+        nbr_rows: Neighbour per polygon edge with the query's blocked doors as walls.
+        corner: Per vertex, whether it touches a wall (so paths may turn there).
+        dead: Per polygon, whether it lies in a dead end (a pocket left only by
+            the edge it is entered by).
+        eps: Geometric tolerance in plane units.
+        open_dead: Dead-end polygons a path may still need (those holding or
+            leading to the start or goal); successors entering other dead ends are
+            dropped.
+        root_g: Best g found so far per root vertex (root-level pruning), filled in
+            as successors turn at vertices; the caller prunes popped nodes with it.
 
     Returns:
-        The successor tuples.
+        ``expand(node)``: the successors of ``node`` inside the polygon it enters.
     """
-    rx, rz, rid, rec, g, lx, lz, lv, rgx, rgz, rv, poly, k = node
-    a, b, ax, az, bx, bz, ex, ez, elen, idx, ws, wx, wz = t.chains[poly][k]
-    ring = t.verts[poly]
-    n = len(ring)
-    vx, vz = t.vx, t.vz
-    side = ex * (rz - az) - ez * (rx - ax)
-    eps = t.eps
-    nbrs = t.nbrs[poly]
-    twins = t.twin[poly]
-    dead = t.dead_end
-    out: list[Successor] = []
+    # Best g per (root, polygon) already expanded in full view (root on its edge).
+    seen_flat: dict[tuple[int, int], float] = {}
+    hypot = math.hypot
 
-    if side >= -eps * elen:
-        # Root on the edge's line: if it lies on the edge, all of convex P is in
-        # view; otherwise the view through the interval has no area.
-        u = ((rx - ax) * ex + (rz - az) * ez) / (elen * elen)
-        if u < -eps or u > 1.0 + eps:
-            # Root beyond the edge on its line (a straight run of collinear polygon
-            # sides): walk along that side to the nearer interval end and turn there.
-            if (lx - rx) ** 2 + (lz - rz) ** 2 < (rgx - rx) ** 2 + (rgz - rz) ** 2:
-                nx, nz, nv = lx, lz, lv
-            else:
-                nx, nz, nv = rgx, rgz, rv
-            if nv < 0:
+    def expand(node: tuple) -> list[Successor]:
+        rx, rz, rid, rec, g, lx, lz, lv, rgx, rgz, rv, poly, k = node
+        a, b, ax, az, bx, bz, ex, ez, elen, idx, ws, wx, wz, tw = chains[poly][k]
+        nbrs = nbr_rows[poly]
+        out: list[Successor] = []
+
+        if ex * (rz - az) - ez * (rx - ax) >= -eps * elen:
+            # Root on the edge's line: if it lies on the edge, all of convex P is in
+            # view; otherwise the view through the interval has no area.
+            u = ((rx - ax) * ex + (rz - az) * ez) / (elen * elen)
+            if u < -eps or u > 1.0 + eps:
+                # Root beyond the edge on its line (a straight run of collinear
+                # polygon sides): walk along that side to the nearer interval end
+                # and turn there.
+                if (lx - rx) ** 2 + (lz - rz) ** 2 < (rgx - rx) ** 2 + (rgz - rz) ** 2:
+                    nx, nz, nv = lx, lz, lv
+                else:
+                    nx, nz, nv = rgx, rgz, rv
+                if nv < 0:
+                    return out
+                g2 = g + hypot(nx - rx, nz - rz)
+                best = root_g.get(nv)
+                if best is not None and g2 > best + eps:
+                    return out
+                if best is None or g2 < best:
+                    root_g[nv] = g2
+                out.append((nx, nz, nv, (nx, nz, rec), g2, lx, lz, lv, rgx, rgz, rv, poly, k))
                 return out
-            g2 = g + math.hypot(nx - rx, nz - rz)
-            best = t.root_g.get(nv)
-            if best is not None and g2 > best + eps:
+            key = (rid, poly)
+            seen = seen_flat.get(key)
+            if seen is not None and g >= seen - eps:
                 return out
-            if best is None or g2 < best:
-                t.root_g[nv] = g2
-            out.append((nx, nz, nv, (nx, nz, rec), g2, lx, lz, lv, rgx, rgz, rv, poly, k))
+            seen_flat[key] = g
+            for j in range(len(idx) - 1):
+                nb = nbrs[idx[j]]
+                if nb < 0 or (dead[nb] and nb not in open_dead):
+                    continue
+                out.append((rx, rz, rid, rec, g, wx[j + 1], wz[j + 1], ws[j + 1],
+                            wx[j], wz[j], ws[j], nb, tw[j]))
             return out
-        key = (rid, poly)
-        seen = t.seen_flat.get(key)
-        if seen is not None and g >= seen - eps:
-            return out
-        t.seen_flat[key] = g
-        for j in range(n - 1):
-            e = (k + 1 + j) % n
-            nb = nbrs[e]
-            if nb < 0 or (dead[nb] and nb not in goal_polys):
+
+        m = len(idx) - 1
+        # Orientation of each far vertex against the right ray (o) and left ray (q).
+        drx, drz = rgx - rx, rgz - rz
+        dlx, dlz = lx - rx, lz - rz
+        # A vertex within eps of a ray counts as on it, so that an exit point computed
+        # in floating point next to a vertex becomes that vertex (a corner a later
+        # node may need to turn around) instead of a point a rounding error beside it.
+        tol_r = eps * hypot(drx, drz)
+        tol_l = eps * hypot(dlx, dlz)
+        ir = m
+        o_prev = drx * (wz[0] - rz) - drz * (wx[0] - rx)
+        o_cur = 0.0
+        for i in range(1, m + 1):
+            o_cur = drx * (wz[i] - rz) - drz * (wx[i] - rx)
+            if o_cur > tol_r:
+                ir = i
+                break
+            o_prev = o_cur
+        # Right exit point pr on far edge ir-1.
+        if o_prev >= -tol_r or o_cur <= tol_r:
+            prx, prz, pr_v = wx[ir - 1], wz[ir - 1], ws[ir - 1]
+        else:
+            s = o_prev / (o_prev - o_cur)
+            prx = wx[ir - 1] + s * (wx[ir] - wx[ir - 1])
+            prz = wz[ir - 1] + s * (wz[ir] - wz[ir - 1])
+            pr_v = -1
+        il = 0
+        q_next = dlx * (wz[m] - rz) - dlz * (wx[m] - rx)
+        q_cur = 0.0
+        for i in range(m - 1, -1, -1):
+            q_cur = dlx * (wz[i] - rz) - dlz * (wx[i] - rx)
+            if q_cur < -tol_l:
+                il = i
+                break
+            q_next = q_cur
+        if q_next <= tol_l or q_cur >= -tol_l:
+            plx, plz, pl_v = wx[il + 1], wz[il + 1], ws[il + 1]
+        else:
+            s = q_cur / (q_cur - q_next)
+            plx = wx[il] + s * (wx[il + 1] - wx[il])
+            plz = wz[il] + s * (wz[il + 1] - wz[il])
+            pl_v = -1
+
+        # Observable successors: same root, chain between the two exit points.
+        for j in range(ir - 1, il + 1):
+            nb = nbrs[idx[j]]
+            if nb < 0 or (dead[nb] and nb not in open_dead):
                 continue
-            w0 = ring[e]
-            w1 = ring[(e + 1) % n]
-            out.append((rx, rz, rid, rec, g, vx[w1], vz[w1], w1, vx[w0], vz[w0], w0, nb, twins[e]))
+            if j == ir - 1:
+                sx, sz, sv = prx, prz, pr_v
+            else:
+                sx, sz, sv = wx[j], wz[j], ws[j]
+            if j == il:
+                fx, fz, fv = plx, plz, pl_v
+            else:
+                fx, fz, fv = wx[j + 1], wz[j + 1], ws[j + 1]
+            if sx == fx and sz == fz:
+                continue
+            out.append((rx, rz, rid, rec, g, fx, fz, fv, sx, sz, sv, nb, tw[j]))
+
+        if rv == b and corner[b]:
+            g2 = g + hypot(bx - rx, bz - rz)
+            best = root_g.get(b)
+            if best is None or g2 <= best + eps:
+                if best is None or g2 < best:
+                    root_g[b] = g2
+                rec2 = (bx, bz, rec)
+                for j in range(ir):
+                    nb = nbrs[idx[j]]
+                    if nb < 0 or (dead[nb] and nb not in open_dead):
+                        continue
+                    if j == ir - 1:
+                        fx, fz, fv = prx, prz, pr_v
+                    else:
+                        fx, fz, fv = wx[j + 1], wz[j + 1], ws[j + 1]
+                    if wx[j] == fx and wz[j] == fz:
+                        continue
+                    out.append((bx, bz, b, rec2, g2, fx, fz, fv, wx[j], wz[j], ws[j], nb, tw[j]))
+        if lv == a and corner[a]:
+            g2 = g + hypot(ax - rx, az - rz)
+            best = root_g.get(a)
+            if best is None or g2 <= best + eps:
+                if best is None or g2 < best:
+                    root_g[a] = g2
+                rec2 = (ax, az, rec)
+                for j in range(il, m):
+                    nb = nbrs[idx[j]]
+                    if nb < 0 or (dead[nb] and nb not in open_dead):
+                        continue
+                    if j == il:
+                        sx, sz, sv = plx, plz, pl_v
+                    else:
+                        sx, sz, sv = wx[j], wz[j], ws[j]
+                    if sx == wx[j + 1] and sz == wz[j + 1]:
+                        continue
+                    out.append((ax, az, a, rec2, g2, wx[j + 1], wz[j + 1], ws[j + 1],
+                                sx, sz, sv, nb, tw[j]))
         return out
 
-    m = n - 1
-    # Orientation of each far vertex against the right ray (o) and left ray (q).
-    drx, drz = rgx - rx, rgz - rz
-    dlx, dlz = lx - rx, lz - rz
-    # A vertex within eps of a ray counts as on it, so that an exit point computed
-    # in floating point next to a vertex becomes that vertex (a corner a later
-    # node may need to turn around) instead of a point a rounding error beside it.
-    tol_r = eps * math.hypot(drx, drz)
-    tol_l = eps * math.hypot(dlx, dlz)
-    ir = m
-    o_prev = drx * (wz[0] - rz) - drz * (wx[0] - rx)
-    o_cur = 0.0
-    for i in range(1, m + 1):
-        o_cur = drx * (wz[i] - rz) - drz * (wx[i] - rx)
-        if o_cur > tol_r:
-            ir = i
-            break
-        o_prev = o_cur
-    # Right exit point pr on far edge ir-1.
-    if o_prev >= -tol_r or o_cur <= tol_r:
-        prx, prz, pr_v = wx[ir - 1], wz[ir - 1], ws[ir - 1]
-    else:
-        s = o_prev / (o_prev - o_cur)
-        prx = wx[ir - 1] + s * (wx[ir] - wx[ir - 1])
-        prz = wz[ir - 1] + s * (wz[ir] - wz[ir - 1])
-        pr_v = -1
-    il = 0
-    q_next = dlx * (wz[m] - rz) - dlz * (wx[m] - rx)
-    q_cur = 0.0
-    for i in range(m - 1, -1, -1):
-        q_cur = dlx * (wz[i] - rz) - dlz * (wx[i] - rx)
-        if q_cur < -tol_l:
-            il = i
-            break
-        q_next = q_cur
-    if q_next <= tol_l or q_cur >= -tol_l:
-        plx, plz, pl_v = wx[il + 1], wz[il + 1], ws[il + 1]
-    else:
-        s = q_cur / (q_cur - q_next)
-        plx = wx[il] + s * (wx[il + 1] - wx[il])
-        plz = wz[il] + s * (wz[il + 1] - wz[il])
-        pl_v = -1
-
-    # Observable successors: same root, chain between the two exit points.
-    for j in range(ir - 1, il + 1):
-        e = idx[j]
-        nb = nbrs[e]
-        if nb < 0 or (dead[nb] and nb not in goal_polys):
-            continue
-        if j == ir - 1:
-            sx, sz, sv = prx, prz, pr_v
-        else:
-            sx, sz, sv = wx[j], wz[j], ws[j]
-        if j == il:
-            fx, fz, fv = plx, plz, pl_v
-        else:
-            fx, fz, fv = wx[j + 1], wz[j + 1], ws[j + 1]
-        if sx == fx and sz == fz:
-            continue
-        out.append((rx, rz, rid, rec, g, fx, fz, fv, sx, sz, sv, nb, twins[e]))
-
-    corner = t.corner
-    root_g = t.root_g
-    if rv == b and corner[b]:
-        g2 = g + math.hypot(bx - rx, bz - rz)
-        best = root_g.get(b)
-        if best is None or g2 <= best + eps:
-            if best is None or g2 < best:
-                root_g[b] = g2
-            rec2 = (bx, bz, rec)
-            for j in range(ir):
-                e = idx[j]
-                nb = nbrs[e]
-                if nb < 0 or (dead[nb] and nb not in goal_polys):
-                    continue
-                if j == ir - 1:
-                    fx, fz, fv = prx, prz, pr_v
-                else:
-                    fx, fz, fv = wx[j + 1], wz[j + 1], ws[j + 1]
-                if wx[j] == fx and wz[j] == fz:
-                    continue
-                out.append((bx, bz, b, rec2, g2, fx, fz, fv, wx[j], wz[j], ws[j], nb, twins[e]))
-    if lv == a and corner[a]:
-        g2 = g + math.hypot(ax - rx, az - rz)
-        best = root_g.get(a)
-        if best is None or g2 <= best + eps:
-            if best is None or g2 < best:
-                root_g[a] = g2
-            rec2 = (ax, az, rec)
-            for j in range(il, m):
-                e = idx[j]
-                nb = nbrs[e]
-                if nb < 0 or (dead[nb] and nb not in goal_polys):
-                    continue
-                if j == il:
-                    sx, sz, sv = plx, plz, pl_v
-                else:
-                    sx, sz, sv = wx[j], wz[j], ws[j]
-                if sx == wx[j + 1] and sz == wz[j + 1]:
-                    continue
-                out.append(
-                    (ax, az, a, rec2, g2, wx[j + 1], wz[j + 1], ws[j + 1], sx, sz, sv, nb, twins[e])
-                )
-    return out
+    return expand
 
 
 def build_chains(
-    vx: list[float], vz: list[float], verts: list[tuple[int, ...]]
+    vx: list[float], vz: list[float], verts: list[tuple[int, ...]], twin: list[tuple[int, ...]]
 ) -> list[tuple[tuple, ...]]:
     """Precompute, per polygon and entry edge, what ``expand`` needs.
 
@@ -235,14 +209,16 @@ def build_chains(
         vx: Vertex x coordinates.
         vz: Vertex z coordinates.
         verts: Counter-clockwise vertex ring per polygon.
+        twin: Per polygon edge, its index in the neighbour's ring (-1 = none).
 
     Returns:
         Per polygon, per edge ``k``: ``(a, b, ax, az, bx, bz, ex, ez, length, idx,
-        ws, wx, wz)`` where ``idx`` are the edge indices ``k + 1, k + 2, ...`` of the
-        far chain and ``ws``/``wx``/``wz`` its vertices ``w0 = b .. wm = a``.
+        ws, wx, wz, tw)`` where ``idx`` are the edge indices ``k + 1, k + 2, ...`` of
+        the far chain, ``ws``/``wx``/``wz`` its vertices ``w0 = b .. wm = a`` and
+        ``tw`` the twin index of each chain edge.
     """
     chains = []
-    for ring in verts:
+    for p, ring in enumerate(verts):
         n = len(ring)
         rows = []
         for k in range(n):
@@ -254,6 +230,7 @@ def build_chains(
                 (
                     a, b, vx[a], vz[a], vx[b], vz[b], ex, ez, math.hypot(ex, ez), idx, ws,
                     tuple(vx[w] for w in ws), tuple(vz[w] for w in ws),
+                    tuple(twin[p][e] for e in idx),
                 )
             )  # fmt: skip
         chains.append(tuple(rows))
