@@ -63,7 +63,8 @@ def replays(rows: list[dict]) -> dict:
     """
     counts = dict.fromkeys([*REPLAY_STATUSES, "no_record"], 0)
     failures: list[dict] = []
-    for row in rows:
+    for done, row in enumerate(rows, 1):
+        print(f"replaying {done}/{len(rows)}", file=sys.stderr, end="\r")
         if row.get("run_dir") is None:
             counts["no_record"] += 1
             continue
