@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from harness.runner import run
 from harness.settings import RunSettings
 
 sys.path.insert(0, str(Path(__file__).parent))
-from proc_scan import pid_alive
+from proc_scan import wait_gone
 from runner_fakes import FakeGame
 
 AGENT = Path(__file__).parent / "agents" / "bounds_agent.py"
@@ -29,15 +30,14 @@ ACTION = '{"type": "action", "protocol_version": 1, '
 
 
 def play(tmp_path: Path, mode: str) -> tuple[dict, list[dict]]:
-    summary = run("outpost", f"{sys.executable} {AGENT} {mode}", out_dir=tmp_path,
+    mark = f"mark-{uuid.uuid4().hex}"
+    summary = run("outpost", f"{sys.executable} {AGENT} {mode} {mark}", out_dir=tmp_path,
                   settings=FAST, game_factory=FakeGame)
     record = read_record(summary["run_dir"])
     assert not record.interrupted
     for line in (record.header, *record.turns, record.end):
         assert schema_errors(line["kind"], line) == [], line["kind"]
-    log = Path(summary["stderr_log"]).read_text(errors="replace")
-    pid = int(re.search(r"pid (\d+)", log).group(1))
-    assert not pid_alive(pid), "the agent outlived its episode"
+    assert wait_gone(mark, 5.0) == [], "the agent outlived its episode"
     return summary, list(record.turns)
 
 
