@@ -4,10 +4,12 @@ Runs `harness eval` once per agent (resumable: run it again after an interruptio
 finished episodes are kept), then writes both tables into the sweep results block of
 docs/levels.md, the block tools/levels_doc.py keeps when it regenerates the page.
 
-    python3 benchmarks/sweep.py [--seeds 10] [--jobs 2] [--out sweep]
+    python3 benchmarks/sweep.py [--seeds 10] [--jobs 2] [--out sweep] [--replay]
 
 Prints one JSON object: per agent, the share of episodes won and of level-difficulty
 pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in most seeds.
+With --replay every record is replayed too (as long again as the simulation part of the
+sweep) and each agent's figures say how many records verify and which do not.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from harness.cli import main as harness  # noqa: E402
+from harness.record import RecordError  # noqa: E402
+from harness.replay import REPLAY_STATUSES, replay  # noqa: E402
+from harness.runner import UsageError  # noqa: E402
 from harness.suite_report import markdown_table, summarise  # noqa: E402
 from tools.levels_doc import DOC, SWEEP_BEGIN, SWEEP_END  # noqa: E402
 
@@ -46,6 +51,31 @@ def figures(rows: list[dict]) -> dict:
         "pairs_cleared_majority": round(
             sum(s["success_rate"] > 0.5 for s in summaries) / pairs, 3),
     }
+
+
+SHOWN_FAILURES = 10  # records that do not verify, named in the output
+
+
+def replays(rows: list[dict]) -> dict:
+    """Replay every row's record: how many end in each replay status, and which fail.
+
+    A row without a record (a harness error before the run began) counts as no_record.
+    """
+    counts = dict.fromkeys([*REPLAY_STATUSES, "no_record"], 0)
+    failures: list[dict] = []
+    for row in rows:
+        if row.get("run_dir") is None:
+            counts["no_record"] += 1
+            continue
+        try:
+            report = replay(row["run_dir"])
+            status, why = report.status, report.divergence
+        except (RecordError, UsageError) as exc:
+            status, why = "unusable", str(exc)
+        counts[status] += 1
+        if status != "verified" and len(failures) < SHOWN_FAILURES:
+            failures.append({"run_dir": row["run_dir"], "status": status, "why": why})
+    return {"records": len(rows) - counts["no_record"], **counts, "failures": failures}
 
 
 def block(tables: dict[str, list[dict]], seeds: int) -> str:
@@ -78,6 +108,8 @@ def main() -> int:
     parser.add_argument("--out", default="sweep", help="parent of one suite folder per agent")
     parser.add_argument("--agents", default=",".join(AGENTS), help="which agents to run")
     parser.add_argument("--no-doc", action="store_true", help="leave docs/levels.md alone")
+    parser.add_argument("--replay", action="store_true",
+                        help="replay every record and count those that verify")
     args = parser.parse_args()
     tables: dict[str, list[dict]] = {}
     for name in args.agents.split(","):
@@ -90,7 +122,11 @@ def main() -> int:
         tables[name] = json.loads((out / "results.json").read_text())["episodes"]
     if not args.no_doc:
         write_doc(block(tables, args.seeds))
-    print(json.dumps({name: figures(rows) for name, rows in tables.items()}, indent=2))
+    report = {name: figures(rows) for name, rows in tables.items()}
+    if args.replay:
+        for name, rows in tables.items():
+            report[name]["replay"] = replays(rows)
+    print(json.dumps(report, indent=2))
     return 0
 
 

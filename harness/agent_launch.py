@@ -15,17 +15,19 @@ import signal
 import subprocess
 import time
 from collections.abc import Iterable, Sequence
+from typing import Protocol, runtime_checkable
 
 
 class AgentLaunchError(Exception):
     """The agent command cannot be started (missing, not executable, malformed)."""
 
 
-def resolve_argv(command: str | Sequence[str]) -> list[str]:
+def resolve_argv(command: str | Sequence[str], search_path: str | None = None) -> list[str]:
     """Split the command and make its program (and file arguments) absolute paths.
 
     Args:
         command: A command line (split like a shell would) or an argv list.
+        search_path: The PATH a bare program name is looked up on (default: ours).
 
     Returns:
         The argv to execute, program first, as an absolute path.
@@ -43,7 +45,7 @@ def resolve_argv(command: str | Sequence[str]) -> list[str]:
     prog = argv[0]
     # A bare name is looked up on PATH like a shell would, then in the caller's cwd.
     bare = "/" not in prog
-    path = (bare and shutil.which(prog)) or os.path.abspath(prog)
+    path = (bare and shutil.which(prog, path=search_path)) or os.path.abspath(prog)
     if not os.path.exists(path):
         raise AgentLaunchError(f"agent program {prog!r} not found (looked for {path})")
     if not os.path.isfile(path):
@@ -117,6 +119,16 @@ def group_has_live_members(pgid: int) -> bool:
     return False
 
 
+def pid_is_live(pid: int) -> bool:
+    """Whether a process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            state = fh.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")
+
+
 def remove_tree(path: str) -> None:
     """Delete a directory tree the agent may have made read-only.
 
@@ -134,7 +146,28 @@ def remove_tree(path: str) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def wait_for_group(proc: subprocess.Popen, timeout: float, *, leader_only: bool) -> None:
+@runtime_checkable
+class OwnsGroup(Protocol):
+    """An agent handle that knows its own group's liveness (a sandboxed agent's namespace)."""
+
+    def poll(self) -> int | None:
+        """The agent's exit status, None while it runs."""
+
+    def group_alive(self) -> bool:
+        """Whether anything the agent started may still run."""
+
+    def signal_group(self, sig: signal.Signals) -> bool:
+        """Signal everything the agent started; False if nothing was signalled."""
+
+
+def _members_alive(proc: subprocess.Popen | OwnsGroup) -> bool:
+    if isinstance(proc, OwnsGroup):
+        return proc.group_alive()
+    return group_has_live_members(proc.pid)
+
+
+def wait_for_group(proc: subprocess.Popen | OwnsGroup, timeout: float, *,
+                   leader_only: bool) -> None:
     """Wait until the agent (and, unless leader_only, its whole group) has exited.
 
     Args:
@@ -144,12 +177,12 @@ def wait_for_group(proc: subprocess.Popen, timeout: float, *, leader_only: bool)
     """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if proc.poll() is not None and (leader_only or not group_has_live_members(proc.pid)):
+        if proc.poll() is not None and (leader_only or not _members_alive(proc)):
             return
         time.sleep(0.01)
 
 
-def signal_group(proc: subprocess.Popen, sig: signal.Signals) -> bool:
+def signal_group(proc: subprocess.Popen | OwnsGroup, sig: signal.Signals) -> bool:
     """Signal the agent's process group.
 
     Args:
@@ -159,8 +192,10 @@ def signal_group(proc: subprocess.Popen, sig: signal.Signals) -> bool:
     Returns:
         False if the group has no live members left, True if the signal was sent.
     """
-    if proc.poll() is not None and not group_has_live_members(proc.pid):
+    if proc.poll() is not None and not _members_alive(proc):
         return False
+    if isinstance(proc, OwnsGroup):
+        return proc.signal_group(sig)
     try:
         os.killpg(proc.pid, sig)
     except (ProcessLookupError, PermissionError):

@@ -49,6 +49,8 @@ from harness.agent_streams import (
     Timeout,
     read_chunk,
 )
+from harness.sandbox import SandboxSpec, ShimmedAgent, launch
+from harness.sandbox_fs import interpreter_bin
 
 __all__ = [
     "PREFIX_BYTES",
@@ -91,15 +93,17 @@ class AgentProcess:
 
     def __init__(
         self,
-        proc: subprocess.Popen[bytes],
+        proc: subprocess.Popen[bytes] | ShimmedAgent,
         argv: list[str],
         workdir: Path,
         stderr_file: BinaryIO,
         stderr_cap_bytes: int,
         max_line_bytes: int,
         stdin_backlog_bytes: int,
+        isolation: dict[str, object] | None = None,
     ) -> None:
         self._proc = proc
+        self._isolation = isolation or SandboxSpec(False, reason="none was asked for").isolation()
         self._argv = argv
         self._workdir = workdir
         self._max_line = max_line_bytes
@@ -137,6 +141,7 @@ class AgentProcess:
         env_passthrough: Iterable[str] = (),
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         stdin_backlog_bytes: int = DEFAULT_STDIN_BACKLOG_BYTES,
+        sandbox: SandboxSpec | None = None,
     ) -> AgentProcess:
         """Launch the agent in its own session, fresh directory and scrubbed environment.
 
@@ -155,6 +160,10 @@ class AgentProcess:
                 `LineTooLong`.
             stdin_backlog_bytes: Unwritten bytes tolerated for an agent that does
                 not read its stdin before `send_line` starts failing.
+            sandbox: How to isolate it (bubblewrap or not, memory limit, paths to
+                hide); None starts it directly, in its own session only. In
+                bubblewrap, the directory of the harness's Python comes first on PATH
+                and a bare program name is looked up there.
 
         Returns:
             The running agent.
@@ -163,26 +172,39 @@ class AgentProcess:
             AgentLaunchError: The program is missing, not executable, or cannot be
                 executed.
         """
-        argv = resolve_argv(command)
+        env = None
+        if sandbox is not None:
+            env = scrubbed_env("", env_passthrough)
+            if sandbox.bubblewrap:
+                env["PATH"] = f"{interpreter_bin()}:{env['PATH']}"
+        argv = resolve_argv(command, search_path=env["PATH"] if env else None)
         stderr_path = Path(stderr_path)
         stderr_path.parent.mkdir(parents=True, exist_ok=True)
         # Opened before launching so a bad path fails without an orphaned agent.
         stderr_file = open(stderr_path, "wb")  # noqa: SIM115 - closed by the drain thread
         workdir = Path(tempfile.mkdtemp(prefix="agent-", dir=workdir_parent))
         try:
-            proc = subprocess.Popen(
-                argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=workdir,
-                env=scrubbed_env(str(workdir), env_passthrough),
-                start_new_session=True,
-                close_fds=True,
-            )
-        except OSError as exc:
+            proc: subprocess.Popen[bytes] | ShimmedAgent
+            if sandbox is None:
+                proc = subprocess.Popen(
+                    argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=workdir,
+                    env=scrubbed_env(str(workdir), env_passthrough),
+                    start_new_session=True,
+                    close_fds=True,
+                )
+            else:
+                assert env is not None
+                env.update(HOME=str(workdir), TMPDIR=str(workdir))
+                proc = launch(argv, sandbox, workdir, env)
+        except (OSError, AgentLaunchError) as exc:
             stderr_file.close()
             remove_tree(str(workdir))
+            if isinstance(exc, AgentLaunchError):
+                raise
             raise AgentLaunchError(
                 f"cannot execute agent program {argv[0]!r}: {exc.strerror or exc}"
             ) from exc
@@ -195,6 +217,7 @@ class AgentProcess:
                 stderr_cap_bytes,
                 max_line_bytes,
                 stdin_backlog_bytes,
+                sandbox.isolation() if sandbox else None,
             )
         except BaseException:
             with contextlib.suppress(OSError):
@@ -206,8 +229,13 @@ class AgentProcess:
 
     @property
     def pid(self) -> int:
-        """Process id of the agent, which is also its process group id."""
+        """Process id of the agent (as seen from here), which is also its process group id."""
         return self._proc.pid
+
+    @property
+    def isolation(self) -> dict[str, object]:
+        """The isolation in force, as the record's header states it."""
+        return dict(self._isolation)
 
     @property
     def argv(self) -> list[str]:

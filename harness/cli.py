@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("harness.replay_cmd", "Re-simulate a record and compare state hashes."),
     "page": ("harness.page_cmd", "Render run pages from records (one run or a directory)."),
     "eval": ("harness.eval_cmd", "Play a suite of levels, difficulties and seeds; tabulate it."),
+    "compare": ("harness.compare_cmd", "Put several agents' suites side by side."),
 }
 
 

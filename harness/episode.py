@@ -14,11 +14,12 @@ from typing import Any
 
 from harness import outcome as endings
 from harness import stopping
-from harness.agent_process import AgentProcess, Eof, Line, Timeout
+from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
 from harness.game import Game, GameFactory, world_game
 from harness.outcome import Ending
 from harness.protocol import PROTOCOL_VERSION, Fault, Parsed, encode, parse_agent_line
-from harness.record import RecordWriter
+from harness.record import RECORD_FILE, RecordWriter
+from harness.sandbox import SandboxSpec, plan
 from harness.settings import RunSettings
 from harness.turns import TurnState, observation_message, start_message
 from world.errors import InvalidRequestError, UnknownIdError
@@ -36,7 +37,7 @@ class EpisodeSpec:
         difficulty: A difficulty id of the level.
         seed: The episode seed.
         command: The agent command line.
-        run_dir: Directory receiving record.jsonl and agent_stderr.log.
+        run_dir: Directory receiving the record and agent_stderr.log.
         settings: Deadlines and limits.
     """
 
@@ -72,7 +73,7 @@ class _Episode:
         self.state = TurnState()
         self.hello: dict[str, Any] | None = None
         self.usage: dict[str, float] = {}
-        self.record = RecordWriter(spec.run_dir / "record.jsonl")
+        self.record = RecordWriter(spec.run_dir / RECORD_FILE)
 
     def play(self) -> dict[str, Any]:
         # A stop signal is only noted while the episode plays (never mid-tick or mid-line),
@@ -90,6 +91,7 @@ class _Episode:
             stderr_cap_bytes=self.s.stderr_cap_bytes,
             env_passthrough=self.s.env_passthrough,
             max_line_bytes=self.s.max_line_bytes,
+            sandbox=self._sandbox(),
         )
         self.proc = proc
         ending: Ending | None = None
@@ -110,6 +112,17 @@ class _Episode:
 
     header_written = False
 
+    def _sandbox(self) -> SandboxSpec:
+        # The run directory and the level file stay out of the agent's sight, as do the
+        # harness's own files (harness.sandbox_fs); a folder holding them is never bound.
+        spec = self.spec
+        sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), Path(spec.level_source)),
+                       self.s.agent_network)
+        if self.s.require_sandbox and not sandbox.bubblewrap:
+            raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "
+                                   f"{sandbox.reason}")
+        return sandbox
+
     def _write_header(self) -> None:
         spec = self.spec
         self.record.write("header", {
@@ -124,6 +137,7 @@ class _Episode:
             "settings": self.s.to_dict(),
             "agent_command": spec.command,
             "agent_argv": self.proc.argv,
+            "isolation": self.proc.isolation,
             "hello": self.hello,
             "start": self.start,
         })
@@ -166,7 +180,8 @@ class _Episode:
         if isinstance(event, Timeout):
             return endings.silence_ending(None, "hello", which or "hello timeout", limit)
         if isinstance(event, Eof):
-            return endings.exit_ending(None, event, self.proc.stderr_tail())
+            return endings.exit_ending(None, event, self.proc.stderr_tail(),
+                                        self.s.agent_memory_mb)
         if not isinstance(event, Line):
             return endings.hello_fault_ending(endings.line_fault(event, self.s.max_line_bytes))
         parsed = parse_agent_line(event.text, "hello")
@@ -207,7 +222,8 @@ class _Episode:
         elif isinstance(event, Timeout):
             ending = endings.silence_ending(st.turn, "action", which or "decision timeout", limit)
         elif isinstance(event, Eof):
-            ending = endings.exit_ending(st.turn, event, self.proc.stderr_tail())
+            ending = endings.exit_ending(st.turn, event, self.proc.stderr_tail(),
+                                         self.s.agent_memory_mb)
         else:
             ending = self._decide(event, turn)
         turn["harness_ms"] = round(((t_sent - t_begin) + (time.monotonic() - t_got)) * 1000, 3)

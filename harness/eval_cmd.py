@@ -17,6 +17,7 @@ from harness.settings import (
     jobs_number,
     out_problem,
     positive_int,
+    sandbox_notice,
     settings_from_arguments,
 )
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
@@ -65,15 +66,18 @@ def run(args: argparse.Namespace) -> int:
     """Run the suite.
 
     Exit 0 when it ran, 1 when any episode ended in a harness error, 2 on a usage error,
-    a mismatched --out or one another suite is writing to, 128 + N when stopped by
-    signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
+    a mismatched --out or one another suite is writing to, or a required sandbox that
+    cannot be made; 128 + N when stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP).
     """
     settings = settings_from_arguments(args)
     out = Path(args.out)
     problem = out_problem(out)
-    if problem:
-        print(f"harness eval: {problem}", file=sys.stderr)
+    refused, warning = sandbox_notice(settings)
+    if problem or refused:
+        print(f"harness eval: {problem or refused}", file=sys.stderr)
         return 2
+    if warning:
+        print(f"harness eval: {warning}", file=sys.stderr)
     try:
         suite = resolve_suite(args.levels, args.difficulties)
         episodes = plan(suite, args.seeds)

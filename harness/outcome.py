@@ -42,8 +42,21 @@ def silence_ending(turn: int | None, waited_for: str, limit_name: str, limit_s: 
     return _agent_fault("agent_timeout", turn, limit_name.replace(" ", "_"), message)
 
 
-def exit_ending(turn: int | None, eof: Eof, stderr_tail: str) -> Ending:
-    """The agent's output ended before the episode did."""
+# What allocators and runtimes print when an allocation fails (RLIMIT_AS makes it fail).
+_OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "bad_alloc", "out of memory",
+                  "failed to allocate", "memory allocation")
+
+
+def exit_ending(turn: int | None, eof: Eof, stderr_tail: str, memory_limit_mb: int = 0) -> Ending:
+    """The agent's output ended before the episode did.
+
+    Args:
+        turn: The turn it happened at (None before the hello).
+        eof: The end of its output, with its exit status if known.
+        stderr_tail: The end of its log, to quote.
+        memory_limit_mb: Its address-space limit, named when the log shows an
+            allocation that failed.
+    """
     code = eof.returncode
     if code is None:
         message = "closed its standard output while still running"
@@ -56,7 +69,12 @@ def exit_ending(turn: int | None, eof: Eof, stderr_tail: str) -> Ending:
     last = stderr_tail.strip().splitlines()[-1:] if stderr_tail.strip() else []
     if last:
         message += f" (last stderr line: {last[0][:200]!r})"
-    return _agent_fault("agent_crashed", turn, "exited", message)
+    kind = "exited"
+    if memory_limit_mb and any(word in stderr_tail[-4000:] for word in _OUT_OF_MEMORY):
+        kind = "memory_limit"
+        message += (f"; an allocation failed: its memory is limited to {memory_limit_mb} MiB "
+                    "of address space (--agent-memory-mb)")
+    return _agent_fault("agent_crashed", turn, kind, message)
 
 
 def hello_fault_ending(fault: Fault) -> Ending:

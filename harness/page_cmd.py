@@ -2,7 +2,8 @@
 
 A record file or a run directory gets its episode page (index.html beside the record).
 A directory holding run directories (at any depth) gets every episode page plus an
-index page listing them.
+index page listing them, grouped by agent, level and difficulty; when it holds suites
+(results.json), their comparison (compare.html) is written beside it.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.record import RecordError
+from harness.record import RecordError, find_records, is_run_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
-    parser.add_argument("path", help="record.jsonl, a run directory, or a directory of runs")
+    parser.add_argument("path", help="a record file, a run directory, or a directory of runs")
     parser.add_argument("--title", default=None,
                         help="title of the index page (default: the directory's name)")
 
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from harness.pages import EpisodeSummary, write_episode_page, write_index_page
 
     path = Path(args.path)
-    if path.is_file() or (path / "record.jsonl").is_file():
+    if path.is_file() or is_run_dir(path):
         try:
             print(write_episode_page(path))
         except RecordError as exc:
@@ -37,9 +38,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"harness page: {path} is neither a record nor a directory", file=sys.stderr)
         return 2
     # Suites nest run directories (level/difficulty/run), so look at any depth.
-    runs = sorted(p.parent for p in path.rglob("record.jsonl"))
+    runs = sorted({p.parent for p in find_records(path)})
     if not runs:
-        print(f"harness page: no run directories (with record.jsonl) in {path}", file=sys.stderr)
+        print(f"harness page: no run directories (with a record) in {path}", file=sys.stderr)
         return 2
     summaries, failed = [], 0
     for run_dir in runs:
@@ -51,4 +52,22 @@ def run(args: argparse.Namespace) -> int:
             print(f"harness page: skipped {run_dir.name}: {exc}", file=sys.stderr)
     title = args.title or f"Episodes in {path.resolve().name}"
     print(write_index_page(summaries, path / "index.html", title=title))
-    return 1 if failed else 0
+    return 1 if failed or not _write_comparison(path) else 0
+
+
+def _write_comparison(path: Path) -> bool:
+    """Beside the index of a folder holding suites, their comparison; False if unreadable."""
+    from harness.compare import CompareError, compare, load_episodes
+    from harness.compare_report import write_outputs
+
+    files = sorted(path.rglob("results.json"))
+    if not files:
+        return True
+    try:
+        episodes, errors = load_episodes(files)
+    except CompareError as exc:
+        print(f"harness page: no comparison: {exc}", file=sys.stderr)
+        return False
+    if episodes:
+        print(write_outputs(compare(episodes, errors), path)[0])
+    return True

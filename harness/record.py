@@ -1,20 +1,33 @@
 """Run records: versioned JSON lines, one header, one line per turn, one end line.
 
-Each line is flushed as soon as it is written, so a run killed half way leaves a
-readable record; a record with no end line is an interrupted run and `read_record`
-says so. Line schemas live in schemas/record/.
+A record is written gzip-compressed (`record.jsonl.gz`): observations repeat from turn
+to turn, so compression shrinks a record about thirty-fold, and every standard tool
+reads it (`zcat`, `gzip -d`). Each line is flushed through the compressor as soon as it
+is written (a sync flush), so a run killed half way leaves a record whose turns can be
+read back; a record with no end line is an interrupted run and `read_record` says so.
+Plain `record.jsonl` files (from earlier versions) are read as well. Line schemas live
+in schemas/record/.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 RECORD_SCHEMA_VERSION = 1
 RAW_LINE_KEEP = 4000  # characters of an agent's raw line kept in the record
+RECORD_FILE = "record.jsonl.gz"
+PLAIN_RECORD_FILE = "record.jsonl"  # written by earlier versions; still read
+RECORD_NAMES = (RECORD_FILE, PLAIN_RECORD_FILE)
+# A record is read into memory whole; a file inflating beyond this is not a record
+# (a 400-turn facility run is about 6 MB uncompressed).
+MAX_RECORD_BYTES = 1 << 30
+_GZIP_MAGIC = b"\x1f\x8b"
 
 
 class RecordError(Exception):
@@ -36,12 +49,36 @@ def clip(text: str, keep: int = RAW_LINE_KEEP) -> str:
     return text[:keep] + f"...[{len(text)} characters in all]"
 
 
+def record_path(path: str | Path) -> Path:
+    """The record file a path means: the file itself, or the one in a run directory."""
+    path = Path(path)
+    if not path.is_dir():
+        return path
+    for name in RECORD_NAMES:
+        if (path / name).is_file():
+            return path / name
+    return path / RECORD_FILE
+
+
+def is_run_dir(path: str | Path) -> bool:
+    """Whether a directory holds a record."""
+    return any((Path(path) / name).is_file() for name in RECORD_NAMES)
+
+
+def find_records(root: str | Path) -> list[Path]:
+    """Every record file under a folder, at any depth, in a stable order."""
+    root = Path(root)
+    return sorted(p for name in RECORD_NAMES for p in root.rglob(name))
+
+
 class RecordWriter:
-    """Appends record lines to a file, flushing each one."""
+    """Appends record lines to a gzip file, flushing each one through the compressor."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._file: TextIO = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
+        self._raw = open(self.path, "wb")  # noqa: SIM115
+        # mtime 0 and no name: the same lines always give the same bytes.
+        self._gz = gzip.GzipFile(filename="", mode="wb", fileobj=self._raw, mtime=0)
 
     def write(self, kind: str, data: dict[str, Any]) -> None:
         """Write one line of the given kind (header, turn or end).
@@ -51,15 +88,38 @@ class RecordWriter:
             data: The line's fields (without "kind").
         """
         line = {"kind": kind, **data}
-        self._file.write(json.dumps(line, separators=(",", ":"), allow_nan=False) + "\n")
-        self._file.flush()
+        text = json.dumps(line, separators=(",", ":"), allow_nan=False) + "\n"
+        self._gz.write(text.encode("utf-8"))
+        self._gz.flush(zlib.Z_SYNC_FLUSH)  # readable up to here if the run dies now
 
     def close(self) -> None:
-        """Close the file, syncing it to disk."""
-        if not self._file.closed:
-            self._file.flush()
-            os.fsync(self._file.fileno())
-            self._file.close()
+        """Finish the gzip stream and close the file, syncing it to disk."""
+        if not self._raw.closed:
+            self._gz.close()
+            self._raw.flush()
+            os.fsync(self._raw.fileno())
+            self._raw.close()
+
+
+def record_text(path: str | Path) -> str:
+    """A record file's text, inflating gzip; a stream cut off by a killed run still reads.
+
+    Raises:
+        RecordError: Damaged gzip data, or more than MAX_RECORD_BYTES of text.
+        OSError, UnicodeDecodeError: The file cannot be read or is not UTF-8.
+    """
+    path = record_path(path)
+    with open(path, "rb") as f:
+        data = f.read(MAX_RECORD_BYTES + 1)
+    if data[:2] == _GZIP_MAGIC:
+        inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+        try:
+            data = inflater.decompress(data, MAX_RECORD_BYTES + 1)
+        except zlib.error as exc:
+            raise RecordError(f"{path}: damaged gzip data ({exc})") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes; not a record")
+    return data.decode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -81,7 +141,7 @@ def read_record(path: str | Path) -> Record:
     """Read a record file.
 
     Args:
-        path: The record.jsonl file, or the run directory holding it.
+        path: The record file (gzip or plain), or the run directory holding it.
 
     Returns:
         The record.
@@ -89,11 +149,9 @@ def read_record(path: str | Path) -> Record:
     Raises:
         RecordError: The file is missing, not JSON lines, or has no header.
     """
-    path = Path(path)
-    if path.is_dir():
-        path = path / "record.jsonl"
+    path = record_path(path)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = record_text(path).splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"cannot read record {path}: {exc}") from exc
     parsed = []

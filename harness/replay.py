@@ -76,7 +76,7 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
     """Re-simulate a record and compare everything it claims.
 
     Args:
-        path: A record.jsonl file or its run directory.
+        path: A record file or its run directory.
         game_factory: Builds the game (the real world unless a test swaps it).
 
     Returns:

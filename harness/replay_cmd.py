@@ -11,7 +11,7 @@ from harness.runner import UsageError
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
-    parser.add_argument("record", help="a record.jsonl file or its run directory")
+    parser.add_argument("record", help="a record file (record.jsonl.gz) or its run directory")
 
 
 def run(args: argparse.Namespace) -> int:

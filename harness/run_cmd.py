@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from harness import stopping
 from harness.runner import UsageError
@@ -12,6 +13,7 @@ from harness.settings import (
     RunSettings,
     add_agent_arguments,
     out_problem,
+    sandbox_notice,
     seed_number,
     settings_from_arguments,
 )
@@ -28,12 +30,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the episode; exit 0 whenever it ran, 2 on a usage error, 128 + N on signal N."""
+    """Play the episode; exit 0 when it ran, 2 on bad usage or sandbox, 128 + N on signal N."""
     settings = settings_from_arguments(args)
     problem = out_problem(args.out)
-    if problem:
-        print(f"harness run: {problem}", file=sys.stderr)
+    refused, warning = sandbox_notice(settings)
+    if problem or refused:
+        print(f"harness run: {problem or refused}", file=sys.stderr)
         return 2
+    if warning:
+        print(f"harness run: {warning}", file=sys.stderr)
     try:
         summary = _play(args, settings)
     except UsageError as exc:
@@ -45,6 +50,9 @@ def run(args: argparse.Namespace) -> int:
         print(summary["run_dir"])
         print(f"{summary['outcome']}: {summary['reason']}; score {summary['score']:.2f}, "
               f"{summary['decisions']} decisions", file=sys.stderr)
+        page = Path(summary["run_dir"]) / "index.html"
+        if page.is_file():
+            print(f"open {page} to see what happened", file=sys.stderr)
     stop = stopping.requested()
     return 0 if stop is None else stop.exit_status
 

@@ -17,7 +17,7 @@ from typing import Any
 from harness.agent_launch import AgentLaunchError, resolve_argv
 from harness.episode import EpisodeSpec, run_episode
 from harness.game import GameFactory, world_game
-from harness.settings import RunSettings
+from harness.settings import RunSettings, sandbox_notice
 from harness.stopping import Interrupted
 from world.errors import LevelError
 from world.level.check import check_level
@@ -113,19 +113,23 @@ def run(
         agent_error (None, or turn, kind, message) and usage (self-reported).
 
     Raises:
-        UsageError: Unknown level or difficulty, or an agent that cannot be started.
+        UsageError: Unknown level or difficulty, an agent that cannot be started, or
+            a sandbox that is required but cannot be made.
         harness.stopping.Interrupted: A stop signal came before the episode began (once
             it has begun, the episode ends as `interrupted` and its summary comes back).
     """
     level, source = resolve_level(level_ref)
     chosen = pick_difficulty(level, difficulty)
+    settings = settings or RunSettings()
     try:
         resolve_argv(agent_command)
     except AgentLaunchError as exc:
         raise UsageError(str(exc)) from exc
+    refused, _warning = sandbox_notice(settings)
+    if refused:
+        raise UsageError(refused)
     run_dir = new_run_dir(Path(out_dir), level, chosen, seed)
-    spec = EpisodeSpec(level, str(source), chosen, seed, agent_command, run_dir,
-                       settings or RunSettings())
+    spec = EpisodeSpec(level, str(source), chosen, seed, agent_command, run_dir, settings)
     try:
         summary = run_episode(spec, game_factory)
     except AgentLaunchError as exc:

@@ -12,6 +12,8 @@ from typing import Any
 
 # Most episodes `harness eval --jobs` plays at once; more only thrashes the machine.
 MAX_JOBS = 64
+# Bounds of --agent-memory-mb: below 64 MiB no interpreter starts; 1 TiB is no limit at all.
+MIN_AGENT_MEMORY_MB, MAX_AGENT_MEMORY_MB = 64, 1 << 20
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,9 @@ class RunSettings:
         stderr_cap_bytes: Bytes of the agent's stderr kept in its log.
         grace_s: Seconds the agent gets to exit after the summary, and after SIGTERM.
         env_passthrough: Environment variable names passed on to the agent.
+        agent_memory_mb: The agent's address-space limit in MiB (0 for none).
+        require_sandbox: Refuse to play when bubblewrap cannot sandbox the agent.
+        agent_network: Let the agent use the host's network (False needs the sandbox).
     """
 
     hello_timeout_s: float = 60.0
@@ -40,6 +45,9 @@ class RunSettings:
     stderr_cap_bytes: int = 8 << 20
     grace_s: float = 2.0
     env_passthrough: tuple[str, ...] = ()
+    agent_memory_mb: int = 2048
+    require_sandbox: bool = False
+    agent_network: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON data, for the record header."""
@@ -87,6 +95,16 @@ def jobs_number(text: str) -> int:
     allowed = f"a whole number from 1 to {MAX_JOBS}"
     value = _whole(text, allowed)
     if not 1 <= value <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+    return value
+
+
+def memory_mb(text: str) -> int:
+    """An argparse type: MiB of address space for the agent, or 0 for no limit."""
+    allowed = (f"a whole number of MiB from {MIN_AGENT_MEMORY_MB} to {MAX_AGENT_MEMORY_MB}, "
+               "or 0 for no limit")
+    value = _whole(text, allowed)
+    if value != 0 and not MIN_AGENT_MEMORY_MB <= value <= MAX_AGENT_MEMORY_MB:
         raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
     return value
 
@@ -140,6 +158,13 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
                         help="invalid actions in a row that end the episode (default %(default)s)")
     parser.add_argument("--pass-env", action="append", default=[], metavar="NAME",
                         help="pass this environment variable to the agent (repeatable)")
+    parser.add_argument("--agent-memory-mb", type=memory_mb, default=defaults.agent_memory_mb,
+                        help="the agent's address-space limit in MiB, 0 for none "
+                             "(default %(default)s)")
+    parser.add_argument("--require-sandbox", action="store_true",
+                        help="refuse to play unless bubblewrap can sandbox the agent")
+    parser.add_argument("--no-agent-network", dest="agent_network", action="store_false",
+                        help="give the agent no network at all (needs the sandbox)")
 
 
 def settings_from_arguments(args: argparse.Namespace) -> RunSettings:
@@ -150,4 +175,27 @@ def settings_from_arguments(args: argparse.Namespace) -> RunSettings:
         episode_timeout_s=args.episode_timeout,
         max_invalid_in_a_row=args.max_invalid,
         env_passthrough=tuple(args.pass_env),
+        agent_memory_mb=args.agent_memory_mb,
+        require_sandbox=args.require_sandbox,
+        agent_network=args.agent_network,
     )
+
+
+def sandbox_notice(settings: RunSettings) -> tuple[str | None, str | None]:
+    """What to tell the operator about the agent's sandbox before playing.
+
+    Returns:
+        (error, warning): an error when the sandbox is required but unusable, a one-line
+        warning when the agent will run without it; both None when it is sandboxed.
+    """
+    from harness.sandbox import bubblewrap_problem
+
+    problem = bubblewrap_problem()
+    if problem is None:
+        return None, None
+    if settings.require_sandbox:
+        return f"--require-sandbox: the agent cannot be sandboxed: {problem}", None
+    if not settings.agent_network:
+        return f"--no-agent-network needs the agent sandbox: {problem}", None
+    return None, (f"the agent is NOT sandboxed ({problem}): it runs in its own process "
+                  "group with a scrubbed environment and can read what this user can")

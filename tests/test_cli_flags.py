@@ -45,6 +45,11 @@ EVAL = ("eval", "--agent", "true")
         ((*EVAL, "--levels", ""), "argument --levels: must be 'all' or comma-separated ids"),
         ((*EVAL, "--levels", "outpost,"), "argument --levels: must be 'all' or comma-separated"),
         ((*EVAL, "--difficulties", ","), "argument --difficulties: must be 'all' or comma-sep"),
+        ((*RUN, "--agent-memory-mb", "10"),
+         "argument --agent-memory-mb: must be a whole number of MiB from 64 to 1048576, or 0 "
+         "for no limit, got '10'"),
+        ((*EVAL, "--agent-memory-mb", "-1"), "argument --agent-memory-mb: must be a whole number"),
+        ((*RUN, "--agent-memory-mb", "2g"), "argument --agent-memory-mb: must be a whole number"),
     ],
 )
 def test_bad_flag_is_a_usage_error(capsys, argv, fragment):
@@ -55,8 +60,13 @@ def test_bad_flag_is_a_usage_error(capsys, argv, fragment):
 def test_good_flags_still_parse():
     args = build_parser().parse_args(
         [*EVAL, "--seeds", "3", "--jobs", "64", "--levels", "outpost,exit_switch",
-         "--difficulties", "all", "--episode-timeout", "0.5", "--max-invalid", "1"])
+         "--difficulties", "all", "--episode-timeout", "0.5", "--max-invalid", "1",
+         "--agent-memory-mb", "0", "--require-sandbox", "--no-agent-network"])
     assert (args.seeds, args.jobs, args.episode_timeout, args.max_invalid) == (3, 64, 0.5, 1)
+    assert (args.agent_memory_mb, args.require_sandbox, args.agent_network) == (0, True, False)
+    defaults = build_parser().parse_args(list(RUN))
+    assert (defaults.agent_memory_mb, defaults.require_sandbox, defaults.agent_network) == (
+        2048, False, True)
 
 
 @pytest.mark.parametrize("command", [RUN, EVAL])

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.record import is_run_dir, record_text
+from harness.sandbox import bubblewrap_problem
 from harness.suite import Episode, SuiteMismatchError, check_identity
 from harness.suite_report import markdown_table, summarise
 
@@ -34,7 +36,7 @@ def test_small_eval_writes_results_and_resumes(tmp_path: Path, capsys) -> None:
         assert row["difficulty"] == "easy"
         assert row["outcome"] in {"completed", "failed", "truncated"}
         assert 0.0 <= row["score"] <= 1.0
-        assert Path(row["run_dir"], "record.jsonl").is_file()
+        assert Path(row["run_dir"], "record.jsonl.gz").is_file()
         for name in ("decisions", "game_time_s", "invalid_actions", "usage"):
             assert name in row
         assert row["agent"]["name"] == "random-agent"  # the hello, for the index's agent column
@@ -60,8 +62,8 @@ def test_interrupted_episode_is_played_again(tmp_path: Path) -> None:
     out = tmp_path / "suite"
     assert _eval(out) == 0
     rows = json.loads((out / "results.json").read_text())["episodes"]
-    victim = Path(rows[0]["run_dir"]) / "record.jsonl"
-    lines = victim.read_text().splitlines()
+    victim = Path(rows[0]["run_dir"]) / "record.jsonl.gz"
+    lines = record_text(victim).splitlines()
     victim.write_text("\n".join(lines[:-1]) + "\n")  # no end line: an interrupted run
     assert _eval(out) == 0
     again = json.loads((out / "results.json").read_text())["episodes"]
@@ -108,9 +110,13 @@ def test_overall_line_counts_the_nine_in_ten_bar_and_the_majority() -> None:
 
 @pytest.mark.timeout(240)
 def test_a_record_forged_by_its_agent_is_never_read_back(tmp_path: Path, capsys) -> None:
-    # The agent finds its record through /proc and rewrites the end line as a win after
-    # the summary. The suite's row comes from the harness's own summary; on resume the
-    # forged record does not replay, so it is set aside (not deleted) and played again.
+    # The agent looks for its record through /proc/<parent>/fd to rewrite the end line as
+    # a win after the summary. In the sandbox it sees only its own PID namespace and no
+    # run directory, so the record is untouched. A record rewritten all the same (here by
+    # hand, as an agent outside a sandbox could) does not replay on resume: it is set
+    # aside, not deleted, and the episode is played again.
+    if bubblewrap_problem():
+        pytest.skip(f"needs the agent sandbox: {bubblewrap_problem()}")
     forger = f"{sys.executable} {ROOT / 'tests' / 'agents' / 'forging_agent.py'}"
     out = tmp_path / "suite"
     args = ["eval", "--agent", forger, "--levels", "exit_switch", "--difficulties", "easy",
@@ -118,9 +124,14 @@ def test_a_record_forged_by_its_agent_is_never_read_back(tmp_path: Path, capsys)
     assert main(args) == 0
     (row,) = json.loads((out / "results.json").read_text())["episodes"]
     assert row["outcome"] == "truncated" and not row["success"] and row["score"] < 1.0
-    record = Path(row["run_dir"], "record.jsonl")
-    end = json.loads(record.read_text().splitlines()[-1])
-    assert end["summary"]["outcome"] == "completed"  # the attack itself succeeded
+    record = Path(row["run_dir"], "record.jsonl.gz")
+    lines = record_text(record).splitlines()
+    end = json.loads(lines[-1])
+    assert end["summary"]["outcome"] == "truncated"  # the attack found nothing to rewrite
+    assert json.loads(lines[0])["isolation"]["sandbox"] == "bubblewrap"
+    end["summary"].update(outcome="completed", success=True, score=1.0, terminated=True,
+                          truncated=False, failure=None)
+    record.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
     capsys.readouterr()
     assert main(args) == 0
     (again,) = json.loads((out / "results.json").read_text())["episodes"]
@@ -128,7 +139,7 @@ def test_a_record_forged_by_its_agent_is_never_read_back(tmp_path: Path, capsys)
     err = capsys.readouterr().err
     assert "set aside" in err and "does not replay" in err and "summary outcome" in err
     kept = out / "set_aside" / "exit_switch" / "easy" / "s0" / Path(row["run_dir"]).name
-    assert (kept / "record.jsonl").is_file()
+    assert is_run_dir(kept)
 
 
 def test_harness_errors_are_marked_and_left_out_of_the_figures() -> None:

@@ -46,6 +46,8 @@ def test_level_passes_the_checker(path: Path) -> None:
 def test_level_has_words_for_the_agent_and_for_readers(path: Path) -> None:
     level = _level(path)
     assert level.title.strip() and level.brief.strip() and level.design_note.strip()
+    # Comparisons group results by category, so every shipped level names at least one.
+    assert level.categories, f"{level.id} names no category"
 
 
 @pytest.mark.parametrize("path", LEVEL_FILES, ids=_ids(LEVEL_FILES))

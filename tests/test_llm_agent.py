@@ -19,6 +19,7 @@ from fake_openai_server import (
     tool_call,
 )
 
+from harness.record import record_text
 from world.actions.catalog import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -393,7 +394,7 @@ def test_bad_configuration_exits_with_a_message():
 # --- a real episode through the runner -------------------------------------------------
 
 def _record(run_dir: str) -> list[dict]:
-    return [json.loads(line) for line in Path(run_dir, "record.jsonl").read_text().splitlines()]
+    return [json.loads(line) for line in record_text(run_dir).splitlines()]
 
 
 def test_a_whole_episode_through_harness_run(tmp_path, monkeypatch):

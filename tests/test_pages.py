@@ -12,10 +12,11 @@ import pytest
 
 from harness.cli import main as harness_main
 from harness.pages import EpisodeSummary, write_episode_page, write_index_page
-from harness.pages.index import write_index
+from harness.pages.index import index_context, write_index
 from harness.pages.render import script_json
 from harness.pages.timeline import END_STYLES
 from harness.pages.usage import usage_report
+from harness.record import record_text
 from tests.browser.records import hostile_run, long_record, read_lines, write_lines
 from world.actions.catalog import catalog
 
@@ -39,8 +40,14 @@ def data_block(html: str) -> str:
 def test_harness_run_writes_the_page(hostile):
     html = page_of(hostile)
     assert html.startswith("<!DOCTYPE html>")
-    assert 'href="record.jsonl"' in html
+    assert 'href="record.jsonl.gz"' in html
     assert "Usage, self-reported" in html
+    isolation = read_lines(hostile)[0]["isolation"]
+    said = re.search(r'<div id="isolation">(.*?)</div>', html).group(1)
+    if isolation["sandbox"] == "bubblewrap":
+        assert said == "sandbox: bubblewrap · memory 2048 MiB · network shared"
+    else:
+        assert said.startswith("<b>not sandboxed</b>: ") and "network shared" in said
 
 
 def test_agent_text_is_escaped_exactly_once(hostile):
@@ -121,7 +128,7 @@ def test_a_door_opened_during_the_run_is_drawn_open(hostile, tmp_path):
 
 
 def test_interrupted_record_still_renders(hostile, tmp_path):
-    text = (hostile / "record.jsonl").read_text(encoding="utf-8").splitlines()
+    text = record_text(hostile).splitlines()
     run = tmp_path / "cut"
     run.mkdir()
     # No end line and a torn last line, as a killed run leaves it.
@@ -158,14 +165,14 @@ def test_page_command_renders_an_index_of_nested_runs(hostile, tmp_path):
     assert 'href="outpost/hard/long-run/index.html"' in index
     assert "cost per success" in index and 'class="sortable"' in index
     assert (suite / "outpost" / "hard" / "long-run" / "index.html").is_file()
-    assert harness_main(["page", str(hostile / "record.jsonl")]) == 0
+    assert harness_main(["page", str(hostile / "record.jsonl.gz")]) == 0
 
 
 def test_index_from_summaries_and_eval_rows(tmp_path):
     common = {"level": "outpost", "difficulty": "normal", "outcome": "completed",
               "success": True, "score": 1.0}
     eps = [EpisodeSummary(run_dir=str(tmp_path / "a"), seed=0, usage={"cost_usd": 0.5},
-                          **common),
+                          agent="<b>bold</b>", **common),
            EpisodeSummary.from_run_summary({**common, "seed": 1, "run_dir": str(tmp_path / "b"),
                                             "usage": {"cost_usd": 1.5},
                                             "agent": {"name": "<b>bold</b>"}})]
@@ -176,6 +183,21 @@ def test_index_from_summaries_and_eval_rows(tmp_path):
             {**common, "seed": 3, "run_dir": str(tmp_path / "c"), "usage": {}, "decisions": 4}]
     html = write_index(tmp_path / "eval.html", {"agent": sys.executable}, rows).read_text()
     assert "outpost-normal-s2" in html and 'href="c/index.html"' in html
+
+
+def test_index_never_pools_two_agents_or_two_difficulties(tmp_path):
+    common = {"level": "outpost", "outcome": "completed", "score": 1.0, "run_dir": None}
+    eps = [EpisodeSummary.from_run_summary({**common, "seed": s, "difficulty": d,
+                                            "success": who == "good",
+                                            "agent": {"name": who, "model": "m1"}})
+           for who in ("good", "idle") for d in ("easy", "hard") for s in range(2)]
+    context = index_context(eps, tmp_path / "index.html", "T")
+    table = [(r["agent"], r["level"], r["difficulty"], r["episodes"], r["successes"])
+             for r in context["levels"]]
+    assert table == [
+        ("good (m1)", "outpost", "easy", 2, 2), ("good (m1)", "outpost", "hard", 2, 2),
+        ("idle (m1)", "outpost", "easy", 2, 0), ("idle (m1)", "outpost", "hard", 2, 0),
+        ("good (m1)", "all levels", "all", 4, 4), ("idle (m1)", "all levels", "all", 4, 0)]
 
 
 def test_the_last_turn_ends_where_the_record_says(hostile, tmp_path):

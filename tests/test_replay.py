@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.protocol import schema_errors
-from harness.record import read_record
+from harness.record import read_record, record_text
 from harness.replay import replay
 from harness.runner import UsageError, run
 from harness.settings import RunSettings
@@ -44,7 +44,7 @@ def test_observation_ids_are_episode_ids(random_run) -> None:
 
 def test_replay_verifies_and_catches_tampering(random_run, tmp_path) -> None:
     assert replay(random_run["run_dir"]).verified
-    lines = Path(random_run["record"]).read_text().splitlines()
+    lines = record_text(random_run["record"]).splitlines()
     turn = json.loads(lines[3])
     turn["action"] = {"type": "action", "protocol_version": 1, "action": "wait",
                       "arguments": {"seconds": 7}}
@@ -58,7 +58,7 @@ def test_replay_verifies_and_catches_tampering(random_run, tmp_path) -> None:
 
 
 def test_interrupted_record_says_so(random_run, tmp_path) -> None:
-    lines = Path(random_run["record"]).read_text().splitlines()
+    lines = record_text(random_run["record"]).splitlines()
     cut = tmp_path / "record.jsonl"
     cut.write_text("\n".join(lines[:6]) + "\n")
     report = replay(cut)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.record import record_text
 from harness.replay import REPLAY_STATUSES, replay
 from harness.runner import run
 from harness.settings import RunSettings
@@ -26,7 +27,7 @@ def wait_run(tmp_path_factory) -> dict:
 
 
 def _lines(summary: dict) -> list[dict]:
-    return [json.loads(t) for t in Path(summary["record"]).read_text().splitlines()]
+    return [json.loads(t) for t in record_text(summary["record"]).splitlines()]
 
 
 def _write(path: Path, lines: list[dict]) -> Path:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.record import record_text
+
 sys.path.insert(0, str(Path(__file__).parent))
 from proc_scan import wait_gone
 
@@ -40,14 +42,14 @@ def start(tmp_path: Path, *args: str, group: bool = False) -> tuple[subprocess.P
 
 
 def records(folder: Path) -> list[Path]:
-    return sorted(folder.rglob("record.jsonl"))
+    return sorted(folder.rglob("record.jsonl.gz"))
 
 
 def wait_for_headers(proc: subprocess.Popen, folder: Path, count: int) -> None:
     # The agents sleep at their first observation, so a header means an episode is live.
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        found = [r for r in records(folder) if r.read_text().startswith('{"kind":"header"')]
+        found = [r for r in records(folder) if record_text(r).startswith('{"kind":"header"')]
         if len(found) >= count:
             time.sleep(0.3)
             return
@@ -57,7 +59,7 @@ def wait_for_headers(proc: subprocess.Popen, folder: Path, count: int) -> None:
 
 
 def last_line(record: Path) -> dict:
-    return json.loads(record.read_text().splitlines()[-1])
+    return json.loads(record_text(record).splitlines()[-1])
 
 
 def assert_nothing_left(mark: str, tmp_path: Path) -> None:
@@ -145,7 +147,7 @@ def test_an_agent_that_signals_its_worker_costs_only_its_own_episode(tmp_path, s
     assert proc.returncode == 1, stderr  # a harness-side row makes the suite fail
     assert rows[0]["outcome"] == outcome
     # A killed worker leaves no end line and its row says why; a stopped one ends its record.
-    said = rows[0].get("error") or last_line(Path(rows[0]["run_dir"], "record.jsonl"))[
+    said = rows[0].get("error") or last_line(Path(rows[0]["run_dir"], "record.jsonl.gz"))[
         "summary"]["reason"]
     assert words in said
     table = (out / "results.md").read_text()

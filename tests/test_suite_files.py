@@ -17,6 +17,7 @@ import pytest
 
 from harness import suite_files
 from harness.cli import main
+from harness.record import record_text
 from harness.suite import Episode
 from harness.suite_files import folder_name, suite_lock, write_atomically
 from harness.suite_report import write_results
@@ -39,10 +40,10 @@ def test_a_second_suite_on_the_same_out_is_refused_naming_the_first(tmp_path, ca
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
-        while not list(out.rglob("record.jsonl")) and time.monotonic() < deadline:
+        while not list(out.rglob("record.jsonl.gz")) and time.monotonic() < deadline:
             assert first.poll() is None, first.communicate()
             time.sleep(0.1)
-        (record,) = out.rglob("record.jsonl")
+        (record,) = out.rglob("record.jsonl.gz")
         identity = (out / "suite.json").read_bytes()
         # Another agent even: the lock is checked before anything in the folder is read.
         assert main(["eval", "--levels", "blue_door", "--difficulties", "easy", "--seeds",
@@ -50,7 +51,7 @@ def test_a_second_suite_on_the_same_out_is_refused_naming_the_first(tmp_path, ca
         err = capsys.readouterr().err
         assert f"--out {out} is in use by another suite (pid {first.pid})" in err
         assert (out / "suite.json").read_bytes() == identity
-        assert list(out.rglob("record.jsonl")) == [record] and not (out / "set_aside").exists()
+        assert list(out.rglob("record.jsonl.gz")) == [record] and not (out / "set_aside").exists()
     finally:
         first.send_signal(signal.SIGTERM)
         first.communicate(timeout=30)
@@ -141,12 +142,12 @@ def test_resume_sets_aside_and_names_every_run_it_cannot_reuse(tmp_path, capsys)
             "--out", str(out), "--agent", CRASH]
     assert main(args) == 0
     rows = json.loads((out / "results.json").read_text())["episodes"]
-    records = [Path(r["run_dir"], "record.jsonl") for r in rows]
-    lines = records[0].read_text().splitlines()
+    records = [Path(r["run_dir"], "record.jsonl.gz") for r in rows]
+    lines = record_text(records[0]).splitlines()
     records[0].write_text("\n".join(lines[:-1]) + "\n")  # no end line
-    end = json.loads(records[1].read_text().splitlines()[-1])
+    end = json.loads(record_text(records[1]).splitlines()[-1])
     end["summary"]["outcome"] = "interrupted"  # stopped by a signal
-    text = records[1].read_text().splitlines()
+    text = record_text(records[1]).splitlines()
     records[1].write_text("\n".join([*text[:-1], json.dumps(end)]) + "\n")
     tampered = [r.read_bytes() for r in records[:2]]
     capsys.readouterr()
@@ -160,9 +161,9 @@ def test_resume_sets_aside_and_names_every_run_it_cannot_reuse(tmp_path, capsys)
         old = Path(rows[index]["run_dir"])
         kept = out / "set_aside" / "blue_door" / "easy" / f"s{index}" / old.name
         assert f"set aside {old} as {kept}: {why}" in err
-        assert (kept / "record.jsonl").read_bytes() == tampered[index]  # moved, not lost
+        assert (kept / "record.jsonl.gz").read_bytes() == tampered[index]  # moved, not lost
         assert again[index]["run_dir"] != rows[index]["run_dir"]
-    assert len(list(out.rglob("record.jsonl"))) == 5
+    assert len(list(out.rglob("record.jsonl.gz"))) == 5
 
 
 def test_a_full_disk_gives_a_plain_message_and_no_half_files(tmp_path, monkeypatch,

@@ -151,12 +151,13 @@ def overview(levels: list[Level]) -> list[str]:
     Returns:
         Markdown lines.
     """
-    head = ["level", "title", *SIZES, "objectives by difficulty"]
+    head = ["level", "title", "categories", *SIZES, "objectives by difficulty"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for level in levels:
         sizes = [str(count(level)) for count in SIZES.values()]
         per = " / ".join(str(counted(level, r)[0]) for r in range(len(level.difficulties)))
-        row = [f"[`{level.id}`](#{level.id})", level.title, *sizes, per]
+        row = [f"[`{level.id}`](#{level.id})", level.title, ", ".join(level.categories),
+               *sizes, per]
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
@@ -172,6 +173,8 @@ def section(level: Level) -> list[str]:
     """
     lines = [f'<a id="{level.id}"></a>', f"## {level.title} (`{level.id}`)", ""]
     lines += [f"**Brief.** {level.brief}", ""]
+    if level.categories:
+        lines += [f"**Categories.** {', '.join(level.categories)}.", ""]
     if level.design_note:
         lines += [f"**Design note.** {level.design_note}", ""]
     # The column headings are plural nouns; the singular drops the final s.

@@ -302,6 +302,7 @@ def level() -> dict[str, Any]:
         "title": "The research facility",
         "brief": BRIEF,
         "design_note": NOTE,
+        "categories": ["stealth", "puzzle", "exploration", "combat"],
         "difficulties": [
             {"id": "easy", "enemy_health": 0.8, "enemy_accuracy": 0.6, "enemy_damage": 0.7,
              "enemy_reaction_s": 0.9, "enemy_sight": 0.8, "reinforcements": 0.7},

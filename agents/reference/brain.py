@@ -39,7 +39,7 @@ PEEK_AGAIN_S = 5.0  # a door seen opening again after this long is looked throug
 SAME_FLOOR = 150.0  # heights closer than this are one storey (storeys lie hundreds apart)
 # End reason -> how much it counts against repeating the same decision.
 SETBACKS: dict[str, int] = {"stuck": 2, "unreachable": 3, "refused": 3, "door_closed": 1,
-                            "wrong_storey": 2, "out_of_ammo": 1}
+                            "wrong_storey": 2, "out_of_ammo": 1, "target_gone": 1}
 
 
 class Brain:

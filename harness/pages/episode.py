@@ -90,6 +90,7 @@ def episode_context(run: RunData) -> dict[str, Any]:
     return {
         "title": start.get("title") or header.get("level"),
         "header": header,
+        "record_name": record.path.name,
         "hello": header.get("hello") or None,
         "facts": _facts(run),
         "interrupted": record.interrupted,
@@ -117,7 +118,7 @@ def write_episode_page(path: str | Path) -> Path:
     """Render a run's page into its run directory.
 
     Args:
-        path: A record.jsonl file or its run directory.
+        path: A record file or its run directory.
 
     Returns:
         The page written (index.html beside the record).

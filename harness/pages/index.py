@@ -88,13 +88,24 @@ class EpisodeSummary:
         )
 
 
+def _who(ep: EpisodeSummary) -> str:
+    # Agents are told apart by name and model: one folder may hold several agents' suites.
+    name = ep.agent or "unnamed agent"
+    return f"{name} ({ep.model})" if ep.model else name
+
+
 def _level_rows(episodes: list[EpisodeSummary]) -> list[dict[str, Any]]:
-    by_level: dict[str, list[EpisodeSummary]] = {}
+    groups: dict[tuple[str, str, str], list[EpisodeSummary]] = {}
     for ep in episodes:
-        by_level.setdefault(ep.level, []).append(ep)
-    rows = [_stats(level, eps) for level, eps in sorted(by_level.items())]
-    if len(by_level) > 1:
-        rows.append(_stats("all levels", episodes))
+        groups.setdefault((_who(ep), ep.level, ep.difficulty), []).append(ep)
+    rank = {"easy": 0, "normal": 1, "hard": 2}
+    keys = sorted(groups, key=lambda k: (k[0], k[1], rank.get(k[2], 3), k[2]))
+    rows = [{"agent": who, "difficulty": diff, **_stats(level, groups[who, level, diff])}
+            for who, level, diff in keys]
+    for who in sorted({k[0] for k in keys}):
+        mine = [ep for ep in episodes if _who(ep) == who]
+        if sum(1 for k in keys if k[0] == who) > 1:  # a total only where there is a sum
+            rows.append({"agent": who, "difficulty": "all", **_stats("all levels", mine)})
     return rows
 
 

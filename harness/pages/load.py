@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.record import Record, read_record
+from harness.record import Record, read_record, record_path
 from world.level.model import Level
 
 STDERR_TAIL_BYTES = 16_000  # the end of the agent's log is where crashes explain themselves
@@ -16,7 +16,7 @@ class RunData:
     """One run as read from its directory.
 
     Attributes:
-        run_dir: The directory holding record.jsonl.
+        run_dir: The directory holding the record.
         record: The record; `record.end` is None when the run was interrupted.
         level: The level named by the header, or None when it cannot be loaded.
         level_note: Why the map may not match the run (level missing or changed), or None.
@@ -32,17 +32,11 @@ class RunData:
     stderr_bytes: int
 
 
-def record_path(path: str | Path) -> Path:
-    """The record.jsonl a path means: the file itself or the one inside a run directory."""
-    path = Path(path)
-    return path / "record.jsonl" if path.is_dir() else path
-
-
 def load_run(path: str | Path) -> RunData:
     """Read a run for its page.
 
     Args:
-        path: A record.jsonl file or the run directory holding it.
+        path: A record file or the run directory holding it.
 
     Returns:
         The run; a missing or changed level is reported in `level_note`, not raised.

@@ -20,6 +20,7 @@ END_STYLES: dict[str, str] = {
     "wrong_storey": "warn",
     "door_closed": "warn",
     "out_of_ammo": "warn",
+    "target_gone": "warn",
     "stuck": "bad",
     "unreachable": "bad",
     "refused": "bad",

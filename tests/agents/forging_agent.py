@@ -2,7 +2,7 @@
 """A hostile agent that waits every turn, then forges a win into its own record.
 
 After the summary arrives it looks through /proc for a file named record.jsonl held
-open by its parent (the harness), and rewrites the end line's summary as a success
+open by its parent (the harness; record.jsonl.gz), and rewrites the end line's summary as a success
 with score 1. It proves nothing: results must never be read back from that file.
 """
 
@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import time
+import zlib
 
 
 def find_record():
@@ -21,7 +22,7 @@ def find_record():
                     target = os.readlink(f"/proc/{pid}/fd/{fd}")
                 except OSError:
                     continue
-                if target.endswith("record.jsonl"):
+                if target.endswith(("record.jsonl", "record.jsonl.gz")):
                     return target
         except OSError:
             pass
@@ -33,17 +34,27 @@ def find_record():
     return None
 
 
+def read_lines(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:2] == b"\x1f\x8b":  # gzip, possibly still being written
+        data = zlib.decompressobj(zlib.MAX_WBITS | 16).decompress(data)
+    return data.decode("utf-8").splitlines()
+
+
 def forge(path):
     for _ in range(50):  # until the harness has written its end line
-        with open(path) as f:
-            lines = f.read().splitlines()
+        lines = read_lines(path)
         if lines and json.loads(lines[-1]).get("kind") == "end":
             end = json.loads(lines[-1])
             end["summary"].update(outcome="completed", success=True, score=1.0,
                                   terminated=True, truncated=False, failure=None)
             lines[-1] = json.dumps(end)
-            with open(path, "w") as f:
+            # A fresh file put in its place (plain text: records are read either way),
+            # so whatever the harness still writes goes to the old one.
+            with open(path + ".forged", "w") as f:
                 f.write("\n".join(lines) + "\n")
+            os.replace(path + ".forged", path)
             return
         time.sleep(0.05)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from shapely.geometry import Polygon
 
+from harness.record import record_text
 from world.level.load import load_level
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +27,7 @@ def hostile_run(out: Path, level: str = "outpost") -> Path:
 
 
 def read_lines(run_dir: Path) -> list[dict]:
-    text = (run_dir / "record.jsonl").read_text(encoding="utf-8")
+    text = record_text(run_dir)
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 

@@ -85,6 +85,51 @@ def out_of_reach(world: World, thing_id: str) -> Finish:
                   f"here ({where}).", refs)
 
 
+def gone_why(world: World, thing_id: str) -> str | None:
+    """Why a target can no longer be worked on (a template with {target}), or None.
+
+    Gone means a pickup taken (by anyone: pickups like ammo stay unheld when taken), an
+    object broken or a character down.
+    """
+    obj = world.objects.get(thing_id)
+    if obj is not None and not obj.present:
+        return "{target} is broken" if obj.broken else (
+            "{target} is no longer lying there (it was taken)")
+    actor = world.characters.get(thing_id)
+    if actor is not None and not actor.alive:
+        return "{target} is down"
+    return None
+
+
+def _spot_in_sight(world: World, thing_id: str) -> bool:
+    # Whether the player can see where the thing lies or stands (a taken object's spot
+    # is where it lay, never where its holder went).
+    player = world.player
+    obj = world.objects.get(thing_id)
+    if obj is not None:
+        if obj.x is None or obj.storey != player.storey:
+            return False
+        spot: tuple[float, float] = (obj.x, obj.z)
+    else:
+        actor = world.characters[thing_id]
+        if actor.storey != player.storey:
+            return False
+        spot = (actor.x, actor.z)
+    return world.line_of_sight(player.position, spot, player.storey)
+
+
+def target_gone(world: World, thing_id: str) -> Finish | None:
+    """How an errand under way ends when its target went away, or None while it is there.
+
+    The player learns it only on seeing the spot: until then the walk goes on, so the
+    result tells the agent nothing the player could not have seen.
+    """
+    why = gone_why(world, thing_id)
+    if why is None or not _spot_in_sight(world, thing_id):
+        return None
+    return Finish("target_gone", f"Stopped: {why}.", {"target": thing_id})
+
+
 def plan_approach(
     world: World, thing_id: str
 ) -> tuple[Point3 | None, Route | Finish | None]:

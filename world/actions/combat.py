@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from world.actions.approach import facing, out_of_reach
+from world.actions.approach import facing, out_of_reach, target_gone
 from world.actions.driver import Finish, Run, Script, decided, drive
 from world.actions.follow import HEIGHT_TOLERANCE, Walker
 from world.actions.places import floor_near, on_floor, storey_y
@@ -160,6 +160,9 @@ def shoot_object(world: World, args: Mapping[str, Any]) -> ActionResult:
 
     def script(run: Run) -> Script:
         while not obj.broken:
+            gone = target_gone(world, oid)
+            if gone is not None:
+                return gone
             empty = _out_of_ammo(world)
             if empty is not None:
                 return empty

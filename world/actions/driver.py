@@ -10,6 +10,10 @@ Precedence when several things happen on one tick: death first, then the script'
 end (a job finished on the tick it was finished is reported as such), then the level's
 stage, an objective changing and damage, in the order of `watch.INTERRUPTS`; the
 watchdog and the time limit last.
+
+A world refusal before the first tick propagates: the action is invalid and the world
+is exactly as it was. After ticks have run it ends the action as `target_gone`, with a
+full result.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from world.actions.result import ActionResult, DoorBlock, Point3
 from world.actions.returnfire import ReturnFire
 from world.actions.timing import Limit
 from world.actions.watch import Baseline, ProgressWatchdog, check_interrupts
+from world.errors import WorldError
 from world.sim.clock import seconds_to_ticks
 from world.sim.world import PlayerIntent, World
 
@@ -151,11 +156,20 @@ def drive(
             finish = on_timeout(run)
             break
         call, intent = _split(step)
-        if call is not None:
-            call(world)
-        base = Baseline(player.health, player.armour, tolerate)
-        before = player.position
-        world.step(_with_return_fire(intent, shooter))
+        try:
+            if call is not None:
+                call(world)
+            base = Baseline(player.health, player.armour, tolerate)
+            before = player.position
+            world.step(_with_return_fire(intent, shooter))
+        except WorldError as exc:
+            # Before the first tick a refusal is an invalid action and the world is as it
+            # was (world calls check before they change anything); once ticks have run,
+            # the action has a result like any other.
+            if run.ticks == 0:
+                raise
+            finish = refused_midway(exc)
+            break
         run.ticks += 1
         after = player.position
         run.segment = (before, after)
@@ -171,6 +185,9 @@ def drive(
             step = steps.send(None)
         except StopIteration as stop:
             finish = stop.value
+            break
+        except WorldError as exc:
+            finish = refused_midway(exc)
             break
         if interrupt is not None:
             finish = Finish(*interrupt)
@@ -198,6 +215,16 @@ def drive(
         capped=limit.capped,
         time_limit_ticks=limit.ticks,
     )
+
+
+def refused_midway(exc: WorldError) -> Finish:
+    """How an action ends when the world refuses its next step after ticks have run.
+
+    Scripts notice a target that went away themselves; this is the backstop, so that a
+    refusal mid-way is never reported as an invalid action after the world has moved.
+    """
+    why = str(exc).replace("{", "{{").replace("}", "}}")
+    return Finish("target_gone", f"Stopped: the next step was no longer possible ({why}).")
 
 
 def decided(action: str, args: Mapping[str, Any], finish: Finish, **extra: Any) -> ActionResult:

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from world.actions.approach import facing, plan_approach, walk_within_reach
+from world.actions.approach import (
+    facing,
+    gone_why,
+    plan_approach,
+    target_gone,
+    walk_within_reach,
+)
 from world.actions.driver import Act, Finish, Run, Script, decided, drive
 from world.actions.follow import Walker
-from world.actions.places import locate
+from world.actions.places import finite_args, locate
 from world.actions.result import ActionResult
 from world.actions.timing import Limit, limit_for, route_limit
 from world.actions.walking import USE_EXTRA_S, gave_up
+from world.errors import WorldError
 from world.sim.world import PlayerIntent, World
 
 # turn_and_use picks the usable thing within reach closest to the facing direction,
@@ -54,23 +61,68 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
     item, thing = args["item_id"], args["object_id"]
     refs = {"item": item, "target": thing}
     pid = world.player.id
-    world.equip(pid, item)
+    # Everything but the distance is checked before anything changes: an item that
+    # cannot work there is refused now, not after the walk.
+    world.check_item_on(pid, item, thing, reach=False)
+    gone = gone_why(world, thing)
+    if gone is not None:
+        return decided("use_item_on", args, Finish("refused", gone + ".", refs))
     goal, planned = plan_approach(world, thing)
     if isinstance(planned, Finish):
         return decided("use_item_on", args, planned)
     length = 0.0 if planned is None else planned.path.length
     limit = limit_for(args, route_limit(length, world.player.speed, USE_EXTRA_S))
 
+    def still_there() -> Finish | None:
+        try:
+            world.check_item_on(pid, item, thing, reach=False)
+        except WorldError as exc:
+            why = str(exc).replace("{", "{{").replace("}", "}}")
+            return Finish("target_gone", f"Stopped: {{item}} can no longer be used there "
+                          f"({why}).", refs)
+        return target_gone(world, thing)
+
     def script(run: Run) -> Script:
         walker = None if planned is None else Walker(world, goal, planned, use_on_way=True)
-        finish = yield from walk_within_reach(run, walker, thing)
+        finish = yield from walk_within_reach(run, walker, thing, still_there)
         if finish is not None:
             return finish
         aim = facing(world, locate(world, thing).xz)
         yield Act(lambda w: w.use_item_on(pid, item, thing), PlayerIntent(face=aim))
         return Finish("arrived", "Used {item} on {target}.", refs)
 
-    return drive(world, "use_item_on", args, script, limit, gave_up)
+    return drive(world, "use_item_on", args, _drawn_first(world, item, script), limit, gave_up)
+
+
+def _drawn_first(
+    world: World, item: str, script: Callable[[Run], Script]
+) -> Callable[[Run], Script]:
+    # The item is drawn just before the first tick, so an action that ends before any
+    # tick (unreachable, refused) leaves the world untouched.
+    pid = world.player.id
+
+    def drawn(run: Run) -> Script:
+        steps = script(run)
+        try:
+            step = next(steps)
+        except StopIteration as stop:
+            return stop.value
+        call, intent = (step.call, step.intent) if isinstance(step, Act) else (None, step)
+
+        def draw_then(w: World) -> None:
+            w.equip(pid, item)
+            if call is not None:
+                call(w)
+
+        step = Act(draw_then, intent)
+        while True:
+            yield step
+            try:
+                step = steps.send(None)
+            except StopIteration as stop:
+                return stop.value
+
+    return drawn
 
 
 def _in_direction(world: World, heading: float) -> str | None:
@@ -104,7 +156,8 @@ def turn_and_use(world: World, args: Mapping[str, Any]) -> ActionResult:
     Returns:
         The result (one tick).
     """
-    heading = facing(world, (float(args["x"]), float(args["z"])))
+    x, z = finite_args(args, "x", "z")
+    heading = facing(world, (x, z))
     thing = _in_direction(world, heading)
 
     def script(run: Run) -> Script:

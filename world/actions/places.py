@@ -5,9 +5,11 @@ from __future__ import annotations
 import itertools
 import math
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from world.errors import UnknownIdError
+from world.errors import InvalidRequestError, UnknownIdError
 from world.level.model import Segment
 from world.navmesh import PathFinder
 from world.navmesh.build import build_navmesh
@@ -47,6 +49,22 @@ class Spot:
     def xz(self) -> tuple[float, float]:
         """The ground coordinates."""
         return (self.point[0], self.point[2])
+
+
+def finite_args(args: Mapping[str, Any], *names: str) -> tuple[float | None, ...]:
+    """The named numeric arguments as floats (None where absent), checked finite.
+
+    Raises:
+        InvalidRequestError: naming the argument and its value, before anything changes.
+    """
+    values = []
+    for name in names:
+        value = args.get(name)
+        if value is not None and not (isinstance(value, int | float)
+                                      and math.isfinite(float(value))):
+            raise InvalidRequestError(f"{name} must be a finite number, got {value!r}")
+        values.append(None if value is None else float(value))
+    return tuple(values)
 
 
 def storey_y(world: World, storey: str) -> float:

@@ -7,12 +7,19 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from world.actions.approach import facing, plan_approach, walk_within_reach
+from world.actions.approach import (
+    facing,
+    gone_why,
+    plan_approach,
+    target_gone,
+    walk_within_reach,
+)
 from world.actions.driver import Finish, Run, Script, decided, drive
 from world.actions.follow import HEIGHT_TOLERANCE, Walker, ground_distance, reached, walk
 from world.actions.places import (
     FLOOR_TOLERANCE,
     Point3,
+    finite_args,
     floor_near,
     floor_under,
     locate,
@@ -96,9 +103,8 @@ def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
         The result.
     """
     player = world.player
-    given_y = args.get("y")
-    target = (float(args["x"]), float(given_y if given_y is not None else player.y),
-              float(args["z"]))
+    x, given_y, z = finite_args(args, "x", "y", "z")
+    target = (x, given_y if given_y is not None else player.y, z)
     start = on_floor(world, player.position)
     # The floor right at the target, on the storey its y picks (without y, the floor
     # there nearest the player's height): arriving there needs no adjustment.
@@ -242,20 +248,25 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
     """
     thing = args["object_id"]
     refs = {"target": thing}
-    obj = world.objects.get(thing)
-    if obj is not None and not obj.present:
-        why = "is broken" if obj.broken else "is not lying in the world (someone carries it)"
-        return decided("go_to_object", args, Finish("refused", "{target} " + why + ".", refs))
+    gone = gone_why(world, thing)
+    if gone is not None:
+        return decided("go_to_object", args, Finish("refused", gone + ".", refs))
     goal, planned = plan_approach(world, thing)
     if isinstance(planned, Finish):
         return decided("go_to_object", args, planned)
     length = 0.0 if planned is None else planned.path.length
     limit = limit_for(args, route_limit(length, world.player.speed, USE_EXTRA_S))
+    pid = world.player.id
+    seen = [len(world.events)]
 
     def taken() -> Finish | None:
-        if obj is not None and obj.holder == world.player.id:
+        # Taken by the player on the way (walking over a pickup takes it), else gone?
+        new = world.events.since(seen[0])
+        seen[0] = len(world.events)
+        if any(e.kind == "item_picked_up" and e.subject == pid and e.other == thing
+               for e in new):
             return Finish("arrived", "Picked up {target} on the way.", refs)
-        return None
+        return target_gone(world, thing)
 
     def script(run: Run) -> Script:
         walker = None if planned is None else Walker(world, goal, planned, use_on_way=True)

@@ -310,6 +310,8 @@ class Level:
     start: Start
     objectives: tuple[Objective, ...]
     design_note: str = ""
+    # Kinds of task (schema enum `category`), most important first; for grouping results.
+    categories: tuple[str, ...] = ()
     exit_area: MissionExit | None = None
     content_hash: str = ""
 

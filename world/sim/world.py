@@ -325,16 +325,11 @@ class World(RequestChecks, WorldQueries):
         return self._do_fire(actor, target)
 
     # ---- items on things ----------------------------------------------------------------
-    def use_item_on(self, actor_id: str, item_id: str, object_id: str) -> None:
-        """Use a carried item on an object, door or character within reach.
+    def check_item_on(self, actor_id: str, item_id: str, object_id: str,
+                      reach: bool = True) -> Actor:
+        """Raise what `use_item_on` would raise, changing nothing; returns the actor.
 
-        Gadgets mark objects (camera: photographed, data_copier: copied, device: planted),
-        keys work a door's lock, poison hurts a character (armour does not help).
-
-        Raises:
-            UnknownIdError: for an unknown actor, item or target.
-            InvalidRequestError: if the item is not carried, does nothing there, or the
-                target is out of reach.
+        With reach=False distance is not checked (an action checks before walking up).
         """
         actor = self._live_actor(actor_id)
         self._check_equip(actor, item_id)
@@ -350,7 +345,23 @@ class World(RequestChecks, WorldQueries):
             raise InvalidRequestError(f"a key works on doors; {object_id!r} is not a door")
         if kind == "poison" and object_id not in self.characters:
             raise InvalidRequestError(f"poison works on characters; {object_id!r} is not one")
-        self._require_reach(actor, object_id)
+        if reach:
+            self._require_reach(actor, object_id)
+        return actor
+
+    def use_item_on(self, actor_id: str, item_id: str, object_id: str) -> None:
+        """Use a carried item on an object, door or character within reach.
+
+        Gadgets mark objects (camera: photographed, data_copier: copied, device: planted),
+        keys work a door's lock, poison hurts a character (armour does not help).
+
+        Raises:
+            UnknownIdError: for an unknown actor, item or target.
+            InvalidRequestError: if the item is not carried, does nothing there, or the
+                target is out of reach.
+        """
+        actor = self.check_item_on(actor_id, item_id, object_id)
+        kind = self.objects[item_id].kind
         if kind == "gadget":
             self.items.mark(actor, self.objects[item_id], object_id)
         elif kind == "key":
