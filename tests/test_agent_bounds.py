@@ -155,14 +155,14 @@ def test_a_record_tampered_with_surrogates_and_controls_still_renders_safely(tmp
 
     summary, _ = play(tmp_path, "big_notes")
     record = Path(summary["record"])
-    lines = record.read_text().splitlines()
+    lines = record_text(record).splitlines()
     turn = json.loads(lines[2])  # turn 1, a rejected one: the page shows its raw line
     assert turn["error"]
     # JSON escapes for an unpaired surrogate and raw controls, as a hand-edited file has.
     turn["raw_action"] = "tampered \ud800 \x1b[2J \x00 end"
     text = json.dumps(turn)  # ensure_ascii: the surrogate is written as \\ud800
     assert "\\ud800" in text
-    record.write_text("\n".join([*lines[:2], text, *lines[3:]]) + "\n")
+    record.write_text("\n".join([*lines[:2], text, *lines[3:]]) + "\n")  # read back plain
     assert main(["page", str(record.parent)]) == 0
     html = (record.parent / "index.html").read_bytes().decode("utf-8")
     assert not RAW_CONTROLS.search(html)
