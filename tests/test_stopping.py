@@ -213,3 +213,16 @@ def test_a_stop_while_held_is_noted_and_taken_at_the_next_wait() -> None:
             time.sleep(1)
     # The handlers before are back: pytest's own Ctrl-C works again.
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_stop_while_the_world_is_built_leaves_no_empty_run_directory(tmp_path) -> None:
+    from harness import stopping
+    from harness.runner import run
+
+    def stopped_while_building(*_args):
+        raise stopping.Interrupted(signal.SIGTERM)
+
+    with pytest.raises(stopping.Interrupted):
+        run("outpost", f"{sys.executable} {KILLER} 0 x", out_dir=tmp_path,
+            game_factory=stopped_while_building)
+    assert list(tmp_path.iterdir()) == []  # the run directory made for it is gone
