@@ -206,6 +206,7 @@ def test_a_stop_while_held_is_noted_and_taken_at_the_next_wait() -> None:
             os.kill(os.getpid(), signal.SIGINT)  # a second signal during clean-up
             time.sleep(0.05)
         assert stopping.requested().name == "SIGTERM"  # the first one counts
+    assert stopping.requested() is None  # and it ends with the block
     with stopping.installed():
         assert stopping.requested() is None
         with pytest.raises(stopping.Interrupted, match="2"):
