@@ -17,6 +17,7 @@ from typing import Any
 from harness.agent_launch import AgentLaunchError, resolve_argv
 from harness.episode import EpisodeSpec, run_episode
 from harness.game import GameFactory, world_game
+from harness.record import RecordError, record_text
 from harness.settings import RunSettings, sandbox_notice
 from harness.stopping import Interrupted
 from world.errors import LevelError
@@ -136,8 +137,7 @@ def run(
         raise UsageError(str(exc)) from exc
     except Interrupted:
         # Stopped while the world was being built: no agent ran and nothing was recorded.
-        record = run_dir / "record.jsonl"
-        if not record.exists() or record.stat().st_size == 0:
+        if not _holds_lines(run_dir):
             shutil.rmtree(run_dir, ignore_errors=True)
         raise
     # The page is only a view of the finished record: failing to write it never loses a run.
@@ -145,3 +145,11 @@ def run(
 
     write_episode_page_safely(run_dir)
     return summary
+
+
+def _holds_lines(run_dir: Path) -> bool:
+    # Whether the run directory's record has any line (a gzip header alone has none).
+    try:
+        return bool(record_text(run_dir).strip())
+    except (OSError, UnicodeDecodeError, RecordError):
+        return False

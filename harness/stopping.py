@@ -73,12 +73,17 @@ def installed(signals: tuple[signal.Signals, ...] = SIGNALS) -> Iterator[None]:
         yield
         return
     before = {signum: signal.signal(signum, _handler) for signum in signals}
-    _state.pending, _state.raised, _state.holding, _state.open_window = None, False, 0, False
+    _reset()
     try:
         yield
     finally:
         for signum, handler in before.items():
             signal.signal(signum, handler)
+        _reset()  # a stop belongs to the block: later episodes in this process play on
+
+
+def _reset() -> None:
+    _state.pending, _state.raised, _state.holding, _state.open_window = None, False, 0, False
 
 
 def requested() -> Interrupted | None:

@@ -30,16 +30,14 @@ ACTION = '{"type": "action", "protocol_version": 1, '
 
 
 def play(tmp_path: Path, mode: str) -> tuple[dict, list[dict]]:
-    # A marker on the agent's command line finds it from here: inside its sandbox its
-    # pid belongs to another namespace.
-    marker = f"bounds-{uuid.uuid4().hex}"
-    summary = run("outpost", f"{sys.executable} {AGENT} {mode} {marker}", out_dir=tmp_path,
+    mark = f"mark-{uuid.uuid4().hex}"
+    summary = run("outpost", f"{sys.executable} {AGENT} {mode} {mark}", out_dir=tmp_path,
                   settings=FAST, game_factory=FakeGame)
     record = read_record(summary["run_dir"])
     assert not record.interrupted
     for line in (record.header, *record.turns, record.end):
         assert schema_errors(line["kind"], line) == [], line["kind"]
-    assert wait_gone(marker, timeout_s=5) == [], "the agent outlived its episode"
+    assert wait_gone(mark, 5.0) == [], "the agent outlived its episode"
     return summary, list(record.turns)
 
 
@@ -164,7 +162,7 @@ def test_a_record_tampered_with_surrogates_and_controls_still_renders_safely(tmp
     turn["raw_action"] = "tampered \ud800 \x1b[2J \x00 end"
     text = json.dumps(turn)  # ensure_ascii: the surrogate is written as \\ud800
     assert "\\ud800" in text
-    record.write_text("\n".join([*lines[:2], text, *lines[3:]]) + "\n")
+    record.write_text("\n".join([*lines[:2], text, *lines[3:]]) + "\n")  # read back plain
     assert main(["page", str(record.parent)]) == 0
     html = (record.parent / "index.html").read_bytes().decode("utf-8")
     assert not RAW_CONTROLS.search(html)

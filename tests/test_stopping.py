@@ -131,7 +131,7 @@ def test_an_agent_that_signals_its_worker_costs_only_its_own_episode(tmp_path, s
     out = tmp_path / "suite"
     proc, mark = start(tmp_path, "eval", "--levels", "blue_door", "--difficulties", "easy",
                        "--seeds", "2", "--jobs", "2", "--out", str(out),
-                       "--decision-timeout", "10",
+                       "--decision-timeout", "5",
                        "--agent", f"{sys.executable} {KILLER} {int(signum)} MARK")
     _, stderr = proc.communicate(timeout=150)
     assert "Traceback" not in stderr
@@ -139,9 +139,9 @@ def test_an_agent_that_signals_its_worker_costs_only_its_own_episode(tmp_path, s
     assert rows[1]["outcome"] == "truncated"  # the other episode played to its end
     assert_nothing_left(mark, tmp_path)
     if rows[0]["outcome"] in ("agent_crashed", "agent_timeout"):
-        # An agent isolated in a PID namespace of its own cannot reach its worker: what
-        # it signals is its own sandbox (whose init ignores it), and the episode is
-        # simply its crash or its silence.
+        # An agent isolated in a PID namespace of its own cannot reach its worker: its
+        # signal goes to its own sandbox (which ends it, or ignores it while the agent
+        # sleeps past the decision deadline), and the episode is simply the agent's fault.
         assert proc.returncode == 0, stderr
         return
     assert proc.returncode == 1, stderr  # a harness-side row makes the suite fail
@@ -206,6 +206,7 @@ def test_a_stop_while_held_is_noted_and_taken_at_the_next_wait() -> None:
             os.kill(os.getpid(), signal.SIGINT)  # a second signal during clean-up
             time.sleep(0.05)
         assert stopping.requested().name == "SIGTERM"  # the first one counts
+    assert stopping.requested() is None  # and it ends with the block
     with stopping.installed():
         assert stopping.requested() is None
         with pytest.raises(stopping.Interrupted, match="2"):
@@ -213,3 +214,16 @@ def test_a_stop_while_held_is_noted_and_taken_at_the_next_wait() -> None:
             time.sleep(1)
     # The handlers before are back: pytest's own Ctrl-C works again.
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_stop_while_the_world_is_built_leaves_no_empty_run_directory(tmp_path) -> None:
+    from harness import stopping
+    from harness.runner import run
+
+    def stopped_while_building(*_args):
+        raise stopping.Interrupted(signal.SIGTERM)
+
+    with pytest.raises(stopping.Interrupted):
+        run("outpost", f"{sys.executable} {KILLER} 0 x", out_dir=tmp_path,
+            game_factory=stopped_while_building)
+    assert list(tmp_path.iterdir()) == []  # the run directory made for it is gone

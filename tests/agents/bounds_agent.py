@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """An agent that sends values built to cost the harness memory or break its output:
-`bounds_agent.py MODE`, MODE one of the table below.
+`bounds_agent.py MODE MARK`, MODE one of the table below.
 
-It writes its pid to stderr first ("pid N"), so a test can check it is gone. Every
+MARK is only there so a test can find the agent's process and check it is gone. Every
 mode finishes with a walk east, which completes the test's fake mission.
 """
 
@@ -55,7 +55,6 @@ def out(text):
 
 def main():
     play, last = MODES[sys.argv[1]]
-    sys.stderr.write(f"pid {os.getpid()}\n")
     os.write(2, b"raw controls on stderr: \x00 \x1b[2J \x07 \x7f end\n")
     start = json.loads(sys.stdin.readline())
     assert start["type"] == "start"
