@@ -13,14 +13,14 @@ import json
 import math
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
+from world.data_paths import SCHEMA_DIR
+
 PROTOCOL_VERSION = 1
-SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
 
 @dataclass(frozen=True)
