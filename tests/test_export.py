@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-import gzip
 import json
 import sys
 from pathlib import Path
@@ -16,7 +15,7 @@ from shapely.geometry import LineString
 
 from harness.cli import main
 from harness.export_cmd import METRES_PER_UNIT
-from harness.record import read_record
+from harness.record import read_record, record_text
 from harness.runner import run
 from harness.settings import RunSettings
 from world.data_paths import LEVELS_DIR
@@ -126,7 +125,7 @@ def test_export_refuses_what_it_cannot_draw(capsys, tmp_path, reference_run):
     assert main(["export", "no_such_level"]) == 2
     assert "no level 'no_such_level'" in capsys.readouterr().err
     # A record whose level is gone: the message says so, and nothing is written.
-    lines = [json.loads(line) for line in gzip.open(reference_run / "record.jsonl.gz", "rt")]
+    lines = [json.loads(line) for line in record_text(reference_run).splitlines()]
     lines[0]["level"], lines[0]["level_source"] = "vanished", str(tmp_path / "vanished.json")
     moved = tmp_path / "run" / "record.jsonl"
     moved.parent.mkdir()
