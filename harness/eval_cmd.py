@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from harness.pages.index import write_index
-from harness.runner import LEVELS_DIR, UsageError, resolve_level
+from harness.runner import UsageError, resolve_level
 from harness.settings import (
     MAX_JOBS,
     add_agent_arguments,
@@ -20,6 +20,7 @@ from harness.settings import (
 )
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
 from harness.suite_report import ProgressBar, harness_errors, write_results
+from world.data_paths import LEVELS_DIR
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -82,7 +82,7 @@ def test_wheel_installs_and_plays_from_another_directory(tmp_path):
             src.mkdir(exist_ok=True)
             shutil.copy2(ROOT / name, src / name)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-    env["PIP_NO_INDEX"] = "1"  # offline: the dependencies come from the machine
+    env["PIP_NO_INDEX"] = "1"  # offline: the dependencies come from the machine's Python
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", ".",
           "-w", str(tmp_path / "dist"), "--quiet"], src, env)
     wheel = next((tmp_path / "dist").glob("mission_harness-*.whl"))
@@ -91,8 +91,10 @@ def test_wheel_installs_and_plays_from_another_directory(tmp_path):
     _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
          tmp_path, env)
     python, harness = venv / "bin" / "python", venv / "bin" / "harness"
+    # --force-reinstall: an editable install of the project in the machine's site-packages
+    # (as the test command makes) would otherwise count as already satisfying the wheel.
     _run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-          "--no-index", str(wheel)], tmp_path, env)
+          "--no-index", "--no-deps", "--force-reinstall", str(wheel)], tmp_path, env)
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
