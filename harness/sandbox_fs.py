@@ -121,6 +121,8 @@ class MountPlan:
         # A broad bind (an interpreter prefix holding an installed harness) must not
         # reveal the harness's packages or data: cover them, then put the kit back.
         for hidden in self.hidden:
+            if any(h != hidden and h.is_dir() and _under(hidden, h) for h in self.hidden):
+                continue  # inside a folder covered whole: a mount there would show its name
             if hidden.is_dir() and self.visible(hidden):
                 self.args += ["--tmpfs", str(hidden)]
             elif hidden.exists() and self.visible(hidden):

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from harness.check_cmd import level_files
+from harness.record import read_record
+from harness.sandbox import bubblewrap_problem
 from world.data_paths import LEVELS_DIR, SCHEMA_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,6 +63,19 @@ def test_check_takes_a_shipped_level_id(tmp_path):
     here.write_text("{}", encoding="utf-8")
     assert level_files([str(here)]) == [here]
     assert level_files(["no_such_level"]) == [Path("no_such_level")]
+
+
+# Lists a folder it is given and says what it saw in its first action's notes.
+PEEK_AGENT = r"""#!/bin/sh
+read -r start
+printf '%s\n' '{"type":"hello","protocol_version":1,"name":"peek","version":"1"}'
+seen=$(ls "$1" 2>&1 | tr -d '"\\' | tr '\n' ' ' | head -c 300)
+while read -r line; do
+    case "$line" in *'"type":"summary"'*) exit 0 ;; esac
+    printf '{"type":"action","protocol_version":1,"action":"wait","arguments":{"seconds":30},'
+    printf '"notes":"saw: %s"}\n' "$seen"
+done
+"""
 
 
 def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
@@ -118,3 +133,16 @@ def test_wheel_installs_and_plays_from_another_directory(tmp_path):
     assert len(records) == 1, records
     replayed = _run([str(harness), "replay", str(records[0])], elsewhere, env)
     assert replayed.stdout.startswith("verified:"), replayed.stdout
+
+    # In the sandbox an agent looks for the installed levels and finds nothing there.
+    if bubblewrap_problem() is None:
+        peek = tmp_path / "peek" / "peek.sh"
+        peek.parent.mkdir()
+        peek.write_text(PEEK_AGENT, encoding="utf-8")
+        peek.chmod(0o755)
+        levels = site / "world" / "_data" / "levels"
+        _run([str(harness), "run", "outpost", "--agent", f"{peek} {levels}", "--out", "peeks",
+              "--require-sandbox"], elsewhere, env)
+        record = read_record(next((elsewhere / "peeks").glob("*/record.jsonl.gz")))
+        notes = record.turns[0]["action"]["notes"]
+        assert notes.startswith("saw:") and "outpost" not in notes, notes
