@@ -139,10 +139,9 @@ def _storey_walls(level: Level, storey: str, y: float, height: float) -> list[So
     ends = [end.edge for s in level.stairs for end in (s.bottom, s.top)
             if level.area(end.area).storey == storey]
     outline = shapely.unary_union([LineString([*a.polygon, a.polygon[0]]) for a in areas])
-    cut = shapely.unary_union([LineString(seg).buffer(_GAP, cap_style="flat")
-                               for seg in [e.segment for e in exits] + ends]) if (
-        exits or ends) else None
-    walls = outline.difference(cut) if cut is not None else outline
+    gaps = [LineString(seg).buffer(_GAP, cap_style="flat")
+            for seg in [e.segment for e in exits] + ends]
+    walls = outline.difference(shapely.unary_union(gaps)) if gaps else outline
     solids = [Solid(f"wall/{storey}/{n}", "wall", storey,
                     _box(a, b, y, y + height, WALL_THICKNESS))
               for n, (a, b) in enumerate(_segments(walls))]
