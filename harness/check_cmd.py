@@ -1,4 +1,4 @@
-"""`harness check LEVEL...`: validate level files and report their size.
+"""`harness check LEVEL...`: validate level files (or shipped level ids) and report their size.
 
 Prints one ``FILE: JSON.PATH: what is wrong`` line per problem and one count line per
 good file; exits 1 when any file has a problem.
@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from world.data_paths import LEVELS_DIR
 from world.errors import LevelProblem
 from world.level.check import CheckReport, check_level
 
@@ -26,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "levels",
         metavar="LEVEL",
         nargs="+",
-        help="level files, or directories meaning every *.json file in them",
+        help="level files, directories meaning every *.json file in them, or shipped level ids",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON document with every report"
@@ -34,18 +35,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def level_files(names: list[str]) -> list[Path]:
-    """Expand directories into their *.json files, in name order.
+    """Expand directories into their *.json files and shipped level ids into their files.
 
     Args:
-        names: Files and directories as given.
+        names: Files, directories and level ids as given.
 
     Returns:
-        The files to check (missing files stay, so they are reported).
+        The files to check, directories' in name order (missing files stay, so they
+        are reported).
     """
     files: list[Path] = []
     for name in names:
         path = Path(name)
-        files.extend(sorted(path.glob("*.json")) if path.is_dir() else [path])
+        shipped = LEVELS_DIR / f"{name}.json"
+        if path.is_dir():
+            files.extend(sorted(path.glob("*.json")))
+        elif not path.exists() and "/" not in name and shipped.is_file():
+            files.append(shipped)  # a level id, as `harness run` takes it
+        else:
+            files.append(path)
     return files
 
 

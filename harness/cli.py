@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "page": ("harness.page_cmd", "Render run pages from records (one run or a directory)."),
     "eval": ("harness.eval_cmd", "Play a suite of levels, difficulties and seeds; tabulate it."),
     "compare": ("harness.compare_cmd", "Put several agents' suites side by side."),
+    "export": ("harness.export_cmd", "Write a level, or a run's level and path, as a 3D model."),
 }
 
 

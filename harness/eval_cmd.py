@@ -8,7 +8,7 @@ from pathlib import Path
 
 from harness import stopping
 from harness.pages.index import write_index
-from harness.runner import LEVELS_DIR, UsageError, resolve_level
+from harness.runner import UsageError, resolve_level
 from harness.settings import (
     MAX_JOBS,
     RunSettings,
@@ -23,6 +23,7 @@ from harness.settings import (
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
 from harness.suite_files import SuiteLockedError, suite_lock
 from harness.suite_report import ProgressBar, harness_errors, write_results
+from world.data_paths import LEVELS_DIR
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

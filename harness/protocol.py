@@ -13,7 +13,6 @@ import json
 import math
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -28,9 +27,9 @@ from harness.bounds import (
     shorten_quoted,
     too_deep,
 )
+from world.data_paths import SCHEMA_DIR
 
 PROTOCOL_VERSION = 1
-SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,11 @@ from harness.game import GameFactory, world_game
 from harness.record import RecordError, record_text
 from harness.settings import RunSettings, sandbox_notice
 from harness.stopping import Interrupted
+from world.data_paths import LEVELS_DIR
 from world.errors import LevelError
 from world.level.check import check_level
 from world.level.load import parse_level, read_level_json
 from world.level.model import Level
-
-LEVELS_DIR = Path(__file__).resolve().parents[1] / "levels"
 
 
 class UsageError(Exception):

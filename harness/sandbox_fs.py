@@ -22,11 +22,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import harness
+from world.data_paths import LEVELS_DIR, SCHEMA_DIR
 
 HARNESS_DIR = Path(harness.__file__).resolve().parent
 CHECKOUT = HARNESS_DIR.parent
-# Hidden from the agent wherever they lie; `world` is found without importing it.
-HIDDEN_DATA = tuple(CHECKOUT / name for name in ("harness", "world", "levels", "schemas"))
+# Hidden from the agent wherever they lie: the code, and the data where the one locator
+# finds it (beside the code in a checkout, inside `world` when installed from a wheel).
+HIDDEN_DATA = tuple(dict.fromkeys(
+    (CHECKOUT / "harness", CHECKOUT / "world", SCHEMA_DIR, LEVELS_DIR)))
 AGENT_KIT = (HARNESS_DIR / "__init__.py", HARNESS_DIR / "agent_kit.py")
 SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What programs commonly read from /etc: the loader, names, time zone, TLS roots and
@@ -118,6 +121,8 @@ class MountPlan:
         # A broad bind (an interpreter prefix holding an installed harness) must not
         # reveal the harness's packages or data: cover them, then put the kit back.
         for hidden in self.hidden:
+            if any(h != hidden and h.is_dir() and _under(hidden, h) for h in self.hidden):
+                continue  # inside a folder covered whole: a mount there would show its name
             if hidden.is_dir() and self.visible(hidden):
                 self.args += ["--tmpfs", str(hidden)]
             elif hidden.exists() and self.visible(hidden):

@@ -1,11 +1,38 @@
 #!/usr/bin/env bash
 # README's test command: install the project with its test extra, lint, run the tests.
+#
+# Two system programs make some tests possible: Chromium (the run-page browser test drives
+# the system's Chromium, never a downloaded one) and bubblewrap (the agent sandbox and the
+# hostile-agent tests). Where they are missing and this runs as root with apt-get, it
+# installs them and says so; elsewhere it says what is missing, and the tests that need it
+# are skipped with a line saying how to enable them. Nothing is installed silently.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet -e '.[test]'
-# The run-page browser test drives the system's Chromium (never a downloaded one).
-command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
-# Agents run in bubblewrap's sandbox; the hostile-agent tests need it.
-command -v bwrap >/dev/null || (apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null)
+
+apt_updated=""
+# system_program COMMAND PACKAGE WHAT: make COMMAND available if this can, else say why not.
+system_program() {
+    local command=$1 package=$2 what=$3
+    command -v "$command" >/dev/null && return 0
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "scripts/test.sh: installing the system package '$package' with apt-get ($what)"
+        if [ -z "$apt_updated" ]; then
+            apt-get update -qq && apt_updated=yes || true
+        fi
+        if apt-get install -y -qq "$package" >/dev/null; then
+            return 0
+        fi
+        echo "scripts/test.sh: apt-get could not install '$package'; $what will be skipped"
+    else
+        echo "scripts/test.sh: '$command' is missing and this is not root with apt-get, so" \
+             "$what will be skipped; to enable it, install the system package '$package'" \
+             "(Debian: sudo apt-get install $package)"
+    fi
+}
+system_program chromium chromium "the run-page browser test"
+system_program bwrap bubblewrap "the agent-sandbox tests"
+
 python3 -m ruff check .
-python3 -m pytest
+# -rs: each skipped test is listed with its reason (and how to enable it).
+python3 -m pytest -rs

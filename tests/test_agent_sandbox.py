@@ -281,6 +281,26 @@ def test_mount_plan_binds_agent_code_but_never_a_folder_holding_hidden_paths(
     assert [b for b in bound if args[args.index(b) - 1] == "--bind"] == [str(workdir)]
 
 
+def test_mount_plan_covers_an_installed_package_whole_without_naming_what_is_inside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As when the harness is installed from a wheel: its packages, with the levels inside
+    # `world`, lie in the interpreter's prefix, which the agent sees.
+    prefix = tmp_path / "venv"
+    world = prefix / "site-packages" / "world"
+    level = world / "_data" / "levels" / "outpost.json"
+    level.parent.mkdir(parents=True)
+    level.write_text("{}")
+    monkeypatch.setattr("harness.sandbox_fs.interpreter_prefixes", lambda: [prefix])
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    args = MountPlan(workdir, (world, level.parent, level)).build([sys.executable])
+    assert str(prefix) in binds(args)
+    assert args[args.index(str(world)) - 1] == "--tmpfs"
+    # A mount inside the covered folder would make its name show there.
+    assert not any(a.startswith(str(world / "_data")) for a in args)
+
+
 @needs_bwrap
 def test_the_network_is_shared_unless_cut_off(sandboxed) -> None:
     with socket.create_server(("127.0.0.1", 0)) as server:

@@ -1,8 +1,9 @@
 """The run page of a hostile agent in real headless Chromium: no agent script runs, the
 layout holds, clicking a turn highlights its route on the map, and a screenshot is taken.
 
-Chromium comes from the system packages (scripts/test.sh installs it). On CI a missing
-browser fails the test; elsewhere it is skipped with the reason.
+Chromium comes from the system packages (scripts/test.sh installs it where it runs as
+root with apt-get). On CI a missing browser fails the test; elsewhere it is skipped with
+a reason that says how to enable it.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def _chromium() -> str:
     path = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").is_file()
                                         else None)
     if path is None:
-        _missing("no chromium on PATH; install the system package 'chromium'")
+        _missing("no chromium on PATH; to enable this test install the system package "
+                 "'chromium' (Debian: sudo apt-get install chromium)")
     return path
 
 

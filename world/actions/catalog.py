@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-ACTIONS_FILE = Path(__file__).resolve().parents[2] / "schemas" / "actions.json"
+from world.data_paths import SCHEMA_DIR
+
+ACTIONS_FILE = SCHEMA_DIR / "actions.json"
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, validators
 
+from world.data_paths import SCHEMA_DIR
 from world.errors import LevelError, LevelProblem
 from world.level.model import Level, Weapon
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 CATALOGUE = Path(__file__).resolve().parent / "weapons.json"
 
 

@@ -1,0 +1,111 @@
+"""`harness export LEVEL_OR_RECORD`: write a level (and a run's walked path) as a 3D model.
+
+A level id or file gives its floors, walls, doors, windows and stairs; a record or run
+directory gives its level's model plus the path the player walked (each turn's route,
+as the run page draws it). glTF binary (`.glb`) opens in any glTF viewer; Wavefront
+`.obj` in most modelling tools. Each piece is a named object `kind/storey/id`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+from pathlib import Path
+
+import trimesh
+
+from harness.record import RecordError, is_run_dir
+from harness.runner import UsageError, resolve_level
+from world.level.geometry3d import Solid, level_solids, path_solid
+from world.level.model import Level
+
+FORMATS = ("glb", "obj")
+METRES_PER_UNIT = 0.01  # world units are about a centimetre; glTF counts metres
+# Colours (RGBA) so the kinds tell apart in a viewer; the path stands out.
+COLOURS = {"floor": (150, 150, 140, 255), "wall": (205, 200, 190, 255),
+           "door": (150, 95, 45, 255), "window": (120, 180, 230, 160),
+           "stairs": (120, 120, 160, 255), "path": (230, 40, 40, 255)}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's arguments."""
+    parser.add_argument("source", metavar="LEVEL_OR_RECORD",
+                        help="a level id or file, or a record file or its run directory")
+    parser.add_argument("--format", choices=FORMATS, default="glb",
+                        help="glb (glTF binary, the default) or obj (Wavefront)")
+    parser.add_argument("--out", default=None, metavar="FILE",
+                        help="where to write (default: LEVEL.FORMAT here, or model.FORMAT "
+                             "in the run directory)")
+
+
+def is_record(source: str) -> bool:
+    """Whether the argument names a record (a record file or a run directory)."""
+    path = Path(source)
+    return is_run_dir(path) or path.name.endswith((".jsonl.gz", ".jsonl"))
+
+
+def run_solids(source: str) -> tuple[Level, list[Solid], Path]:
+    """A record's level model plus its walked path, and the run directory.
+
+    Raises:
+        RecordError: Not a readable record.
+        UsageError: Its level cannot be loaded.
+    """
+    # Imported here: the page modules pull in the page machinery only this path needs.
+    from harness.pages.load import load_run
+    from harness.pages.map_svg import level_bounds
+    from harness.pages.trace import RouteDrawer, as_point, keep_on_map, turn_legs
+
+    run = load_run(source)
+    if run.level is None:
+        raise UsageError(run.level_note or "the record's level cannot be loaded")
+    if run.level_note:
+        print(f"harness export: {run.level_note}", file=sys.stderr)
+    final = as_point((run.record.end or {}).get("final_position"))
+    legs = turn_legs(run.record.turns, RouteDrawer(run.level), final)
+    legs, _ = keep_on_map(legs, level_bounds(run.level))  # records are untrusted
+    route = [p for leg in legs for p in leg.route]
+    walked = path_solid(route)
+    return run.level, level_solids(run.level) + ([walked] if walked else []), run.run_dir
+
+
+def build_scene(solids: list[Solid]) -> trimesh.Scene:
+    """The solids as one scene in metres, each a named, coloured node."""
+    scene = trimesh.Scene()
+    for solid in solids:
+        mesh = solid.mesh.copy()
+        mesh.apply_scale(METRES_PER_UNIT)
+        mesh.visual.face_colors = COLOURS[solid.kind]
+        scene.add_geometry(mesh, geom_name=solid.name, node_name=solid.name)
+    return scene
+
+
+def summary(level: Level, solids: list[Solid]) -> str:
+    """A line of counts: storeys and each kind of piece."""
+    counts = collections.Counter(s.kind for s in solids)
+    kinds = ", ".join(f"{counts[k]} {k}" for k in COLOURS if counts[k])
+    return f"{len(level.storeys)} storeys: {kinds}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Export; 0 when written, 2 for an unknown level, an unreadable record or a bad --out."""
+    try:
+        if is_record(args.source):
+            level, solids, run_dir = run_solids(args.source)
+            default = run_dir / f"model.{args.format}"
+        else:
+            level, _ = resolve_level(args.source)
+            solids, default = level_solids(level), Path(f"{level.id}.{args.format}")
+    except (RecordError, UsageError) as exc:
+        print(f"harness export: {exc}", file=sys.stderr)
+        return 2
+    out = Path(args.out) if args.out else default
+    try:
+        data = build_scene(solids).export(file_type=args.format)
+        out.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    except OSError as exc:
+        print(f"harness export: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"{out}: {summary(level, solids)}")
+    return 0
