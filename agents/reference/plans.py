@@ -16,6 +16,7 @@ from typing import Any
 
 from agents.reference.fight import (
     AWARE,
+    CLOSE_RANGE,
     armed,
     attack,
     fresh_first,
@@ -26,7 +27,18 @@ from agents.reference.fight import (
     restock,
 )
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import NEAR, enter_area, explore, scout, use_thing, walk_to, wander
+from agents.reference.moves import (
+    NEAR,
+    enter_area,
+    exit_while_open,
+    explore,
+    locked_for_me,
+    scout,
+    through,
+    use_thing,
+    walk_to,
+    wander,
+)
 
 Objective = dict[str, Any]
 Plan = Callable[[Memory, Objective], Decision | None]
@@ -45,6 +57,7 @@ FRESH = 0.85  # health under which a known medkit comes before a fight started o
 PICKUP_DETOUR = 700.0  # in a free-for-all, guns and medkits this near are fetched between fights
 PATCHED = 0.6  # in a free-for-all, health under which a medkit comes before the next hunt
 CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
+SIGHT_FIGHT = 1300.0  # objective targets in sight nearer than this are fought before errands
 SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
 
 
@@ -144,6 +157,52 @@ def neutralise(mem: Memory, obj: Objective) -> Decision | None:
             return step
     if obj["area"]:
         return enter_area(mem, obj["area"], _goal_point(obj), f"{why}: searching {obj['area']}")
+    return None
+
+
+def targets_in_sight(mem: Memory, objectives: list[Objective]) -> Decision | None:
+    """Fight the characters an open objective asks down that are in sight now, from here.
+
+    Errands listed before such an objective would otherwise walk the player into their
+    room, where they wake and shoot at once, two or more together; shot at from the
+    doorway or window where they were first seen, they come one by one, into return
+    fire. A hurt player fetches a known medkit first, since it starts this fight.
+    """
+    for obj in objectives:
+        if obj["kind"] not in ("neutralise", "intercept"):
+            continue
+        rows = [r for r in _people(mem, obj) if r["seen"] == "now" and hostile(r)
+                and r["distance"] < SIGHT_FIGHT]
+        for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
+            if row["alertness"] not in AWARE and row["distance"] > CLOSE_RANGE:
+                step = _clear_next_door(mem, row)
+                if step is not None:
+                    return step
+            if row["alertness"] not in AWARE:
+                step = fresh_first(mem, FRESH, f"patching up before fighting {row['id']}")
+                if step is not None:
+                    return step
+            decision = attack(mem, row, f"objective {obj['index']}: put down {row['id']} "
+                              "from here")
+            if decision is not None:
+                return ready_weapon(mem) or decision
+    return None
+
+
+def _clear_next_door(mem: Memory, row: dict[str, Any]) -> Decision | None:
+    # Shots carry: a guard in an unexplored room next door joins a duel started from
+    # here, from behind. Rooms beside the player are looked into before it starts.
+    area = mem.view["area"]
+    shut = exit_while_open(mem)
+    if area is None:
+        return None
+    for way in sorted(area["ways_out"], key=lambda w: (w["distance"], w["id"])):
+        if way["visited"] or way["one_way"] or way["other_storey"] or way["to"] == row["area"] \
+                or way["to"] == shut or locked_for_me(mem, way):
+            continue
+        step = through(mem, way, f"looking into {way['to_name']} before fighting {row['id']}")
+        if step is not None:
+            return step
     return None
 
 
