@@ -330,6 +330,26 @@ def explore(mem: Memory) -> Decision | None:
     return None
 
 
+def clear_next_door(mem: Memory, skip: set[str | None], why: str) -> Decision | None:
+    """Look into an unexplored room beside this one (not those in `skip`), or None.
+
+    Shots carry: a guard in an unexplored room next door joins a fight started from
+    here, from behind, so the rooms beside the player are looked into before it starts.
+    """
+    area = mem.view["area"]
+    if area is None:
+        return None
+    shut = exit_while_open(mem)
+    for way in sorted(area["ways_out"], key=lambda w: (w["distance"], w["id"])):
+        if way["visited"] or way["one_way"] or way["other_storey"] or way["to"] in skip \
+                or way["to"] == shut or locked_for_me(mem, way):
+            continue
+        step = through(mem, way, f"looking into {way['to_name']} {why}")
+        if step is not None:
+            return step
+    return None
+
+
 def locked_for_me(mem: Memory, way: dict[str, Any]) -> bool:
     # A locked door whose key has not been seen is no way to explore by: its key (or
     # its other side) is found elsewhere first.

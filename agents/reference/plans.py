@@ -29,12 +29,10 @@ from agents.reference.fight import (
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     NEAR,
+    clear_next_door,
     enter_area,
-    exit_while_open,
     explore,
-    locked_for_me,
     scout,
-    through,
     use_thing,
     walk_to,
     wander,
@@ -175,7 +173,7 @@ def targets_in_sight(mem: Memory, objectives: list[Objective]) -> Decision | Non
                 and r["distance"] < SIGHT_FIGHT]
         for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
             if row["alertness"] not in AWARE and row["distance"] > CLOSE_RANGE:
-                step = _clear_next_door(mem, row)
+                step = clear_next_door(mem, {row["area"]}, f"before fighting {row['id']}")
                 if step is not None:
                     return step
             if row["alertness"] not in AWARE:
@@ -186,23 +184,6 @@ def targets_in_sight(mem: Memory, objectives: list[Objective]) -> Decision | Non
                               "from here")
             if decision is not None:
                 return ready_weapon(mem) or decision
-    return None
-
-
-def _clear_next_door(mem: Memory, row: dict[str, Any]) -> Decision | None:
-    # Shots carry: a guard in an unexplored room next door joins a duel started from
-    # here, from behind. Rooms beside the player are looked into before it starts.
-    area = mem.view["area"]
-    shut = exit_while_open(mem)
-    if area is None:
-        return None
-    for way in sorted(area["ways_out"], key=lambda w: (w["distance"], w["id"])):
-        if way["visited"] or way["one_way"] or way["other_storey"] or way["to"] == row["area"] \
-                or way["to"] == shut or locked_for_me(mem, way):
-            continue
-        step = through(mem, way, f"looking into {way['to_name']} before fighting {row['id']}")
-        if step is not None:
-            return step
     return None
 
 
