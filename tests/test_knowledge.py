@@ -270,3 +270,21 @@ def test_a_target_gone_unseen_is_not_refused_before_the_walk():
     # A second of walking from the start room cannot reach a spot with a view of it.
     assert result["end_reason"] == "gave_up" and result["distance_moved"] > 0
     assert "taken" not in result["detail"]
+
+
+def test_a_pickup_known_taken_is_worked_on_again_once_back_in_place():
+    data = knowledge_level()
+    data["objects"][0]["respawn_s"] = 2.0
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    world = game.world
+    world.damage(world.player.id, 0.5)
+    medkit = game.ids.ep("object", "medkit")
+    taken = game.act("go_to_object", {"object_id": medkit})
+    assert taken["end_reason"] == "arrived" and not world.objects["medkit"].present
+    refused = game.act("go_to_object", {"object_id": medkit})
+    assert refused["end_reason"] == "refused" and "taken" in refused["detail"]
+    game.act("wait", {"seconds": 3.0})
+    assert world.objects["medkit"].present  # respawned, in the player's room
+    again = game.act("go_to_object", {"object_id": medkit})
+    assert again["end_reason"] == "arrived", again["detail"]
