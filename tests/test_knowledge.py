@@ -250,8 +250,11 @@ def test_a_target_taken_unseen_is_walked_to_and_found_gone_where_it_lay():
     assert world.items.take(world.characters["guard"], world.objects["far_key"], False)
     world.damage("guard", 10.0)
     key = game.ids.ep("object", "far_key")
+    row = next(o for o in game.view()["objects"] if o["id"] == key)
+    assert row["position"][0] == pytest.approx(1700.0)  # still there, as far as it knows
     result = game.act("go_to_object", {"object_id": key})
     assert result["end_reason"] == "target_gone", result["detail"]
+    assert key not in {o["id"] for o in game.view()["objects"]}
     assert "taken" in result["detail"] and result["ticks"] > 0
     assert world.player.x > 1000.0  # past the guard's body (at 900), in sight of the spot
     again = game.act("go_to_object", {"object_id": key})
