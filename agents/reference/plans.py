@@ -17,6 +17,7 @@ from typing import Any
 from agents.reference.fight import (
     AWARE,
     CLOSE_RANGE,
+    HAND_WORK,
     armed,
     attack,
     fresh_first,
@@ -164,8 +165,11 @@ def targets_in_sight(mem: Memory, objectives: list[Objective]) -> Decision | Non
     Errands listed before such an objective would otherwise walk the player into their
     room, where they wake and shoot at once, two or more together; shot at from the
     doorway or window where they were first seen, they come one by one, into return
-    fire. A hurt player fetches a known medkit first, since it starts this fight.
+    fire. A hurt player fetches a known medkit first, since it starts this fight. Only
+    while an errand by hand is open: otherwise nothing would lead the player in.
     """
+    if not any(o["kind"] in HAND_WORK for o in objectives):
+        return None
     for obj in objectives:
         if obj["kind"] not in ("neutralise", "intercept"):
             continue
