@@ -267,9 +267,19 @@ def _not_yet(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
         return None
     crowd = [r for r in mem.view["characters"] if r["seen"] == "now" and hostile(r)
              and r["armed"] is not False and r["distance"] < THREAT_RANGE]
-    if len(crowd) < 2:
+    if len(crowd) < 2 or mem.view["player"]["health"] >= FULL:
         return None
-    return fresh_first(mem, FULL, "patching up before waking the guards in sight")
+    # Only a medkit in a room already walked and clear of them: one beside the guards
+    # would start the fight on the way.
+    rooms = {r["area"] for r in crowd}
+    present = _present(mem)
+    kits = [o for o in mem.objects.values() if o["kind"] == "medkit" and o["id"] in present
+            and o["area"] in mem.visited and o["area"] not in rooms]
+    for kit in sorted(kits, key=lambda o: (mem.distance(o["position"]), o["id"])):
+        if mem.failures[("go_to_object", kit["id"])] == 0:
+            return use_thing(mem, kit["id"], "patching up before waking the guards in "
+                             f"sight: {kit['name']} {kit['id']}")
+    return None
 
 
 def _patch_up(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
