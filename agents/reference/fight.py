@@ -19,6 +19,8 @@ from agents.reference.memory import Decision, Memory
 from agents.reference.moves import PAST, use_thing, walk_to
 
 AWARE = frozenset({"alerted", "in_combat"})  # alertness names meaning "after the player"
+# Kinds whose conduct asks the agent to fight only those already after it.
+STEALTHY = frozenset({"stay_unseen", "no_alarm"})
 THREAT_RANGE = 1500.0
 CLOSE_RANGE = 700.0
 HEALING = ("medkit", "armour")
@@ -263,7 +265,10 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
 def _not_yet(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     # Two gunmen in sight not yet after the player make a fight started on purpose, and
     # its shots wake more: the player starts it fresh, with a known medkit taken first.
-    if any(r["alertness"] in AWARE for r in rows):
+    if any(r["alertness"] in AWARE for r in rows) or any(
+            o["kind"] in STEALTHY for o in mem.view["objectives"]):
+        # In a mission that asks for quiet, a walk back for a medkit crosses guarded
+        # ground for nothing: the guards in sight are left alone or fought as they come.
         return None
     crowd = [r for r in mem.view["characters"] if r["seen"] == "now" and hostile(r)
              and r["armed"] is not False and r["distance"] < THREAT_RANGE]

@@ -18,6 +18,7 @@ from agents.reference.fight import (
     AWARE,
     CLOSE_RANGE,
     HAND_WORK,
+    STEALTHY,
     armed,
     attack,
     fresh_first,
@@ -345,8 +346,6 @@ def open_work(mem: Memory, besides: Objective) -> bool:
 
 # Kinds held until broken: nothing to go and do, only things not to do.
 STANDING = frozenset({"protect", "stay_unseen", "no_alarm"})
-# Kinds whose conduct asks the agent to fight only those already after it.
-STEALTHY = frozenset({"stay_unseen", "no_alarm"})
 # Kinds whose characters must never be shot.
 SPARED = frozenset({"protect", "escort", "follow"})
 
