@@ -15,6 +15,11 @@ from typing import Any
 
 from harness.protocol import ERROR_CODES, MESSAGE_TYPES, OUTCOMES, PROTOCOL_VERSION, SCHEMA_DIR
 from world.actions.catalog import catalog
+from world.characters.alertness import ALERT_LEVELS
+from world.objectives.registry import VERIFIERS
+from world.observe.vocabulary import OBJECT_KINDS, OBJECT_STATES
+from world.sim.doors import DOOR_STATE_MEANINGS
+from world.sim.items import CARRIED_KINDS
 
 PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
 # Usage field -> (meaning, largest value one decision may report). The bounds keep a
@@ -40,6 +45,12 @@ def enums_schema() -> dict[str, Any]:
             "error_code": {"enum": list(ERROR_CODES)},
             "end_reason": {"enum": list(catalog().end_reason_names)},
             "action_name": {"enum": list(catalog().action_names)},
+            "alertness": {"enum": [level.name for level in ALERT_LEVELS]},
+            "objective_kind": {"enum": list(VERIFIERS)},
+            "object_kind": {"enum": list(OBJECT_KINDS)},
+            "object_state": {"enum": [*OBJECT_STATES, None]},
+            "door_state": {"enum": list(DOOR_STATE_MEANINGS)},
+            "carried_kind": {"enum": list(CARRIED_KINDS)},
         },
     }
 
@@ -97,6 +108,16 @@ def _argument_list(spec) -> str:
     return ", ".join(parts)
 
 
+def _objective_rows() -> list[tuple[str, str]]:
+    # What finishes each kind is the first line of its verifier's docstring; a standing
+    # condition holds until broken and is judged done when the mission succeeds.
+    rows = []
+    for name, verifier in VERIFIERS.items():
+        what = (verifier.__doc__ or "").strip().splitlines()[0]
+        rows.append((name, f"{'standing' if verifier.standing else 'task'}: {what}"))
+    return rows
+
+
 def tables() -> dict[str, str]:
     """Each generated PROTOCOL.md table by its marker name."""
     actions = [(s.name, f"{s.summary} Arguments: {_argument_list(s)}.") for s in catalog().actions]
@@ -116,6 +137,14 @@ def tables() -> dict[str, str]:
             ("outcome", "kind: meaning"),
             [(o.name, f"{o.kind}: {o.summary}") for o in OUTCOMES.values()],
         ),
+        "alertness": _table(("alertness", "what the character does"),
+                            [(a.name, a.meaning.capitalize() + ".") for a in ALERT_LEVELS]),
+        "objective_kinds": _table(("objective kind", "task or standing: what finishes it"),
+                                  _objective_rows()),
+        "object_kinds": _table(("object kind", "what it is"), list(OBJECT_KINDS.items())),
+        "object_states": _table(("object state", "meaning"), list(OBJECT_STATES.items())),
+        "door_states": _table(("door state", "meaning"), list(DOOR_STATE_MEANINGS.items())),
+        "carried_kinds": _table(("carried kind", "what it is for"), list(CARRIED_KINDS.items())),
         "usage": _table(("usage field", "meaning"),
                         [(name, f"{text} At most {most:g} a decision.") for name, (text, most)
                          in _USAGE_FIELDS.items()]),

@@ -237,3 +237,57 @@ def test_a_shot_heard_through_a_wall_makes_its_shooter_known_roughly():
     quiet.view()
     quiet.world.emit("shot_fired", "guard", quiet.world.player.id, 1.0, "pistol")
     assert quiet.view()["characters"] == []
+
+
+def test_a_target_taken_unseen_is_walked_to_and_found_gone_where_it_lay():
+    # The briefing shows the key in the far room; the guard takes it (and goes down)
+    # behind a shut door. The player's last perceived state decides: the walk runs to
+    # where the key lay, not after its carrier, and ends as target_gone on sight of the
+    # empty spot; only then is a new errand to it refused at once.
+    game = _session({"floor_plan": True, "objects": ["far_key"]})
+    game.view()
+    world = game.world
+    assert world.items.take(world.characters["guard"], world.objects["far_key"], False)
+    world.damage("guard", 10.0)
+    key = game.ids.ep("object", "far_key")
+    row = next(o for o in game.view()["objects"] if o["id"] == key)
+    assert row["position"][0] == pytest.approx(1700.0)  # still there, as far as it knows
+    result = game.act("go_to_object", {"object_id": key})
+    assert result["end_reason"] == "target_gone", result["detail"]
+    assert key not in {o["id"] for o in game.view()["objects"]}
+    assert "taken" in result["detail"] and result["ticks"] > 0
+    assert world.player.x > 1000.0  # past the guard's body (at 900), in sight of the spot
+    again = game.act("go_to_object", {"object_id": key})
+    assert again["end_reason"] == "refused" and again["ticks"] == 0
+    assert "taken" in again["detail"]
+
+
+def test_a_target_gone_unseen_is_not_refused_before_the_walk():
+    game = _session({"floor_plan": True, "objects": ["far_key"]})
+    game.view()
+    world = game.world
+    world.items.take(world.characters["guard"], world.objects["far_key"], False)
+    world.damage("guard", 10.0)
+    result = game.act("go_to_object", {"object_id": game.ids.ep("object", "far_key"),
+                                       "time_limit_s": 1.0})
+    # A second of walking from the start room cannot reach a spot with a view of it.
+    assert result["end_reason"] == "gave_up" and result["distance_moved"] > 0
+    assert "taken" not in result["detail"]
+
+
+def test_a_pickup_known_taken_is_worked_on_again_once_back_in_place():
+    data = knowledge_level()
+    data["objects"][0]["respawn_s"] = 2.0
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    world = game.world
+    world.damage(world.player.id, 0.5)
+    medkit = game.ids.ep("object", "medkit")
+    taken = game.act("go_to_object", {"object_id": medkit})
+    assert taken["end_reason"] == "arrived" and not world.objects["medkit"].present
+    refused = game.act("go_to_object", {"object_id": medkit})
+    assert refused["end_reason"] == "refused" and "taken" in refused["detail"]
+    game.act("wait", {"seconds": 3.0})
+    assert world.objects["medkit"].present  # respawned, in the player's room
+    again = game.act("go_to_object", {"object_id": medkit})
+    assert again["end_reason"] == "arrived", again["detail"]

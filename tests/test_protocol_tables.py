@@ -27,3 +27,39 @@ def test_protocol_md_tables_list_exactly_the_declared_names() -> None:
     assert table_names("<!-- table:end_reasons -->") == list(catalog().end_reason_names)
     assert table_names("<!-- table:error_codes -->") == list(ERROR_CODES)
     assert table_names("<!-- table:outcomes -->") == list(OUTCOMES)
+
+
+def test_the_enumeration_tables_list_exactly_the_declared_names() -> None:
+    from world.characters.alertness import LEVEL_NAMES
+    from world.objectives.registry import VERIFIERS
+    from world.observe.vocabulary import OBJECT_KINDS, OBJECT_STATES
+    from world.sim.doors import DOOR_STATES
+    from world.sim.items import CARRIED_KINDS
+
+    assert table_names("<!-- table:alertness -->") == list(LEVEL_NAMES)
+    assert table_names("<!-- table:objective_kinds -->") == list(VERIFIERS)
+    assert table_names("<!-- table:object_kinds -->") == list(OBJECT_KINDS)
+    assert table_names("<!-- table:object_states -->") == list(OBJECT_STATES)
+    assert table_names("<!-- table:door_states -->") == list(DOOR_STATES)
+    assert table_names("<!-- table:carried_kinds -->") == list(CARRIED_KINDS)
+
+
+def test_objective_rows_say_which_kinds_are_standing_conditions() -> None:
+    text = PROTOCOL_MD.read_text(encoding="utf-8").split("<!-- table:objective_kinds -->")[1]
+    rows = dict(re.findall(r"^\| `(\w+)` \| (\w+): ", text.split("<!-- end table -->")[0],
+                           flags=re.M))
+    assert {k for k, v in rows.items() if v == "standing"} == {"protect", "stay_unseen",
+                                                               "no_alarm"}
+
+
+def test_object_kinds_are_the_level_schema_enum_and_carried_kinds_among_them() -> None:
+    import json
+
+    from harness.protocol import SCHEMA_DIR
+    from world.observe.vocabulary import OBJECT_KINDS
+    from world.sim.items import CARRIED_KINDS
+
+    schema = json.loads((SCHEMA_DIR / "level.schema.json").read_text(encoding="utf-8"))
+    enum = schema["$defs"]["object"]["properties"]["kind"]["enum"]
+    assert sorted(OBJECT_KINDS) == sorted(enum)
+    assert set(CARRIED_KINDS) <= set(OBJECT_KINDS)

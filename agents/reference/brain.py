@@ -26,6 +26,7 @@ from agents.reference.plans import (
     WALKS,
     note_windows,
     open_work,
+    targets_in_sight,
 )
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
@@ -99,6 +100,7 @@ class Brain:
             lambda: self._blind_cameras(),
             lambda: _quiet(open_way(mem), stealth),
             lambda: self._after_gadget(),
+            lambda: targets_in_sight(mem, counted),
             *[(lambda o=o: PLANS[o["kind"]](mem, o)) for o in counted if o["kind"] in PLANS],
             lambda: _quiet(self._exit(), stealth),
             lambda: _quiet(explore(mem), stealth),

@@ -305,10 +305,10 @@ def _stealthy(mem: Memory) -> bool:
 def explore(mem: Memory) -> Decision | None:
     """Go through the nearest way out that leads somewhere not yet visited."""
     area = mem.view["area"]
-    shut = _exit_while_open(mem)
+    shut = exit_while_open(mem)
     if area is not None:
         fresh = sorted((w for w in area["ways_out"] if not w["visited"] and w["to"] != shut
-                        and not _locked_for_me(mem, w)),
+                        and not locked_for_me(mem, w)),
                        key=lambda w: (w["one_way"], w["distance"]))
         for way in fresh:
             decision = through(mem, way, f"exploring {way['to_name']} ({way['to']})")
@@ -318,7 +318,7 @@ def explore(mem: Memory) -> Decision | None:
     for note in mem.areas.values():
         for way in note.ways.values():
             if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut \
-                    and not _locked_for_me(mem, way):
+                    and not locked_for_me(mem, way):
                 frontier.append((mem.distance(way["position"]), way, note.spot))
     for _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
         # Walks keep to known floor: stop on this side of the way out, from where the
@@ -330,7 +330,27 @@ def explore(mem: Memory) -> Decision | None:
     return None
 
 
-def _locked_for_me(mem: Memory, way: dict[str, Any]) -> bool:
+def clear_next_door(mem: Memory, skip: set[str | None], why: str) -> Decision | None:
+    """Look into an unexplored room beside this one (not those in `skip`), or None.
+
+    Shots carry: a guard in an unexplored room next door joins a fight started from
+    here, from behind, so the rooms beside the player are looked into before it starts.
+    """
+    area = mem.view["area"]
+    if area is None:
+        return None
+    shut = exit_while_open(mem)
+    for way in sorted(area["ways_out"], key=lambda w: (w["distance"], w["id"])):
+        if way["visited"] or way["one_way"] or way["other_storey"] or way["to"] in skip \
+                or way["to"] == shut or locked_for_me(mem, way):
+            continue
+        step = through(mem, way, f"looking into {way['to_name']} {why}")
+        if step is not None:
+            return step
+    return None
+
+
+def locked_for_me(mem: Memory, way: dict[str, Any]) -> bool:
     # A locked door whose key has not been seen is no way to explore by: its key (or
     # its other side) is found elsewhere first.
     door = mem.doors.get(way["door"] or "")
@@ -352,7 +372,7 @@ def _this_side(point: list[float], spot: tuple[float, ...] | None) -> list[float
     return [point[0] + dx / d * BACK_OFF, point[1], point[2] + dz / d * BACK_OFF]
 
 
-def _exit_while_open(mem: Memory) -> str | None:
+def exit_while_open(mem: Memory) -> str | None:
     """The exit area while entering it would end the mission with objectives open."""
     exit_row = mem.view["exit"]
     if exit_row is None:

@@ -16,6 +16,9 @@ from typing import Any
 
 from agents.reference.fight import (
     AWARE,
+    CLOSE_RANGE,
+    HAND_WORK,
+    STEALTHY,
     armed,
     attack,
     fresh_first,
@@ -26,7 +29,16 @@ from agents.reference.fight import (
     restock,
 )
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import NEAR, enter_area, explore, scout, use_thing, walk_to, wander
+from agents.reference.moves import (
+    NEAR,
+    clear_next_door,
+    enter_area,
+    explore,
+    scout,
+    use_thing,
+    walk_to,
+    wander,
+)
 
 Objective = dict[str, Any]
 Plan = Callable[[Memory, Objective], Decision | None]
@@ -45,6 +57,7 @@ FRESH = 0.85  # health under which a known medkit comes before a fight started o
 PICKUP_DETOUR = 700.0  # in a free-for-all, guns and medkits this near are fetched between fights
 PATCHED = 0.6  # in a free-for-all, health under which a medkit comes before the next hunt
 CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
+SIGHT_FIGHT = 1300.0  # objective targets in sight nearer than this are fought before errands
 SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
 
 
@@ -144,6 +157,38 @@ def neutralise(mem: Memory, obj: Objective) -> Decision | None:
             return step
     if obj["area"]:
         return enter_area(mem, obj["area"], _goal_point(obj), f"{why}: searching {obj['area']}")
+    return None
+
+
+def targets_in_sight(mem: Memory, objectives: list[Objective]) -> Decision | None:
+    """Fight the characters an open objective asks down that are in sight now, from here.
+
+    Errands listed before such an objective would otherwise walk the player into their
+    room, where they wake and shoot at once, two or more together; shot at from the
+    doorway or window where they were first seen, they come one by one, into return
+    fire. A hurt player fetches a known medkit first, since it starts this fight. Only
+    while an errand by hand is open: otherwise nothing would lead the player in.
+    """
+    if not any(o["kind"] in HAND_WORK for o in objectives):
+        return None
+    for obj in objectives:
+        if obj["kind"] not in ("neutralise", "intercept"):
+            continue
+        rows = [r for r in _people(mem, obj) if r["seen"] == "now" and hostile(r)
+                and r["distance"] < SIGHT_FIGHT]
+        for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
+            if row["alertness"] not in AWARE and row["distance"] > CLOSE_RANGE:
+                step = clear_next_door(mem, {row["area"]}, f"before fighting {row['id']}")
+                if step is not None:
+                    return step
+            if row["alertness"] not in AWARE:
+                step = fresh_first(mem, FRESH, f"patching up before fighting {row['id']}")
+                if step is not None:
+                    return step
+            decision = attack(mem, row, f"objective {obj['index']}: put down {row['id']} "
+                              "from here")
+            if decision is not None:
+                return ready_weapon(mem) or decision
     return None
 
 
@@ -301,8 +346,6 @@ def open_work(mem: Memory, besides: Objective) -> bool:
 
 # Kinds held until broken: nothing to go and do, only things not to do.
 STANDING = frozenset({"protect", "stay_unseen", "no_alarm"})
-# Kinds whose conduct asks the agent to fight only those already after it.
-STEALTHY = frozenset({"stay_unseen", "no_alarm"})
 # Kinds whose characters must never be shot.
 SPARED = frozenset({"protect", "escort", "follow"})
 

@@ -9,6 +9,7 @@ from world.actions.driver import Finish, Run
 from world.actions.follow import HEIGHT_TOLERANCE, Walker, walk
 from world.actions.places import (
     Point3,
+    Spot,
     door_segment,
     floor_near,
     locate,
@@ -16,8 +17,9 @@ from world.actions.places import (
     pathfinder,
     segment_mid,
     segment_normal,
+    storey_y,
 )
-from world.actions.routes import Route, plan
+from world.actions.routes import Route, known_of, plan
 from world.sim.world import PlayerIntent, World
 
 # Doors are approached from a point this far in front of their line.
@@ -63,7 +65,7 @@ def approach_goal(world: World, thing_id: str) -> Point3 | None:
     """
     if thing_id in world.doors:
         return _door_goal(world, thing_id)
-    spot = locate(world, thing_id)
+    spot = where_it_lay(world, thing_id)
     start = on_floor(world, world.player.position)
     return floor_near(world, spot.point, world.reach * REACH_SHARE, start)
 
@@ -103,6 +105,32 @@ def gone_why(world: World, thing_id: str) -> str | None:
     if actor is not None and not actor.alive:
         return "{target} is down"
     return None
+
+
+def where_it_lay(world: World, thing_id: str) -> Spot:
+    """Where a thing is to be looked for: a taken object where it lay, else where it is.
+
+    A walk to an object someone took unseen goes to the spot the player knows, never
+    after the one who carries it.
+    """
+    obj = world.objects.get(thing_id)
+    if obj is not None and obj.holder is not None and obj.x is not None \
+            and obj.storey is not None:
+        return Spot((obj.x, storey_y(world, obj.storey), obj.z), obj.storey)
+    return locate(world, thing_id)
+
+
+def known_gone(world: World, thing_id: str) -> str | None:
+    """Why the player knows a target can no longer be worked on (a template), or None.
+
+    With a session's knowledge only what the player perceived counts (it saw the spot
+    empty, the thing broken, or took it itself); an errand to a thing gone unseen runs
+    and ends as target_gone when its spot comes into sight.
+    """
+    known = known_of(world)
+    if known is None:
+        return gone_why(world, thing_id)
+    return known.gone.get(thing_id)
 
 
 def _spot_in_sight(world: World, thing_id: str) -> bool:
@@ -183,7 +211,7 @@ def walk_within_reach(
         if world.within_reach(world.player, thing_id):
             return _REACHED
         if walker is not None and walker.progress is not None and walker.progress < 1.0:
-            if world.player.storey != locate(world, thing_id).storey:
+            if world.player.storey != where_it_lay(world, thing_id).storey:
                 return out_of_reach(world, thing_id)
             return Finish(
                 "unreachable",

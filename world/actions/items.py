@@ -8,10 +8,11 @@ from typing import Any
 
 from world.actions.approach import (
     facing,
-    gone_why,
+    known_gone,
     plan_approach,
     target_gone,
     walk_within_reach,
+    where_it_lay,
 )
 from world.actions.driver import Act, Finish, Run, Script, decided, drive
 from world.actions.follow import Walker
@@ -64,7 +65,7 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
     # Everything but the distance is checked before anything changes: an item that
     # cannot work there is refused now, not after the walk.
     world.check_item_on(pid, item, thing, reach=False)
-    gone = gone_why(world, thing)
+    gone = known_gone(world, thing)
     if gone is not None:
         return decided("use_item_on", args, Finish("refused", gone + ".", refs))
     goal, planned = plan_approach(world, thing)
@@ -87,7 +88,7 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
         finish = yield from walk_within_reach(run, walker, thing, still_there)
         if finish is not None:
             return finish
-        aim = facing(world, locate(world, thing).xz)
+        aim = facing(world, where_it_lay(world, thing).xz)
         yield Act(lambda w: w.use_item_on(pid, item, thing), PlayerIntent(face=aim))
         return Finish("arrived", "Used {item} on {target}.", refs)
 

@@ -17,7 +17,7 @@ asked over that floor only: a target that only unknown rooms lead to ends the wa
 from __future__ import annotations
 
 import weakref
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -48,6 +48,7 @@ class KnownFloor(Protocol):
 
     areas: Collection[str]
     objects: Collection[str]
+    gone: Mapping[str, str]  # object id -> why the player knows it gone (a template)
 
 
 @dataclass

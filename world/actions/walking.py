@@ -9,10 +9,11 @@ from typing import Any
 
 from world.actions.approach import (
     facing,
-    gone_why,
+    known_gone,
     plan_approach,
     target_gone,
     walk_within_reach,
+    where_it_lay,
 )
 from world.actions.driver import Finish, Run, Script, decided, drive
 from world.actions.follow import HEIGHT_TOLERANCE, Walker, ground_distance, reached, walk
@@ -22,7 +23,6 @@ from world.actions.places import (
     finite_args,
     floor_near,
     floor_under,
-    locate,
     on_floor,
     pathfinder,
     segment_mid,
@@ -251,7 +251,7 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
     """
     thing = args["object_id"]
     refs = {"target": thing}
-    gone = gone_why(world, thing)
+    gone = known_gone(world, thing)
     if gone is not None:
         return decided("go_to_object", args, Finish("refused", gone + ".", refs))
     goal, planned = plan_approach(world, thing)
@@ -277,7 +277,7 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
         if finish is not None:
             return finish
         mark = len(world.events)
-        yield PlayerIntent(use=thing, face=facing(world, locate(world, thing).xz))
+        yield PlayerIntent(use=thing, face=facing(world, where_it_lay(world, thing).xz))
         if any(e.kind == "door_refused" and e.subject == thing
                for e in world.events.since(mark)):
             return describe_door(world, thing)

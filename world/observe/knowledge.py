@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from world.actions.approach import gone_why
 from world.actions.places import visited_areas
 from world.level.model import Level
 from world.sim.world import World
@@ -84,6 +85,8 @@ class Knowledge:
         self.objects: set[str] = set()
         self.doors: set[str] = set()
         self.characters: dict[str, Sighting] = {}
+        # Objects the player has perceived gone (taken, broken), with why (a template).
+        self.gone: dict[str, str] = {}
         self.floor_plan = bool(brief and brief.floor_plan)
         self._heard_from = 0  # the first world event not yet listened to
         if brief is not None:
@@ -118,8 +121,10 @@ class Knowledge:
             pos = (obj.x, world.level.storey(obj.storey).y, obj.z)
             if obj.spec.area == here or sees(world, pos, obj.storey):
                 self.objects.add(oid)
+                self.gone.pop(oid, None)
                 # Seeing a thing is seeing into the area it lies in.
                 self.areas.add(world.area_at(obj.x, obj.z, obj.storey) or here or "")
+        self._see_gone(world, here)
         self._listen(world)
         for cid, actor in world.characters.items():
             if sees(world, actor.position, actor.storey):
@@ -129,6 +134,26 @@ class Knowledge:
                 if actor.area is not None:
                     self.areas.add(actor.area)
         self.areas.discard("")
+
+    def _see_gone(self, world: World, here: str | None) -> None:
+        # A known object is known gone once the player took it, or saw its spot (or
+        # stood in its area) after it was taken or broken; until then it is still there.
+        for oid in sorted(self.objects):
+            obj = world.objects.get(oid)
+            if obj is not None and obj.present:
+                # Back in place (a pickup that respawns), and listed so: there again.
+                self.gone.pop(oid, None)
+            if obj is None or obj.present or oid in self.gone:
+                continue
+            why = gone_why(world, oid)
+            if why is None:
+                continue
+            seen = obj.holder == world.player.id or (
+                obj.x is not None and obj.storey is not None and (
+                    obj.spec.area == here
+                    or sees(world, (obj.x, world.level.storey(obj.storey).y, obj.z), obj.storey)))
+            if seen:
+                self.gone[oid] = why
 
     def _listen(self, world: World) -> None:
         # A character never seen that fires an unsilenced shot within earshot becomes

@@ -14,6 +14,7 @@ from typing import Any
 from world.characters.cameras import DEFAULT_VIEW_ANGLE_DEG, DEFAULT_VIEW_RANGE
 from world.observe.ids import IdMap
 from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
+from world.observe.vocabulary import BROKEN, SOUNDING
 from world.sim.world import World
 
 MAX_OBJECTS = 12
@@ -275,9 +276,11 @@ def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]
     targets = {o.object for o in world.level.objectives if o.object}
     rows = []
     for oid, obj in world.objects.items():
-        if obj.x is None or obj.holder is not None or not obj.present:
+        # Listed as last perceived: a thing taken or broken unseen still lies there as far
+        # as the player knows, until it sees the spot (`Knowledge.gone`).
+        if obj.x is None or oid not in known.objects or oid in known.gone:
             continue
-        if oid not in known.objects:
+        if not obj.present and obj.holder == world.player.id:
             continue
         pos = (obj.x, world.level.storey(obj.storey).y, obj.z)
         rows.append({
@@ -286,7 +289,8 @@ def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]
             "position": [_r(c) for c in pos],
             "area": ids.ep("area", obj.spec.area) if obj.spec.area else None,
             "distance": _dist(world, pos), "objective": oid in targets,
-            "state": "broken" if obj.broken else ("sounding" if obj.active else None),
+            "state": None if not obj.present else (
+                BROKEN if obj.broken else (SOUNDING if obj.active else None)),
             # The gun a weapon pickup is, or the gun an ammunition pickup feeds, as its
             # box would say: rounds for a gun not carried are of no use.
             "weapon": obj.spec.weapon if obj.spec.kind in WEAPON_KINDS else None,

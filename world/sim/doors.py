@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from world.level.model import Exit
@@ -19,7 +20,16 @@ from world.sim.clock import seconds_to_ticks
 if TYPE_CHECKING:
     from world.sim.world import World
 
-DOOR_STATES = ("open", "opening", "closed", "closing", "locked")
+# Door state -> meaning, as the view and PROTOCOL.md give it.
+DOOR_STATE_MEANINGS = MappingProxyType({
+    "open": "Passable; one can see and shoot through it.",
+    "opening": "Swinging open; passable and see-through once open.",
+    "closed": "Shut; use opens it (walks with `use_on_way` press use as they meet it), "
+              "unless a panel drives it.",
+    "closing": "Swinging shut.",
+    "locked": "Shut and locked: its key (`key`), or its panel (`panel`), opens it.",
+})
+DOOR_STATES = tuple(DOOR_STATE_MEANINGS)
 _DOORWAY_SLACK = 2.0  # units beyond an actor's radius that still count as "in the doorway"
 
 

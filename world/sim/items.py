@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from world.level.model import LevelObject
@@ -20,6 +21,13 @@ if TYPE_CHECKING:
 
 PICKUP_MARGIN = 40.0  # units beyond the actor's radius within which pickups are taken
 GADGET_MARKS = {"camera": "photographed", "data_copier": "copied", "device": "planted"}
+# Object kinds that go into the taker's inventory (the view's `carried`) -> what they do there.
+CARRIED_KINDS = MappingProxyType({
+    "weapon": "A gun or melee weapon; `equip` it to hold it; `ammo` is its rounds.",
+    "key": "Opens its doors: walking through with use on the way, or `use_item_on`.",
+    "gadget": "A camera, data copier or device for `use_item_on` an object.",
+    "poison": "For `use_item_on` a character within reach.",
+})
 # How a used (or broken) object acts on the gates it targets.
 TARGET_MODES = {
     "panel": "open",
@@ -172,7 +180,7 @@ class Items:
         if not PICKUPS[obj.kind](self.world, actor, obj, auto):
             return False
         obj.present = False
-        if obj.kind in ("key", "gadget", "poison", "weapon"):
+        if obj.kind in CARRIED_KINDS:
             obj.holder = actor.id
         if obj.spec.respawn_s is not None:
             obj.respawn_at = self.world.tick + seconds_to_ticks(obj.spec.respawn_s)
