@@ -15,9 +15,8 @@ from harness.settings import (
     add_agent_arguments,
     id_list,
     jobs_number,
-    out_problem,
     positive_int,
-    sandbox_notice,
+    refuse_to_start,
     settings_from_arguments,
 )
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
@@ -72,13 +71,8 @@ def run(args: argparse.Namespace) -> int:
     """
     settings = settings_from_arguments(args)
     out = Path(args.out)
-    problem = out_problem(out)
-    refused, warning = sandbox_notice(settings)
-    if problem or refused:
-        print(f"harness eval: {problem or refused}", file=sys.stderr)
+    if refuse_to_start("eval", settings, out):
         return 2
-    if warning:
-        print(f"harness eval: {warning}", file=sys.stderr)
     try:
         suite = resolve_suite(args.levels, args.difficulties)
         episodes = plan(suite, args.seeds)

@@ -12,8 +12,7 @@ from harness.runner import UsageError
 from harness.settings import (
     RunSettings,
     add_agent_arguments,
-    out_problem,
-    sandbox_notice,
+    refuse_to_start,
     seed_number,
     settings_from_arguments,
 )
@@ -32,13 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the episode; exit 0 when it ran, 2 on bad usage or sandbox, 128 + N on signal N."""
     settings = settings_from_arguments(args)
-    problem = out_problem(args.out)
-    refused, warning = sandbox_notice(settings)
-    if problem or refused:
-        print(f"harness run: {problem or refused}", file=sys.stderr)
+    if refuse_to_start("run", settings, args.out):
         return 2
-    if warning:
-        print(f"harness run: {warning}", file=sys.stderr)
     try:
         summary = _play(args, settings)
     except UsageError as exc:

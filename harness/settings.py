@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -199,3 +200,20 @@ def sandbox_notice(settings: RunSettings) -> tuple[str | None, str | None]:
         return f"--no-agent-network needs the agent sandbox: {problem}", None
     return None, (f"the agent is NOT sandboxed ({problem}): it runs in its own process "
                   "group with a scrubbed environment and can read what this user can")
+
+
+def refuse_to_start(command: str, settings: RunSettings, out: str | Path) -> bool:
+    """Say why `harness COMMAND` cannot start, or that the agent is not sandboxed.
+
+    Returns:
+        True when the command must stop with status 2 (an unusable --out, or a sandbox
+        that is required but cannot be made); the reason is on standard error.
+    """
+    problem = out_problem(out)
+    refused, warning = sandbox_notice(settings)
+    if problem or refused:
+        print(f"harness {command}: {problem or refused}", file=sys.stderr)
+        return True
+    if warning:
+        print(f"harness {command}: {warning}", file=sys.stderr)
+    return False
