@@ -36,8 +36,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runs from a checkout as it is
 
-from harness.navmesh_bench import bench
 from world.level import load_level
+from world.navmesh.bench import bench
 from world.navmesh.build import build_navmesh
 from world.navmesh.polyanya_format import Scenario, read_mesh, read_scenarios
 from world.navmesh.query import PathFinder

@@ -12,9 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from world.data_paths import LEVELS_DIR
-from world.errors import LevelProblem
-from world.level.check import CheckReport, check_level
+from world.face import LEVELS_DIR, CheckReport, LevelProblem, check_level
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

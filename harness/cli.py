@@ -6,13 +6,15 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from harness import stopping
 
-# Subcommand name -> (module that defines `add_arguments(parser)` and `run(args) -> int`, help).
+# Subcommand name -> (module that defines `add_arguments(parser)` and `run(args) -> int`, help);
+# `package.module:name` names a module the world's face offers.
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("harness.check_cmd", "Validate level files and report their size."),
-    "navmesh-bench": ("harness.navmesh_bench", "Run pathfinding scenarios on a mesh."),
+    "navmesh-bench": ("world.face:navmesh_bench", "Run pathfinding scenarios on a mesh."),
     "run": ("harness.run_cmd", "Play one episode with an agent and write its record."),
     "replay": ("harness.replay_cmd", "Re-simulate a record and compare state hashes."),
     "page": ("harness.page_cmd", "Render run pages from records (one run or a directory)."),
@@ -22,12 +24,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def _command_module(ref: str) -> Any:
+    module_name, _, attribute = ref.partition(":")
+    module = importlib.import_module(module_name)
+    return getattr(module, attribute) if attribute else module
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the top-level parser with every registered subcommand."""
     parser = argparse.ArgumentParser(prog="harness", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
-        module = importlib.import_module(module_name)
+        module = _command_module(module_name)
         command = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(command)
         command.set_defaults(_run=module.run)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from world.data_paths import LEVELS_DIR
+from world.face import LEVELS_DIR
 
 Z95 = 1.959963984540054
 RESULTS_FILE = "results.json"

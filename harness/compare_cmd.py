@@ -12,6 +12,9 @@ import json
 import sys
 from pathlib import Path
 
+from harness.compare import CompareError, compare, load_episodes, results_files
+from harness.compare_report import markdown, write_outputs
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
@@ -26,9 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Compare; exit 0 when written, 2 when an input is not a suite."""
-    from harness.compare import CompareError, compare, load_episodes, results_files
-    from harness.compare_report import markdown, write_outputs
-
     try:
         episodes, errors = load_episodes(results_files(args.paths))
     except CompareError as exc:

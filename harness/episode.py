@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 import traceback
 from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +19,11 @@ from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Tim
 from harness.game import Game, GameFactory, world_game
 from harness.outcome import Ending
 from harness.protocol import PROTOCOL_VERSION, Fault, Parsed, encode, parse_agent_line
-from harness.record import RECORD_FILE, RecordWriter
+from harness.record import RECORD_FILE, RecordWriter, clip
 from harness.sandbox import SandboxSpec, plan
 from harness.settings import RunSettings
 from harness.turns import TurnState, observation_message, start_message
-from world.errors import InvalidRequestError, UnknownIdError
-from world.level.model import Level
-from world.sim.clock import seconds_to_ticks
+from world.face import InvalidRequestError, Level, UnknownIdError, seconds_to_ticks
 
 
 @dataclass(frozen=True)
@@ -344,14 +343,10 @@ def _usage_totals(sums: dict[str, float], decisions: int) -> dict[str, Any]:
 
 
 def _clip(text: str) -> str:
-    from harness.record import clip
-
     return clip(text)
 
 
 def _harness_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("mission-harness")
     except PackageNotFoundError:

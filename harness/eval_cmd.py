@@ -22,7 +22,7 @@ from harness.settings import (
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
 from harness.suite_files import SuiteLockedError, suite_lock
 from harness.suite_report import ProgressBar, harness_errors, write_results
-from world.data_paths import LEVELS_DIR
+from world.face import LEVELS_DIR
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

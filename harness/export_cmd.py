@@ -15,10 +15,12 @@ from pathlib import Path
 
 import trimesh
 
+from harness.pages.load import load_run
+from harness.pages.map_svg import level_bounds
+from harness.pages.trace import RouteDrawer, as_point, keep_on_map, turn_legs
 from harness.record import RecordError, is_run_dir
 from harness.runner import UsageError, resolve_level
-from world.level.geometry3d import Solid, level_solids, path_solid
-from world.level.model import Level
+from world.face import Level, Solid, level_solids, path_solid
 
 FORMATS = ("glb", "obj")
 METRES_PER_UNIT = 0.01  # world units are about a centimetre; glTF counts metres
@@ -52,11 +54,6 @@ def run_solids(source: str) -> tuple[Level, list[Solid], Path]:
         RecordError: Not a readable record.
         UsageError: Its level cannot be loaded.
     """
-    # Imported here: the page modules pull in the page machinery only this path needs.
-    from harness.pages.load import load_run
-    from harness.pages.map_svg import level_bounds
-    from harness.pages.trace import RouteDrawer, as_point, keep_on_map, turn_legs
-
     run = load_run(source)
     if run.level is None:
         raise UsageError(run.level_note or "the record's level cannot be loaded")

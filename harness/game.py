@@ -1,39 +1,17 @@
 """The boundary between the harness and the simulated world, as a Protocol.
 
 The episode loop drives a `Game`: something that shows the player's view, executes
-one macro action, reports the mission status and hashes its state. The real one wraps
-the World (`world.observe.session.WorldSession`); tests may plug in their own. Every
-id a Game shows or accepts is an episode id, never a level-file name.
+one macro action, reports the mission status (the world's `GameStatus`) and hashes its
+state. The real one is the world's session (`world.face.new_session`); tests may plug in
+their own. Every id a Game shows or accepts is an episode id, never a level-file name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from world.level.model import Level
-
-
-@dataclass(frozen=True)
-class GameStatus:
-    """The mission as the world judges it now.
-
-    Attributes:
-        ended: Whether the mission is over (success or failure).
-        success: True when it succeeded; False otherwise (also while running).
-        failure: Why it failed, in plain words, or None.
-        score: 0..1, from the objectives that count at this difficulty.
-        progress: 0..1, the share of counting objectives done.
-        objectives: One dict per objective: index, status, counts, text, tick.
-    """
-
-    ended: bool
-    success: bool
-    failure: str | None
-    score: float
-    progress: float
-    objectives: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+from world.face import GameStatus, Level, new_session
 
 
 class Game(Protocol):
@@ -77,6 +55,7 @@ GameFactory = Callable[[Level, str, int], Game]
 
 def world_game(level: Level, difficulty: str, seed: int) -> Game:
     """The real game: the World behind the observation and action layer."""
-    from world.observe.session import WorldSession
+    return new_session(level, difficulty, seed)
 
-    return WorldSession(level, difficulty, seed)
+
+__all__ = ["Game", "GameFactory", "GameStatus", "world_game"]

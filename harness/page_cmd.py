@@ -12,6 +12,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from harness.compare import CompareError, compare, load_episodes
+from harness.compare_report import write_outputs
+from harness.pages import EpisodeSummary, write_episode_page, write_index_page
 from harness.record import RecordError, find_records, is_run_dir
 
 
@@ -24,8 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Render the pages; exit 0 when all were written, 1 when some failed, 2 on bad usage."""
-    from harness.pages import EpisodeSummary, write_episode_page, write_index_page
-
     path = Path(args.path)
     if path.is_file() or is_run_dir(path):
         try:
@@ -57,9 +58,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _write_comparison(path: Path) -> bool:
     """Beside the index of a folder holding suites, their comparison; False if unreadable."""
-    from harness.compare import CompareError, compare, load_episodes
-    from harness.compare_report import write_outputs
-
     files = sorted(path.rglob("results.json"))
     if not files:
         return True

@@ -27,7 +27,7 @@ from harness.bounds import (
     shorten_quoted,
     too_deep,
 )
-from world.data_paths import SCHEMA_DIR
+from world.face import SCHEMA_DIR, catalog
 
 PROTOCOL_VERSION = 1
 
@@ -255,8 +255,6 @@ def parse_agent_line(text: str, expected: str) -> Parsed | Fault:
 def _action_fault(data: dict[str, Any]) -> Fault | None:
     # Checked before the whole-message schema so the agent is told which action and
     # which argument is wrong, not that a oneOf failed somewhere.
-    from world.actions.catalog import catalog
-
     names = catalog().action_names
     name = data.get("action")
     if not isinstance(name, str) or name not in names:

@@ -14,12 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from harness.protocol import ERROR_CODES, MESSAGE_TYPES, OUTCOMES, PROTOCOL_VERSION, SCHEMA_DIR
-from world.actions.catalog import catalog
-from world.characters.alertness import ALERT_LEVELS
-from world.objectives.registry import VERIFIERS
-from world.observe.vocabulary import OBJECT_KINDS, OBJECT_STATES
-from world.sim.doors import DOOR_STATE_MEANINGS
-from world.sim.items import CARRIED_KINDS
+from world.face import (
+    ALERT_LEVELS,
+    CARRIED_KINDS,
+    DOOR_STATE_MEANINGS,
+    OBJECT_KINDS,
+    OBJECT_STATES,
+    VERIFIERS,
+    catalog,
+)
 
 PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
 # Usage field -> (meaning, largest value one decision may report). The bounds keep a

@@ -19,8 +19,7 @@ from harness.game import Game, GameFactory, world_game
 from harness.protocol import OUTCOMES, schema_errors
 from harness.record import Record, RecordError, read_record
 from harness.runner import resolve_level
-from world.errors import InvalidRequestError, UnknownIdError
-from world.sim.clock import seconds_to_ticks
+from world.face import InvalidRequestError, UnknownIdError, seconds_to_ticks
 
 # Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
 REPLAY_STATUSES: dict[str, tuple[int, str]] = {

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from harness.record import RecordError
+from harness.replay import REPLAY_STATUSES, replay
 from harness.runner import UsageError
 
 
@@ -16,8 +17,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Replay; the exit status is the one `harness.replay.REPLAY_STATUSES` declares."""
-    from harness.replay import REPLAY_STATUSES, replay
-
     try:
         report = replay(args.record)
     except (RecordError, UsageError) as exc:

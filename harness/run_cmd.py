@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from harness import stopping
+from harness import runner, stopping
 from harness.runner import UsageError
 from harness.settings import (
     RunSettings,
@@ -52,7 +52,5 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, settings: RunSettings) -> dict:
-    from harness import runner
-
     return runner.run(args.level, args.agent, difficulty=args.difficulty, seed=args.seed,
                       out_dir=args.out, settings=settings)

@@ -17,14 +17,11 @@ from typing import Any
 from harness.agent_launch import AgentLaunchError, resolve_argv
 from harness.episode import EpisodeSpec, run_episode
 from harness.game import GameFactory, world_game
+from harness.pages import write_episode_page_safely
 from harness.record import RecordError, record_text
 from harness.settings import RunSettings, sandbox_notice
 from harness.stopping import Interrupted
-from world.data_paths import LEVELS_DIR
-from world.errors import LevelError
-from world.level.check import check_level
-from world.level.load import parse_level, read_level_json
-from world.level.model import Level
+from world.face import LEVELS_DIR, Level, LevelError, check_level, parse_level, read_level_json
 
 
 class UsageError(Exception):
@@ -140,8 +137,6 @@ def run(
             shutil.rmtree(run_dir, ignore_errors=True)
         raise
     # The page is only a view of the finished record: failing to write it never loses a run.
-    from harness.pages import write_episode_page_safely
-
     write_episode_page_safely(run_dir)
     return summary
 

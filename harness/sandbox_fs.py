@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import harness
-from world.data_paths import LEVELS_DIR, SCHEMA_DIR
+from world.face import LEVELS_DIR, SCHEMA_DIR
 
 HARNESS_DIR = Path(harness.__file__).resolve().parent
 CHECKOUT = HARNESS_DIR.parent

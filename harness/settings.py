@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.sandbox import bubblewrap_problem
+
 # Most episodes `harness eval --jobs` plays at once; more only thrashes the machine.
 MAX_JOBS = 64
 # Bounds of --agent-memory-mb: below 64 MiB no interpreter starts; 1 TiB is no limit at all.
@@ -189,8 +191,6 @@ def sandbox_notice(settings: RunSettings) -> tuple[str | None, str | None]:
         (error, warning): an error when the sandbox is required but unusable, a one-line
         warning when the agent will run without it; both None when it is sandboxed.
     """
-    from harness.sandbox import bubblewrap_problem
-
     problem = bubblewrap_problem()
     if problem is None:
         return None, None

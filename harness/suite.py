@@ -17,11 +17,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from harness import runner
+from harness.episode import _harness_version
 from harness.record import RecordError, read_record
+from harness.replay import replay
+from harness.runner import UsageError
 from harness.settings import RunSettings
 from harness.suite_files import folder_name, write_atomically
 from harness.suite_workers import Workers
-from world.sim.clock import TICKS_PER_SECOND
+from world.face import TICKS_PER_SECOND
 
 SUITE_FILE = "suite.json"
 
@@ -59,8 +63,6 @@ def plan(levels: Iterable[tuple[str, Iterable[str]]], seeds: int) -> list[Episod
 
 def suite_identity(agent: str, settings: RunSettings) -> dict[str, Any]:
     """What must match for runs to be reused: harness version, agent command, settings."""
-    from harness.episode import _harness_version
-
     return {"harness_version": _harness_version(), "agent_command": agent,
             "settings": settings.to_dict()}
 
@@ -101,9 +103,6 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any],
         SuiteMismatchError: A finished record was made by another harness version or
             with other settings.
     """
-    from harness.replay import replay
-    from harness.runner import UsageError
-
     folder = episode.folder(out)
     if not folder.is_dir():
         return None
@@ -188,8 +187,6 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
     Returns:
         The results row.
     """
-    from harness import runner
-
     ep = Episode(**job["episode"])
     folder = ep.folder(Path(job["out"]))
     folder.mkdir(parents=True, exist_ok=True)

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any
 from harness.game import Game
 from harness.protocol import PROTOCOL_VERSION
 from harness.text_view import render_text_view
-from world.actions.catalog import catalog
-from world.sim.clock import TICKS_PER_SECOND
+from world.face import TICKS_PER_SECOND, catalog
 
 if TYPE_CHECKING:
     from harness.episode import EpisodeSpec

@@ -4,7 +4,7 @@ import importlib.util
 import json
 from pathlib import Path
 
-from harness.navmesh_bench import bench
+from world.navmesh.bench import bench
 from world.navmesh.polyanya_format import read_mesh, read_scenarios
 from world.navmesh.query import PathFinder
 

@@ -6,6 +6,7 @@ the view lists them, the exit, exploration, roaming), each returning a decision 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -222,6 +223,4 @@ def _quiet(decision: Decision | None, stealth: bool) -> Decision | None:
 
 
 def _ids(text: str, letter: str) -> list[str]:
-    import re
-
     return re.findall(rf"\b{letter}\d+\b", text)

@@ -16,11 +16,9 @@ import math
 from typing import Any
 
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import PAST, use_thing, walk_to
+from agents.reference.moves import PAST, STEALTHY, use_thing, walk_to
 
 AWARE = frozenset({"alerted", "in_combat"})  # alertness names meaning "after the player"
-# Kinds whose conduct asks the agent to fight only those already after it.
-STEALTHY = frozenset({"stay_unseen", "no_alarm"})
 THREAT_RANGE = 1500.0
 CLOSE_RANGE = 700.0
 HEALING = ("medkit", "armour")

@@ -18,6 +18,8 @@ SCOUT_FROM = 700.0  # a target farther than this is approached one unseen area a
 SCOUT_AIM = 0.9  # how well a way out must point at the target (cosine) to be scouted
 STOREY_GAP = 150.0  # a target higher or lower than this stands on another storey
 HURT = 0.35  # below this health, no detours to look into new rooms
+# Kinds whose conduct asks the agent to fight only those already after it.
+STEALTHY = frozenset({"stay_unseen", "no_alarm"})
 UPSTAIRS_AIM = 0.5  # while unseen, how well a new area must point at a target upstairs
 STOREY_LEG = 6.0  # game seconds per walk toward another storey, to look around between
 BACK_OFF = 120.0  # how far short of a way out into an unexplored area a walk to it stops
@@ -296,8 +298,6 @@ def _shut(mem: Memory, way: dict[str, Any]) -> bool:
 
 
 def _stealthy(mem: Memory) -> bool:
-    from agents.reference.plans import STEALTHY  # the plans import this module
-
     return any(o["counts"] and o["status"] == "todo" and o["kind"] in STEALTHY
                for o in mem.view["objectives"])
 

@@ -19,6 +19,7 @@ from world.objectives.system import ObjectivesSystem, installed
 from world.observe.changes import change_lines
 from world.observe.ids import IdMap
 from world.observe.knowledge import Knowledge
+from world.observe.status import GameStatus
 from world.observe.view import build_view
 from world.setup import create_world
 from world.sim.world import World
@@ -42,7 +43,7 @@ def build_world(level: Level, difficulty: str, seed: int) -> tuple[World, Object
 
 
 class WorldSession:
-    """The real `harness.game.Game`."""
+    """One episode's world as a driver sees it (the harness's `Game`)."""
 
     def __init__(self, level: Level, difficulty: str, seed: int) -> None:
         self.level = level
@@ -107,10 +108,8 @@ class WorldSession:
         data["changes"] = change_lines(result.events, self.ids, self.known, self.knows)
         return data
 
-    def status(self):
-        """The mission status now, as a `harness.game.GameStatus`."""
-        from harness.game import GameStatus
-
+    def status(self) -> GameStatus:
+        """The mission status now."""
         report = self.report()
         objectives = tuple(
             {"index": i, "status": o.status, "counts": o.counts, "text": o.text, "tick": o.tick}

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from world.characters.cameras import DEFAULT_VIEW_ANGLE_DEG, DEFAULT_VIEW_RANGE
+from world.characters.views import character_views, weapon_seen
 from world.observe.ids import IdMap
 from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
 from world.observe.vocabulary import BROKEN, SOUNDING
@@ -232,15 +233,11 @@ def _objective_point(world: World, obj: Any, known: Knowledge) -> list[float] | 
 def _alertness(world: World) -> dict[str, Any]:
     for name, system in world.systems():
         if name == "characters":
-            from world.characters.views import character_views
-
             return character_views(system)
     return {}
 
 
 def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]:
-    from world.characters.views import weapon_seen
-
     views = _alertness(world)
     out = []
     for cid, seen in known.characters.items():

@@ -7,15 +7,10 @@ from typing import Any
 
 import numpy as np
 
+from world.navmesh.build import build_navmesh
+from world.navmesh.query import PathFinder
 from world.sim.actors import Actor
 from world.sim.hashing import state_hash
-
-
-def _navmesh_builder() -> Any:
-    # Kept behind one function so the simulation works (and is tested) without a navmesh.
-    from world.navmesh.build import build_navmesh
-
-    return build_navmesh
 
 
 class WorldQueries:
@@ -53,15 +48,13 @@ class WorldQueries:
     def navmesh(self) -> Any:
         """The level's navigation mesh, built on first use."""
         if self._navmesh is None:
-            self._navmesh = _navmesh_builder()(self.level)
+            self._navmesh = build_navmesh(self.level)
         return self._navmesh
 
     @property
     def paths(self) -> Any:
         """A path finder over the navigation mesh, built on first use."""
         if self._paths is None:
-            from world.navmesh.query import PathFinder
-
             self._paths = PathFinder(self.navmesh)
         return self._paths
 

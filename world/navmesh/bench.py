@@ -1,4 +1,4 @@
-"""`harness navmesh-bench MESH SCEN`: run pathfinding scenarios and report speed and accuracy."""
+"""`harness navmesh-bench MESH SCEN`: run Polyanya path scenarios; report speed and accuracy."""
 
 from __future__ import annotations
 
