@@ -27,7 +27,7 @@ from harness.bounds import (
     shorten_quoted,
     too_deep,
 )
-from world.face import SCHEMA_DIR, catalog
+from world.face import MISSION_OUTCOMES, SCHEMA_DIR, catalog
 
 PROTOCOL_VERSION = 1
 
@@ -95,11 +95,12 @@ class Outcome:
     by_harness: bool = False  # says nothing of the agent: left out of its figures
 
 
+# A mission ended in the world ends as one of the world's outcomes (declared there); the
+# rest are the ways an episode ends outside the world.
 OUTCOMES: dict[str, Outcome] = {
     o.name: o
     for o in (
-        Outcome("completed", "terminated", "The mission succeeded."),
-        Outcome("failed", "terminated", "The mission failed (death, a failed objective, time)."),
+        *(Outcome(name, "terminated", summary) for name, summary in MISSION_OUTCOMES.items()),
         Outcome("truncated", "truncated", "A decision or game-time budget ran out first."),
         Outcome("agent_timeout", "aborted", "The agent was silent past a wall-clock deadline."),
         Outcome("agent_crashed", "aborted", "The agent exited or closed its output early."),

@@ -1,7 +1,6 @@
 import pytest
 from test_objectives_kit import entry, make, objective, status, tick, walk_to
 
-from world.errors import InvalidRequestError
 from world.objectives.score import NON_SUCCESS_CAP
 
 
@@ -39,28 +38,22 @@ def test_success_needs_the_exit_and_the_exit_is_part_of_the_score():
     assert kinds.count("mission_ended") == 1 and "objective_changed" in kinds
 
 
-def test_truncation_is_not_failure_and_keeps_partial_credit():
+def test_a_mission_still_running_has_no_outcome_and_keeps_partial_credit():
     world, system = make([objective("a", "reach_area", area="store")])
     tick(world)
     walk_to(world, 700, 300)
-    system.truncate(world, "time_budget")
     report = system.report(world)
-    assert report.truncated == "time_budget"
     assert report.outcome is None and report.failure_reason is None and not report.success
     assert 0 < report.score < 1
     assert report.goal == "a" and 0 < report.progress < 1
-    with pytest.raises(InvalidRequestError):
-        system.truncate(world, "bored")
 
 
-def test_a_failure_before_truncation_stays_a_failure():
+def test_the_player_down_fails_the_mission():
     world, system = make([objective("a", "reach_area", area="store")])
     world.damage("player", 5, "guard_a")
     tick(world)
-    system.truncate(world, "decision_budget")
     report = system.report(world)
     assert report.outcome == "failed" and report.reason == "player_dead"
-    assert report.truncated is None
 
 
 def test_the_world_ending_itself_is_judged_even_without_another_tick():
@@ -180,15 +173,6 @@ def test_state_items_enter_the_world_hash():
     tick(world)
     assert world.state_hash() != before
     assert system.state_items()[1][0] == "completed"
-
-
-def test_truncation_judges_the_last_tick_first():
-    world, system = make([objective("a", "reach_area", area="store")])
-    tick(world)
-    world.teleport("player", 1900, 300)  # as if the last tick's walk ended inside
-    system.truncate(world, "decision_budget")
-    report = system.report(world)
-    assert report.success and report.truncated is None
 
 
 def test_report_by_world():

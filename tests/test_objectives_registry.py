@@ -1,7 +1,8 @@
 import json
 from pathlib import Path
 
-from world.objectives import END_RULES, OUTCOMES, STATUSES, TRUNCATIONS, VERIFIERS
+from harness.protocol import OUTCOMES as PROTOCOL_OUTCOMES
+from world.objectives import END_RULES, OUTCOMES, STATUSES, VERIFIERS
 from world.objectives.outcome import Situation, decide
 from world.sim.events import EVENT_KINDS
 
@@ -19,7 +20,9 @@ def test_statuses_outcomes_and_reasons_are_declared_once():
     reasons = [r.reason for r in END_RULES]
     assert len(reasons) == len(set(reasons))
     assert {r.outcome for r in END_RULES} == set(OUTCOMES)
-    assert not set(reasons) & set(TRUNCATIONS)
+    # The protocol's outcomes of a mission ended in the world are the world's, word for word.
+    assert {n: PROTOCOL_OUTCOMES[n].summary for n in OUTCOMES} == OUTCOMES
+    assert all(PROTOCOL_OUTCOMES[n].kind == "terminated" for n in OUTCOMES)
 
 
 def test_event_kinds_the_system_emits_are_declared():

@@ -24,6 +24,7 @@ from world.level.geometry3d import Solid, level_solids, path_solid
 from world.level.load import parse_level, read_level_json
 from world.level.model import Level
 from world.navmesh import bench as navmesh_bench
+from world.objectives.outcome import OUTCOMES as MISSION_OUTCOMES
 from world.objectives.registry import VERIFIERS
 from world.observe.session import WorldSession
 from world.observe.status import GameStatus
@@ -52,6 +53,7 @@ __all__ = [
     "CARRIED_KINDS",
     "DOOR_STATE_MEANINGS",
     "LEVELS_DIR",
+    "MISSION_OUTCOMES",
     "OBJECT_KINDS",
     "OBJECT_STATES",
     "SCHEMA_DIR",

@@ -2,12 +2,11 @@
 
 `install(world)` adds the objectives system to a world and returns it;
 `report(world)` (or `system.report(world)`) gives the frozen `MissionReport` (outcome,
-score, progress, per-objective status) and `system.truncate(world, reason)` records a
-budget running out.
+score, progress, per-objective status).
 """
 
 from world.objectives.base import DONE, FAILED, STATUSES, TODO, Verifier, WorldView
-from world.objectives.outcome import END_RULES, OUTCOMES, TRUNCATIONS
+from world.objectives.outcome import END_RULES, OUTCOMES
 from world.objectives.registry import VERIFIERS, make_verifier
 from world.objectives.score import MissionReport, ObjectiveReport
 from world.objectives.system import ObjectivesSystem, install, installed, report
@@ -19,7 +18,6 @@ __all__ = [
     "OUTCOMES",
     "STATUSES",
     "TODO",
-    "TRUNCATIONS",
     "VERIFIERS",
     "MissionReport",
     "ObjectiveReport",

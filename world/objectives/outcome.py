@@ -1,7 +1,7 @@
-"""How a mission ends: the end rules, their precedence, and the truncation reasons.
+"""How a mission ends: its outcomes, the end rules and their precedence.
 
 The rule, judged once per tick by the objectives system (and once more when the world
-has ended itself or the runner truncates):
+has ended itself):
 
 1. Failure, in this order of precedence (the first that holds names the reason):
    `player_dead` (the player is down), `countdown_expired` (a level countdown ran
@@ -15,10 +15,8 @@ has ended itself or the runner truncates):
    standing objectives has nothing to achieve, so it never succeeds by itself.
 3. Failure before success: when a failure and a success both hold on one tick, the
    mission fails, as the GTAGym evaluator lets task failures take precedence.
-4. Truncation (the decision budget, the game-time budget, or an agent that stopped
-   answering) is decided by the runner; `truncate` first judges the state the last
-   tick left, so a mission that ended by then keeps its outcome. A truncated mission
-   has no outcome and is not a failure.
+4. Budgets (decisions, game time) and agents that stop answering are the harness's
+   business: a mission it cuts short has no outcome here.
 
 Objectives that do not count at the episode's difficulty never end the mission.
 """
@@ -34,17 +32,13 @@ from world.objectives.base import DONE, TODO, Verifier
 COMPLETED = "completed"
 FAILED_OUTCOME = "failed"
 
-# Outcome -> what it means.
+# Outcome -> what it means. The protocol's outcomes of a mission that ended in the world
+# are these (harness/protocol.py adds the ways an episode ends outside it).
 OUTCOMES: dict[str, str] = {
-    COMPLETED: "every counted objective done and, where there is one, the exit reached",
-    FAILED_OUTCOME: "the mission was lost; the reason names how",
-}
-
-# Reasons the runner may give `truncate`; a truncated episode has no outcome.
-TRUNCATIONS: dict[str, str] = {
-    "decision_budget": "the agent used every decision the level allows",
-    "time_budget": "the level's game-time budget ran out",
-    "agent_stopped": "the agent exited, crashed or stopped answering",
+    COMPLETED: "The mission succeeded: every counted objective done and, where the level "
+               "has one, the exit reached.",
+    FAILED_OUTCOME: "The mission failed (the player down, a countdown out, a counted "
+                    "objective failed, the exit entered too early); the summary says which.",
 }
 
 
@@ -150,7 +144,6 @@ __all__ = [
     "END_RULES",
     "FAILED_OUTCOME",
     "OUTCOMES",
-    "TRUNCATIONS",
     "EndRule",
     "ObjectiveState",
     "Situation",

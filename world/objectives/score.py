@@ -3,7 +3,7 @@
 Score, in 0..1, from the objectives that count at the episode's difficulty:
 
 - A completed mission scores 1.
-- Otherwise (failed, truncated or still running) the score is the weighted mean
+- Otherwise (failed, cut short by the harness or still running) the score is the weighted mean
   ``sum(w_i * p_i) / sum(w_i)`` where each counted objective brings its level weight
   `w_i` and its progress `p_i`: 1 when done, 0 when failed, and while open its kind's
   partial credit (route progress, time survived, frags over the target, points
@@ -81,10 +81,9 @@ class MissionReport:
 
     Attributes:
         success: Whether the mission completed.
-        outcome: "completed", "failed", or None while running or when truncated.
-        reason: The end rule that ended it (None while running or when truncated).
+        outcome: "completed", "failed", or None while running.
+        reason: The end rule that ended it (None while running).
         detail: More about the reason: the failed objective ids, or the world's reason.
-        truncated: The truncation reason, when the runner cut the episode short.
         ended_tick: The tick at which the episode ended, or None while running.
         score: 0..1, see the module documentation.
         progress: 0..1 toward the current goal, for reward shaping.
@@ -96,7 +95,6 @@ class MissionReport:
     outcome: str | None
     reason: str | None
     detail: str | None
-    truncated: str | None
     ended_tick: int | None
     score: float
     progress: float

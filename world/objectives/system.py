@@ -3,8 +3,8 @@
 Install it with `install(world)`. It runs after the other systems (characters,
 perception); the world runs systems before movement, doors, pickups and hazards, so a
 change those cause on tick N is judged on tick N+1 and stamped with that tick. When the
-world has ended itself (the player down, a countdown out), `report` and `truncate`
-judge the final state once more, so nothing is lost when stepping stops. It reads only
+world has ended itself (the player down, a countdown out), `report` judges the final
+state once more, so nothing is lost when stepping stops. It reads only
 the events recorded since its previous run, and skips a tick on which nothing its open
 objectives watch has changed (no events of a kind they read, and per `triggers` no
 movement or timer that matters), since the judgement would repeat the last one.
@@ -31,7 +31,6 @@ from world.objectives.base import DONE, FAILED, TODO, WorldView
 from world.objectives.goal import GoalTracker, choose_goal
 from world.objectives.outcome import (
     COMPLETED,
-    TRUNCATIONS,
     EndRule,
     ObjectiveState,
     Situation,
@@ -83,7 +82,6 @@ class _End:
     rule: EndRule | None
     tick: int
     detail: str | None
-    truncated: str | None = None
 
 
 class ObjectivesSystem:
@@ -160,8 +158,10 @@ class ObjectivesSystem:
 
     def state_items(self) -> tuple:
         """Statuses and the end, for the world's state hash."""
+        # The end's third place held a truncation reason, None in every episode: kept so
+        # the hashes of records made before still replay.
         end = None if self.end is None else (
-            self.end.rule.reason if self.end.rule else None, self.end.tick, self.end.truncated)
+            self.end.rule.reason if self.end.rule else None, self.end.tick, None)
         return (tuple((oid, s.status, s.tick) for oid, s in self.states.items()), end)
 
     def _ready(self, oid: str) -> bool:
@@ -207,26 +207,6 @@ class ObjectivesSystem:
         world.emit("mission_ended", SYSTEM_NAME, detail=rule.reason)
         world.end(rule.reason)
 
-    # ---- runner calls ---------------------------------------------------------------
-    def truncate(self, world: WorldView, reason: str) -> None:
-        """Cut the episode short for a budget; a mission already ended keeps its outcome.
-
-        Args:
-            world: The world.
-            reason: A key of `TRUNCATIONS`.
-
-        Raises:
-            InvalidRequestError: if the reason is not declared.
-        """
-        if reason not in TRUNCATIONS:
-            raise InvalidRequestError(
-                f"truncation reason {reason!r} is not one of {sorted(TRUNCATIONS)}")
-        # Judge the state the last tick left first: the world runs systems before its
-        # movement, so an exit reached on the budget's last tick still counts.
-        self.update(world)
-        if self.end is None:
-            self.end = _End(None, world.tick, None, truncated=reason)
-
     def _catch_up(self, world: WorldView) -> None:
         if self.end is None and (world.ended is not None or not world.player.alive):
             self.update(world)
@@ -254,7 +234,6 @@ class ObjectivesSystem:
             outcome=rule.outcome if rule else None,
             reason=rule.reason if rule else None,
             detail=end.detail if end else None,
-            truncated=end.truncated if end else None,
             ended_tick=end.tick if end else None,
             score=score(states, progress, success, exit_progress),
             progress=1.0 if success else self._goal.progress(world),
@@ -270,7 +249,7 @@ def install(world: WorldView) -> ObjectivesSystem:
         world: A freshly built world.
 
     Returns:
-        The system; keep it to call `report` and `truncate`.
+        The system; keep it to call `report`.
     """
     system = ObjectivesSystem(world)
     world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER)
