@@ -112,13 +112,9 @@ def _argument_list(spec) -> str:
 
 
 def _objective_rows() -> list[tuple[str, str]]:
-    # What finishes each kind is the first line of its verifier's docstring; a standing
-    # condition holds until broken and is judged done when the mission succeeds.
-    rows = []
-    for name, verifier in VERIFIERS.items():
-        what = (verifier.__doc__ or "").strip().splitlines()[0]
-        rows.append((name, f"{'standing' if verifier.standing else 'task'}: {what}"))
-    return rows
+    # A standing condition holds until broken and is judged done when the mission succeeds.
+    return [(name, f"{'standing' if verifier.standing else 'task'}: {verifier.description}")
+            for name, verifier in VERIFIERS.items()]
 
 
 def tables() -> dict[str, str]:

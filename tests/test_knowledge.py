@@ -190,6 +190,15 @@ def test_a_failure_names_the_objective_by_number_not_by_level_id():
     assert "objective 2: Spare the guard." in status.failure
 
 
+def test_the_view_says_which_objectives_are_standing_conditions():
+    data = knowledge_level()
+    data["objectives"].append({"id": "quiet", "kind": "protect", "characters": ["guard"],
+                               "text": "Spare the guard."})
+    rows = WorldSession(parse_level(data), "easy", 0).view()["objectives"]
+    assert [(r["kind"], r["standing"]) for r in rows] == [
+        (data["objectives"][0]["kind"], False), ("protect", True)]
+
+
 @pytest.mark.parametrize("level_id", sorted(p.stem for p in LEVELS.glob("*.json")))
 def test_a_text_view_on_every_shipped_level_stays_short(level_id):
     level = load_level(LEVELS / f"{level_id}.json")

@@ -25,6 +25,12 @@ def test_statuses_outcomes_and_reasons_are_declared_once():
     assert all(PROTOCOL_OUTCOMES[n].kind == "terminated" for n in OUTCOMES)
 
 
+def test_every_kind_declares_what_finishes_it():
+    for name, verifier in VERIFIERS.items():
+        assert verifier.__dict__.get("description"), name
+        assert verifier.description.endswith("."), name
+
+
 def test_event_kinds_the_system_emits_are_declared():
     for kind in ("objective_changed", "mission_ended", "player_spotted"):
         assert kind in EVENT_KINDS

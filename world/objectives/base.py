@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from world.level.model import Level, Objective
 from world.sim.events import Event
@@ -114,6 +114,8 @@ class Verifier:
     keep its own running state (timers, counters); the system owns the status.
 
     Attributes:
+        description: What finishes an objective of this kind, in one sentence (the
+            protocol's table of objective kinds shows it); every kind declares its own.
         standing: True for conditions that hold until broken (protect, stay unseen,
             no alarm): they are never done by themselves; they fail when broken and
             are judged done when the mission succeeds with them still held. A class
@@ -121,6 +123,7 @@ class Verifier:
         objective: The level's record of this objective.
     """
 
+    description: ClassVar[str] = ""
     standing: bool = False
 
     def __init__(self, objective: Objective, world: WorldView) -> None:

@@ -30,6 +30,8 @@ class Survive(Verifier):
     tick its predecessors are all done ("hold out for a minute after the alarm").
     """
 
+    description = "Stay alive for `seconds` of game time, counted from when it becomes ready."
+
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
         self.need = max(1, seconds_to_ticks(objective.seconds or 0.0))
@@ -57,6 +59,8 @@ class Survive(Verifier):
 class StayUnseen(Verifier):
     """Never be seen by a hostile or a camera while the objective is ready."""
 
+    description = "Never be seen by a hostile or a camera while the objective is ready."
+
     standing = True
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
@@ -74,6 +78,8 @@ class StayUnseen(Verifier):
 
 class NoAlarm(Verifier):
     """Raise no alarm while the objective is ready (whoever or whatever raised it)."""
+
+    description = "Raise no alarm while the objective is ready (whoever or whatever raised it)."
 
     standing = True
 

@@ -60,6 +60,8 @@ class Neutralise(Verifier):
     objective completes as soon as it is ready.
     """
 
+    description = "Take down the listed characters and, with a zone, every hostile in it."
+
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
         self.zone = objective.area
@@ -91,6 +93,8 @@ class Neutralise(Verifier):
 class Protect(Verifier):
     """Keep characters alive: held until one goes down, which fails it at once."""
 
+    description = "Keep characters alive: held until one goes down, which fails it at once."
+
     standing = True
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
@@ -101,6 +105,8 @@ class Protect(Verifier):
 
 class Escort(Verifier):
     """Bring characters alive into an area; failed if one of them goes down."""
+
+    description = "Bring characters alive into an area; failed if one of them goes down."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
@@ -138,6 +144,9 @@ class Follow(Verifier):
     Out of range for longer than `grace_s` fails it for good, as does a death. Without
     a destination the follow is a standing condition: held until broken.
     """
+
+    description = ("Stay within `distance` of moving characters until they reach their "
+                   "destination; standing while one of them has none.")
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
@@ -186,6 +195,8 @@ class Follow(Verifier):
 class Intercept(Verifier):
     """Stop characters before they reach their destination; failed if one gets there."""
 
+    description = "Stop characters before they reach their destination; failed if one gets there."
+
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
         self.ends = {c.id: destination_of(c) for c in _present(world, objective.characters)}
@@ -210,6 +221,8 @@ class Frags(Verifier):
     character). When the player and a rival reach the count on the same tick, the
     failure wins.
     """
+
+    description = "Arena: be first to `count` frags; failed if any other actor gets there first."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)

@@ -29,6 +29,8 @@ APPROACH_SHARE = 0.5
 class ReachArea(Verifier):
     """Be inside an area: done on any tick the player stands in it while ready."""
 
+    description = "Be inside an area: done on any tick the player stands in it while ready."
+
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
         self.area = objective.area or ""
@@ -74,6 +76,9 @@ class CollectItem(_AtObject):
     (a key spent on its lock) still completes an objective that was ready for it.
     """
 
+    description = ("Hold an item: the inventory is re-checked, and a pickup while ready "
+                   "also counts.")
+
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
         """Done while ready and the item is held or was picked up this tick."""
         if not ready:
@@ -90,6 +95,8 @@ class CollectItem(_AtObject):
 class UseObject(_AtObject):
     """Press use on an object: a one-off act that counts only while ready."""
 
+    description = "Press use on an object: a one-off act that counts only while ready."
+
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
         """Done on a press by the player on the object while ready."""
         used = any(
@@ -101,6 +108,8 @@ class UseObject(_AtObject):
 
 class GadgetOnObject(_AtObject):
     """Photograph, copy or plant: use a gadget of the named kind on the object."""
+
+    description = "Photograph, copy or plant: use a gadget of the named kind on the object."
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
         """Done on a use of the right gadget kind on the object while ready."""
@@ -114,6 +123,8 @@ class GadgetOnObject(_AtObject):
 
 class DestroyObject(Verifier):
     """Break an object: its destruction is a lasting state, so it counts once ready."""
+
+    description = "Break an object: its destruction is a lasting state, so it counts once ready."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
@@ -147,6 +158,8 @@ class DestroyObject(Verifier):
 class FindSecrets(Verifier):
     """Enter at least `count` of the level's secret areas (finds are kept for good)."""
 
+    description = "Enter at least `count` of the level's secret areas (finds are kept for good)."
+
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
         self.secrets = frozenset(a.id for a in world.level.areas if a.secret)
@@ -169,6 +182,8 @@ class FindSecrets(Verifier):
 
 class Waypoints(Verifier):
     """Pass points in order, each within `radius` on its storey, while ready."""
+
+    description = "Pass points in order, each within `radius` on its storey, while ready."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)

@@ -13,6 +13,7 @@ from typing import Any
 
 from world.characters.cameras import DEFAULT_VIEW_ANGLE_DEG, DEFAULT_VIEW_RANGE
 from world.characters.views import character_views, weapon_seen
+from world.objectives.registry import VERIFIERS
 from world.observe.ids import IdMap
 from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
 from world.observe.vocabulary import BROKEN, SOUNDING
@@ -163,6 +164,7 @@ def _objectives(world: World, ids: IdMap, report: Any, known: Knowledge) -> list
             "area_name": world.level.area(area).name if area else None,
             "distance": _dist(world, _centroid(world, area)) if area in known.areas else None,
             "kind": obj.kind,
+            "standing": rep.standing if rep else VERIFIERS[obj.kind].standing,
             "targets": _objective_targets(world, ids, obj, known),
             "point": _objective_point(world, obj, known),
             "heading_to": _heading_to(world, ids, obj),
