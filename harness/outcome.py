@@ -9,6 +9,7 @@ from harness.agent_process import Eof, LineTooLong, NotUtf8
 from harness.game import GameStatus
 from harness.protocol import OUTCOMES, PROTOCOL_VERSION, Fault
 from harness.stopping import Interrupted
+from world.face import ticks_to_seconds
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def budget_ending(decisions: int, max_decisions: int, tick: int, max_ticks: int)
     if decisions >= max_decisions:
         return Ending("truncated", f"the budget of {max_decisions} decisions ran out")
     if tick >= max_ticks:
-        return Ending("truncated", f"the game-time budget of {max_ticks / 30:g} s ran out")
+        seconds = ticks_to_seconds(max_ticks)
+        return Ending("truncated", f"the game-time budget of {seconds:g} s ran out")
     return None
 
 

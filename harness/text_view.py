@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from world.face import ticks_to_seconds
+
 Obs = dict[str, Any]
 
 
@@ -51,7 +53,8 @@ def _last(obs: Obs) -> list[str]:
     r = obs["last_result"]
     if not r:
         return []
-    line = (f"Last action {r['action']} ended: {r['end_reason']} after {r['ticks'] / 30:.1f} s, "
+    took = ticks_to_seconds(r["ticks"])
+    line = (f"Last action {r['action']} ended: {r['end_reason']} after {took:.1f} s, "
             f"moved {r['distance_moved']:.0f}. {r['detail']}")
     return [line] + [f"  - {c}" for c in r["changes"]]
 
@@ -168,8 +171,9 @@ def _characters(obs: Obs) -> list[str]:
     for c in obs["view"]["characters"]:
         side = _SIDE[c["friendly"]]
         armed = _ARMED[c["armed"]] + (f", {c['weapon']}" if c.get("weapon") else "")
-        seen = {"now": "seen now", "heard": f"heard firing at {c['seen_tick'] / 30:.0f} s, "
-                "place approximate"}.get(c["seen"], f"last seen at {c['seen_tick'] / 30:.0f} s")
+        when = ticks_to_seconds(c["seen_tick"])
+        seen = {"now": "seen now", "heard": f"heard firing at {when:.0f} s, "
+                "place approximate"}.get(c["seen"], f"last seen at {when:.0f} s")
         state = "down" if c["down"] else f"health {_pct(c['health'])}, {c['alertness']}"
         out.append(f"  {c['id']} {c['kind']} ({side}, {armed}) at {_pt(c['position'])}, "
                    f"{_num(c['distance'])} away, {state}, {seen}" + _cone(c))

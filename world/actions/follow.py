@@ -14,6 +14,7 @@ from collections.abc import Callable, Generator
 from world.actions.driver import Finish, Run
 from world.actions.places import FLOOR_TOLERANCE, Point3
 from world.actions.routes import Route, describe_door, plan
+from world.sim.clock import TICKS_PER_SECOND
 from world.sim.world import PlayerIntent, World
 
 # Within this distance (plus one tick of walking) a waypoint counts as passed.
@@ -141,7 +142,7 @@ class Walker:
         if waiting is not None:
             self.progress = None
             return waiting
-        slack = player.speed / 30.0 + WAYPOINT_SLACK
+        slack = player.speed / TICKS_PER_SECOND + WAYPOINT_SLACK
         here = player.position
         # A waypoint is passed only on its own floor: storeys often repeat one plan, so
         # a point of the route upstairs can lie right above where the player walks now.

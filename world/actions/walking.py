@@ -34,6 +34,7 @@ from world.actions.returnfire import holds_gun
 from world.actions.routes import Route, describe_door, entering, plan
 from world.actions.timing import limit_for, route_limit
 from world.errors import UnknownIdError
+from world.sim.clock import ticks_to_seconds
 from world.sim.world import PlayerIntent, World
 
 ARRIVE_RADIUS = 20.0  # how close counts as at a point
@@ -50,7 +51,7 @@ def gave_up(run: Run) -> Finish:
     where = f" with {left:.0f} units still to go" if left is not None else ""
     return Finish(
         "gave_up",
-        f"Time ran out after {run.ticks / 30:.1f} s{where}; walking again continues.",
+        f"Time ran out after {ticks_to_seconds(run.ticks):.1f} s{where}; walking again continues.",
     )
 
 

@@ -1,4 +1,4 @@
-"""The simulation core: a deterministic world ticking at 30 ticks per game second."""
+"""The simulation core: a deterministic world ticking at a fixed rate (`clock.TICKS_PER_SECOND`)."""
 
 from world.sim.clock import TICKS_PER_SECOND, seconds_to_ticks, ticks_to_seconds
 from world.sim.events import EVENT_KINDS, Event, EventLog

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from world.level.model import Weapon
 from world.sim.actors import Actor
+from world.sim.clock import TICKS_PER_SECOND
 from world.sim.events import Event
 
 if TYPE_CHECKING:
@@ -89,7 +90,8 @@ class Combat:
         """Index the level's weapons (built-in catalogue merged with the level's own)."""
         self.world = world
         self.weapons = {w.id: w for w in world.level.weapons}
-        self._cooldown = {w.id: max(1, round(30 / w.shots_per_s)) for w in world.level.weapons}
+        self._cooldown = {w.id: max(1, round(TICKS_PER_SECOND / w.shots_per_s))
+                          for w in world.level.weapons}
 
     def weapon_of(self, actor: Actor) -> Weapon:
         """The weapon type the actor fires now (bare hands when it holds none)."""
@@ -139,7 +141,7 @@ class Combat:
             return
         if not actor.infinite_ammo and actor.ammo.get(weapon.id, 0) <= 0:
             return
-        actor.reload_until = self.world.tick + max(1, round(weapon.reload_s * 30))
+        actor.reload_until = self.world.tick + max(1, round(weapon.reload_s * TICKS_PER_SECOND))
         self.world.emit("reload_started", actor.id, detail=weapon.id)
 
     def fire(self, shooter: Actor, aim: tuple[float, float], storey: str,

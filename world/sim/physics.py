@@ -1,7 +1,7 @@
 """Movement: one pymunk space per storey, static walls, gates that come and go, stairs.
 
 Actors are dynamic circles driven through a pivot joint (see `bodies`). Every space with
-something moving is stepped once per tick with dt = 1/30; positions and velocities are
+something moving is stepped once per tick with dt = `clock.DT`; positions and velocities are
 then read back in bulk, and only the actors whose body changed are touched in Python.
 Chipmunk is deterministic for the same sequence of calls, so the same inputs give the
 same floats in any process; residual velocities below `bodies.REST` are set to exactly zero so
