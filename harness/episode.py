@@ -18,7 +18,14 @@ from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
 from harness.game import Game, GameFactory, world_game
 from harness.outcome import Ending
-from harness.protocol import PROTOCOL_VERSION, Fault, Parsed, encode, parse_agent_line
+from harness.protocol import (
+    PROTOCOL_VERSION,
+    USAGE_FIELDS,
+    Fault,
+    Parsed,
+    encode,
+    parse_agent_line,
+)
 from harness.record import RECORD_FILE, RecordWriter, clip
 from harness.sandbox import SandboxSpec, plan
 from harness.settings import RunSettings
@@ -332,10 +339,8 @@ def _player_position(view: dict[str, Any]) -> list[float] | None:
 
 def _usage_totals(sums: dict[str, float], decisions: int) -> dict[str, Any]:
     # A figure no decision reported stays null: missing is not zero.
-    names = ("input_tokens", "cached_input_tokens", "output_tokens", "reasoning_tokens",
-             "cost_usd")
     out: dict[str, Any] = {"self_reported": True}
-    for name in names:
+    for name in USAGE_FIELDS:
         out[name] = round(sums[name], 6) if name in sums else None
         out[name + "_decisions"] = int(sums.get(name + "_reported", 0))
     out["decisions"] = decisions

@@ -82,6 +82,29 @@ ERROR_CODES: dict[str, ErrorCode] = {
 
 
 @dataclass(frozen=True)
+class UsageField:
+    """One figure an agent may report about a decision's cost (the action's `usage`)."""
+
+    name: str
+    meaning: str
+    most: float  # the largest value one decision may report
+
+
+# The bounds keep a self-reported figure from overflowing totals (a 1e308 cost) or
+# bloating records; a figure beyond its bound makes the action invalid (bad_message).
+USAGE_FIELDS: dict[str, UsageField] = {
+    f.name: f
+    for f in (
+        UsageField("input_tokens", "Prompt tokens, cached ones included.", 1e9),
+        UsageField("cached_input_tokens", "Prompt tokens served from a cache.", 1e9),
+        UsageField("output_tokens", "Generated tokens, reasoning included.", 1e9),
+        UsageField("reasoning_tokens", "Generated tokens spent on hidden reasoning.", 1e9),
+        UsageField("cost_usd", "Dollars spent on this decision.", 1e4),
+    )
+}
+
+
+@dataclass(frozen=True)
 class Outcome:
     """One way an episode can end; `kind` keeps terminated, truncated and aborted apart.
 

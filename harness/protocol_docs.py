@@ -13,7 +13,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.protocol import ERROR_CODES, MESSAGE_TYPES, OUTCOMES, PROTOCOL_VERSION, SCHEMA_DIR
+from harness.protocol import (
+    ERROR_CODES,
+    MESSAGE_TYPES,
+    OUTCOMES,
+    PROTOCOL_VERSION,
+    SCHEMA_DIR,
+    USAGE_FIELDS,
+)
 from world.face import (
     ALERT_LEVELS,
     CARRIED_KINDS,
@@ -25,16 +32,8 @@ from world.face import (
 )
 
 PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
-# Usage field -> (meaning, largest value one decision may report). The bounds keep a
-# self-reported figure from overflowing totals (a 1e308 cost) or bloating records; a
-# figure beyond its bound makes the action invalid (bad_message).
-_USAGE_FIELDS = {
-    "input_tokens": ("Prompt tokens, cached ones included.", 1e9),
-    "cached_input_tokens": ("Prompt tokens served from a cache.", 1e9),
-    "output_tokens": ("Generated tokens, reasoning included.", 1e9),
-    "reasoning_tokens": ("Generated tokens spent on hidden reasoning.", 1e9),
-    "cost_usd": ("Dollars spent on this decision.", 1e4),
-}
+# The run pages still import the usage fields by this name (pages read records; being moved).
+_USAGE_FIELDS = USAGE_FIELDS
 
 
 def enums_schema() -> dict[str, Any]:
@@ -65,9 +64,9 @@ def action_schema() -> dict[str, Any]:
         "description": "Self-reported usage for this decision; leave a figure out (or null) "
         "when unknown, since a missing figure is not zero.",
         "properties": {
-            name: {"type": ["number", "null"], "minimum": 0, "maximum": most,
-                   "description": text}
-            for name, (text, most) in _USAGE_FIELDS.items()
+            f.name: {"type": ["number", "null"], "minimum": 0, "maximum": f.most,
+                     "description": f.meaning}
+            for f in USAGE_FIELDS.values()
         },
         "additionalProperties": False,
     }
@@ -145,8 +144,8 @@ def tables() -> dict[str, str]:
         "door_states": _table(("door state", "meaning"), list(DOOR_STATE_MEANINGS.items())),
         "carried_kinds": _table(("carried kind", "what it is for"), list(CARRIED_KINDS.items())),
         "usage": _table(("usage field", "meaning"),
-                        [(name, f"{text} At most {most:g} a decision.") for name, (text, most)
-                         in _USAGE_FIELDS.items()]),
+                        [(f.name, f"{f.meaning} At most {f.most:g} a decision.")
+                         for f in USAGE_FIELDS.values()]),
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from harness.protocol import ERROR_CODES, OUTCOMES
+from harness.protocol import ERROR_CODES, OUTCOMES, USAGE_FIELDS
 from harness.protocol_docs import PROTOCOL_MD, generated_files
 from world.actions.catalog import catalog
 
@@ -27,6 +27,7 @@ def test_protocol_md_tables_list_exactly_the_declared_names() -> None:
     assert table_names("<!-- table:end_reasons -->") == list(catalog().end_reason_names)
     assert table_names("<!-- table:error_codes -->") == list(ERROR_CODES)
     assert table_names("<!-- table:outcomes -->") == list(OUTCOMES)
+    assert table_names("<!-- table:usage -->") == list(USAGE_FIELDS)
 
 
 def test_the_enumeration_tables_list_exactly_the_declared_names() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.protocol import schema_errors
+from harness.protocol import USAGE_FIELDS, schema_errors
 from harness.record import read_record
 from harness.runner import run
 from harness.settings import RunSettings
@@ -156,3 +156,10 @@ def test_a_good_agent_completes_and_every_message_validates(tmp_path) -> None:
     assert summary["outcome"] == "truncated"
     assert summary["agent"]["name"] == "faulty-good"
     assert json.loads(json.dumps(summary)) == summary
+
+
+def test_the_record_totals_every_declared_usage_field(tmp_path) -> None:
+    summary = play(tmp_path, "bad_id", "1")
+    usage = read_record(summary["run_dir"]).end["usage"]
+    assert set(usage) == {"self_reported", "decisions", *USAGE_FIELDS,
+                          *(f"{name}_decisions" for name in USAGE_FIELDS)}
