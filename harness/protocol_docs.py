@@ -18,7 +18,6 @@ from harness.protocol import (
     MESSAGE_TYPES,
     OUTCOMES,
     PROTOCOL_VERSION,
-    SCHEMA_DIR,
     USAGE_FIELDS,
 )
 from world.face import (
@@ -27,7 +26,9 @@ from world.face import (
     DOOR_STATE_MEANINGS,
     OBJECT_KINDS,
     OBJECT_STATES,
+    SCHEMA_DIR,
     VERIFIERS,
+    ActionSpec,
     catalog,
 )
 
@@ -102,7 +103,7 @@ def _table(header: tuple[str, str], rows: list[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def _argument_list(spec) -> str:
+def _argument_list(spec: ActionSpec) -> str:
     parts = []
     for name in spec.parameters:
         mark = "" if name in spec.required else "?"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# README's test command: install the project with its test extra, lint, run the tests.
+# README's test command: install the project with its test extra, lint, type-check, run the tests.
 #
 # Two system programs make some tests possible: Chromium (the run-page browser test drives
 # the system's Chromium, never a downloaded one) and bubblewrap (the agent sandbox and the
@@ -34,5 +34,7 @@ system_program chromium chromium "the run-page browser test"
 system_program bwrap bubblewrap "the agent-sandbox tests"
 
 python3 -m ruff check .
+# Strict on the world's face and the protocol modules (pyproject.toml's [tool.mypy]).
+python3 -m mypy
 # -rs: each skipped test is listed with its reason (and how to enable it).
 python3 -m pytest -rs

@@ -9,7 +9,7 @@ search benchmark command.
 
 from __future__ import annotations
 
-from world.actions.catalog import Catalog, EndReason, catalog
+from world.actions.catalog import ActionSpec, Catalog, EndReason, catalog
 from world.characters.alertness import ALERT_LEVELS
 from world.data_paths import LEVELS_DIR, SCHEMA_DIR
 from world.errors import (
@@ -59,6 +59,7 @@ __all__ = [
     "SCHEMA_DIR",
     "TICKS_PER_SECOND",
     "VERIFIERS",
+    "ActionSpec",
     "Catalog",
     "CheckReport",
     "EndReason",
