@@ -30,7 +30,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from proc_scan import live_with
 from runner_fakes import FakeGame
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.shared import ROOT
+
 AGENTS = ROOT / "tests" / "agents"
 LEVEL = ROOT / "levels" / "outpost.json"
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, episode_timeout_s=60, grace_s=0.2)

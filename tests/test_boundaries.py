@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.shared import ROOT
+
 PACKAGES = ("world", "harness", "agents")
 FACE = "world.face"
 AGENT_KIT = "harness.agent_kit"

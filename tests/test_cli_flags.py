@@ -5,13 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from harness.cli import build_parser, main
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.shared import ROOT
 
 
 def usage_error(capsys, *argv: str) -> str:

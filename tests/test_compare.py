@@ -19,8 +19,7 @@ from harness.compare import (
     wilson_interval,
 )
 from harness.compare_report import markdown
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.shared import ROOT
 
 
 def _row(level: str, seed: int, success: bool, score: float, hello: dict | None,

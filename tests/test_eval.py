@@ -13,8 +13,8 @@ from harness.record import is_run_dir, record_text
 from harness.sandbox import bubblewrap_problem
 from harness.suite import Episode, SuiteMismatchError, check_identity
 from harness.suite_report import markdown_table, summarise
+from tests.shared import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 AGENT = f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}"
 ARGS = ["--levels", "exit_switch,blue_door", "--difficulties", "easy", "--seeds", "2",
         "--jobs", "2"]

@@ -18,11 +18,11 @@ from harness.export_cmd import METRES_PER_UNIT
 from harness.record import read_record, record_text
 from harness.runner import run
 from harness.settings import RunSettings
+from tests.shared import ROOT
 from world.data_paths import LEVELS_DIR
 from world.level.geometry3d import FLOOR_THICKNESS, PATH_LIFT, WALL_THICKNESS, wall_heights
 from world.level.load import load_level
 
-ROOT = Path(__file__).resolve().parents[1]
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
 

@@ -7,7 +7,6 @@ an acid pool, a shut door east to a guard's room, an opening on to the key's roo
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,10 +14,9 @@ import pytest
 from harness.text_view import render_text_view
 from tests.level_factory import knowledge_level
 from world.errors import UnknownIdError
-from world.level.load import load_level, parse_level
+from world.level.load import parse_level
 from world.observe.session import WorldSession
 
-LEVELS = Path(__file__).resolve().parent.parent / "levels"
 EPISODE_ID = re.compile(r"\b[adowc]\d+\b")
 
 
@@ -199,14 +197,14 @@ def test_the_view_says_which_objectives_are_standing_conditions():
         (data["objectives"][0]["kind"], False), ("protect", True)]
 
 
-@pytest.mark.parametrize("level_id", sorted(p.stem for p in LEVELS.glob("*.json")))
-def test_a_text_view_on_every_shipped_level_stays_short(level_id):
-    level = load_level(LEVELS / f"{level_id}.json")
-    game = WorldSession(level, level.difficulties[-1].id, 0)
+def test_a_text_view_on_every_shipped_level_stays_short(shipped_level, shipped_level_id,
+                                                        session):
+    hardest = shipped_level(shipped_level_id).difficulties[-1].id
+    game = session(shipped_level_id, hardest)
     game.view()
     result = game.act("wait", {"seconds": 8})
     text = render_text_view(_observation(game.view(), result))
-    assert len(text) < 6000, (level_id, len(text))
+    assert len(text) < 6000, (shipped_level_id, len(text))
 
 
 def test_a_door_in_the_way_is_in_the_last_result_as_data_with_episode_ids():

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.level_factory import base_level, delete_at, get_at, set_at, write_level
+from tests.shared import ROOT
 from world.level.check import check_data, check_level
 from world.level.load import load_level
 
-ROOT = Path(__file__).resolve().parents[1]
 LINE = re.compile(r"^\S+\.json: \$[^ ]*: .+$")
 
 

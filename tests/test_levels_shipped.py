@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared import ROOT
 from world.level.check import check_level
 from world.level.load import load_level
 from world.level.model import Level
 
-ROOT = Path(__file__).resolve().parents[1]
 LEVEL_FILES = sorted((ROOT / "levels").glob("*.json"))
 DIFFICULTIES = ["easy", "normal", "hard"]
 

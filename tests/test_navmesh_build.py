@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from shapely.geometry import Polygon
 
 from tests.level_factory import base_level, set_at
+from tests.shared import ROOT
 from world.level.load import load_level, parse_level
 from world.navmesh.build import build_navmesh, build_navmesh_full
 from world.navmesh.level_paths import DoorBlock, LevelPaths
 from world.navmesh.locate import PointLocator
 from world.navmesh.query import PathFinder
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")

@@ -1,17 +1,11 @@
-from pathlib import Path
 
-import pytest
 
-from world.level.load import load_level
 from world.objectives import install
 from world.sim import World
 
-LEVELS = sorted((Path(__file__).resolve().parents[1] / "levels").glob("*.json"))
 
-
-@pytest.mark.parametrize("path", LEVELS, ids=[p.stem for p in LEVELS])
-def test_every_shipped_level_is_judged_from_the_start(path):
-    level = load_level(path)
+def test_every_shipped_level_is_judged_from_the_start(shipped_level, shipped_level_id):
+    level = shipped_level(shipped_level_id)
     for difficulty in level.difficulties:
         world = World(level, difficulty.id, seed=1)
         system = install(world)

@@ -1,19 +1,16 @@
 """The view shows where a seen character and a camera look, so a player can plan around cones."""
 
 import math
-from pathlib import Path
 
 from harness import text_view
-from world.level.load import load_level
+from tests.shared import shipped
 from world.observe.ids import IdMap
 from world.observe.session import build_world
 from world.observe.view import Knowledge, build_view
 
-LEVELS = Path(__file__).resolve().parent.parent / "levels"
-
 
 def _view_beside(level_id: str, difficulty: str, x: float, z: float):
-    level = load_level(LEVELS / f"{level_id}.json")
+    level = shipped(level_id)
     world, _ = build_world(level, difficulty, 0)
     world.player.x, world.player.z = x, z
     ids = IdMap(level, 0)
@@ -21,7 +18,7 @@ def _view_beside(level_id: str, difficulty: str, x: float, z: float):
 
 
 def test_a_seen_hostile_shows_its_heading_angle_and_reach():
-    level = load_level(LEVELS / "facility.json")
+    level = shipped("facility")
     guard = level.character("gate_guard")
     level, world, ids, view = _view_beside("facility", "hard", guard.at[0] - 150, guard.at[1])
     actor = world.characters["gate_guard"]
@@ -33,7 +30,7 @@ def test_a_seen_hostile_shows_its_heading_angle_and_reach():
 
 
 def test_a_camera_shows_its_cone_and_other_objects_none():
-    level = load_level(LEVELS / "facility.json")
+    level = shipped("facility")
     cam = level.object("cam_ground_hall")
     _, world, ids, view = _view_beside("facility", "easy", cam.at[0] - 100, cam.at[1])
     rows = {o["id"]: o for o in view["objects"]}
@@ -45,7 +42,7 @@ def test_a_camera_shows_its_cone_and_other_objects_none():
 
 
 def test_the_text_view_says_where_a_camera_looks():
-    level = load_level(LEVELS / "facility.json")
+    level = shipped("facility")
     cam = level.object("cam_ground_hall")
     _, _, _, view = _view_beside("facility", "easy", cam.at[0] - 100, cam.at[1])
     # The objects section alone: it reads only the structured view.

@@ -1,36 +1,25 @@
 """The observation tells guns from bare hands and which gun a box of rounds feeds."""
 
-from pathlib import Path
-
 from harness.text_view import render_text_view
 from world.characters import character_views
-from world.level.load import load_level
 from world.observe.ids import IdMap
-from world.observe.session import build_world
 from world.observe.view import Knowledge, build_view
-
-LEVELS = Path(__file__).resolve().parent.parent / "levels"
-
-
-def _world(level_id: str, difficulty: str):
-    level = load_level(LEVELS / f"{level_id}.json")
-    world, objectives = build_world(level, difficulty, 0)
-    return level, world, objectives
 
 
 def _characters_system(world):
     return next(s for n, s in world.systems() if n == "characters")
 
 
-def test_bare_hands_are_not_armed():
-    _, world, _ = _world("acid_tanks", "hard")
+def test_bare_hands_are_not_armed(built_world):
+    world, _ = built_world("acid_tanks", "hard")
     views = character_views(_characters_system(world))
     assert not views["scavenger_a"].armed
     assert views["scavenger_a"].weapon is None
 
 
-def test_a_gunman_is_armed_with_his_gun():
-    level, world, _ = _world("outpost", "normal")
+def test_a_gunman_is_armed_with_his_gun(built_world):
+    world, _ = built_world("outpost", "normal")
+    level = world.level
     views = character_views(_characters_system(world))
     gunmen = [c for c in level.characters if c.weapon not in (None, "fists")
               and c.id in views]
@@ -38,8 +27,9 @@ def test_a_gunman_is_armed_with_his_gun():
     assert all(views[c.id].armed and views[c.id].weapon == c.weapon for c in gunmen)
 
 
-def test_ammunition_names_the_gun_it_feeds():
-    level, world, objectives = _world("outpost", "normal")
+def test_ammunition_names_the_gun_it_feeds(built_world):
+    world, objectives = built_world("outpost", "normal")
+    level = world.level
     memory = Knowledge(level)
     memory.objects.update(world.objects)  # as if every object had been seen
     view = build_view(world, IdMap(level, 0), memory, objectives.report(world))

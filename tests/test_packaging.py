@@ -21,9 +21,9 @@ import pytest
 from harness.check_cmd import level_files
 from harness.record import read_record
 from harness.sandbox import bubblewrap_problem
+from tests.shared import ROOT
 from world.data_paths import LEVELS_DIR, SCHEMA_DIR
 
-ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 SETUPTOOLS = PYPROJECT["tool"]["setuptools"]
 # What the wheel needs from the checkout (nothing else is copied, so nothing stale ships).

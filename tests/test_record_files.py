@@ -21,8 +21,7 @@ from harness.record import (
 from harness.replay import replay
 from harness.runner import run
 from harness.settings import RunSettings
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.shared import ROOT
 
 
 def _write(path: Path, turns: int) -> RecordWriter:

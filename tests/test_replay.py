@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,8 @@ from harness.record import read_record, record_text
 from harness.replay import replay
 from harness.runner import UsageError, run
 from harness.settings import RunSettings
+from tests.shared import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
 

@@ -14,8 +14,8 @@ from harness.record import record_text
 from harness.replay import REPLAY_STATUSES, replay
 from harness.runner import run
 from harness.settings import RunSettings
+from tests.shared import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 WAIT_AGENT = str(ROOT / "agents" / "wait_agent.sh")
 

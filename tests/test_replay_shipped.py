@@ -19,8 +19,8 @@ from harness.record import read_record, record_text
 from harness.replay import replay
 from harness.settings import RunSettings
 from tests.level_factory import base_level, set_at, write_level
+from tests.shared import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 AGENTS = {
     "reference": f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}",
     "random": f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}",

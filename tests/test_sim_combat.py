@@ -1,18 +1,11 @@
 """Shots, line of fire, accuracy rolls, armour and damage."""
 
-from pathlib import Path
 
 import pytest
 
-from world.level.load import load_level
 from world.sim import World
 
-LEVEL = load_level(Path(__file__).parent / "levels" / "sim_rooms.json")
-
-
-@pytest.fixture
-def world() -> World:
-    return World(LEVEL, "easy", seed=1)
+LEVEL_FILE = "sim_rooms.json"  # the `level` and `world` fixtures' level (easy, seed 1)
 
 
 def test_armour_absorbs_damage_before_health(world):
@@ -83,8 +76,8 @@ def test_enough_hits_take_an_actor_down(world):
     assert any(e.kind == "actor_down" and e.subject == "dummy_window" for e in world.events)
 
 
-def hit_pattern(seed: int) -> list[bool]:
-    world = World(LEVEL, "easy", seed=seed)
+def hit_pattern(level, seed: int) -> list[bool]:
+    world = World(level, "easy", seed=seed)
     world.teleport("player", 1150, -300)  # about 970 units away: some shots miss
     world.characters["dummy_window"].health = 100.0
     pattern = []
@@ -96,16 +89,16 @@ def hit_pattern(seed: int) -> list[bool]:
     return pattern
 
 
-def test_hits_depend_on_the_seed_and_only_on_it():
-    first = hit_pattern(1)
-    assert first == hit_pattern(1)
+def test_hits_depend_on_the_seed_and_only_on_it(level):
+    first = hit_pattern(level, 1)
+    assert first == hit_pattern(level, 1)
     assert 0 < sum(first) < len(first)
-    assert any(hit_pattern(s) != first for s in (2, 3))
+    assert any(hit_pattern(level, s) != first for s in (2, 3))
 
 
-def test_difficulty_scales_and_adds_characters():
-    easy = World(LEVEL, "easy", seed=1)
-    normal = World(LEVEL, "normal", seed=1)
+def test_difficulty_scales_and_adds_characters(level):
+    easy = World(level, "easy", seed=1)
+    normal = World(level, "normal", seed=1)
     assert "elite" not in easy.characters
     assert normal.characters["elite"].health == pytest.approx(2.0)
     assert normal.characters["dummy_wall"].max_health == pytest.approx(2.0)

@@ -1,18 +1,10 @@
 """Door state machines: opening and closing, keys, one-sided locks, one-way and panel doors."""
 
-from pathlib import Path
 
-import pytest
 
-from world.level.load import load_level
 from world.sim import PlayerIntent, World
 
-LEVEL = load_level(Path(__file__).parent / "levels" / "sim_rooms.json")
-
-
-@pytest.fixture
-def world() -> World:
-    return World(LEVEL, "easy", seed=1)
+LEVEL_FILE = "sim_rooms.json"  # the `level` and `world` fixtures' level (easy, seed 1)
 
 
 def kinds(world: World, start: int = 0) -> list[tuple[str, str]]:

@@ -1,27 +1,25 @@
 """Bad calls raise typed errors that name the value and what is allowed, changing nothing."""
 
-from pathlib import Path
 
 import pytest
 
 from world.errors import InvalidRequestError, UnknownIdError
-from world.level.load import load_level
 from world.sim import PlayerIntent, World
 
-LEVEL = load_level(Path(__file__).parent / "levels" / "sim_rooms.json")
+LEVEL_FILE = "sim_rooms.json"  # the `level` fixture's
 
 
 @pytest.fixture
-def world() -> World:
-    w = World(LEVEL, "easy", seed=3)
+def world(level) -> World:
+    w = World(level, "easy", seed=3)
     for _ in range(5):
         w.step(PlayerIntent(move_to=(300, 300)))
     return w
 
 
-def test_unknown_difficulty_names_the_allowed_ones():
+def test_unknown_difficulty_names_the_allowed_ones(level):
     with pytest.raises(UnknownIdError) as info:
-        World(LEVEL, "nightmare", seed=1)
+        World(level, "nightmare", seed=1)
     assert "'nightmare'" in str(info.value) and "easy, normal" in str(info.value)
     assert info.value.allowed == ("easy", "normal")
 

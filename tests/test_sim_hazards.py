@@ -1,19 +1,15 @@
 """Hazards that kill or drain, and countdowns that end the world."""
 
-from pathlib import Path
 
 import pytest
 
+from tests.shared import local
 from world.errors import UnknownIdError
-from world.level.load import load_level
 from world.sim import PlayerIntent, World
-
-LEVELS = Path(__file__).parent / "levels"
-ROOMS = load_level(LEVELS / "sim_rooms.json")
 
 
 def test_lava_kills_on_entry():
-    world = World(ROOMS, "easy", seed=1)
+    world = World(local("sim_rooms.json"), "easy", seed=1)
     world.teleport("player", 300, -500)
     for _ in range(30):
         world.step(PlayerIntent(move_to=(100, -500)))
@@ -24,7 +20,7 @@ def test_lava_kills_on_entry():
 
 
 def test_acid_drains_health_and_armour_does_not_help():
-    world = World(ROOMS, "easy", seed=1)
+    world = World(local("sim_rooms.json"), "easy", seed=1)
     world.player.armour = 0.5
     world.teleport("player", 1100, -500)
     for _ in range(30):
@@ -36,7 +32,7 @@ def test_acid_drains_health_and_armour_does_not_help():
 
 
 def test_countdown_started_by_objectives_expires_and_ends_the_world():
-    world = World(ROOMS, "easy", seed=1)
+    world = World(local("sim_rooms.json"), "easy", seed=1)
     assert world.hazards.countdowns["bomb"].started is None
     with pytest.raises(UnknownIdError, match="bomb"):
         world.start_countdown("bombe")
@@ -51,7 +47,7 @@ def test_countdown_started_by_objectives_expires_and_ends_the_world():
 
 
 def test_countdown_running_from_the_start():
-    world = World(load_level(LEVELS / "sim_stairs.json"), "normal", seed=1)
+    world = World(local("sim_stairs.json"), "normal", seed=1)
     assert world.hazards.countdowns["fuse"].remaining_s(world.tick) == 1.5
     for _ in range(45):
         world.step()

@@ -1,19 +1,12 @@
 """Pickups, equipping, using objects and gadgets."""
 
-from pathlib import Path
 
 import pytest
 
 from world.errors import InvalidRequestError, UnknownIdError
-from world.level.load import load_level
 from world.sim import World
 
-LEVEL = load_level(Path(__file__).parent / "levels" / "sim_rooms.json")
-
-
-@pytest.fixture
-def world() -> World:
-    return World(LEVEL, "easy", seed=1)
+LEVEL_FILE = "sim_rooms.json"  # the `level` and `world` fixtures' level (easy, seed 1)
 
 
 def walk_onto(world: World, x: float, z: float) -> None:

@@ -1,23 +1,16 @@
 """Movement: stairs between storeys, sliding along walls, bodies pushing each other."""
 
 import math
-from pathlib import Path
 
 import pytest
 
-from world.level.load import load_level
 from world.sim import PlayerIntent, World
 
-LEVEL = load_level(Path(__file__).parent / "levels" / "sim_stairs.json")
+LEVEL_FILE, DIFFICULTY = "sim_stairs.json", "normal"  # the `level` and `world` fixtures'
 
 
-@pytest.fixture
-def world() -> World:
-    return World(LEVEL, "normal", seed=1)
-
-
-def test_start_place_comes_from_the_seed():
-    starts = {(World(LEVEL, "normal", s).player.x, World(LEVEL, "normal", s).player.z)
+def test_start_place_comes_from_the_seed(level):
+    starts = {(World(level, "normal", s).player.x, World(level, "normal", s).player.z)
               for s in range(12)}
     assert starts == {(500.0, 500.0), (200.0, 200.0), (300.0, 700.0)}
 

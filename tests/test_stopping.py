@@ -20,7 +20,8 @@ from harness.record import record_text
 sys.path.insert(0, str(Path(__file__).parent))
 from proc_scan import wait_gone
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.shared import ROOT
+
 KILLER = ROOT / "tests" / "agents" / "worker_killer_agent.py"
 
 

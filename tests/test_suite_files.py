@@ -25,7 +25,8 @@ from harness.suite_report import write_results
 sys.path.insert(0, str(Path(__file__).parent))
 from proc_scan import wait_gone
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.shared import ROOT
+
 KILLER = ROOT / "tests" / "agents" / "worker_killer_agent.py"
 CRASH = f"{sys.executable} {ROOT / 'tests' / 'agents' / 'protocol_agent.py'} crash 0"
 

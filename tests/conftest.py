@@ -1,0 +1,75 @@
+"""Fixtures shared by the test modules: where the repository's files are, levels and worlds.
+
+Levels are loaded once per run (tests/shared.py). A module
+picks the level of `level` and `world` with LEVEL_FILE (a file of tests/levels, default
+sim_rooms.json) and the world's difficulty and seed with DIFFICULTY and SEED (default
+easy and 1). `shipped_level_id` runs a test once per level shipped in levels/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.shared import ROOT, SHIPPED_IDS, local, shipped
+from world.level.model import Level
+from world.objectives import ObjectivesSystem
+from world.observe.session import WorldSession, build_world
+from world.sim import World
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    """The repository's top folder."""
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def shipped_level() -> Callable[[str], Level]:
+    """Load a shipped level by id: `shipped_level("outpost")`."""
+    return shipped
+
+
+@pytest.fixture(scope="session")
+def test_level() -> Callable[[str], Level]:
+    """Load a level of tests/levels by file name: `test_level("sim_rooms.json")`."""
+    return local
+
+
+@pytest.fixture(params=SHIPPED_IDS)
+def shipped_level_id(request: pytest.FixtureRequest) -> str:
+    """Each shipped level's id in turn."""
+    return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def level(request: pytest.FixtureRequest) -> Level:
+    """The module's test level (LEVEL_FILE, default sim_rooms.json)."""
+    return local(getattr(request.module, "LEVEL_FILE", "sim_rooms.json"))
+
+
+@pytest.fixture
+def world(level: Level, request: pytest.FixtureRequest) -> World:
+    """A bare world (no systems) on the module's level at DIFFICULTY and SEED."""
+    return World(level, getattr(request.module, "DIFFICULTY", "easy"),
+                 getattr(request.module, "SEED", 1))
+
+
+@pytest.fixture(scope="session")
+def built_world() -> Callable[[str, str, int], tuple[World, ObjectivesSystem]]:
+    """An episode's world on a shipped level, every system wired, with its objectives judge."""
+    def build(level_id: str, difficulty: str, seed: int = 0) -> tuple[World, ObjectivesSystem]:
+        return build_world(shipped(level_id), difficulty, seed)
+
+    return build
+
+
+@pytest.fixture(scope="session")
+def session() -> Callable[[str, str, int], WorldSession]:
+    """The session the harness drives, on a shipped level: `session("outpost", "easy")`."""
+    def start(level_id: str, difficulty: str, seed: int = 0) -> WorldSession:
+        return WorldSession(shipped(level_id), difficulty, seed)
+
+    return start
