@@ -7,7 +7,7 @@ from world.observe.view import Knowledge, build_view
 
 
 def _characters_system(world):
-    return next(s for n, s in world.systems() if n == "characters")
+    return world.minds
 
 
 def test_bare_hands_are_not_armed(built_world):

@@ -7,9 +7,9 @@ and prints one hash per tick; the test runs it twice in fresh interpreters and c
 import random
 import subprocess
 import sys
+from pathlib import Path
 
-from tests.shared import ROOT
-
+ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ROOT / "levels" / "outpost.json"
 
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Protocol
 
 from world.sim.actors import Actor
 from world.sim.clock import seconds_to_ticks
 from world.sim.events import Event
+from world.sim.intent import Minds
 from world.sim.world import World
 
 # How long a character that shot at the player still counts as attacking.
@@ -31,13 +31,6 @@ _ATTACK_EVENTS: dict[str, tuple[str, str]] = {
 # Alert levels a character system may report (through an `alertness(actor_id)` method)
 # that mean the character is fighting.
 _COMBAT_ALERTS = frozenset({"in_combat"})
-
-
-class FightingReport(Protocol):
-    """What a character system may offer so the search skips characters not fighting."""
-
-    def fighting(self) -> list[str]:
-        """Ids of the characters whose alertness is one of the combat levels."""
 
 
 def gun_problem(world: World, actor: Actor) -> str | None:
@@ -73,16 +66,11 @@ class ReturnFire:
         self.world = world
         self.memory = seconds_to_ticks(ATTACK_MEMORY_S)
         self.last_attack: dict[str, int] = {}
-        # Whichever registered system reports characters' alertness, if any.
-        self._alertness = next(
-            (s.alertness for _, s in world.systems() if callable(getattr(s, "alertness", None))),
-            None,
-        )
-        # The same system's list of fighters, if it offers one: most ticks of a calm
-        # mission then cost one short scan instead of a sight test per hostile.
-        self._fighting: FightingReport | None = next(
-            (s for _, s in world.systems() if callable(getattr(s, "fighting", None))), None
-        )
+        # The characters system's alertness and list of fighters, if the world has one:
+        # most ticks of a calm mission then cost one short scan instead of a sight test
+        # per hostile.
+        self._alertness = world.minds.alertness if world.minds is not None else None
+        self._fighting: Minds | None = world.minds
         recent = []
         for i in range(len(world.events) - 1, -1, -1):
             event = world.events[i]

@@ -89,6 +89,7 @@ class CharactersSystem:
         """
         system = cls(world)
         world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER)
+        world.minds = system
         return system
 
     # ---- minds ------------------------------------------------------------------------

@@ -71,6 +71,7 @@ class WorldView(Protocol):
     events: EventStream
     ended: str | None
     paths: Any
+    judge: Any  # the objectives system once installed
 
     @property
     def time_s(self) -> float:

@@ -253,6 +253,7 @@ def install(world: WorldView) -> ObjectivesSystem:
     """
     system = ObjectivesSystem(world)
     world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER)
+    world.judge = system
     return system
 
 
@@ -268,9 +269,8 @@ def installed(world: WorldView) -> ObjectivesSystem:
     Raises:
         InvalidRequestError: if none is registered.
     """
-    for name, system in world.systems():
-        if name == SYSTEM_NAME and isinstance(system, ObjectivesSystem):
-            return system
+    if isinstance(world.judge, ObjectivesSystem):
+        return world.judge
     raise InvalidRequestError("no objectives system on this world; call install(world) first")
 
 

@@ -218,8 +218,7 @@ def _objective_point(world: World, obj: Any, known: Knowledge) -> list[float] | 
     # The fixed place the objective leads to next (an object's spot, an area, the next
     # waypoint), as its own judge states it; None where there is none or where the
     # player does not know that place yet (its area, or the thing it names).
-    system = next((s for n, s in world.systems() if n == "objectives"), None)
-    state = getattr(system, "states", {}).get(obj.id)
+    state = world.judge.states.get(obj.id) if world.judge is not None else None
     if state is None or state.status != "todo":
         return None
     if obj.object and obj.object not in known.objects:
@@ -233,10 +232,7 @@ def _objective_point(world: World, obj: Any, known: Knowledge) -> list[float] | 
 
 
 def _alertness(world: World) -> dict[str, Any]:
-    for name, system in world.systems():
-        if name == "characters":
-            return character_views(system)
-    return {}
+    return character_views(world.minds) if world.minds is not None else {}
 
 
 def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]:

@@ -30,6 +30,18 @@ class PlayerIntent:
     equip: str | None = None
 
 
+class Minds(Protocol):
+    """What the characters system tells the rest of the world about characters' minds."""
+
+    def alertness(self, actor_id: str) -> str:
+        """The alertness level name of a character."""
+        ...
+
+    def fighting(self) -> list[str]:
+        """Ids of the characters in combat."""
+        ...
+
+
 class System(Protocol):
     """A plug-in that runs once per tick (character AI, objectives, ...).
 

@@ -20,7 +20,7 @@ from world.sim.combat import PLAYER_SKILL, UNARMED, Combat, ShotResult
 from world.sim.doors import DoorRuntime, Doors
 from world.sim.events import EventLog
 from world.sim.hazards import Hazards
-from world.sim.intent import PlayerIntent, System, Target
+from world.sim.intent import Minds, PlayerIntent, System, Target
 from world.sim.items import GADGET_MARKS, Items, ObjectRuntime
 from world.sim.layout import Layout
 from world.sim.physics import Physics
@@ -60,6 +60,10 @@ class World(RequestChecks, WorldQueries):
         # The systems split by JUDGE_ORDER, in running order (kept by `add_system`).
         self._before: list[System] = []
         self._judges: list[System] = []
+        # The two systems others ask, wired by name of role when they attach (None
+        # without them, as in tests of the bare simulation).
+        self.minds: Minds | None = None  # the characters system
+        self.judge: System | None = None  # the objectives system
         self._navmesh: Any = None
         self._paths: Any = None
         self.layout = Layout(level)
