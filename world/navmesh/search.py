@@ -7,7 +7,7 @@ popped is optimal. Neighbours come only from the mesh's topological adjacency, s
 storeys that overlap in projection are searched correctly: each path is straight in
 its own unfolded plane.
 
-What keeps it fast (see docs/ARCHITECTURE.md, "Path search speed"): the search walks
+What keeps it fast (see docs/performance.md, "Path search speed"): the search walks
 the mesh's polygons merged where the union stays convex (`search_mesh.py`), never
 enters a dead-end pocket that holds neither end (`dead_ends`), prunes a node whose root
 vertex was reached more cheaply (root-level pruning), follows a lone successor with the
