@@ -408,12 +408,16 @@ class PathFinder:
         nbrs: list,
     ) -> Trace | None:
         s = self.search
-        candidates = [poly]
-        if alternatives:
-            candidates += [c for c in alternatives if c != poly]
-        else:
-            candidates += [c for c in self._polygons_with(poly, p[0], p[1], nbrs) if c != poly]
-        for c in candidates:
+        trace = trace_segment(s.vx, s.vz, s.verts, nbrs, poly, p, q, self.locator.eps, s.sides)
+        if trace is not None:
+            return trace
+        # The leg leaves its turning point through another polygon around it: only
+        # then are they looked for (most legs go on from where the last one ended).
+        if not alternatives:
+            alternatives = self._polygons_with(poly, p[0], p[1], nbrs)
+        for c in alternatives:
+            if c == poly:
+                continue
             trace = trace_segment(s.vx, s.vz, s.verts, nbrs, c, p, q, self.locator.eps, s.sides)
             if trace is not None:
                 return trace

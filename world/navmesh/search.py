@@ -200,7 +200,7 @@ class PolyanyaSearch:
         root_g: dict[int, float] = {}
         entries = query_entries(entries, self._edges, nbr_rows, dead_end,
                                 frozenset(p for p in allowed if dead_end[p]))
-        expand = make_expand(entries, corner, self.eps, root_g)
+        expand = make_expand(entries, corner, self.eps, root_g, goals)
         vx, vz, twin = self.vx, self.vz, self._twin
         start_rec = (sx, sz, None)
         heap: list[tuple] = []

@@ -159,6 +159,7 @@ def make_expand(
     corner: list[bool],
     eps: float,
     root_g: dict[int, float],
+    goals: frozenset[int],
 ) -> Expand:
     """The successor function of one search (its tables bound once, for speed).
 
@@ -169,9 +170,13 @@ def make_expand(
         eps: Geometric tolerance in plane units.
         root_g: Best g found so far per root vertex (root-level pruning), filled in
             as successors turn at vertices; the caller prunes popped nodes with it.
+        goals: The polygons holding the goal (a node entering one is returned to
+            the caller, which ends the path there).
 
     Returns:
-        ``expand(node)``: the successors of ``node`` inside the polygon it enters.
+        ``expand(node)``: the successors of ``node`` inside the polygon it enters,
+        or, while that is a lone one with the same root outside ``goals``, of the
+        node it leads to.
     """
     # Best g per (root, polygon) already expanded in full view (root on its edge).
     seen_flat: dict[tuple[int, int], float] = {}
@@ -179,108 +184,115 @@ def make_expand(
 
     def expand(node: tuple) -> list[Successor]:
         rx, rz, rid, rec, g, lx, lz, lv, rgx, rgz, rv, poly, k = node
-        a, b, ax, az, bx, bz, ex, ez, elen, exits = entries[poly][k]
         out: list[Successor] = []
-
-        if ex * (rz - az) - ez * (rx - ax) >= -eps * elen:
-            # Root on the edge's line: if it lies on the edge, all of convex P is in
-            # view; otherwise the view through the interval has no area.
-            u = ((rx - ax) * ex + (rz - az) * ez) / (elen * elen)
-            if u < -eps or u > 1.0 + eps:
-                # Root beyond the edge on its line (a straight run of collinear
-                # polygon sides): walk along that side to the nearer interval end
-                # and turn there.
-                if (lx - rx) ** 2 + (lz - rz) ** 2 < (rgx - rx) ** 2 + (rgz - rz) ** 2:
-                    nx, nz, nv = lx, lz, lv
-                else:
-                    nx, nz, nv = rgx, rgz, rv
-                if nv < 0:
-                    return out
-                g2 = g + hypot(nx - rx, nz - rz)
-                best = root_g.get(nv)
-                if best is not None and g2 > best + eps:
-                    return out
-                if best is None or g2 < best:
-                    root_g[nv] = g2
-                out.append((nx, nz, nv, (nx, nz, rec), g2, lx, lz, lv, rgx, rgz, rv, poly, k))
-                return out
-            key = (rid, poly)
-            seen = seen_flat.get(key)
-            if seen is not None and g >= seen - eps:
-                return out
-            seen_flat[key] = g
-            for nb, tw, x0, z0, v0, x1, z1, v1, _, _ in exits:
-                out.append((rx, rz, rid, rec, g, x1, z1, v1, x0, z0, v0, nb, tw))
-            return out
-
-        # Orientation of each exit edge's ends against the right ray (o) and the left
-        # ray (q). A vertex within eps of a ray counts as on it, so that an exit point
-        # computed in floating point next to a vertex becomes that vertex (a corner a
-        # later node may need to turn around) instead of a point a rounding error
-        # beside it.
-        drx, drz = rgx - rx, rgz - rz
-        dlx, dlz = lx - rx, lz - rz
-        tol_r = eps * hypot(drx, drz)
-        tol_l = eps * hypot(dlx, dlz)
-        rec_r = rec_l = None  # the turning root's record, when a turn is worth making
-        g_r = g_l = 0.0
-        if rv == b and corner[b]:
-            g_r = g + hypot(bx - rx, bz - rz)
-            best = root_g.get(b)
-            if best is None or g_r <= best + eps:
-                rec_r = (bx, bz, rec)
-                if best is None or g_r < best:
-                    root_g[b] = g_r
-        if lv == a and corner[a]:
-            g_l = g + hypot(ax - rx, az - rz)
-            best = root_g.get(a)
-            if best is None or g_l <= best + eps:
-                rec_l = (ax, az, rec)
-                if best is None or g_l < best:
-                    root_g[a] = g_l
         right: list[Successor] = []
         left: list[Successor] = []
-        for nb, tw, x0, z0, v0, x1, z1, v1, first, last in exits:
-            o0 = drx * (z0 - rz) - drz * (x0 - rx)
-            o1 = drx * (z1 - rz) - drz * (x1 - rx)
-            q0 = dlx * (z0 - rz) - dlz * (x0 - rx)
-            q1 = dlx * (z1 - rz) - dlz * (x1 - rx)
-            # Reaches past the right ray (or is the chain's last edge, which holds the
-            # right exit point when the whole chain rounds onto the ray).
-            past_r = last or o1 > tol_r
-            # Starts before the left ray (or is the chain's first edge).
-            before_l = first or q0 < -tol_l
-            if past_r:
-                if o0 >= -tol_r or o1 <= tol_r:
-                    sx, sz, sv = x0, z0, v0
-                else:
-                    s = o0 / (o0 - o1)
-                    sx, sz, sv = x0 + s * (x1 - x0), z0 + s * (z1 - z0), -1
-            if before_l:
-                if q1 <= tol_l or q0 >= -tol_l:
-                    fx, fz, fv = x1, z1, v1
-                else:
-                    s = q0 / (q0 - q1)
-                    fx, fz, fv = x0 + s * (x1 - x0), z0 + s * (z1 - z0), -1
-            if past_r and before_l and (sx != fx or sz != fz):
-                out.append((rx, rz, rid, rec, g, fx, fz, fv, sx, sz, sv, nb, tw))
-            if rec_r is not None and (first or o0 <= tol_r):
-                # Beyond the right ray: seen only by turning at b.
+        while True:
+            a, b, ax, az, bx, bz, ex, ez, elen, exits = entries[poly][k]
+
+            if ex * (rz - az) - ez * (rx - ax) >= -eps * elen:
+                # Root on the edge's line: if it lies on the edge, all of convex P is in
+                # view; otherwise the view through the interval has no area.
+                u = ((rx - ax) * ex + (rz - az) * ez) / (elen * elen)
+                if u < -eps or u > 1.0 + eps:
+                    # Root beyond the edge on its line (a straight run of collinear
+                    # polygon sides): walk along that side to the nearer interval end
+                    # and turn there.
+                    if (lx - rx) ** 2 + (lz - rz) ** 2 < (rgx - rx) ** 2 + (rgz - rz) ** 2:
+                        nx, nz, nv = lx, lz, lv
+                    else:
+                        nx, nz, nv = rgx, rgz, rv
+                    if nv < 0:
+                        return out
+                    g2 = g + hypot(nx - rx, nz - rz)
+                    best = root_g.get(nv)
+                    if best is not None and g2 > best + eps:
+                        return out
+                    if best is None or g2 < best:
+                        root_g[nv] = g2
+                    out.append((nx, nz, nv, (nx, nz, rec), g2, lx, lz, lv, rgx, rgz, rv, poly, k))
+                    return out
+                key = (rid, poly)
+                seen = seen_flat.get(key)
+                if seen is not None and g >= seen - eps:
+                    return out
+                seen_flat[key] = g
+                for nb, tw, x0, z0, v0, x1, z1, v1, _, _ in exits:
+                    out.append((rx, rz, rid, rec, g, x1, z1, v1, x0, z0, v0, nb, tw))
+                return out
+
+            # Orientation of each exit edge's ends against the right ray (o) and the left
+            # ray (q). A vertex within eps of a ray counts as on it, so that an exit point
+            # computed in floating point next to a vertex becomes that vertex (a corner a
+            # later node may need to turn around) instead of a point a rounding error
+            # beside it.
+            drx, drz = rgx - rx, rgz - rz
+            dlx, dlz = lx - rx, lz - rz
+            tol_r = eps * hypot(drx, drz)
+            tol_l = eps * hypot(dlx, dlz)
+            rec_r = rec_l = None  # the turning root's record, when a turn is worth making
+            g_r = g_l = 0.0
+            if rv == b and corner[b]:
+                g_r = g + hypot(bx - rx, bz - rz)
+                best = root_g.get(b)
+                if best is None or g_r <= best + eps:
+                    rec_r = (bx, bz, rec)
+                    if best is None or g_r < best:
+                        root_g[b] = g_r
+            if lv == a and corner[a]:
+                g_l = g + hypot(ax - rx, az - rz)
+                best = root_g.get(a)
+                if best is None or g_l <= best + eps:
+                    rec_l = (ax, az, rec)
+                    if best is None or g_l < best:
+                        root_g[a] = g_l
+            for nb, tw, x0, z0, v0, x1, z1, v1, first, last in exits:
+                o0 = drx * (z0 - rz) - drz * (x0 - rx)
+                o1 = drx * (z1 - rz) - drz * (x1 - rx)
+                q0 = dlx * (z0 - rz) - dlz * (x0 - rx)
+                q1 = dlx * (z1 - rz) - dlz * (x1 - rx)
+                # Reaches past the right ray (or is the chain's last edge, which holds the
+                # right exit point when the whole chain rounds onto the ray).
+                past_r = last or o1 > tol_r
+                # Starts before the left ray (or is the chain's first edge).
+                before_l = first or q0 < -tol_l
                 if past_r:
-                    ex1, ez1, ev1 = sx, sz, sv
-                else:
-                    ex1, ez1, ev1 = x1, z1, v1
-                if x0 != ex1 or z0 != ez1:
-                    right.append((bx, bz, b, rec_r, g_r, ex1, ez1, ev1,
-                                  x0, z0, v0, nb, tw))
-            if rec_l is not None and (last or q1 >= -tol_l):
+                    if o0 >= -tol_r or o1 <= tol_r:
+                        sx, sz, sv = x0, z0, v0
+                    else:
+                        s = o0 / (o0 - o1)
+                        sx, sz, sv = x0 + s * (x1 - x0), z0 + s * (z1 - z0), -1
                 if before_l:
-                    ex0, ez0, ev0 = fx, fz, fv
-                else:
-                    ex0, ez0, ev0 = x0, z0, v0
-                if ex0 != x1 or ez0 != z1:
-                    left.append((ax, az, a, rec_l, g_l, x1, z1, v1,
-                                 ex0, ez0, ev0, nb, tw))
+                    if q1 <= tol_l or q0 >= -tol_l:
+                        fx, fz, fv = x1, z1, v1
+                    else:
+                        s = q0 / (q0 - q1)
+                        fx, fz, fv = x0 + s * (x1 - x0), z0 + s * (z1 - z0), -1
+                if past_r and before_l and (sx != fx or sz != fz):
+                    out.append((rx, rz, rid, rec, g, fx, fz, fv, sx, sz, sv, nb, tw))
+                if rec_r is not None and (first or o0 <= tol_r):
+                    # Beyond the right ray: seen only by turning at b.
+                    if past_r:
+                        ex1, ez1, ev1 = sx, sz, sv
+                    else:
+                        ex1, ez1, ev1 = x1, z1, v1
+                    if x0 != ex1 or z0 != ez1:
+                        right.append((bx, bz, b, rec_r, g_r, ex1, ez1, ev1,
+                                      x0, z0, v0, nb, tw))
+                if rec_l is not None and (last or q1 >= -tol_l):
+                    if before_l:
+                        ex0, ez0, ev0 = fx, fz, fv
+                    else:
+                        ex0, ez0, ev0 = x0, z0, v0
+                    if ex0 != x1 or ez0 != z1:
+                        left.append((ax, az, a, rec_l, g_l, x1, z1, v1,
+                                     ex0, ez0, ev0, nb, tw))
+            if right or left or len(out) != 1 or out[0][11] in goals:
+                break
+            # A lone successor with the same root needs no heap round-trip: follow it
+            # (mostly a view running down a corridor of polygons).
+            _, _, _, _, _, lx, lz, lv, rgx, rgz, rv, poly, k = out[0]
+            out = []
         if right:
             out += right
         if left:
