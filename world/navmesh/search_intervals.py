@@ -246,6 +246,10 @@ def make_expand(
                     rec_l = (ax, az, rec)
                     if best is None or g_l < best:
                         root_g[a] = g_l
+            # The latest observable successor is kept in locals (pending while pnb >= 0)
+            # until the next one: a lone one is then followed without building a node.
+            plx = plz = prx = prz = 0.0
+            plv = prv = pnb = ptw = -1
             for nb, tw, x0, z0, v0, x1, z1, v1, first, last in exits:
                 o0 = drx * (z0 - rz) - drz * (x0 - rx)
                 o1 = drx * (z1 - rz) - drz * (x1 - rx)
@@ -269,7 +273,10 @@ def make_expand(
                         s = q0 / (q0 - q1)
                         fx, fz, fv = x0 + s * (x1 - x0), z0 + s * (z1 - z0), -1
                 if past_r and before_l and (sx != fx or sz != fz):
-                    out.append((rx, rz, rid, rec, g, fx, fz, fv, sx, sz, sv, nb, tw))
+                    if pnb >= 0:
+                        out.append((rx, rz, rid, rec, g, plx, plz, plv, prx, prz, prv, pnb,
+                                    ptw))
+                    plx, plz, plv, prx, prz, prv, pnb, ptw = fx, fz, fv, sx, sz, sv, nb, tw
                 if rec_r is not None and (first or o0 <= tol_r):
                     # Beyond the right ray: seen only by turning at b.
                     if past_r:
@@ -287,12 +294,14 @@ def make_expand(
                     if ex0 != x1 or ez0 != z1:
                         left.append((ax, az, a, rec_l, g_l, x1, z1, v1,
                                      ex0, ez0, ev0, nb, tw))
-            if right or left or len(out) != 1 or out[0][11] in goals:
+            if pnb < 0:
+                break
+            if out or right or left or pnb in goals:
+                out.append((rx, rz, rid, rec, g, plx, plz, plv, prx, prz, prv, pnb, ptw))
                 break
             # A lone successor with the same root needs no heap round-trip: follow it
             # (mostly a view running down a corridor of polygons).
-            _, _, _, _, _, lx, lz, lv, rgx, rgz, rv, poly, k = out[0]
-            out = []
+            lx, lz, lv, rgx, rgz, rv, poly, k = plx, plz, plv, prx, prz, prv, pnb, ptw
         if right:
             out += right
         if left:
