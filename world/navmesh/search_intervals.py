@@ -187,6 +187,12 @@ def make_expand(
         out: list[Successor] = []
         right: list[Successor] = []
         left: list[Successor] = []
+        # The rays' directions and tolerances; a followed successor keeps a ray whose
+        # end it only moved along it (an exit point computed on the ray).
+        drx, drz = rgx - rx, rgz - rz
+        dlx, dlz = lx - rx, lz - rz
+        tol_r = eps * hypot(drx, drz)
+        tol_l = eps * hypot(dlx, dlz)
         while True:
             a, b, ax, az, bx, bz, ex, ez, elen, exits = entries[poly][k]
 
@@ -226,10 +232,6 @@ def make_expand(
             # computed in floating point next to a vertex becomes that vertex (a corner a
             # later node may need to turn around) instead of a point a rounding error
             # beside it.
-            drx, drz = rgx - rx, rgz - rz
-            dlx, dlz = lx - rx, lz - rz
-            tol_r = eps * hypot(drx, drz)
-            tol_l = eps * hypot(dlx, dlz)
             rec_r = rec_l = None  # the turning root's record, when a turn is worth making
             g_r = g_l = 0.0
             if rv == b and corner[b]:
@@ -302,6 +304,12 @@ def make_expand(
             # A lone successor with the same root needs no heap round-trip: follow it
             # (mostly a view running down a corridor of polygons).
             lx, lz, lv, rgx, rgz, rv, poly, k = plx, plz, plv, prx, prz, prv, pnb, ptw
+            if rv >= 0:  # the end moved to a vertex: the ray turned
+                drx, drz = rgx - rx, rgz - rz
+                tol_r = eps * hypot(drx, drz)
+            if lv >= 0:
+                dlx, dlz = lx - rx, lz - rz
+                tol_l = eps * hypot(dlx, dlz)
         if right:
             out += right
         if left:
