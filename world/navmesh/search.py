@@ -75,7 +75,7 @@ class PolyanyaSearch:
         self.merged = merge_for_search(mesh)
         self._verts = list(self.merged.polygons)
         self._twin = _twins(self.merged.polygons, self.merged.neighbours)
-        self._edges = build_edges(self.vx, self.vz, self._verts, self._twin)
+        self._edges = build_edges(self.vx, self.vz, self._verts, self._twin, eps)
         self._door_edges: dict[str, list[tuple[int, int]]] = {}
         self._merged_door_edges: dict[str, list[tuple[int, int]]] = {}
         for table, rows in ((self._door_edges, mesh.doors), (self._merged_door_edges,

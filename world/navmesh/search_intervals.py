@@ -30,17 +30,22 @@ from collections.abc import Callable, Collection, Sequence
 
 Successor = tuple
 Expand = Callable[[tuple], list[Successor]]
-# Per polygon edge: (x0, z0, v0, x1, z1, v1, twin, ex, ez, length), the edge from ring
-# vertex v0 to the next one v1, its twin index in the neighbour and its direction.
+# Per polygon edge: (x0, z0, v0, x1, z1, v1, twin, ex, ez, limit), the edge from ring
+# vertex v0 to the next one v1, its twin index in the neighbour, its direction and
+# -eps * its length (how far outside its line a point may be and count as on it).
 EdgeRecord = tuple
-# Per polygon and entry edge k: (a, b, ax, az, bx, bz, ex, ez, length, exits), with
+# Per polygon and entry edge k: (a, b, ax, az, bx, bz, ex, ez, limit, exits), with
 # exits the far edges a path may leave by, in chain order, each as
 # (neighbour, twin, x0, z0, v0, x1, z1, v1, first, last) (first/last: chain ends).
 Entry = tuple
 
 
 def build_edges(
-    vx: list[float], vz: list[float], verts: list[tuple[int, ...]], twin: list[tuple[int, ...]]
+    vx: list[float],
+    vz: list[float],
+    verts: list[tuple[int, ...]],
+    twin: list[tuple[int, ...]],
+    eps: float,
 ) -> list[tuple[EdgeRecord, ...]]:
     """Per polygon, the geometry of each edge (built once per mesh).
 
@@ -49,10 +54,11 @@ def build_edges(
         vz: Vertex z coordinates.
         verts: Counter-clockwise vertex ring per polygon.
         twin: Per polygon edge, its index in the neighbour's ring (-1 = none).
+        eps: Geometric tolerance in plane units.
 
     Returns:
         Per polygon, per edge ``e`` from ``ring[e]`` to ``ring[e + 1]``:
-        ``(x0, z0, v0, x1, z1, v1, twin, ex, ez, length)``.
+        ``(x0, z0, v0, x1, z1, v1, twin, ex, ez, -eps * length)``.
     """
     edges = []
     for p, ring in enumerate(verts):
@@ -62,7 +68,7 @@ def build_edges(
             u, v = ring[e], ring[(e + 1) % n]
             ex, ez = vx[v] - vx[u], vz[v] - vz[u]
             row.append((vx[u], vz[u], u, vx[v], vz[v], v, twin[p][e], ex, ez,
-                        math.hypot(ex, ez)))
+                        -eps * math.hypot(ex, ez)))
         edges.append(tuple(row))
     return edges
 
@@ -78,13 +84,13 @@ def entries_of(
         passable: Whether a path may enter a neighbour polygon at all.
 
     Returns:
-        Per entry edge ``k``: ``(a, b, ax, az, bx, bz, ex, ez, length, exits)``.
+        Per entry edge ``k``: ``(a, b, ax, az, bx, bz, ex, ez, limit, exits)``.
     """
     n = len(edges)
     ways = [e for e in range(n) if nbrs[e] >= 0 and passable(nbrs[e])]
     rows = []
     for k in range(n):
-        ax, az, a, bx, bz, b, _, ex, ez, elen = edges[k]
+        ax, az, a, bx, bz, b, _, ex, ez, limit = edges[k]
         exits = []
         for e in sorted(ways, key=lambda e: (e - k) % n):
             j = (e - k - 1) % n  # position on the far chain w0 = b .. wm = a
@@ -92,7 +98,7 @@ def entries_of(
                 continue  # the entry edge itself
             x0, z0, v0, x1, z1, v1, tw = edges[e][:7]
             exits.append((nbrs[e], tw, x0, z0, v0, x1, z1, v1, j == 0, j == n - 2))
-        rows.append((a, b, ax, az, bx, bz, ex, ez, elen, tuple(exits)))
+        rows.append((a, b, ax, az, bx, bz, ex, ez, limit, tuple(exits)))
     return tuple(rows)
 
 
@@ -194,12 +200,12 @@ def make_expand(
         tol_r = eps * hypot(drx, drz)
         tol_l = eps * hypot(dlx, dlz)
         while True:
-            a, b, ax, az, bx, bz, ex, ez, elen, exits = entries[poly][k]
+            a, b, ax, az, bx, bz, ex, ez, limit, exits = entries[poly][k]
 
-            if ex * (rz - az) - ez * (rx - ax) >= -eps * elen:
+            if ex * (rz - az) - ez * (rx - ax) >= limit:
                 # Root on the edge's line: if it lies on the edge, all of convex P is in
                 # view; otherwise the view through the interval has no area.
-                u = ((rx - ax) * ex + (rz - az) * ez) / (elen * elen)
+                u = ((rx - ax) * ex + (rz - az) * ez) / (ex * ex + ez * ez)
                 if u < -eps or u > 1.0 + eps:
                     # Root beyond the edge on its line (a straight run of collinear
                     # polygon sides): walk along that side to the nearer interval end
