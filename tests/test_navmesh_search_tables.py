@@ -5,7 +5,7 @@ from pathlib import Path
 
 from world.navmesh.polyanya_format import read_mesh, read_scenarios
 from world.navmesh.query import PathFinder
-from world.navmesh.search_intervals import entries_of, query_entries
+from world.navmesh.search_intervals import entries_of, entry_tables, query_entries
 
 DATA = Path(__file__).parent / "data" / "navmesh"
 
@@ -47,7 +47,8 @@ def test_entry_exits_are_the_open_far_edges_in_chain_order():
 
 def test_query_entries_open_the_dead_ends_a_query_needs_and_no_others():
     search = aurora_west().search
-    _, nbr_rows, _, dead, way_out, tables = search._tables_for(frozenset())
+    _, nbr_rows, _, dead, way_out, _ = search._tables_for(frozenset())
+    tables = entry_tables(search._edges, nbr_rows, dead)
     # A dead end right next to the rest of the mesh, and its way out.
     pocket = next(p for p in range(len(dead)) if dead[p] and way_out[p] >= 0
                   and not dead[way_out[p]])

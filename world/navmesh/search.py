@@ -11,8 +11,9 @@ What keeps it fast (see docs/ARCHITECTURE.md, "Path search speed"): the search w
 the mesh's polygons merged where the union stays convex (`search_mesh.py`), never
 enters a dead-end pocket that holds neither end (`dead_ends`), prunes a node whose root
 vertex was reached more cheaply (root-level pruning), follows a lone successor with the
-same root without a heap round-trip (intermediate pruning), and builds its successor
-function once per query with the tables bound.
+same root inside the successor step without building its node (intermediate pruning),
+and clips only the edges a path can leave a polygon by, listed once per door set
+(`entry_tables`; the dead ends a query needs are added to a copy).
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ class PolyanyaSearch:
 
     def _tables_for(self, blocked_doors: frozenset[str], one_way: bool = True) -> tuple:
         # (mesh neighbours, search neighbours, corner flags, dead ends, their ways out,
-        # entry tables) for a door set.
+        # a slot for the entry tables) for a door set. The entry tables are made at a
+        # search's first need: reachability questions read only the neighbour rows.
         one_way = one_way and bool(self.mesh.one_way_walls)
         key = (frozenset(d for d in blocked_doors if d in self._door_edges), one_way)
         cached = self._tables.get(key)
@@ -148,8 +150,7 @@ class PolyanyaSearch:
                 if q < 0:
                     corner[ring[k]] = True
                     corner[ring[(k + 1) % n]] = True
-        entries = entry_tables(self._edges, nbr_rows, dead_end)
-        cached = (mesh_rows, nbr_rows, corner, dead_end, way_out, entries)
+        cached = (mesh_rows, nbr_rows, corner, dead_end, way_out, [])
         self._tables[key] = cached
         if len(self._tables) > _TABLE_CACHE_SIZE:
             self._tables.popitem(last=False)
@@ -188,9 +189,9 @@ class PolyanyaSearch:
         if goals.intersection(starts):
             # Both points lie in one convex polygon: the straight line is optimal.
             return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
-        _, nbr_rows, corner, dead_end, way_out, entries = self._tables_for(
-            blocked_doors, one_way
-        )
+        _, nbr_rows, corner, dead_end, way_out, slot = self._tables_for(blocked_doors, one_way)
+        if not slot:
+            slot.append(entry_tables(self._edges, nbr_rows, dead_end))
         # Dead ends on the way out from the start and in to the goal stay open.
         allowed = set(goals)
         for p in (*starts, *goals):
@@ -198,7 +199,7 @@ class PolyanyaSearch:
                 allowed.add(p)
                 p = way_out[p]
         root_g: dict[int, float] = {}
-        entries = query_entries(entries, self._edges, nbr_rows, dead_end,
+        entries = query_entries(slot[0], self._edges, nbr_rows, dead_end,
                                 frozenset(p for p in allowed if dead_end[p]))
         expand = make_expand(entries, corner, self.eps, root_g, goals)
         vx, vz, twin = self.vx, self.vz, self._twin
