@@ -74,6 +74,14 @@ class PathFinder:
         self.locator = PointLocator(mesh)
         self.search = PolyanyaSearch(mesh, self.locator.eps, self.locator.sides)
         self._planes = [tuple(float(c) for c in row) for row in mesh.planes]
+        # A mesh without doors, one-way walls, storeys or slopes (a benchmark map, an
+        # open field) gives a re-walk of the path's legs nothing to find.
+        self._plain = (
+            not mesh.one_way_walls
+            and all(d is None for row in mesh.doors for d in row)
+            and len(set(mesh.storeys)) <= 1
+            and len(set(self._planes)) <= 1
+        )
         self._components: OrderedDict[frozenset[str], list[int]] = OrderedDict()
         # Answers by exact query: a character that re-plans from where it stands toward
         # the same goal asks the same question again, and the mesh never changes.
@@ -337,6 +345,8 @@ class PathFinder:
               first: Trace | None = None) -> Path:
         # Re-walk each straight leg to learn doors, storeys and the floor height; the
         # first leg's walk is `first` when already made (a straight path's).
+        if self._plain:
+            return self._plain_path(plane, starts[0])
         planes = self._planes
         storeys = self.mesh.storeys
         doors_table = self.mesh.doors
@@ -380,6 +390,12 @@ class PathFinder:
         return Path(tuple(waypoints), length, plane.length, tuple(doors), tuple(storey_seq),
                     tuple(against))
 
+    def _plain_path(self, plane: PlanePath, poly: int) -> Path:
+        # One floor plane, no doors: the turning points are the whole path.
+        waypoints = [(x, self._height(poly, (x, z)), z) for x, z in plane.points]
+        length = sum(math.dist(waypoints[j - 1], waypoints[j]) for j in range(1, len(waypoints)))
+        return Path(tuple(waypoints), length, plane.length, (), (self.mesh.storeys[poly],), ())
+
     def _straight(self, sx: float, sz: float, gx: float, gz: float, starts: list[int],
                   goals: list[int], nbrs: list) -> tuple[PlanePath | None, Trace | None]:
         # A straight segment that stays on the mesh from start to goal is the shortest
@@ -408,12 +424,16 @@ class PathFinder:
         nbrs: list,
     ) -> Trace | None:
         s = self.search
-        candidates = [poly]
-        if alternatives:
-            candidates += [c for c in alternatives if c != poly]
-        else:
-            candidates += [c for c in self._polygons_with(poly, p[0], p[1], nbrs) if c != poly]
-        for c in candidates:
+        trace = trace_segment(s.vx, s.vz, s.verts, nbrs, poly, p, q, self.locator.eps, s.sides)
+        if trace is not None:
+            return trace
+        # The leg leaves its turning point through another polygon around it: only
+        # then are they looked for (most legs go on from where the last one ended).
+        if not alternatives:
+            alternatives = self._polygons_with(poly, p[0], p[1], nbrs)
+        for c in alternatives:
+            if c == poly:
+                continue
             trace = trace_segment(s.vx, s.vz, s.verts, nbrs, c, p, q, self.locator.eps, s.sides)
             if trace is not None:
                 return trace

@@ -11,8 +11,9 @@ What keeps it fast (see docs/performance.md, "Path search speed"): the search wa
 the mesh's polygons merged where the union stays convex (`search_mesh.py`), never
 enters a dead-end pocket that holds neither end (`dead_ends`), prunes a node whose root
 vertex was reached more cheaply (root-level pruning), follows a lone successor with the
-same root without a heap round-trip (intermediate pruning), and builds its successor
-function once per query with the tables bound.
+same root inside the successor step without building its node (intermediate pruning),
+and clips only the edges a path can leave a polygon by, listed once per door set
+(`entry_tables`; the dead ends a query needs are added to a copy).
 """
 
 from __future__ import annotations
@@ -24,7 +25,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from world.navmesh.mesh import NavMesh
-from world.navmesh.search_intervals import build_chains, heuristic, make_expand
+from world.navmesh.search_intervals import (
+    build_edges,
+    entry_tables,
+    heuristic,
+    make_expand,
+    query_entries,
+)
 from world.navmesh.search_mesh import merge_for_search
 from world.navmesh.search_trace import Side
 
@@ -69,7 +76,7 @@ class PolyanyaSearch:
         self.merged = merge_for_search(mesh)
         self._verts = list(self.merged.polygons)
         self._twin = _twins(self.merged.polygons, self.merged.neighbours)
-        self._chains = build_chains(self.vx, self.vz, self._verts, self._twin)
+        self._edges = build_edges(self.vx, self.vz, self._verts, self._twin, eps)
         self._door_edges: dict[str, list[tuple[int, int]]] = {}
         self._merged_door_edges: dict[str, list[tuple[int, int]]] = {}
         for table, rows in ((self._door_edges, mesh.doors), (self._merged_door_edges,
@@ -117,8 +124,9 @@ class PolyanyaSearch:
         return self._tables_for(blocked_doors, False)[0]
 
     def _tables_for(self, blocked_doors: frozenset[str], one_way: bool = True) -> tuple:
-        # (mesh neighbours, search neighbours, corner flags, dead ends, their ways out)
-        # for a door set.
+        # (mesh neighbours, search neighbours, corner flags, dead ends, their ways out,
+        # a slot for the entry tables) for a door set. The entry tables are made at a
+        # search's first need: reachability questions read only the neighbour rows.
         one_way = one_way and bool(self.mesh.one_way_walls)
         key = (frozenset(d for d in blocked_doors if d in self._door_edges), one_way)
         cached = self._tables.get(key)
@@ -142,7 +150,7 @@ class PolyanyaSearch:
                 if q < 0:
                     corner[ring[k]] = True
                     corner[ring[(k + 1) % n]] = True
-        cached = (mesh_rows, nbr_rows, corner, dead_end, way_out)
+        cached = (mesh_rows, nbr_rows, corner, dead_end, way_out, [])
         self._tables[key] = cached
         if len(self._tables) > _TABLE_CACHE_SIZE:
             self._tables.popitem(last=False)
@@ -181,7 +189,9 @@ class PolyanyaSearch:
         if goals.intersection(starts):
             # Both points lie in one convex polygon: the straight line is optimal.
             return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
-        _, nbr_rows, corner, dead_end, way_out = self._tables_for(blocked_doors, one_way)
+        _, nbr_rows, corner, dead_end, way_out, slot = self._tables_for(blocked_doors, one_way)
+        if not slot:
+            slot.append(entry_tables(self._edges, nbr_rows, dead_end))
         # Dead ends on the way out from the start and in to the goal stay open.
         allowed = set(goals)
         for p in (*starts, *goals):
@@ -189,9 +199,9 @@ class PolyanyaSearch:
                 allowed.add(p)
                 p = way_out[p]
         root_g: dict[int, float] = {}
-        expand = make_expand(
-            self._chains, nbr_rows, corner, dead_end, self.eps, frozenset(allowed), root_g
-        )
+        entries = query_entries(slot[0], self._edges, nbr_rows, dead_end,
+                                frozenset(p for p in allowed if dead_end[p]))
+        expand = make_expand(entries, corner, self.eps, root_g, goals)
         vx, vz, twin = self.vx, self.vz, self._twin
         start_rec = (sx, sz, None)
         heap: list[tuple] = []

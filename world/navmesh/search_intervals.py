@@ -10,6 +10,13 @@ the root and cover the part of the chain between the rays ``r->R`` and ``r->L``;
 non-observable successors turn at ``R == b`` (or ``L == a``) when that vertex is a
 corner and cover the chain beyond the ray.
 
+Only far edges a path can leave by (open, and not into a dead end the query does not
+need) yield successors, so each one is clipped against the two rays on its own: seen
+from a root outside the convex P, the chain's orientation against a ray changes sign
+once, so an edge's two end orientations tell where it lies. Most polygons of a map
+with ragged walls have one or two such edges among many wall sides, and the wall
+sides are never looked at.
+
 Successor tuples are ``(rx, rz, rid, rec, g, Lx, Lz, lv, Rx, Rz, rv, poly, k)`` where
 ``rid`` is the root's vertex id (-1 for the start), ``rec`` the root's back-pointer
 record ``(x, z, parent_rec)``, and ``lv``/``rv`` the vertex id an endpoint sits on
@@ -19,39 +26,163 @@ exactly (or -1).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 
 Successor = tuple
 Expand = Callable[[tuple], list[Successor]]
+# Per polygon edge: (x0, z0, v0, x1, z1, v1, twin, ex, ez, limit), the edge from ring
+# vertex v0 to the next one v1, its twin index in the neighbour, its direction and
+# -eps * its length (how far outside its line a point may be and count as on it).
+EdgeRecord = tuple
+# Per polygon and entry edge k: (a, b, ax, az, bx, bz, ex, ez, limit, exits), with
+# exits the far edges a path may leave by, in chain order, each as
+# (neighbour, twin, x0, z0, v0, x1, z1, v1, first, last) (first/last: chain ends).
+Entry = tuple
+
+
+def build_edges(
+    vx: list[float],
+    vz: list[float],
+    verts: list[tuple[int, ...]],
+    twin: list[tuple[int, ...]],
+    eps: float,
+) -> list[tuple[EdgeRecord, ...]]:
+    """Per polygon, the geometry of each edge (built once per mesh).
+
+    Args:
+        vx: Vertex x coordinates.
+        vz: Vertex z coordinates.
+        verts: Counter-clockwise vertex ring per polygon.
+        twin: Per polygon edge, its index in the neighbour's ring (-1 = none).
+        eps: Geometric tolerance in plane units.
+
+    Returns:
+        Per polygon, per edge ``e`` from ``ring[e]`` to ``ring[e + 1]``:
+        ``(x0, z0, v0, x1, z1, v1, twin, ex, ez, -eps * length)``.
+    """
+    edges = []
+    for p, ring in enumerate(verts):
+        n = len(ring)
+        row = []
+        for e in range(n):
+            u, v = ring[e], ring[(e + 1) % n]
+            ex, ez = vx[v] - vx[u], vz[v] - vz[u]
+            row.append((vx[u], vz[u], u, vx[v], vz[v], v, twin[p][e], ex, ez,
+                        -eps * math.hypot(ex, ez)))
+        edges.append(tuple(row))
+    return edges
+
+
+def entries_of(
+    edges: tuple[EdgeRecord, ...], nbrs: Sequence[int], passable: Callable[[int], bool]
+) -> tuple[Entry, ...]:
+    """One polygon's entry table: per entry edge, its geometry and the ways out.
+
+    Args:
+        edges: The polygon's edge records (see ``build_edges``).
+        nbrs: Its neighbour per edge (-1 = wall).
+        passable: Whether a path may enter a neighbour polygon at all.
+
+    Returns:
+        Per entry edge ``k``: ``(a, b, ax, az, bx, bz, ex, ez, limit, exits)``.
+    """
+    n = len(edges)
+    ways = [e for e in range(n) if nbrs[e] >= 0 and passable(nbrs[e])]
+    rows = []
+    for k in range(n):
+        ax, az, a, bx, bz, b, _, ex, ez, limit = edges[k]
+        exits = []
+        for e in sorted(ways, key=lambda e: (e - k) % n):
+            j = (e - k - 1) % n  # position on the far chain w0 = b .. wm = a
+            if j == n - 1:
+                continue  # the entry edge itself
+            x0, z0, v0, x1, z1, v1, tw = edges[e][:7]
+            exits.append((nbrs[e], tw, x0, z0, v0, x1, z1, v1, j == 0, j == n - 2))
+        rows.append((a, b, ax, az, bx, bz, ex, ez, limit, tuple(exits)))
+    return tuple(rows)
+
+
+def entry_tables(
+    edges: list[tuple[EdgeRecord, ...]], nbr_rows: Sequence[Sequence[int]], dead: list[bool]
+) -> list[tuple[Entry, ...] | None]:
+    """Entry tables of every polygon outside the dead ends, for one door set.
+
+    Args:
+        edges: Per polygon edge records (see ``build_edges``).
+        nbr_rows: Neighbour per polygon edge with the door set's walls.
+        dead: Per polygon, whether it lies in a dead end.
+
+    Returns:
+        Per polygon its entry table (see ``entries_of``), None for dead ends: a query
+        that needs one builds its rows itself (``query_entries``).
+    """
+    def alive(q: int) -> bool:
+        return not dead[q]
+
+    return [None if dead[p] else entries_of(edges[p], nbr_rows[p], alive)
+            for p in range(len(edges))]
+
+
+def query_entries(
+    tables: list[tuple[Entry, ...] | None],
+    edges: list[tuple[EdgeRecord, ...]],
+    nbr_rows: Sequence[Sequence[int]],
+    dead: list[bool],
+    open_dead: Collection[int],
+) -> list[tuple[Entry, ...] | None]:
+    """The door set's entry tables with the dead ends a query needs opened.
+
+    Args:
+        tables: The door set's tables (see ``entry_tables``); left unchanged.
+        edges: Per polygon edge records.
+        nbr_rows: Neighbour per polygon edge with the door set's walls.
+        dead: Per polygon, whether it lies in a dead end.
+        open_dead: Dead-end polygons the query may enter (holding or leading to its
+            start or goal).
+
+    Returns:
+        A copy of ``tables`` where the open dead ends and their neighbours have rows
+        that count the open dead ends as ways out.
+    """
+    if not open_dead:
+        return tables
+    out = list(tables)
+
+    def passable(q: int) -> bool:
+        return not dead[q] or q in open_dead
+
+    touched = set(open_dead)
+    for p in open_dead:
+        touched.update(q for q in nbr_rows[p] if q >= 0)
+    for p in touched:
+        if passable(p):
+            out[p] = entries_of(edges[p], nbr_rows[p], passable)
+    return out
 
 
 def make_expand(
-    chains: list[tuple[tuple, ...]],
-    nbr_rows: list[tuple[int, ...]],
+    entries: list[tuple[Entry, ...] | None],
     corner: list[bool],
-    dead: list[bool],
     eps: float,
-    open_dead: frozenset[int],
     root_g: dict[int, float],
+    goals: frozenset[int],
 ) -> Expand:
     """The successor function of one search (its tables bound once, for speed).
 
     Args:
-        chains: Per polygon and entry edge, the entry-edge geometry and far chain
-            (see ``build_chains``).
-        nbr_rows: Neighbour per polygon edge with the query's blocked doors as walls.
+        entries: Per polygon and entry edge, the edge's geometry and the far edges a
+            path may leave by (see ``query_entries``).
         corner: Per vertex, whether it touches a wall (so paths may turn there).
-        dead: Per polygon, whether it lies in a dead end (a pocket left only by
-            the edge it is entered by).
         eps: Geometric tolerance in plane units.
-        open_dead: Dead-end polygons a path may still need (those holding or
-            leading to the start or goal); successors entering other dead ends are
-            dropped.
         root_g: Best g found so far per root vertex (root-level pruning), filled in
             as successors turn at vertices; the caller prunes popped nodes with it.
+        goals: The polygons holding the goal (a node entering one is returned to
+            the caller, which ends the path there).
 
     Returns:
-        ``expand(node)``: the successors of ``node`` inside the polygon it enters.
+        ``expand(node)``: the successors of ``node`` inside the polygon it enters,
+        or, while that is a lone one with the same root outside ``goals``, of the
+        node it leads to.
     """
     # Best g per (root, polygon) already expanded in full view (root on its edge).
     seen_flat: dict[tuple[int, int], float] = {}
@@ -59,182 +190,139 @@ def make_expand(
 
     def expand(node: tuple) -> list[Successor]:
         rx, rz, rid, rec, g, lx, lz, lv, rgx, rgz, rv, poly, k = node
-        a, b, ax, az, bx, bz, ex, ez, elen, idx, ws, wx, wz, tw = chains[poly][k]
-        nbrs = nbr_rows[poly]
         out: list[Successor] = []
-
-        if ex * (rz - az) - ez * (rx - ax) >= -eps * elen:
-            # Root on the edge's line: if it lies on the edge, all of convex P is in
-            # view; otherwise the view through the interval has no area.
-            u = ((rx - ax) * ex + (rz - az) * ez) / (elen * elen)
-            if u < -eps or u > 1.0 + eps:
-                # Root beyond the edge on its line (a straight run of collinear
-                # polygon sides): walk along that side to the nearer interval end
-                # and turn there.
-                if (lx - rx) ** 2 + (lz - rz) ** 2 < (rgx - rx) ** 2 + (rgz - rz) ** 2:
-                    nx, nz, nv = lx, lz, lv
-                else:
-                    nx, nz, nv = rgx, rgz, rv
-                if nv < 0:
-                    return out
-                g2 = g + hypot(nx - rx, nz - rz)
-                best = root_g.get(nv)
-                if best is not None and g2 > best + eps:
-                    return out
-                if best is None or g2 < best:
-                    root_g[nv] = g2
-                out.append((nx, nz, nv, (nx, nz, rec), g2, lx, lz, lv, rgx, rgz, rv, poly, k))
-                return out
-            key = (rid, poly)
-            seen = seen_flat.get(key)
-            if seen is not None and g >= seen - eps:
-                return out
-            seen_flat[key] = g
-            for j in range(len(idx) - 1):
-                nb = nbrs[idx[j]]
-                if nb < 0 or (dead[nb] and nb not in open_dead):
-                    continue
-                out.append((rx, rz, rid, rec, g, wx[j + 1], wz[j + 1], ws[j + 1],
-                            wx[j], wz[j], ws[j], nb, tw[j]))
-            return out
-
-        m = len(idx) - 1
-        # Orientation of each far vertex against the right ray (o) and left ray (q).
+        right: list[Successor] = []
+        left: list[Successor] = []
+        # The rays' directions and tolerances; a followed successor keeps a ray whose
+        # end it only moved along it (an exit point computed on the ray).
         drx, drz = rgx - rx, rgz - rz
         dlx, dlz = lx - rx, lz - rz
-        # A vertex within eps of a ray counts as on it, so that an exit point computed
-        # in floating point next to a vertex becomes that vertex (a corner a later
-        # node may need to turn around) instead of a point a rounding error beside it.
         tol_r = eps * hypot(drx, drz)
         tol_l = eps * hypot(dlx, dlz)
-        ir = m
-        o_prev = drx * (wz[0] - rz) - drz * (wx[0] - rx)
-        o_cur = 0.0
-        for i in range(1, m + 1):
-            o_cur = drx * (wz[i] - rz) - drz * (wx[i] - rx)
-            if o_cur > tol_r:
-                ir = i
-                break
-            o_prev = o_cur
-        # Right exit point pr on far edge ir-1.
-        if o_prev >= -tol_r or o_cur <= tol_r:
-            prx, prz, pr_v = wx[ir - 1], wz[ir - 1], ws[ir - 1]
-        else:
-            s = o_prev / (o_prev - o_cur)
-            prx = wx[ir - 1] + s * (wx[ir] - wx[ir - 1])
-            prz = wz[ir - 1] + s * (wz[ir] - wz[ir - 1])
-            pr_v = -1
-        il = 0
-        q_next = dlx * (wz[m] - rz) - dlz * (wx[m] - rx)
-        q_cur = 0.0
-        for i in range(m - 1, -1, -1):
-            q_cur = dlx * (wz[i] - rz) - dlz * (wx[i] - rx)
-            if q_cur < -tol_l:
-                il = i
-                break
-            q_next = q_cur
-        if q_next <= tol_l or q_cur >= -tol_l:
-            plx, plz, pl_v = wx[il + 1], wz[il + 1], ws[il + 1]
-        else:
-            s = q_cur / (q_cur - q_next)
-            plx = wx[il] + s * (wx[il + 1] - wx[il])
-            plz = wz[il] + s * (wz[il + 1] - wz[il])
-            pl_v = -1
+        while True:
+            a, b, ax, az, bx, bz, ex, ez, limit, exits = entries[poly][k]
 
-        # Observable successors: same root, chain between the two exit points.
-        for j in range(ir - 1, il + 1):
-            nb = nbrs[idx[j]]
-            if nb < 0 or (dead[nb] and nb not in open_dead):
-                continue
-            if j == ir - 1:
-                sx, sz, sv = prx, prz, pr_v
-            else:
-                sx, sz, sv = wx[j], wz[j], ws[j]
-            if j == il:
-                fx, fz, fv = plx, plz, pl_v
-            else:
-                fx, fz, fv = wx[j + 1], wz[j + 1], ws[j + 1]
-            if sx == fx and sz == fz:
-                continue
-            out.append((rx, rz, rid, rec, g, fx, fz, fv, sx, sz, sv, nb, tw[j]))
+            if ex * (rz - az) - ez * (rx - ax) >= limit:
+                # Root on the edge's line: if it lies on the edge, all of convex P is in
+                # view; otherwise the view through the interval has no area.
+                u = ((rx - ax) * ex + (rz - az) * ez) / (ex * ex + ez * ez)
+                if u < -eps or u > 1.0 + eps:
+                    # Root beyond the edge on its line (a straight run of collinear
+                    # polygon sides): walk along that side to the nearer interval end
+                    # and turn there.
+                    if (lx - rx) ** 2 + (lz - rz) ** 2 < (rgx - rx) ** 2 + (rgz - rz) ** 2:
+                        nx, nz, nv = lx, lz, lv
+                    else:
+                        nx, nz, nv = rgx, rgz, rv
+                    if nv < 0:
+                        return out
+                    g2 = g + hypot(nx - rx, nz - rz)
+                    best = root_g.get(nv)
+                    if best is not None and g2 > best + eps:
+                        return out
+                    if best is None or g2 < best:
+                        root_g[nv] = g2
+                    out.append((nx, nz, nv, (nx, nz, rec), g2, lx, lz, lv, rgx, rgz, rv, poly, k))
+                    return out
+                key = (rid, poly)
+                seen = seen_flat.get(key)
+                if seen is not None and g >= seen - eps:
+                    return out
+                seen_flat[key] = g
+                for nb, tw, x0, z0, v0, x1, z1, v1, _, _ in exits:
+                    out.append((rx, rz, rid, rec, g, x1, z1, v1, x0, z0, v0, nb, tw))
+                return out
 
-        if rv == b and corner[b]:
-            g2 = g + hypot(bx - rx, bz - rz)
-            best = root_g.get(b)
-            if best is None or g2 <= best + eps:
-                if best is None or g2 < best:
-                    root_g[b] = g2
-                rec2 = (bx, bz, rec)
-                for j in range(ir):
-                    nb = nbrs[idx[j]]
-                    if nb < 0 or (dead[nb] and nb not in open_dead):
-                        continue
-                    if j == ir - 1:
-                        fx, fz, fv = prx, prz, pr_v
+            # Orientation of each exit edge's ends against the right ray (o) and the left
+            # ray (q). A vertex within eps of a ray counts as on it, so that an exit point
+            # computed in floating point next to a vertex becomes that vertex (a corner a
+            # later node may need to turn around) instead of a point a rounding error
+            # beside it.
+            rec_r = rec_l = None  # the turning root's record, when a turn is worth making
+            g_r = g_l = 0.0
+            if rv == b and corner[b]:
+                g_r = g + hypot(bx - rx, bz - rz)
+                best = root_g.get(b)
+                if best is None or g_r <= best + eps:
+                    rec_r = (bx, bz, rec)
+                    if best is None or g_r < best:
+                        root_g[b] = g_r
+            if lv == a and corner[a]:
+                g_l = g + hypot(ax - rx, az - rz)
+                best = root_g.get(a)
+                if best is None or g_l <= best + eps:
+                    rec_l = (ax, az, rec)
+                    if best is None or g_l < best:
+                        root_g[a] = g_l
+            # The latest observable successor is kept in locals (pending while pnb >= 0)
+            # until the next one: a lone one is then followed without building a node.
+            plx = plz = prx = prz = 0.0
+            plv = prv = pnb = ptw = -1
+            for nb, tw, x0, z0, v0, x1, z1, v1, first, last in exits:
+                o0 = drx * (z0 - rz) - drz * (x0 - rx)
+                o1 = drx * (z1 - rz) - drz * (x1 - rx)
+                q0 = dlx * (z0 - rz) - dlz * (x0 - rx)
+                q1 = dlx * (z1 - rz) - dlz * (x1 - rx)
+                # Reaches past the right ray (or is the chain's last edge, which holds the
+                # right exit point when the whole chain rounds onto the ray).
+                past_r = last or o1 > tol_r
+                # Starts before the left ray (or is the chain's first edge).
+                before_l = first or q0 < -tol_l
+                if past_r:
+                    if o0 >= -tol_r or o1 <= tol_r:
+                        sx, sz, sv = x0, z0, v0
                     else:
-                        fx, fz, fv = wx[j + 1], wz[j + 1], ws[j + 1]
-                    if wx[j] == fx and wz[j] == fz:
-                        continue
-                    out.append((bx, bz, b, rec2, g2, fx, fz, fv, wx[j], wz[j], ws[j], nb, tw[j]))
-        if lv == a and corner[a]:
-            g2 = g + hypot(ax - rx, az - rz)
-            best = root_g.get(a)
-            if best is None or g2 <= best + eps:
-                if best is None or g2 < best:
-                    root_g[a] = g2
-                rec2 = (ax, az, rec)
-                for j in range(il, m):
-                    nb = nbrs[idx[j]]
-                    if nb < 0 or (dead[nb] and nb not in open_dead):
-                        continue
-                    if j == il:
-                        sx, sz, sv = plx, plz, pl_v
+                        s = o0 / (o0 - o1)
+                        sx, sz, sv = x0 + s * (x1 - x0), z0 + s * (z1 - z0), -1
+                if before_l:
+                    if q1 <= tol_l or q0 >= -tol_l:
+                        fx, fz, fv = x1, z1, v1
                     else:
-                        sx, sz, sv = wx[j], wz[j], ws[j]
-                    if sx == wx[j + 1] and sz == wz[j + 1]:
-                        continue
-                    out.append((ax, az, a, rec2, g2, wx[j + 1], wz[j + 1], ws[j + 1],
-                                sx, sz, sv, nb, tw[j]))
+                        s = q0 / (q0 - q1)
+                        fx, fz, fv = x0 + s * (x1 - x0), z0 + s * (z1 - z0), -1
+                if past_r and before_l and (sx != fx or sz != fz):
+                    if pnb >= 0:
+                        out.append((rx, rz, rid, rec, g, plx, plz, plv, prx, prz, prv, pnb,
+                                    ptw))
+                    plx, plz, plv, prx, prz, prv, pnb, ptw = fx, fz, fv, sx, sz, sv, nb, tw
+                if rec_r is not None and (first or o0 <= tol_r):
+                    # Beyond the right ray: seen only by turning at b.
+                    if past_r:
+                        ex1, ez1, ev1 = sx, sz, sv
+                    else:
+                        ex1, ez1, ev1 = x1, z1, v1
+                    if x0 != ex1 or z0 != ez1:
+                        right.append((bx, bz, b, rec_r, g_r, ex1, ez1, ev1,
+                                      x0, z0, v0, nb, tw))
+                if rec_l is not None and (last or q1 >= -tol_l):
+                    if before_l:
+                        ex0, ez0, ev0 = fx, fz, fv
+                    else:
+                        ex0, ez0, ev0 = x0, z0, v0
+                    if ex0 != x1 or ez0 != z1:
+                        left.append((ax, az, a, rec_l, g_l, x1, z1, v1,
+                                     ex0, ez0, ev0, nb, tw))
+            if pnb < 0:
+                break
+            if out or right or left or pnb in goals:
+                out.append((rx, rz, rid, rec, g, plx, plz, plv, prx, prz, prv, pnb, ptw))
+                break
+            # A lone successor with the same root needs no heap round-trip: follow it
+            # (mostly a view running down a corridor of polygons).
+            lx, lz, lv, rgx, rgz, rv, poly, k = plx, plz, plv, prx, prz, prv, pnb, ptw
+            if rv >= 0:  # the end moved to a vertex: the ray turned
+                drx, drz = rgx - rx, rgz - rz
+                tol_r = eps * hypot(drx, drz)
+            if lv >= 0:
+                dlx, dlz = lx - rx, lz - rz
+                tol_l = eps * hypot(dlx, dlz)
+        if right:
+            out += right
+        if left:
+            out += left
         return out
 
     return expand
-
-
-def build_chains(
-    vx: list[float], vz: list[float], verts: list[tuple[int, ...]], twin: list[tuple[int, ...]]
-) -> list[tuple[tuple, ...]]:
-    """Precompute, per polygon and entry edge, what ``expand`` needs.
-
-    Args:
-        vx: Vertex x coordinates.
-        vz: Vertex z coordinates.
-        verts: Counter-clockwise vertex ring per polygon.
-        twin: Per polygon edge, its index in the neighbour's ring (-1 = none).
-
-    Returns:
-        Per polygon, per edge ``k``: ``(a, b, ax, az, bx, bz, ex, ez, length, idx,
-        ws, wx, wz, tw)`` where ``idx`` are the edge indices ``k + 1, k + 2, ...`` of
-        the far chain, ``ws``/``wx``/``wz`` its vertices ``w0 = b .. wm = a`` and
-        ``tw`` the twin index of each chain edge.
-    """
-    chains = []
-    for p, ring in enumerate(verts):
-        n = len(ring)
-        rows = []
-        for k in range(n):
-            a, b = ring[k], ring[(k + 1) % n]
-            idx = tuple((k + 1 + i) % n for i in range(n))
-            ws = tuple(ring[e] for e in idx)
-            ex, ez = vx[b] - vx[a], vz[b] - vz[a]
-            rows.append(
-                (
-                    a, b, vx[a], vz[a], vx[b], vz[b], ex, ez, math.hypot(ex, ez), idx, ws,
-                    tuple(vx[w] for w in ws), tuple(vz[w] for w in ws),
-                    tuple(twin[p][e] for e in idx),
-                )
-            )  # fmt: skip
-        chains.append(tuple(rows))
-    return chains
 
 
 def heuristic(
