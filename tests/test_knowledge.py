@@ -291,3 +291,123 @@ def test_a_pickup_known_taken_is_worked_on_again_once_back_in_place():
     assert world.objects["medkit"].present  # respawned, in the player's room
     again = game.act("go_to_object", {"object_id": medkit})
     assert again["end_reason"] == "arrived", again["detail"]
+
+
+def _armed(data: dict[str, Any]) -> dict[str, Any]:
+    # The player starts with a pistol in hand.
+    data["objects"].append({"id": "gun", "kind": "weapon", "weapon": "pistol", "amount": 16})
+    data["start"].update(inventory=["gun"], in_hand="gun")
+    return data
+
+
+def test_shooting_a_thing_broken_unseen_answers_from_what_the_player_saw():
+    # A crate in the far room is briefed; someone breaks it behind the shut door. The
+    # refusal speaks of the line of fire from here, never of the crate being broken;
+    # once the player sees the spot, it is "already broken".
+    data = _armed(knowledge_level())
+    data["objects"].append({"id": "crate", "kind": "breakable", "area": "far",
+                            "at": [1700, 500], "health": 0.5})
+    data["briefing"] = {"floor_plan": True, "objects": ["crate"]}
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    world = game.world
+    world.items.damage(world.objects["crate"], 1.0, "guard")
+    assert world.objects["crate"].broken
+    crate = game.ids.ep("object", "crate")
+    result = game.act("shoot_object", {"object_id": crate})
+    assert result["end_reason"] == "refused" and "line of fire" in result["detail"]
+    assert "broken" not in result["detail"]
+    world.damage("guard", 10.0)
+    world.teleport(world.player.id, 1000.0, 300.0)  # in the middle room, the crate's spot in sight
+    game.view()
+    seen = game.act("shoot_object", {"object_id": crate})
+    assert seen["end_reason"] == "arrived" and "already broken" in seen["detail"]
+
+
+def _locked_by_far_key() -> WorldSession:
+    data = knowledge_level()
+    data["exits"][0]["door"] = {"initial": "locked", "key": "far_key"}
+    data["briefing"] = {"floor_plan": True, "objects": ["far_key"]}
+    return WorldSession(parse_level(data), "easy", 0)
+
+
+def test_a_locked_door_says_where_the_key_lies_as_the_player_last_saw_it():
+    game = _locked_by_far_key()
+    game.view()
+    world = game.world
+    # The guard takes the key unseen: as far as the player knows it still lies in "far".
+    assert world.items.take(world.characters["guard"], world.objects["far_key"], False)
+    result = game.act("go_to", {"x": 900, "z": 300})
+    far, key = game.ids.ep("area", "far"), game.ids.ep("object", "far_key")
+    assert result["end_reason"] == "door_closed"
+    assert result["detail"].endswith(f"needs the key {key}, which lies in {far}.")
+    assert result["door"]["key"] == key and result["door"]["key_area"] == far
+    # Once the player has seen the empty spot, it no longer says where the key is.
+    world.teleport(world.player.id, 1500.0, 300.0)
+    game.view()
+    world.teleport(world.player.id, 150.0, 300.0)
+    view = game.view()
+    assert view["doors"][0]["key"] == key and view["doors"][0]["key_area"] is None
+    again = game.act("go_to", {"x": 900, "z": 300})
+    assert again["end_reason"] == "door_closed" and "taken" in again["detail"]
+    assert far not in again["detail"] and again["door"]["key_area"] is None
+
+
+def test_a_pickup_back_in_place_unseen_is_not_listed_until_seen_again():
+    data = knowledge_level()
+    data["objects"][0]["respawn_s"] = 2.0
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    world = game.world
+    world.damage(world.player.id, 0.5)
+    medkit = game.ids.ep("object", "medkit")
+    assert game.act("go_to_object", {"object_id": medkit})["end_reason"] == "arrived"
+    # Into the north room's corner, out of sight of the medkit's spot.
+    world.teleport(world.player.id, 100.0, -500.0)
+    world.step()
+    game.view()
+    game.act("wait", {"seconds": 3.0})
+    assert world.objects["medkit"].present  # back in place, unseen
+    assert medkit not in {o["id"] for o in game.view()["objects"]}
+    refused = game.act("go_to_object", {"object_id": medkit})
+    assert refused["end_reason"] == "refused" and "taken" in refused["detail"]
+    world.teleport(world.player.id, 150.0, 300.0)
+    assert medkit in {o["id"] for o in game.view()["objects"]}
+
+
+def _corridor_level() -> dict[str, Any]:
+    # A long hall east; halfway along, an opening north into a side room whose key lies
+    # deep inside: in sight only while passing the opening, not from either end.
+    return {
+        "format_version": 1, "id": "passing", "title": "A hall with a side room",
+        "brief": "Find the key.", "difficulties": [{"id": "easy"}],
+        "budgets": {"max_decisions": 20, "max_game_seconds": 120},
+        "navmesh": {"agent_radius": 20},
+        "storeys": [{"id": "ground", "y": 0}],
+        "areas": [
+            {"id": "hall", "name": "Hall", "storey": "ground",
+             "polygon": [[0, 0], [2000, 0], [2000, 200], [0, 200]]},
+            {"id": "side", "name": "Side room", "storey": "ground",
+             "polygon": [[800, -600], [1200, -600], [1200, 0], [800, 0]]},
+        ],
+        "exits": [{"id": "side_gap", "kind": "opening", "areas": ["hall", "side"],
+                   "segment": [[950, 0], [1050, 0]]}],
+        "objects": [{"id": "side_key", "kind": "key", "area": "side", "at": [1000, -500]}],
+        "characters": [],
+        "start": {"area": "hall", "at": [100, 100], "facing_deg": 0},
+        "objectives": [{"id": "take_key", "kind": "collect_item", "object": "side_key",
+                        "text": "Pick up the key."}],
+    }
+
+
+def test_what_the_player_passes_during_a_walk_becomes_known():
+    game = WorldSession(parse_level(_corridor_level()), "easy", 0)
+    key = game.ids.ep("object", "side_key")
+    assert key not in {o["id"] for o in game.view()["objects"]}
+    result = game.act("go_to", {"x": 1900, "z": 100})
+    assert result["end_reason"] == "arrived"
+    world = game.world
+    assert not world.line_of_sight(world.player.position, (1000.0, 0.0, -500.0), "ground")
+    assert key in {o["id"] for o in game.view()["objects"]}
+    # Seen only from the hall, for an instant: known all the same, and walked to.
+    assert game.act("go_to_object", {"object_id": key})["end_reason"] == "arrived"

@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from world.actions.approach import facing, out_of_reach, target_gone
+from world.actions.approach import BROKEN_WHY, facing, known_gone, out_of_reach, target_gone
 from world.actions.driver import Finish, Run, Script, decided, drive
 from world.actions.follow import HEIGHT_TOLERANCE, Walker
 from world.actions.places import floor_near, on_floor, storey_y
@@ -130,14 +130,20 @@ def shoot_object(world: World, args: Mapping[str, Any]) -> ActionResult:
     obj = world.objects.get(oid)
     if obj is None:
         raise UnknownIdError("object", oid, sorted(world.objects))
-    if obj.broken:
+    # The player's last perceived state decides: a thing broken or taken unseen still
+    # stands where it was seen, and the checks below (line of fire from here, range)
+    # are asked of that spot; the first tick in sight of it ends as target_gone.
+    gone = known_gone(world, oid)
+    if gone == BROKEN_WHY:
         return decided("shoot_object", args, Finish("arrived", "{target} is already broken.",
                                                     refs))
     player = world.player
     why = None
     if obj.health is None:
         why = "{target} cannot be broken by gunfire"
-    elif not obj.present or obj.x is None:
+    elif gone is not None:
+        why = gone
+    elif obj.x is None:
         why = "{target} is not standing in the world"
     elif (problem := _fight_problem(world)) is not None:
         why = problem

@@ -199,14 +199,15 @@ def describe_door(world: World, door_id: str) -> Finish:
         text = "The door {door} is locked; it needs a key, not seen so far."
     elif state == "locked" and door.key is not None:
         refs["key"] = door.key
-        key = world.objects.get(door.key)
-        if key is not None and key.present and key.storey is not None and key.x is not None:
-            key_area = world.area_at(key.x, key.z, key.storey)
-        if key_area is not None and (known is not None or key_area in visited_areas(world)):
+        key_area, gone = _key_place(world, door.key)
+        if gone is not None:
+            # Seen taken or broken: where it went is not known.
+            refs["target"] = door.key
+            text = "The door {door} is locked; it needs the key {key}, but " + gone + "."
+        elif key_area is not None:
             refs["key_area"] = key_area
             text = "The door {door} is locked; it needs the key {key}, which lies in {key_area}."
         else:
-            key_area = None
             text = "The door {door} is locked; it needs the key {key}, not seen so far."
     elif state == "locked":
         text = "The door {door} is locked from the other side."
@@ -219,6 +220,23 @@ def describe_door(world: World, door_id: str) -> Finish:
         door.panel) else None
     block = DoorBlock(door_id, state, key=key, key_area=key_area, panel=panel)
     return Finish("door_closed", text, refs, block)
+
+
+def _key_place(world: World, key_id: str) -> tuple[str | None, str | None]:
+    # (area, why gone) of a key as the player last perceived it. With a session's
+    # knowledge: where it was seen lying, unless it was seen taken or broken (a key taken
+    # unseen still lies there as far as the player knows); without one: where it lies
+    # now, once that area was stood in.
+    known = known_of(world)
+    key = world.objects.get(key_id)
+    if key is None or key.x is None or key.storey is None:
+        return None, None
+    if known is not None:
+        gone = known.gone.get(key_id)
+        return (None, gone) if gone is not None else (
+            world.area_at(key.x, key.z, key.storey), None)
+    area = world.area_at(key.x, key.z, key.storey) if key.present else None
+    return (area if area in visited_areas(world) else None), None
 
 
 def plan(world: World, start: Point3, goal: Point3, use_on_way: bool) -> Route | Finish | None:

@@ -140,9 +140,8 @@ class Knowledge:
         # stood in its area) after it was taken or broken; until then it is still there.
         for oid in sorted(self.objects):
             obj = world.objects.get(oid)
-            if obj is not None and obj.present:
-                # Back in place (a pickup that respawns), and listed so: there again.
-                self.gone.pop(oid, None)
+            # A pickup back in place (it respawns) stays gone until it is seen again:
+            # `update` forgets it gone on sight.
             if obj is None or obj.present or oid in self.gone:
                 continue
             why = gone_why(world, oid)

@@ -316,7 +316,8 @@ def _doors(world: World, ids: IdMap, known: Knowledge, here: str | None) -> list
         # A key or a panel has an id only once the player has seen it; that the door
         # needs one shows on the door itself.
         key = d.key if d.key in known.objects else None
-        key_area = world.level.object(key).area if key else None
+        # Where the key was seen lying, unless it was seen taken or broken since.
+        key_area = world.level.object(key).area if key and key not in known.gone else None
         panel = d.panel if d.panel in known.objects else None
         rows.append({
             "id": ids.ep("door", e.id), "position": [_r(c) for c in pos],
