@@ -411,3 +411,20 @@ def test_what_the_player_passes_during_a_walk_becomes_known():
     assert key in {o["id"] for o in game.view()["objects"]}
     # Seen only from the hall, for an instant: known all the same, and walked to.
     assert game.act("go_to_object", {"object_id": key})["end_reason"] == "arrived"
+
+
+def test_a_door_moved_out_of_sight_keeps_the_state_last_seen_and_no_change_line():
+    game = _session({"floor_plan": True})
+    world = game.world
+    door = game.ids.ep("door", "mid_door")
+    world.teleport(world.player.id, 100.0, -500.0)  # the north room: the door out of sight
+    world.step()
+    game.view()
+    world.doors_system.trigger("mid_door", "open", "guard")
+    result = game.act("wait", {"seconds": 2.0})
+    assert world.doors["mid_door"].state == "open"
+    assert not any(door in line for line in result["changes"])
+    assert next(d for d in game.view()["doors"] if d["id"] == door)["state"] == "closed"
+    # Back in the start room, the door is in sight: open, as it is.
+    world.teleport(world.player.id, 150.0, 300.0)
+    assert next(d for d in game.view()["doors"] if d["id"] == door)["state"] == "open"
