@@ -14,7 +14,7 @@ import pytest
 
 from harness.text_view import render_text_view
 from tests.level_factory import knowledge_level
-from world.errors import UnknownIdError
+from world.errors import InvalidRequestError, UnknownIdError
 from world.level.load import load_level, parse_level
 from world.observe.session import WorldSession
 
@@ -428,3 +428,16 @@ def test_a_door_moved_out_of_sight_keeps_the_state_last_seen_and_no_change_line(
     # Back in the start room, the door is in sight: open, as it is.
     world.teleport(world.player.id, 150.0, 300.0)
     assert next(d for d in game.view()["doors"] if d["id"] == door)["state"] == "open"
+
+
+def test_an_equip_error_lists_the_carried_items_in_episode_ids():
+    data = _armed(knowledge_level())
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    medkit = game.ids.ep("object", "medkit")
+    with pytest.raises(InvalidRequestError) as caught:
+        game.act("equip", {"item_id": medkit})
+    message = str(caught.value)
+    assert game.ids.ep("object", "gun") in message and "gun" not in message.replace(
+        game.ids.ep("object", "gun"), "")
+    assert "medkit" not in message.replace(medkit, "")
