@@ -441,3 +441,22 @@ def test_an_equip_error_lists_the_carried_items_in_episode_ids():
     assert game.ids.ep("object", "gun") in message and "gun" not in message.replace(
         game.ids.ep("object", "gun"), "")
     assert "medkit" not in message.replace(medkit, "")
+
+
+def test_a_walk_never_tells_whether_floor_lies_beyond_what_the_player_knows():
+    # "level" (north) is a secret room behind a hidden passage: a walk into it, one into
+    # the unknown far room and one to where there is no floor at all answer alike.
+    data = knowledge_level()
+    data["areas"][3]["secret"] = True
+    data["exits"][2]["hidden"] = True
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    answers = {(r["end_reason"], r["detail"], r["ticks"]) for r in (
+        game.act("go_to", {"x": 300, "z": -300}),  # the secret room
+        game.act("go_to", {"x": 1500, "z": 300}),  # the unknown far room
+        game.act("go_to", {"x": 300, "z": -3000}),  # no floor anywhere near
+    )}
+    assert len(answers) == 1 and next(iter(answers))[0] == "no_known_route"
+    # Near known floor, an off-floor target is still moved onto it.
+    near = game.act("go_to", {"x": 300, "z": 700})
+    assert near["end_reason"] == "arrived" and near["adjusted_by"] > 0

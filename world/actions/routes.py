@@ -16,8 +16,9 @@ asked over that floor only: a target that only unknown rooms lead to ends the wa
 
 from __future__ import annotations
 
+import math
 import weakref
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Protocol
@@ -35,6 +36,7 @@ from world.actions.places import (
 from world.actions.result import DoorBlock
 from world.navmesh import Path
 from world.navmesh.build import build_navmesh_full
+from world.sim.layout import point_in_polygon
 from world.sim.world import World
 
 _NONE: frozenset[str] = frozenset()
@@ -220,6 +222,36 @@ def describe_door(world: World, door_id: str) -> Finish:
         door.panel) else None
     block = DoorBlock(door_id, state, key=key, key_area=key_area, panel=panel)
     return Finish("door_closed", text, refs, block)
+
+
+def beyond_known_floor(world: World, point: Point3, reach: float) -> bool:
+    """Whether a walk's target lies off the floor the player knows (never without a limit).
+
+    Off means farther than `reach` from every known area, or on the floor of an area the
+    player does not know: either way the answer is no_known_route, so a walk never tells
+    whether floor (a secret room, say) lies where the player has not been.
+    """
+    limit = _LIMITS.get(world)
+    if limit is None:
+        return False
+    areas = set(limit.known.areas) | limit.entering | visited_areas(world)
+    storey = min(world.level.storeys, key=lambda s: (abs(s.y - point[1]), s.id)).id
+    here = world.area_at(point[0], point[2], storey)
+    if here is not None:
+        return here not in areas
+    return not any(_near_ring(point[0], point[2], a.polygon, reach)
+                   for a in world.level.areas if a.id in areas)
+
+
+def _near_ring(x: float, z: float, ring: Sequence[tuple[float, float]], reach: float) -> bool:
+    if point_in_polygon(x, z, tuple(ring)):
+        return True
+    for (ax, az), (bx, bz) in zip(ring, [*ring[1:], ring[0]], strict=True):
+        dx, dz = bx - ax, bz - az
+        t = max(0.0, min(1.0, ((x - ax) * dx + (z - az) * dz) / (dx * dx + dz * dz or 1.0)))
+        if math.hypot(x - ax - t * dx, z - az - t * dz) <= reach:
+            return True
+    return False
 
 
 def _key_place(world: World, key_id: str) -> tuple[str | None, str | None]:
