@@ -460,3 +460,17 @@ def test_a_walk_never_tells_whether_floor_lies_beyond_what_the_player_knows():
     # Near known floor, an off-floor target is still moved onto it.
     near = game.act("go_to", {"x": 300, "z": 700})
     assert near["end_reason"] == "arrived" and near["adjusted_by"] > 0
+
+
+def test_pressing_use_at_a_hidden_passage_names_nothing():
+    data = knowledge_level()
+    data["areas"][3]["secret"] = True
+    data["exits"][2]["hidden"] = True
+    game = WorldSession(parse_level(data), "easy", 0)
+    world = game.world
+    world.teleport(world.player.id, 300.0, 40.0)  # facing the wall where the passage hides
+    world.step()
+    game.view()
+    result = game.act("turn_and_use", {"x": 300, "z": -100})
+    assert result["detail"] == "Turned; nothing usable is within reach that way."
+    assert not EPISODE_ID.search(result["detail"])

@@ -50,6 +50,7 @@ class KnownFloor(Protocol):
 
     areas: Collection[str]
     objects: Collection[str]
+    characters: Collection[str]  # seen (or heard)
     gone: Mapping[str, str]  # object id -> why the player knows it gone (a template)
 
 
