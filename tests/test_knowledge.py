@@ -474,3 +474,37 @@ def test_pressing_use_at_a_hidden_passage_names_nothing():
     result = game.act("turn_and_use", {"x": 300, "z": -100})
     assert result["detail"] == "Turned; nothing usable is within reach that way."
     assert not EPISODE_ID.search(result["detail"])
+
+
+def _guard_seen_then_left_behind() -> WorldSession:
+    # The armed player sees the guard from inside the middle room, then is back in the
+    # start room behind the shut door: the guard is out of sight.
+    data = _armed(knowledge_level())
+    data["briefing"] = {"floor_plan": True}
+    game = WorldSession(parse_level(data), "easy", 0)
+    world = game.world
+    world.teleport(world.player.id, 700.0, 300.0)
+    world.step()
+    game.view()
+    world.teleport(world.player.id, 150.0, 300.0)
+    world.step()
+    assert next(c for c in game.view()["characters"])["seen"] == "before"
+    return game
+
+
+def test_an_attack_on_a_character_down_unseen_walks_to_where_it_was_seen():
+    game = _guard_seen_then_left_behind()
+    game.world.damage("guard", 10.0)  # down behind the shut door
+    result = game.act("attack", {"character_id": game.ids.ep("character", "guard")})
+    assert result["end_reason"] == "arrived" and result["ticks"] > 0
+    assert "already" not in result["detail"] and "down" in result["detail"]
+
+
+def test_an_attack_goes_where_the_target_was_last_seen_not_after_it_through_walls():
+    game = _guard_seen_then_left_behind()
+    world = game.world
+    world.teleport("guard", 1700.0, 590.0)  # moved unseen, into a corner of the far room
+    result = game.act("attack", {"character_id": game.ids.ep("character", "guard")})
+    assert result["end_reason"] == "target_gone", result["detail"]
+    assert "last seen" in result["detail"]
+    assert world.player.x < 1000.0  # stopped where it was seen, never went after it

@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from world.actions.driver import Finish
 from world.actions.places import (
@@ -50,7 +50,7 @@ class KnownFloor(Protocol):
 
     areas: Collection[str]
     objects: Collection[str]
-    characters: Collection[str]  # seen (or heard)
+    characters: Mapping[str, Any]  # id -> its last sighting (seen, or heard)
     gone: Mapping[str, str]  # object id -> why the player knows it gone (a template)
 
 
