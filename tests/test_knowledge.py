@@ -13,7 +13,7 @@ import pytest
 
 from harness.text_view import render_text_view
 from tests.level_factory import knowledge_level
-from world.errors import UnknownIdError
+from world.errors import InvalidRequestError, UnknownIdError
 from world.level.load import parse_level
 from world.observe.session import WorldSession
 
@@ -298,3 +298,220 @@ def test_a_pickup_known_taken_is_worked_on_again_once_back_in_place():
     assert world.objects["medkit"].present  # respawned, in the player's room
     again = game.act("go_to_object", {"object_id": medkit})
     assert again["end_reason"] == "arrived", again["detail"]
+
+
+def _armed(data: dict[str, Any]) -> dict[str, Any]:
+    # The player starts with a pistol in hand.
+    data["objects"].append({"id": "gun", "kind": "weapon", "weapon": "pistol", "amount": 16})
+    data["start"].update(inventory=["gun"], in_hand="gun")
+    return data
+
+
+def test_shooting_a_thing_broken_unseen_answers_from_what_the_player_saw():
+    # A crate in the far room is briefed; someone breaks it behind the shut door. The
+    # refusal speaks of the line of fire from here, never of the crate being broken;
+    # once the player sees the spot, it is "already broken".
+    data = _armed(knowledge_level())
+    data["objects"].append({"id": "crate", "kind": "breakable", "area": "far",
+                            "at": [1700, 500], "health": 0.5})
+    data["briefing"] = {"floor_plan": True, "objects": ["crate"]}
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    world = game.world
+    world.items.damage(world.objects["crate"], 1.0, "guard")
+    assert world.objects["crate"].broken
+    crate = game.ids.ep("object", "crate")
+    result = game.act("shoot_object", {"object_id": crate})
+    assert result["end_reason"] == "refused" and "line of fire" in result["detail"]
+    assert "broken" not in result["detail"]
+    world.damage("guard", 10.0)
+    world.teleport(world.player.id, 1000.0, 300.0)  # in the middle room, the crate's spot in sight
+    game.view()
+    seen = game.act("shoot_object", {"object_id": crate})
+    assert seen["end_reason"] == "arrived" and "already broken" in seen["detail"]
+
+
+def _locked_by_far_key() -> WorldSession:
+    data = knowledge_level()
+    data["exits"][0]["door"] = {"initial": "locked", "key": "far_key"}
+    data["briefing"] = {"floor_plan": True, "objects": ["far_key"]}
+    return WorldSession(parse_level(data), "easy", 0)
+
+
+def test_a_locked_door_says_where_the_key_lies_as_the_player_last_saw_it():
+    game = _locked_by_far_key()
+    game.view()
+    world = game.world
+    # The guard takes the key unseen: as far as the player knows it still lies in "far".
+    assert world.items.take(world.characters["guard"], world.objects["far_key"], False)
+    result = game.act("go_to", {"x": 900, "z": 300})
+    far, key = game.ids.ep("area", "far"), game.ids.ep("object", "far_key")
+    assert result["end_reason"] == "door_closed"
+    assert result["detail"].endswith(f"needs the key {key}, which lies in {far}.")
+    assert result["door"]["key"] == key and result["door"]["key_area"] == far
+    # Once the player has seen the empty spot, it no longer says where the key is.
+    world.teleport(world.player.id, 1500.0, 300.0)
+    game.view()
+    world.teleport(world.player.id, 150.0, 300.0)
+    view = game.view()
+    assert view["doors"][0]["key"] == key and view["doors"][0]["key_area"] is None
+    again = game.act("go_to", {"x": 900, "z": 300})
+    assert again["end_reason"] == "door_closed" and "taken" in again["detail"]
+    assert far not in again["detail"] and again["door"]["key_area"] is None
+
+
+def test_a_pickup_back_in_place_unseen_is_not_listed_until_seen_again():
+    data = knowledge_level()
+    data["objects"][0]["respawn_s"] = 2.0
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    world = game.world
+    world.damage(world.player.id, 0.5)
+    medkit = game.ids.ep("object", "medkit")
+    assert game.act("go_to_object", {"object_id": medkit})["end_reason"] == "arrived"
+    # Into the north room's corner, out of sight of the medkit's spot.
+    world.teleport(world.player.id, 100.0, -500.0)
+    world.step()
+    game.view()
+    game.act("wait", {"seconds": 3.0})
+    assert world.objects["medkit"].present  # back in place, unseen
+    assert medkit not in {o["id"] for o in game.view()["objects"]}
+    refused = game.act("go_to_object", {"object_id": medkit})
+    assert refused["end_reason"] == "refused" and "taken" in refused["detail"]
+    world.teleport(world.player.id, 150.0, 300.0)
+    assert medkit in {o["id"] for o in game.view()["objects"]}
+
+
+def _corridor_level() -> dict[str, Any]:
+    # A long hall east; halfway along, an opening north into a side room whose key lies
+    # deep inside: in sight only while passing the opening, not from either end.
+    return {
+        "format_version": 1, "id": "passing", "title": "A hall with a side room",
+        "brief": "Find the key.", "difficulties": [{"id": "easy"}],
+        "budgets": {"max_decisions": 20, "max_game_seconds": 120},
+        "navmesh": {"agent_radius": 20},
+        "storeys": [{"id": "ground", "y": 0}],
+        "areas": [
+            {"id": "hall", "name": "Hall", "storey": "ground",
+             "polygon": [[0, 0], [2000, 0], [2000, 200], [0, 200]]},
+            {"id": "side", "name": "Side room", "storey": "ground",
+             "polygon": [[800, -600], [1200, -600], [1200, 0], [800, 0]]},
+        ],
+        "exits": [{"id": "side_gap", "kind": "opening", "areas": ["hall", "side"],
+                   "segment": [[950, 0], [1050, 0]]}],
+        "objects": [{"id": "side_key", "kind": "key", "area": "side", "at": [1000, -500]}],
+        "characters": [],
+        "start": {"area": "hall", "at": [100, 100], "facing_deg": 0},
+        "objectives": [{"id": "take_key", "kind": "collect_item", "object": "side_key",
+                        "text": "Pick up the key."}],
+    }
+
+
+def test_what_the_player_passes_during_a_walk_becomes_known():
+    game = WorldSession(parse_level(_corridor_level()), "easy", 0)
+    key = game.ids.ep("object", "side_key")
+    assert key not in {o["id"] for o in game.view()["objects"]}
+    result = game.act("go_to", {"x": 1900, "z": 100})
+    assert result["end_reason"] == "arrived"
+    world = game.world
+    assert not world.line_of_sight(world.player.position, (1000.0, 0.0, -500.0), "ground")
+    assert key in {o["id"] for o in game.view()["objects"]}
+    # Seen only from the hall, for an instant: known all the same, and walked to.
+    assert game.act("go_to_object", {"object_id": key})["end_reason"] == "arrived"
+
+
+def test_a_door_moved_out_of_sight_keeps_the_state_last_seen_and_no_change_line():
+    game = _session({"floor_plan": True})
+    world = game.world
+    door = game.ids.ep("door", "mid_door")
+    world.teleport(world.player.id, 100.0, -500.0)  # the north room: the door out of sight
+    world.step()
+    game.view()
+    world.doors_system.trigger("mid_door", "open", "guard")
+    result = game.act("wait", {"seconds": 2.0})
+    assert world.doors["mid_door"].state == "open"
+    assert not any(door in line for line in result["changes"])
+    assert next(d for d in game.view()["doors"] if d["id"] == door)["state"] == "closed"
+    # Back in the start room, the door is in sight: open, as it is.
+    world.teleport(world.player.id, 150.0, 300.0)
+    assert next(d for d in game.view()["doors"] if d["id"] == door)["state"] == "open"
+
+
+def test_an_equip_error_lists_the_carried_items_in_episode_ids():
+    data = _armed(knowledge_level())
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    medkit = game.ids.ep("object", "medkit")
+    with pytest.raises(InvalidRequestError) as caught:
+        game.act("equip", {"item_id": medkit})
+    message = str(caught.value)
+    assert game.ids.ep("object", "gun") in message and "gun" not in message.replace(
+        game.ids.ep("object", "gun"), "")
+    assert "medkit" not in message.replace(medkit, "")
+
+
+def test_a_walk_never_tells_whether_floor_lies_beyond_what_the_player_knows():
+    # "level" (north) is a secret room behind a hidden passage: a walk into it, one into
+    # the unknown far room and one to where there is no floor at all answer alike.
+    data = knowledge_level()
+    data["areas"][3]["secret"] = True
+    data["exits"][2]["hidden"] = True
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    answers = {(r["end_reason"], r["detail"], r["ticks"]) for r in (
+        game.act("go_to", {"x": 300, "z": -300}),  # the secret room
+        game.act("go_to", {"x": 1500, "z": 300}),  # the unknown far room
+        game.act("go_to", {"x": 300, "z": -3000}),  # no floor anywhere near
+    )}
+    assert len(answers) == 1 and next(iter(answers))[0] == "no_known_route"
+    # Near known floor, an off-floor target is still moved onto it.
+    near = game.act("go_to", {"x": 300, "z": 700})
+    assert near["end_reason"] == "arrived" and near["adjusted_by"] > 0
+
+
+def test_pressing_use_at_a_hidden_passage_names_nothing():
+    data = knowledge_level()
+    data["areas"][3]["secret"] = True
+    data["exits"][2]["hidden"] = True
+    game = WorldSession(parse_level(data), "easy", 0)
+    world = game.world
+    world.teleport(world.player.id, 300.0, 40.0)  # facing the wall where the passage hides
+    world.step()
+    game.view()
+    result = game.act("turn_and_use", {"x": 300, "z": -100})
+    assert result["detail"] == "Turned; nothing usable is within reach that way."
+    assert not EPISODE_ID.search(result["detail"])
+
+
+def _guard_seen_then_left_behind() -> WorldSession:
+    # The armed player sees the guard from inside the middle room, then is back in the
+    # start room behind the shut door: the guard is out of sight.
+    data = _armed(knowledge_level())
+    data["briefing"] = {"floor_plan": True}
+    game = WorldSession(parse_level(data), "easy", 0)
+    world = game.world
+    world.teleport(world.player.id, 700.0, 300.0)
+    world.step()
+    game.view()
+    world.teleport(world.player.id, 150.0, 300.0)
+    world.step()
+    assert next(c for c in game.view()["characters"])["seen"] == "before"
+    return game
+
+
+def test_an_attack_on_a_character_down_unseen_walks_to_where_it_was_seen():
+    game = _guard_seen_then_left_behind()
+    game.world.damage("guard", 10.0)  # down behind the shut door
+    result = game.act("attack", {"character_id": game.ids.ep("character", "guard")})
+    assert result["end_reason"] == "arrived" and result["ticks"] > 0
+    assert "already" not in result["detail"] and "down" in result["detail"]
+
+
+def test_an_attack_goes_where_the_target_was_last_seen_not_after_it_through_walls():
+    game = _guard_seen_then_left_behind()
+    world = game.world
+    world.teleport("guard", 1700.0, 590.0)  # moved unseen, into a corner of the far room
+    result = game.act("attack", {"character_id": game.ids.ep("character", "guard")})
+    assert result["end_reason"] == "target_gone", result["detail"]
+    assert "last seen" in result["detail"]
+    assert world.player.x < 1000.0  # stopped where it was seen, never went after it

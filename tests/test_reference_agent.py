@@ -110,3 +110,24 @@ def test_an_empty_gun_is_refilled_before_other_errands() -> None:
     mem.fail(("go_to_object", {"object_id": "o3"}, "rearming"))
     step = fight.heal(mem, 0.3)
     assert step is not None and step[1]["object_id"] == "o3"
+
+
+def test_a_camera_next_door_is_shot_from_a_doorway_outside_its_view() -> None:
+    from agents.reference import brain
+    from agents.reference.memory import Memory
+
+    camera = {**_thing("o2", "camera", 600.0), "position": [600.0, 0.0, -150.0],
+              "facing_deg": 270.0, "view_angle_deg": 60.0, "view_range": 800.0}
+    way = {"id": "w1", "to": "a2", "to_name": "Next room", "via": "door", "door": "d1",
+           "position": [500.0, 0.0, 0.0], "visited": False, "one_way": False,
+           "other_storey": False, "distance": 500.0}
+    observation = _observation([camera])
+    observation["view"]["area"]["ways_out"] = [way]
+    mem = Memory()
+    mem.update(observation)
+    # The camera looks away from the doorway (toward -z): the doorway is a safe spot.
+    step = brain._doorway_shot(mem, camera)
+    assert step is not None and step[0] == "go_to"
+    assert (step[1]["x"], step[1]["z"]) == (500.0, 0.0)
+    # Facing the doorway, the camera would see the player there: no such step.
+    assert brain._doorway_shot(mem, {**camera, "facing_deg": 100.0}) is None

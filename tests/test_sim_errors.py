@@ -29,7 +29,7 @@ BAD_CALLS = [
     (lambda w: w.use("player", "nowhere"), UnknownIdError, "d_plain"),
     (lambda w: w.use("player", "terminal"), InvalidRequestError, "use reaches 120 units"),
     (lambda w: w.use("player", "sidearm"), InvalidRequestError, "carried, not placed"),
-    (lambda w: w.equip("player", "blue_key"), InvalidRequestError, "carried: sidearm, spycam"),
+    (lambda w: w.equip("player", "blue_key"), InvalidRequestError, "carried: 'sidearm', 'spycam'"),
     (lambda w: w.equip("player", "laser"), UnknownIdError, "no object with id 'laser'"),
     (lambda w: w.fire("player", "yeti"), UnknownIdError, "dummy_wall"),
     (lambda w: w.fire("player", ("a", 1)), InvalidRequestError, "point (x, y, z)"),

@@ -6,6 +6,7 @@ the view lists them, the exit, exploration, roaming), each returning a decision 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -38,6 +39,8 @@ CAMERA_SPOT = 150.0  # spots this far apart are tried apart for a refused camera
 PEEK_RANGE = 400.0  # a door opening nearer than this is looked through before going on
 PEEK_S = 0.6  # a little longer than a door takes to swing open
 PEEK_AGAIN_S = 5.0  # a door seen opening again after this long is looked through again
+CONE_MARGIN_DEG = 15.0  # a doorway this close to a camera's cone counts as watched
+CONE_MARGIN_UNITS = 100.0
 SAME_FLOOR = 150.0  # heights closer than this are one storey (storeys lie hundreds apart)
 # End reason -> how much it counts against repeating the same decision.
 SETBACKS: dict[str, int] = {"stuck": 2, "unreachable": 3, "refused": 3, "door_closed": 1,
@@ -164,6 +167,9 @@ class Brain:
                 if step is None:
                     mem.failures[spot] += 1
                 return step or shot
+            step = _doorway_shot(mem, camera)
+            if step is not None:
+                return step
         return None
 
     def _peek(self, stealth: bool) -> Decision | None:
@@ -210,6 +216,32 @@ class Brain:
         point = next((o["point"] for o in mem.view["objectives"]
                       if o["area"] == exit_row["area"] and o.get("point")), None)
         return enter_area(mem, exit_row["area"], point, f"heading for the exit {exit_row['name']}")
+
+
+def _doorway_shot(mem: Memory, camera: dict[str, Any]) -> Decision | None:
+    # A camera in the next room, out of the line of fire from here, is shot from the
+    # doorway into its room when that doorway lies outside its view: walking on with the
+    # errand would cross the room it watches.
+    for way in (mem.view["area"] or {}).get("ways_out", []):
+        if way["to"] != camera["area"] or _watched(camera, way["position"]):
+            continue
+        x, y, z = way["position"]
+        decision: Decision = ("go_to", {"x": x, "z": z, "y": y, "use_on_way": True,
+                                        "fire_on_way": True},
+                              f"stepping into way {way['id']} for a shot at camera "
+                              f"{camera['id']}")
+        if not mem.failed(decision, 2):
+            return decision
+    return None
+
+
+def _watched(camera: dict[str, Any], point: list[float]) -> bool:
+    # Whether a point lies inside a camera's cone (with a margin for the player's width).
+    dx, dz = point[0] - camera["position"][0], point[2] - camera["position"][2]
+    if math.hypot(dx, dz) > (camera["view_range"] or 0.0) + CONE_MARGIN_UNITS:
+        return False
+    off = (math.degrees(math.atan2(dz, dx)) - (camera["facing_deg"] or 0.0) + 180.0) % 360.0
+    return abs(off - 180.0) <= (camera["view_angle_deg"] or 0.0) / 2 + CONE_MARGIN_DEG
 
 
 def _quiet(decision: Decision | None, stealth: bool) -> Decision | None:

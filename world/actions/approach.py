@@ -28,6 +28,9 @@ DOOR_STANDOFF = 60.0
 REACH_SHARE = 0.8
 
 _REACHED = Finish("arrived", "")
+# Why an object can no longer be worked on (templates with {target}).
+BROKEN_WHY = "{target} is broken"
+TAKEN_WHY = "{target} is no longer lying there (it was taken)"
 
 
 def _door_goal(world: World, door_id: str) -> Point3 | None:
@@ -99,8 +102,7 @@ def gone_why(world: World, thing_id: str) -> str | None:
     """
     obj = world.objects.get(thing_id)
     if obj is not None and not obj.present:
-        return "{target} is broken" if obj.broken else (
-            "{target} is no longer lying there (it was taken)")
+        return BROKEN_WHY if obj.broken else TAKEN_WHY
     actor = world.characters.get(thing_id)
     if actor is not None and not actor.alive:
         return "{target} is down"

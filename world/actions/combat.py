@@ -6,13 +6,13 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from world.actions.approach import facing, out_of_reach, target_gone
-from world.actions.driver import Finish, Run, Script, decided, drive
+from world.actions.approach import BROKEN_WHY, facing, known_gone, out_of_reach, target_gone
+from world.actions.driver import PERCEIVE_TICKS, Finish, Run, Script, decided, drive
 from world.actions.follow import HEIGHT_TOLERANCE, Walker
-from world.actions.places import floor_near, on_floor, storey_y
+from world.actions.places import Point3, floor_near, on_floor, storey_y
 from world.actions.result import ActionResult
 from world.actions.returnfire import gun_problem
-from world.actions.routes import Route, plan
+from world.actions.routes import Route, known_of, plan
 from world.actions.timing import explicit, limit_for, route_limit
 from world.errors import UnknownIdError
 from world.sim.actors import Actor
@@ -22,6 +22,7 @@ FIGHT_EXTRA_S = 10.0  # time allowed for firing once the target is in the open
 SHOOT_DEFAULT_S = 10.0
 RANGE_SHARE = 0.9  # close in until the target is this share of the weapon's range away
 REPLAN_MOVE = 60.0  # replan the approach once the target moved this far
+LOST_THERE = 40.0  # this near where a target out of view was last seen, it is lost
 TARGET_FLOOR = 100.0  # how far from a target the floor to walk to may be
 
 
@@ -34,13 +35,49 @@ def _out_of_ammo(world: World) -> Finish | None:
     return None if problem is None else Finish("out_of_ammo", problem.capitalize() + ".")
 
 
-def _plan_to(world: World, target: Actor) -> Route | Finish | None:
+def _plan_to(world: World, point: Point3) -> Route | Finish | None:
     # A route to the floor where the target stands, on the target's storey: the point
     # itself may lie a little off the mesh, where another storey's floor would be found.
-    goal = floor_near(world, target.position, TARGET_FLOOR, on_floor(world, world.player.position))
+    goal = floor_near(world, point, TARGET_FLOOR, on_floor(world, world.player.position))
     if goal is None:
         return None
     return plan(world, world.player.position, goal, use_on_way=True)
+
+
+class _Seen:
+    """A character as the player perceives it during an attack.
+
+    With a session's knowledge, its last sighting (brought up to date every few ticks):
+    the walk goes where it was last seen, never after it through walls, and its fall
+    counts once seen. Without one, the character as it is.
+    """
+
+    def __init__(self, world: World, target: Actor) -> None:
+        self.world, self.target = world, target
+        self.known = known_of(world)
+
+    def _sighting(self) -> Any:
+        return None if self.known is None else self.known.characters.get(self.target.id)
+
+    def now(self) -> bool:
+        """Whether it is in view now (seen at the last look, a few ticks at most ago)."""
+        s = self._sighting()
+        return s is None or (not s.heard and s.tick >= self.world.tick - PERCEIVE_TICKS)
+
+    def where(self) -> Point3:
+        """Where to look for it: where it stands while in view, else where last seen."""
+        s = self._sighting()
+        return self.target.position if s is None or self.now() else tuple(s.position)
+
+    def down(self) -> bool:
+        """Whether the player knows it is down."""
+        s = self._sighting()
+        return not self.target.alive if s is None else bool(s.down)
+
+    def health(self) -> float:
+        """Its health as last perceived."""
+        s = self._sighting()
+        return self.target.health if s is None else float(s.health)
 
 
 def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
@@ -56,10 +93,11 @@ def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
     cid = args["character_id"]
     target = world.actor(cid)
     refs = {"target": cid}
+    seen = _Seen(world, target)
     if target.side != "hostile":
         return decided("attack", args, Finish(
             "refused", "{target} is friendly; friendly characters are never attacked.", refs))
-    if not target.alive:
+    if seen.down():
         return decided("attack", args, Finish("arrived", "{target} is already down.", refs))
     problem = _fight_problem(world)
     if problem is not None:
@@ -67,21 +105,21 @@ def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
     player = world.player
     weapon = world.combat.weapon_of(player)
     reach = weapon.range * (1.0 if weapon.melee else RANGE_SHARE)
-    first = _plan_to(world, target)
+    first = _plan_to(world, seen.where())
     length = first.path.length if hasattr(first, "path") else 0.0
     limit = limit_for(args, route_limit(length, player.speed, FIGHT_EXTRA_S))
 
     def in_the_open() -> bool:
-        if target.storey != player.storey:
+        if not target.alive or target.storey != player.storey:
             return False
         d = math.hypot(target.x - player.x, target.z - player.z)
         return d <= reach and world.line_of_sight(player.position, target.position, player.storey)
 
     def script(run: Run) -> Script:
         walker: Walker | None = None
-        aimed_at = target.position
+        aimed_at = seen.where()
         while True:
-            if not target.alive:
+            if seen.down():
                 return Finish("arrived", "{target} is down.", refs)
             empty = _out_of_ammo(world)
             if empty is not None:
@@ -91,12 +129,17 @@ def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
                 run.progress = None
                 yield PlayerIntent(fire_at=cid, face=facing(world, (target.x, target.z)))
                 continue
-            moved = math.hypot(target.x - aimed_at[0], target.z - aimed_at[2])
-            if walker is None or moved > REPLAN_MOVE or abs(target.y - aimed_at[1]) > (
+            where = seen.where()
+            if walker is not None and not seen.now() and walker.progress is not None \
+                    and walker.progress < LOST_THERE:
+                return Finish("target_gone", "Stopped: {target} is no longer where it was "
+                              "last seen.", refs)
+            moved = math.hypot(where[0] - aimed_at[0], where[2] - aimed_at[2])
+            if walker is None or moved > REPLAN_MOVE or abs(where[1] - aimed_at[1]) > (
                 HEIGHT_TOLERANCE
             ):
-                aimed_at = target.position
-                planned = _plan_to(world, target)
+                aimed_at = where
+                planned = _plan_to(world, where)
                 if planned is None:
                     return out_of_reach(world, cid)
                 if isinstance(planned, Finish):
@@ -110,7 +153,7 @@ def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
 
     def timeout(run: Run) -> Finish:
         return Finish("gave_up", f"Time ran out with {{target}} still up "
-                      f"(health {target.health:.2f}).", refs)
+                      f"(health {seen.health():.2f}).", refs)
 
     return drive(world, "attack", args, script, limit, timeout, tolerate=frozenset({cid}))
 
@@ -130,14 +173,20 @@ def shoot_object(world: World, args: Mapping[str, Any]) -> ActionResult:
     obj = world.objects.get(oid)
     if obj is None:
         raise UnknownIdError("object", oid, sorted(world.objects))
-    if obj.broken:
+    # The player's last perceived state decides: a thing broken or taken unseen still
+    # stands where it was seen, and the checks below (line of fire from here, range)
+    # are asked of that spot; the first tick in sight of it ends as target_gone.
+    gone = known_gone(world, oid)
+    if gone == BROKEN_WHY:
         return decided("shoot_object", args, Finish("arrived", "{target} is already broken.",
                                                     refs))
     player = world.player
     why = None
     if obj.health is None:
         why = "{target} cannot be broken by gunfire"
-    elif not obj.present or obj.x is None:
+    elif gone is not None:
+        why = gone
+    elif obj.x is None:
         why = "{target} is not standing in the world"
     elif (problem := _fight_problem(world)) is not None:
         why = problem

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import weakref
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,16 @@ from world.sim.world import PlayerIntent, World
 STUCK_WINDOW_S = 1.5
 STUCK_MIN_SHARE = 0.1
 STUCK_MIN_UNITS = 20.0
+# How often, in ticks, the player takes in its surroundings during an action: what it
+# passes on a walk becomes known even when the walk ends out of sight of it.
+PERCEIVE_TICKS = 5
+
+_PERCEIVERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def perceive_during_actions(world: World, perceive: Callable[[World], None]) -> None:
+    """Have every later action in this world call `perceive` every `PERCEIVE_TICKS` ticks."""
+    _PERCEIVERS[world] = perceive
 
 
 @dataclass(frozen=True)
@@ -144,6 +155,7 @@ def drive(
         window, max(STUCK_MIN_UNITS, STUCK_MIN_SHARE * pace * STUCK_WINDOW_S)
     )
     shooter = ReturnFire(world)
+    perceive = _PERCEIVERS.get(world)
     distance = 0.0
     steps = script(run)
     try:
@@ -171,6 +183,8 @@ def drive(
             finish = refused_midway(exc)
             break
         run.ticks += 1
+        if perceive is not None and run.ticks % PERCEIVE_TICKS == 0:
+            perceive(world)
         after = player.position
         run.segment = (before, after)
         distance += math.hypot(after[0] - before[0], after[2] - before[2])

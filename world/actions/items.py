@@ -18,6 +18,7 @@ from world.actions.driver import Act, Finish, Run, Script, decided, drive
 from world.actions.follow import Walker
 from world.actions.places import finite_args, locate
 from world.actions.result import ActionResult
+from world.actions.routes import known_of
 from world.actions.timing import Limit, limit_for, route_limit
 from world.actions.walking import USE_EXTRA_S, gave_up
 from world.errors import WorldError
@@ -128,11 +129,16 @@ def _drawn_first(
 
 def _in_direction(world: World, heading: float) -> str | None:
     # The usable door, object or character within reach nearest to the heading (then nearest).
+    # Only what the player knows is pressed: never a hidden passage not yet revealed (a
+    # wall to it), nor a thing it has not seen.
     player = world.player
     best = None
-    candidates = sorted(world.doors) + sorted(
+    known = known_of(world)
+    candidates = sorted(i for i, d in world.doors.items() if d.revealed) + sorted(
         oid for oid, o in world.objects.items() if o.present and o.x is not None
-    ) + sorted(cid for cid, a in world.characters.items() if a.alive)  # a hostage, a guide
+        and (known is None or oid in known.objects)
+    ) + sorted(cid for cid, a in world.characters.items() if a.alive and (
+        known is None or cid in known.characters))  # a hostage, a guide
     for thing in candidates:
         if not world.within_reach(player, thing):
             continue

@@ -16,11 +16,12 @@ asked over that floor only: a target that only unknown rooms lead to ends the wa
 
 from __future__ import annotations
 
+import math
 import weakref
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from world.actions.driver import Finish
 from world.actions.places import (
@@ -35,6 +36,7 @@ from world.actions.places import (
 from world.actions.result import DoorBlock
 from world.navmesh import Path
 from world.navmesh.build import build_navmesh_full
+from world.sim.layout import point_in_polygon
 from world.sim.world import World
 
 _NONE: frozenset[str] = frozenset()
@@ -48,6 +50,7 @@ class KnownFloor(Protocol):
 
     areas: Collection[str]
     objects: Collection[str]
+    characters: Mapping[str, Any]  # id -> its last sighting (seen, or heard)
     gone: Mapping[str, str]  # object id -> why the player knows it gone (a template)
 
 
@@ -199,14 +202,15 @@ def describe_door(world: World, door_id: str) -> Finish:
         text = "The door {door} is locked; it needs a key, not seen so far."
     elif state == "locked" and door.key is not None:
         refs["key"] = door.key
-        key = world.objects.get(door.key)
-        if key is not None and key.present and key.storey is not None and key.x is not None:
-            key_area = world.area_at(key.x, key.z, key.storey)
-        if key_area is not None and (known is not None or key_area in visited_areas(world)):
+        key_area, gone = _key_place(world, door.key)
+        if gone is not None:
+            # Seen taken or broken: where it went is not known.
+            refs["target"] = door.key
+            text = "The door {door} is locked; it needs the key {key}, but " + gone + "."
+        elif key_area is not None:
             refs["key_area"] = key_area
             text = "The door {door} is locked; it needs the key {key}, which lies in {key_area}."
         else:
-            key_area = None
             text = "The door {door} is locked; it needs the key {key}, not seen so far."
     elif state == "locked":
         text = "The door {door} is locked from the other side."
@@ -219,6 +223,53 @@ def describe_door(world: World, door_id: str) -> Finish:
         door.panel) else None
     block = DoorBlock(door_id, state, key=key, key_area=key_area, panel=panel)
     return Finish("door_closed", text, refs, block)
+
+
+def beyond_known_floor(world: World, point: Point3, reach: float) -> bool:
+    """Whether a walk's target lies off the floor the player knows (never without a limit).
+
+    Off means farther than `reach` from every known area, or on the floor of an area the
+    player does not know: either way the answer is no_known_route, so a walk never tells
+    whether floor (a secret room, say) lies where the player has not been.
+    """
+    limit = _LIMITS.get(world)
+    if limit is None:
+        return False
+    areas = set(limit.known.areas) | limit.entering | visited_areas(world)
+    storey = min(world.level.storeys, key=lambda s: (abs(s.y - point[1]), s.id)).id
+    here = world.area_at(point[0], point[2], storey)
+    if here is not None:
+        return here not in areas
+    return not any(_near_ring(point[0], point[2], a.polygon, reach)
+                   for a in world.level.areas if a.id in areas)
+
+
+def _near_ring(x: float, z: float, ring: Sequence[tuple[float, float]], reach: float) -> bool:
+    if point_in_polygon(x, z, tuple(ring)):
+        return True
+    for (ax, az), (bx, bz) in zip(ring, [*ring[1:], ring[0]], strict=True):
+        dx, dz = bx - ax, bz - az
+        t = max(0.0, min(1.0, ((x - ax) * dx + (z - az) * dz) / (dx * dx + dz * dz or 1.0)))
+        if math.hypot(x - ax - t * dx, z - az - t * dz) <= reach:
+            return True
+    return False
+
+
+def _key_place(world: World, key_id: str) -> tuple[str | None, str | None]:
+    # (area, why gone) of a key as the player last perceived it. With a session's
+    # knowledge: where it was seen lying, unless it was seen taken or broken (a key taken
+    # unseen still lies there as far as the player knows); without one: where it lies
+    # now, once that area was stood in.
+    known = known_of(world)
+    key = world.objects.get(key_id)
+    if key is None or key.x is None or key.storey is None:
+        return None, None
+    if known is not None:
+        gone = known.gone.get(key_id)
+        return (None, gone) if gone is not None else (
+            world.area_at(key.x, key.z, key.storey), None)
+    area = world.area_at(key.x, key.z, key.storey) if key.present else None
+    return (area if area in visited_areas(world) else None), None
 
 
 def plan(world: World, start: Point3, goal: Point3, use_on_way: bool) -> Route | Finish | None:

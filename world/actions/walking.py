@@ -31,7 +31,14 @@ from world.actions.places import (
 )
 from world.actions.result import ActionResult
 from world.actions.returnfire import holds_gun
-from world.actions.routes import Route, describe_door, entering, plan
+from world.actions.routes import (
+    NO_KNOWN_ROUTE,
+    Route,
+    beyond_known_floor,
+    describe_door,
+    entering,
+    plan,
+)
 from world.actions.timing import limit_for, route_limit
 from world.errors import UnknownIdError
 from world.sim.clock import ticks_to_seconds
@@ -107,6 +114,8 @@ def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
     x, given_y, z = finite_args(args, "x", "y", "z")
     target = (x, given_y if given_y is not None else player.y, z)
     start = on_floor(world, player.position)
+    if beyond_known_floor(world, target, SNAP_RADIUS):
+        return decided("go_to", args, Finish("no_known_route", NO_KNOWN_ROUTE))
     # The floor right at the target, on the storey its y picks (without y, the floor
     # there nearest the player's height): arriving there needs no adjustment.
     goal = floor_under(world, target[0], target[2], target[1], start,
@@ -118,6 +127,8 @@ def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
             return _unreachable("go_to", args, f"No floor within {SNAP_RADIUS:g} units of the "
                                 "target can be reached from here.")
         goal = snap[0]
+        if beyond_known_floor(world, goal, 0.0):
+            return decided("go_to", args, Finish("no_known_route", NO_KNOWN_ROUTE))
         moved = math.dist(goal, target) if given_y is not None else snap[1]
         if moved > 1.0:
             adjusted = (goal, moved)
@@ -149,6 +160,8 @@ def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
 
         return script
 
+    if beyond_known_floor(world, goal, 0.0):
+        return decided("go_to", args, Finish("no_known_route", NO_KNOWN_ROUTE))
     planned = plan(world, player.position, goal, use_on_way)
     return _walk_result(world, "go_to", args, goal, planned, adjusted, script_for)
 

@@ -1,10 +1,10 @@
 """"What changed" during an action: only what the player perceived, in episode ids.
 
 Each line is rendered from an event's structured fields (never by rewriting a sentence),
-and only when the player could perceive it: its own doings, things it knows (seen doors,
-objects and characters), and what is heard everywhere (alarms, countdowns). Repeats of
-one change are merged into one line with a count or a total; changes of no size are
-dropped.
+and only when the player could perceive it: its own doings, things it knows (objects and
+characters seen, doors in sight about then), and what is heard everywhere (alarms,
+countdowns). Repeats of one change are merged into one line with a count or a total;
+changes of no size are dropped.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from world.actions.driver import PERCEIVE_TICKS
 from world.observe.ids import IdMap
 from world.observe.knowledge import Knowledge
 from world.sim.events import Event
@@ -68,6 +69,10 @@ def _perceived(change: Change, event: Event, known: Knowledge,
         return True
     if change.subject == PLAYER:
         return event.subject == PLAYER
+    if change.subject == "door" and event.other != PLAYER:
+        # A door moved by someone else counts only when it was in sight about then.
+        return knows("door", event.subject) and known.door_seen.get(
+            event.subject, -1) >= event.tick - PERCEIVE_TICKS
     if change.subject == "character":
         seen = known.characters.get(event.subject)
         # A character's fall counts only when the player saw it down.

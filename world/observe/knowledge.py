@@ -25,6 +25,7 @@ HEARD_GRID = 200.0  # a shot heard but not seen is placed only this roughly
 # Ways out the player sees through from inside an area: an opening, a window, stairs; a
 # door only while it stands open.
 SEE_THROUGH_DOOR = frozenset({"open", "opening"})
+DOOR_STEP = 15.0  # a door is looked at this far in front of its line, on the player's side
 # Id groups whose knowledge is kept here (ways out are known with their areas' doors).
 GROUPS = ("area", "door", "way", "object", "character")
 
@@ -74,6 +75,20 @@ def way_lines(world: World, area: str) -> list[tuple[str, str, str, tuple]]:
     return out
 
 
+def door_in_sight(world: World, door_id: str) -> bool:
+    """Whether the player has a clear line to a door (its middle, a step on its own side)."""
+    exit_ = world.level.exit(door_id)
+    (ax, az), (bx, bz) = exit_.segment
+    mx, mz = (ax + bx) / 2, (az + bz) / 2
+    p = world.player
+    d = math.hypot(p.x - mx, p.z - mz)
+    if d > 1e-6:
+        # The door line itself stands in the way of a line to its exact middle.
+        mx, mz = mx + (p.x - mx) / d * DOOR_STEP, mz + (p.z - mz) / d * DOOR_STEP
+    area = exit_.areas[0]
+    return sees(world, (mx, world.level.area_y(area), mz), world.level.area(area).storey)
+
+
 class Knowledge:
     """One episode's record of what the player knows; `update` after every action."""
 
@@ -84,6 +99,9 @@ class Knowledge:
         self.visited: set[str] = set()
         self.objects: set[str] = set()
         self.doors: set[str] = set()
+        # Each known door's state as last perceived, and the tick it was last in sight.
+        self.door_states: dict[str, str] = {}
+        self.door_seen: dict[str, int] = {}
         self.characters: dict[str, Sighting] = {}
         # Objects the player has perceived gone (taken, broken), with why (a template).
         self.gone: dict[str, str] = {}
@@ -99,6 +117,9 @@ class Knowledge:
         briefed = set(brief.areas) if brief is not None else set()
         self.doors.update(e.id for e in level.exits
                           if e.kind == "door" and (self.floor_plan or set(e.areas) & briefed))
+        # A briefed door is drawn as the level starts it.
+        self.door_states.update((e.id, e.door.initial) for e in level.exits
+                                if e.id in self.doors and e.door is not None)
 
     def update(self, world: World) -> None:
         """Learn from this moment: where the player is, what it sees."""
@@ -113,6 +134,7 @@ class Knowledge:
                     self.doors.add(way_id)
         if here is not None:
             self._look_through(world, here)
+        self._see_doors(world, here)
         for oid, obj in world.objects.items():
             if obj.holder == world.player.id:
                 self.objects.add(oid)
@@ -135,14 +157,30 @@ class Knowledge:
                     self.areas.add(actor.area)
         self.areas.discard("")
 
+    def _see_doors(self, world: World, here: str | None) -> None:
+        # A door's state is perceived while it is on a way out of the player's area or
+        # in sight; one first known now (its area just stood in) is seen as it is.
+        own = {way_id for way_id, *_ in way_lines(world, here)} if here is not None else set()
+        for door_id in sorted(self.doors):
+            runtime = world.doors.get(door_id)
+            if runtime is None:
+                continue
+            if door_id in own or door_id not in self.door_states or door_in_sight(
+                    world, door_id):
+                self.door_states[door_id] = runtime.state
+                self.door_seen[door_id] = world.tick
+
+    def door_state(self, world: World, door_id: str) -> str:
+        """A known door's state as the player last perceived it."""
+        return self.door_states.get(door_id, world.doors[door_id].state)
+
     def _see_gone(self, world: World, here: str | None) -> None:
         # A known object is known gone once the player took it, or saw its spot (or
         # stood in its area) after it was taken or broken; until then it is still there.
         for oid in sorted(self.objects):
             obj = world.objects.get(oid)
-            if obj is not None and obj.present:
-                # Back in place (a pickup that respawns), and listed so: there again.
-                self.gone.pop(oid, None)
+            # A pickup back in place (it respawns) stays gone until it is seen again:
+            # `update` forgets it gone on sight.
             if obj is None or obj.present or oid in self.gone:
                 continue
             why = gone_why(world, oid)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from world.actions.driver import perceive_during_actions
 from world.actions.registry import execute
 from world.actions.routes import plan_over
 from world.errors import InvalidRequestError, UnknownIdError
@@ -51,6 +52,7 @@ class WorldSession:
         self.ids = IdMap(level, seed)
         self.known = Knowledge(level)
         plan_over(self.world, self.known)
+        perceive_during_actions(self.world, self.known.update)
 
     @property
     def tick(self) -> int:

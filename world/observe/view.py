@@ -2,7 +2,8 @@
 
 Every id is written through the episode's `IdMap`, and only things the player knows
 (`Knowledge`) appear: characters once seen (marked "now" or "before", with the state they
-were last seen in), objects once seen or briefed, doors once seen, hidden exits once
+were last seen in), objects once seen or briefed, doors once seen (in the state last
+perceived), hidden exits once
 revealed, a key's or an objective's place only once it is known.
 """
 
@@ -306,18 +307,20 @@ def _doors(world: World, ids: IdMap, known: Knowledge, here: str | None) -> list
         if e.id not in own and e.id not in known.doors:
             continue
         d = e.door
+        state = known.door_state(world, e.id)  # as last perceived
         y = world.level.area_y(e.areas[0])
         pos = ((e.segment[0][0] + e.segment[1][0]) / 2, y, (e.segment[0][1] + e.segment[1][1]) / 2)
         # A key or a panel has an id only once the player has seen it; that the door
         # needs one shows on the door itself.
         key = d.key if d.key in known.objects else None
-        key_area = world.level.object(key).area if key else None
+        # Where the key was seen lying, unless it was seen taken or broken since.
+        key_area = world.level.object(key).area if key and key not in known.gone else None
         panel = d.panel if d.panel in known.objects else None
         rows.append({
             "id": ids.ep("door", e.id), "position": [_r(c) for c in pos],
-            "between": [ids.ep("area", a) for a in e.areas], "state": runtime.state,
+            "between": [ids.ep("area", a) for a in e.areas], "state": state,
             "locked_from_this_side": bool(d.locked_from and here and d.locked_from != here
-                                          and runtime.state == "locked"),
+                                          and state == "locked"),
             "key": ids.ep("object", key) if key else None,
             "key_area": ids.ep("area", key_area) if key_area else None,
             "needs_key": d.key is not None,

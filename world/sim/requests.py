@@ -119,7 +119,7 @@ class RequestChecks:
         if object_id not in actor.inventory:
             raise InvalidRequestError(
                 f"{actor.id!r} does not carry {object_id!r}; carried: "
-                f"{', '.join(actor.inventory) or 'nothing'}"
+                f"{', '.join(repr(i) for i in actor.inventory) or 'nothing'}"
             )
 
     def _fire_target(self, target: Any) -> tuple[tuple[float, float], str, Any, bool, float]:
