@@ -203,23 +203,37 @@ class Intercept(Verifier):
         return sum(_harm(c) for c in chars) / len(chars) if chars else 0.0
 
 
+# The player's events that say who its latest shot was aimed at, and by whom.
+_PLAYER_SHOTS = frozenset({"fired_back", "shot_fired"})
+
+
 class Frags(Verifier):
     """Arena: be first to `count` frags; failed if any other actor gets there first.
 
     A frag is an `actor_down` event whose cause is another actor (the player or a
     character). When the player and a rival reach the count on the same tick, the
-    failure wins.
+    failure wins. A player frag whose last shot at the victim was automatic return fire
+    (a `fired_back` event before the shot) does not count: an agent that only waits
+    while the gun answers attackers must not win an arena.
     """
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
         self.count = objective.count or 1
         self.frags: dict[str, int] = {}
+        self._fired_back: str | None = None  # the target of this tick's return fire
+        self._automatic: dict[str, bool] = {}  # victim -> the player's last shot was automatic
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
         """Count frags; failure first, then done while ready at the count."""
+        self._fired_back = None  # return fire and its shot share one tick
         for e in events:
+            if e.subject == PLAYER_ID and e.kind in _PLAYER_SHOTS:
+                self._note_shot(e)
+                continue
             if e.kind != "actor_down" or e.other is None or e.other == e.subject:
+                continue
+            if e.other == PLAYER_ID and self._automatic.get(e.subject, False):
                 continue
             # Hazards and objects also put actors down; only actors score frags.
             if e.other == PLAYER_ID or e.other in world.characters:
@@ -227,6 +241,13 @@ class Frags(Verifier):
         if any(n >= self.count for who, n in self.frags.items() if who != PLAYER_ID):
             return FAILED
         return DONE if ready and self.player_frags >= self.count else None
+
+    def _note_shot(self, e: Event) -> None:
+        if e.kind == "fired_back":
+            self._fired_back = e.other
+        elif e.other is not None:
+            self._automatic[e.other] = self._fired_back == e.other
+            self._fired_back = None
 
     @property
     def player_frags(self) -> int:

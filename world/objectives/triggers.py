@@ -62,7 +62,8 @@ READS: MappingProxyType[str, frozenset[str] | None] = MappingProxyType({
     "stay_unseen": frozenset({"player_spotted", "alarm_raised"}),
     "no_alarm": frozenset({"alarm_raised"}),
     "find_secrets": frozenset({"secret_found", "area_entered"}),
-    "frags": frozenset({"actor_down"}),
+    # The player's shots too: a frag by automatic return fire does not count.
+    "frags": frozenset({"actor_down", "fired_back", "shot_fired"}),
     "waypoints": None,
     "escort": None,
     "follow": None,
