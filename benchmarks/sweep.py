@@ -102,8 +102,19 @@ def block(tables: dict[str, list[dict]], seeds: int, levels: str = "all") -> str
              f"{seeds - 1} on {which} and every difficulty."]
     for name, rows in tables.items():
         parts += ["", f"### {name.capitalize()} agent: {AGENTS[name][1]}", "",
-                  markdown_table(summarise(rows)).rstrip("\n")]
+                  markdown_table(summarise(rows)).rstrip("\n"), "", score_line(rows)]
     return "\n".join(parts)
+
+
+def score_line(rows: list[dict]) -> str:
+    """The suite's mean score and the pairs with the highest and lowest mean score."""
+    f = figures(rows)
+    best, worst = f["best_pair"], f["worst_pair"]
+    if best is None or worst is None:
+        return "No episodes."
+    return (f"Mean score over the suite: {f['mean_score']:.3f}; highest pair mean "
+            f"{best['score_mean']:.3f} ({best['level']} {best['difficulty']}), lowest "
+            f"{worst['score_mean']:.3f} ({worst['level']} {worst['difficulty']}).")
 
 
 def write_doc(text: str, doc: Path = DOC) -> None:
