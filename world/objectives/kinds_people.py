@@ -212,28 +212,32 @@ class Frags(Verifier):
 
     A frag is an `actor_down` event whose cause is another actor (the player or a
     character). When the player and a rival reach the count on the same tick, the
-    failure wins. A player frag whose last shot at the victim was automatic return fire
-    (a `fired_back` event before the shot) does not count: an agent that only waits
-    while the gun answers attackers must not win an arena.
+    failure wins. A player frag whose killing shot was automatic return fire (a
+    `fired_back` event just before the shot) does not count: an agent that only waits
+    while the gun answers attackers must not win an arena. Shots land on the tick they
+    are fired, so the killing shot is among the events judged with the kill, and only
+    kills wake this verifier (shots are too frequent to judge every one).
     """
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
         self.count = objective.count or 1
         self.frags: dict[str, int] = {}
-        self._fired_back: str | None = None  # the target of this tick's return fire
-        self._automatic: dict[str, bool] = {}  # victim -> the player's last shot was automatic
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
         """Count frags; failure first, then done while ready at the count."""
-        self._fired_back = None  # return fire and its shot share one tick
+        fired_back: str | None = None  # the target of return fire, until its shot
+        automatic: dict[str, bool] = {}  # victim -> the player's latest shot was automatic
         for e in events:
             if e.subject == PLAYER_ID and e.kind in _PLAYER_SHOTS:
-                self._note_shot(e)
+                if e.kind == "fired_back":
+                    fired_back = e.other
+                elif e.other is not None:
+                    automatic[e.other], fired_back = fired_back == e.other, None
                 continue
             if e.kind != "actor_down" or e.other is None or e.other == e.subject:
                 continue
-            if e.other == PLAYER_ID and self._automatic.get(e.subject, False):
+            if e.other == PLAYER_ID and automatic.get(e.subject, False):
                 continue
             # Hazards and objects also put actors down; only actors score frags.
             if e.other == PLAYER_ID or e.other in world.characters:
@@ -241,13 +245,6 @@ class Frags(Verifier):
         if any(n >= self.count for who, n in self.frags.items() if who != PLAYER_ID):
             return FAILED
         return DONE if ready and self.player_frags >= self.count else None
-
-    def _note_shot(self, e: Event) -> None:
-        if e.kind == "fired_back":
-            self._fired_back = e.other
-        elif e.other is not None:
-            self._automatic[e.other] = self._fired_back == e.other
-            self._fired_back = None
 
     @property
     def player_frags(self) -> int:

@@ -62,8 +62,7 @@ READS: MappingProxyType[str, frozenset[str] | None] = MappingProxyType({
     "stay_unseen": frozenset({"player_spotted", "alarm_raised"}),
     "no_alarm": frozenset({"alarm_raised"}),
     "find_secrets": frozenset({"secret_found", "area_entered"}),
-    # The player's shots too: a frag by automatic return fire does not count.
-    "frags": frozenset({"actor_down", "fired_back", "shot_fired"}),
+    "frags": frozenset({"actor_down"}),
     "waypoints": None,
     "escort": None,
     "follow": None,
