@@ -25,9 +25,10 @@ spirit of the GTAGym reward ``R = S + PARTIAL_SHARE * (1 - S) * P``:
   above.
 
 Automatic return fire (the player shoots back at attackers during any action, `wait`
-included) earns no frags: the frags kind ignores a kill whose last shot was automatic.
+included) earns no frags: the frags kind ignores a kill whose killing shot was automatic.
 Harm it deals still counts toward neutralise progress, which is capped like any partial
-credit; levels are designed so that it cannot finish one (a wait-only agent never wins).
+credit; no shipped level asks to put down a character that comes to attack a player who
+only waits (hold_centre's brute is a threat, not an objective).
 
 A failed mission keeps the credit of what it achieved before failing: the failure is
 reported beside the score (`success`, `outcome`, `reason`), and charging it again in
