@@ -1,13 +1,14 @@
-"""The full sweep: every level x difficulty x 10 seeds, for the reference and random agents.
+"""The full sweep: every level x difficulty x 10 seeds, for the reference, random and wait agents.
 
 Runs `harness eval` once per agent (resumable: run it again after an interruption and
-finished episodes are kept), then writes both tables into the sweep results block of
+finished episodes are kept), then writes every agent's table into the sweep results block of
 docs/levels.md, the block tools/levels_doc.py keeps when it regenerates the page.
 
     python3 benchmarks/sweep.py [--seeds 10] [--jobs 2] [--out sweep] [--levels all|IDS] [--replay]
 
 Prints one JSON object: per agent, the share of episodes won and of level-difficulty
-pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in most seeds.
+pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in most seeds,
+the mean score, and the pairs with the highest and lowest mean score.
 With --replay every record is replayed too (as long again as the simulation part of the
 sweep) and each agent's figures say how many records verify and which do not.
 """
@@ -35,6 +36,8 @@ AGENTS: dict[str, tuple[str, str]] = {
                   "the general reference agent (agents/reference_agent.py)"),
     "random": (f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}",
                "the random baseline (agents/random_agent.py)"),
+    "wait": (str(ROOT / "agents" / "wait_agent.sh"),
+             "the wait-only baseline, which never acts (agents/wait_agent.sh)"),
 }
 
 
@@ -50,7 +53,19 @@ def figures(rows: list[dict]) -> dict:
             sum(s["success_rate"] >= 0.9 for s in summaries) / pairs, 3),
         "pairs_cleared_majority": round(
             sum(s["success_rate"] > 0.5 for s in summaries) / pairs, 3),
+        "mean_score": round(sum(r["score"] for r in rows) / max(len(rows), 1), 3),
+        # The floors are judged per pair: the pair where the agent scores best and worst.
+        "best_pair": _pair(max(summaries, key=lambda s: s["score_mean"], default=None)),
+        "worst_pair": _pair(min(summaries, key=lambda s: s["score_mean"], default=None)),
     }
+
+
+def _pair(summary: dict | None) -> dict | None:
+    if summary is None:
+        return None
+    return {"level": summary["level"], "difficulty": summary["difficulty"],
+            "score_mean": round(summary["score_mean"], 3),
+            "success_rate": round(summary["success_rate"], 3)}
 
 
 SHOWN_FAILURES = 10  # records that do not verify, named in the output
@@ -87,8 +102,19 @@ def block(tables: dict[str, list[dict]], seeds: int, levels: str = "all") -> str
              f"{seeds - 1} on {which} and every difficulty."]
     for name, rows in tables.items():
         parts += ["", f"### {name.capitalize()} agent: {AGENTS[name][1]}", "",
-                  markdown_table(summarise(rows)).rstrip("\n")]
+                  markdown_table(summarise(rows)).rstrip("\n"), "", score_line(rows)]
     return "\n".join(parts)
+
+
+def score_line(rows: list[dict]) -> str:
+    """The suite's mean score and the pairs with the highest and lowest mean score."""
+    f = figures(rows)
+    best, worst = f["best_pair"], f["worst_pair"]
+    if best is None or worst is None:
+        return "No episodes."
+    return (f"Mean score over the suite: {f['mean_score']:.3f}; highest pair mean "
+            f"{best['score_mean']:.3f} ({best['level']} {best['difficulty']}), lowest "
+            f"{worst['score_mean']:.3f} ({worst['level']} {worst['difficulty']}).")
 
 
 def write_doc(text: str, doc: Path = DOC) -> None:
@@ -104,7 +130,7 @@ def write_doc(text: str, doc: Path = DOC) -> None:
 
 
 def main() -> int:
-    """Run both suites, update the page and print the figures."""
+    """Run each agent's suite, update the page and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--jobs", type=int, default=2)

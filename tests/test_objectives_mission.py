@@ -1,7 +1,7 @@
 import pytest
 from test_objectives_kit import entry, make, objective, status, tick, walk_to
 
-from world.objectives.score import NON_SUCCESS_CAP
+from world.objectives.score import PARTIAL_SHARE
 
 
 def _badge_then_exit():
@@ -25,7 +25,8 @@ def test_success_needs_the_exit_and_the_exit_is_part_of_the_score():
     report = system.report(world)
     assert status(system, world, "a") == "done"
     assert not report.success and report.goal == "exit"
-    assert 0.5 <= report.score <= NON_SUCCESS_CAP
+    # The badge (1) and the exit not yet started (0), over two, at the partial share.
+    assert report.score == pytest.approx(PARTIAL_SHARE * 0.5)
     world.teleport("player", 1100, 580)
     tick(world)
     nearer = system.report(world)
@@ -44,7 +45,7 @@ def test_a_mission_still_running_has_no_outcome_and_keeps_partial_credit():
     walk_to(world, 700, 300)
     report = system.report(world)
     assert report.outcome is None and report.failure_reason is None and not report.success
-    assert 0 < report.score < 1
+    assert 0 < report.score < PARTIAL_SHARE
     assert report.goal == "a" and 0 < report.progress < 1
 
 
@@ -97,7 +98,8 @@ def test_objectives_count_only_from_their_difficulty():
     report = system.report(world)
     assert not report.success
     # Done reach (1) plus the approach credit of the terminal, over two.
-    assert report.score == pytest.approx((1 + entry(system, world, "b").progress) / 2)
+    assert report.score == pytest.approx(
+        PARTIAL_SHARE * (1 + entry(system, world, "b").progress) / 2)
 
 
 def test_a_chain_done_out_of_order():
@@ -146,7 +148,7 @@ def test_a_countdown_starts_when_its_objective_is_done_and_fails_the_mission():
     tick(world, 40)
     report = system.report(world)
     assert report.reason == "countdown_expired" and report.outcome == "failed"
-    assert report.score == 0.5
+    assert report.score == pytest.approx(PARTIAL_SHARE * 0.5)
 
 
 def test_weighted_score_and_progress_goal():
@@ -159,10 +161,10 @@ def test_weighted_score_and_progress_goal():
     tick(world)
     report = system.report(world)
     assert report.goal == "b"
-    assert report.score == pytest.approx(0.75)
+    assert report.score == pytest.approx(PARTIAL_SHARE * 0.75)
     world.items.damage(world.objects["crate"], 0.25, "player")
     tick(world)
-    assert system.report(world).score == pytest.approx((3 + 0.5) / 4)
+    assert system.report(world).score == pytest.approx(PARTIAL_SHARE * (3 + 0.5) / 4)
 
 
 def test_state_items_enter_the_world_hash():

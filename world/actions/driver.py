@@ -117,7 +117,7 @@ def _with_return_fire(intent: PlayerIntent | None, shooter: ReturnFire) -> Playe
     target = shooter.target()
     if target is None:
         return intent
-    return dataclasses.replace(intent or PlayerIntent(), fire_at=target)
+    return dataclasses.replace(intent or PlayerIntent(), fire_at=target, automatic=True)
 
 
 def drive(

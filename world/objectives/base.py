@@ -121,11 +121,15 @@ class Verifier:
             no alarm): they are never done by themselves; they fail when broken and
             are judged done when the mission succeeds with them still held. A class
             default that an instance may override (a follow with no destination).
+        passive: True for objectives that time alone can hold or fulfil (every
+            standing condition, and survive): the score caps their credit at the work
+            achieved alongside them, so an agent that only waits earns nothing.
         objective: The level's record of this objective.
     """
 
     description: ClassVar[str] = ""
     standing: bool = False
+    passive: bool = False
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
         """Prepare the verifier at the start of the episode.

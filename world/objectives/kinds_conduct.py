@@ -28,9 +28,11 @@ class Survive(Verifier):
 
     Without `after` that is the start of the episode; with it, the clock starts on the
     tick its predecessors are all done ("hold out for a minute after the alarm").
+    Passive: an agent that stands still while its gun answers attackers may survive.
     """
 
     description = "Stay alive for `seconds` of game time, counted from when it becomes ready."
+    passive = True
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)

@@ -214,12 +214,20 @@ class Intercept(Verifier):
         return sum(_harm(c) for c in chars) / len(chars) if chars else 0.0
 
 
+# The player's events that say who its latest shot was aimed at, and by whom.
+_PLAYER_SHOTS = frozenset({"fired_back", "shot_fired"})
+
+
 class Frags(Verifier):
     """Arena: be first to `count` frags; failed if any other actor gets there first.
 
     A frag is an `actor_down` event whose cause is another actor (the player or a
     character). When the player and a rival reach the count on the same tick, the
-    failure wins.
+    failure wins. A player frag whose killing shot was automatic return fire (a
+    `fired_back` event just before the shot) does not count: an agent that only waits
+    while the gun answers attackers must not win an arena. Shots land on the tick they
+    are fired, so the killing shot is among the events judged with the kill, and only
+    kills wake this verifier (shots are too frequent to judge every one).
     """
 
     description = "Arena: be first to `count` frags; failed if any other actor gets there first."
@@ -231,8 +239,18 @@ class Frags(Verifier):
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
         """Count frags; failure first, then done while ready at the count."""
+        fired_back: str | None = None  # the target of return fire, until its shot
+        automatic: dict[str, bool] = {}  # victim -> the player's latest shot was automatic
         for e in events:
+            if e.subject == PLAYER_ID and e.kind in _PLAYER_SHOTS:
+                if e.kind == "fired_back":
+                    fired_back = e.other
+                elif e.other is not None:
+                    automatic[e.other], fired_back = fired_back == e.other, None
+                continue
             if e.kind != "actor_down" or e.other is None or e.other == e.subject:
+                continue
+            if e.other == PLAYER_ID and automatic.get(e.subject, False):
                 continue
             # Hazards and objects also put actors down; only actors score frags.
             if e.other == PLAYER_ID or e.other in world.characters:

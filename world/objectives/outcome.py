@@ -66,6 +66,11 @@ class ObjectiveState:
         return self.verifier.standing
 
     @property
+    def passive(self) -> bool:
+        """Whether time alone can hold or fulfil it (standing conditions, survive)."""
+        return self.verifier.standing or self.verifier.passive
+
+    @property
     def satisfied(self) -> bool:
         """Done, or a standing condition still held."""
         return self.status == DONE or (self.standing and self.status == TODO)

@@ -1,22 +1,34 @@
 """The mission report: outcome, score with partial credit, and the RL progress figure.
 
-Score, in 0..1, from the objectives that count at the episode's difficulty:
+Score, in 0..1, from the objectives that count at the episode's difficulty, in the
+spirit of the GTAGym reward ``R = S + PARTIAL_SHARE * (1 - S) * P``:
 
-- A completed mission scores 1.
-- Otherwise (failed, cut short by the harness or still running) the score is the weighted mean
-  ``sum(w_i * p_i) / sum(w_i)`` where each counted objective brings its level weight
-  `w_i` and its progress `p_i`: 1 when done, 0 when failed, and while open its kind's
-  partial credit (route progress, time survived, frags over the target, points
-  passed, harm dealt, ...). An open standing condition (protect, stay unseen, no
-  alarm) earns the weighted mean progress of the counted objectives that are not
-  standing conditions: keeping out of sight is worth only as much as the work done
-  while unseen, so doing nothing earns nothing.
-- Where the level has an exit area, the exit joins the mean as one more item with
-  the mean counted weight; its progress is 0 until every counted objective is
-  satisfied and then the route progress toward the exit from where the player stood
-  at that moment.
-- A mission that did not complete scores at most `NON_SUCCESS_CAP`, so a score of 1
-  always means success.
+- `S` is success: 1 when the mission completed, else 0. A completed mission scores 1.
+- `P` is partial progress, 0..1, so a mission that did not complete (failed, cut
+  short by the harness or still running) scores at most `PARTIAL_SHARE` (0.3): failing can never
+  score like succeeding, and one success outweighs three failures that came close.
+- Work items are the counted objectives that are not passive, each with its level
+  weight `w_i` and progress `p_i` (1 when done, 0 when failed, and while open its
+  kind's partial credit: route progress, frags over the target, points passed, harm
+  dealt, ...), plus the exit where the level has an exit area (weight: the mean counted
+  weight; progress 0 until every counted objective is satisfied, then the route
+  progress toward the exit from where the player stood at that moment). `A` is their
+  weighted mean.
+- Passive objectives are those time alone can hold or fulfil: standing conditions
+  (protect, stay unseen, no alarm, a follow without destination) and survive. Each
+  brings its weight and ``min(own, A)``, where `own` is 1 while a condition is held
+  and 0 once broken, or the share of the time survived. Held conditions thus neither
+  add nor take away (P = A); a broken one pulls P down; none earns anything alone.
+  When a level has no work item at the difficulty (only survive), surviving is the
+  whole task and its time counts as work.
+- ``P = sum(w_i * q_i) / sum(w_i)`` over work and passive items, `q_i` the progress
+  above.
+
+Automatic return fire (the player shoots back at attackers during any action, `wait`
+included) earns no frags: the frags kind ignores a kill whose killing shot was automatic.
+Harm it deals still counts toward neutralise progress, which is capped like any partial
+credit; no shipped level asks to put down a character that comes to attack a player who
+only waits (hold_centre's brute is a threat, not an objective).
 
 A failed mission keeps the credit of what it achieved before failing: the failure is
 reported beside the score (`success`, `outcome`, `reason`), and charging it again in
@@ -37,10 +49,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from world.objectives.base import DONE, FAILED, WorldView, clamp01
+from world.objectives.base import DONE, FAILED, TODO, WorldView, clamp01
 from world.objectives.outcome import ObjectiveState
 
-NON_SUCCESS_CAP = 0.99
+# The most a mission that did not complete can score: GTAGym's share of partial progress.
+PARTIAL_SHARE = 0.3
 EXIT_GOAL = "exit"
 
 
@@ -111,12 +124,20 @@ class MissionReport:
         return asdict(self)
 
 
+def _work(states: Sequence[ObjectiveState], has_exit: bool = False) -> list[ObjectiveState]:
+    """The counted objectives that are work; survive too when nothing else is."""
+    counted = [s for s in states if s.counts]
+    work = [s for s in counted if not s.passive]
+    return work if work or has_exit else [s for s in counted if not s.standing]
+
+
+def _mean(items: Sequence[tuple[float, float]]) -> float:
+    total = sum(w for w, _ in items)
+    return sum(w * p for w, p in items) / total if total > 0 else 0.0
+
+
 def _achievement_mean(states: Sequence[ObjectiveState], progress: dict[str, float]) -> float:
-    achievements = [s for s in states if s.counts and not s.standing]
-    total = sum(s.objective.weight for s in achievements)
-    if total <= 0:
-        return 0.0
-    return sum(s.objective.weight * progress[s.objective.id] for s in achievements) / total
+    return _mean([(s.objective.weight, progress[s.objective.id]) for s in _work(states)])
 
 
 def objective_progress(states: Sequence[ObjectiveState], world: WorldView) -> dict[str, float]:
@@ -162,15 +183,19 @@ def score(
     """
     if success:
         return 1.0
+    work = _work(states, exit_progress is not None)
+    items = [(s.objective.weight, progress[s.objective.id]) for s in work]
     counted = [s for s in states if s.counts]
-    items = [(s.objective.weight, progress[s.objective.id]) for s in counted]
     if exit_progress is not None:
-        mean_weight = sum(w for w, _ in items) / len(items) if items else 1.0
+        mean_weight = sum(s.objective.weight for s in counted) / len(counted) if counted else 1.0
         items.append((mean_weight, exit_progress))
-    total = sum(w for w, _ in items)
-    if total <= 0:
-        return 0.0
-    return min(NON_SUCCESS_CAP, clamp01(sum(w * p for w, p in items) / total))
+    achieved = _mean(items)
+    work_ids = {s.objective.id for s in work}
+    for s in counted:
+        if s.objective.id not in work_ids:
+            own = 1.0 if s.standing and s.status == TODO else progress[s.objective.id]
+            items.append((s.objective.weight, min(own, achieved)))
+    return PARTIAL_SHARE * clamp01(_mean(items))
 
 
 def objective_reports(

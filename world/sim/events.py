@@ -33,6 +33,8 @@ EVENT_KINDS: dict[str, str] = {
     "alarm_off": "alarm subject was switched off by other",
     "gadget_used": "actor subject used gadget other on object detail; amount unused",
     "secret_found": "actor subject found secret area other",
+    "fired_back": "automatic return fire aimed the player subject's weapon at other; a "
+                  "shot_fired follows when the weapon was ready",
     "shot_fired": "actor subject fired weapon detail at other; amount is 1 if silenced else 0",
     "shot_hit": "shot by subject hit other",
     "shot_missed": "shot by subject missed other; detail says why (roll, range, blocked)",

@@ -21,6 +21,8 @@ class PlayerIntent:
         fire_at: A character or object id, or a 3D point, to shoot at this tick.
         use: An object, door or character id to press use on (it must be within reach).
         equip: A carried object id to take in hand.
+        automatic: Whether `fire_at` was chosen by automatic return fire rather than
+            asked for by the agent (the world then emits `fired_back` before the shot).
     """
 
     move_to: tuple[float, float] | None = None
@@ -28,6 +30,7 @@ class PlayerIntent:
     fire_at: Target | None = None
     use: str | None = None
     equip: str | None = None
+    automatic: bool = False
 
 
 class Minds(Protocol):

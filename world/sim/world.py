@@ -250,6 +250,9 @@ class World(RequestChecks, WorldQueries):
         if intent.use is not None:
             self._do_use(player, intent.use)
         if intent.fire_at is not None:
+            if intent.automatic:
+                target = intent.fire_at if isinstance(intent.fire_at, str) else None
+                self.emit("fired_back", player.id, target)
             self._do_fire(player, intent.fire_at)
 
     def _update_area(self, actor: Actor) -> None:

@@ -1,0 +1,31 @@
+"""The wait-only baseline on the levels where waiting used to pay: it neither wins nor scores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.runner import run
+from harness.settings import RunSettings
+
+ROOT = Path(__file__).resolve().parents[1]
+WAIT_AGENT = str(ROOT / "agents" / "wait_agent.sh")
+FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
+
+
+@pytest.mark.parametrize("level", ["arena_frags", "hold_centre"])
+def test_the_wait_agent_cannot_win_or_score(level, tmp_path) -> None:
+    summary = run(level, WAIT_AGENT, difficulty="easy", seed=0, out_dir=tmp_path,
+                  settings=FAST)
+    assert summary["agent_error"] is None
+    assert not summary["success"] and summary["outcome"] in ("failed", "truncated")
+    assert summary["score"] == 0.0
+    first, second = summary["objectives"][:2]
+    if level == "arena_frags":
+        # Return fire answers the bots that attack, yet none of its kills is a frag: the
+        # frags objective, the only one counted at easy, earned nothing (score 0).
+        assert first["status"] != "done" and not second["counts"]
+    else:
+        # The gun held the attackers off for the whole minute: survived, nothing done.
+        assert first["status"] == "done" and second["status"] == "todo"
