@@ -150,7 +150,7 @@ class _Layers:
             area["font"] = round(min(unit * 2.2, 1.7 * area["width"] / max(4, len(area["name"]))),
                                  1)
         for obj in self.objects:
-            obj["font"] = round(unit * 1.5, 1)
+            obj["font"] = round(unit * 1.9, 1)
 
     def frozen(self) -> tuple:
         lists = (self.areas, self.exits, self.stairs, self.hazards, self.objects,
