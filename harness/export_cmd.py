@@ -16,7 +16,7 @@ from pathlib import Path
 import trimesh
 
 from harness.record import RecordError, is_run_dir
-from harness.runner import UsageError, resolve_level
+from harness.runner import UsageError, record_level, resolve_level
 from world.level.geometry3d import Solid, level_solids, path_solid
 from world.level.model import Level
 
@@ -69,12 +69,9 @@ def run_solids(source: str) -> tuple[Level, list[Solid], Path]:
 
 
 def _record_level(header: dict) -> Level:
-    # The 3D model is built from the level itself (the record's map is a plan view):
-    # the file the run used when it is still there, else the shipped level of that id.
-    source = str(header.get("level_source") or "")
+    # The 3D model is built from the level itself: the record's map is a plan view.
     try:
-        level, _ = resolve_level(source if source and Path(source).is_file()
-                                 else str(header.get("level", "")))
+        level = record_level(header)
     except UsageError as exc:
         raise UsageError(f"the record's level could not be loaded: "
                          f"{str(exc).splitlines()[0]}") from None
