@@ -105,6 +105,11 @@ def test_a_record_without_a_map_says_so(moved, tmp_path):
     write_lines(tmp_path / "bad", broken)
     html = page(write_episode_page(tmp_path / "bad").parent)
     assert "breaks schemas/record/map.schema.json" in html
+    broken = read_lines(moved)
+    broken[0]["map"]["areas"][0]["storey"] = "attic"
+    write_lines(tmp_path / "attic", broken)
+    html = page(write_episode_page(tmp_path / "attic").parent)
+    assert "names storeys it does not list (attic)" in html
 
 
 def test_failures_in_plain_words(moved, tmp_path):

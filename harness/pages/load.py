@@ -65,6 +65,13 @@ def _plan(header: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
     if errors:
         return None, f"The record's map breaks schemas/record/map.schema.json ({errors[0]}), " \
                      "so there is no map."
+    declared = {s["id"] for s in plan["storeys"]}
+    named = {t["storey"] for group in ("areas", "exits", "hazards", "objects")
+             for t in plan[group]} | {s for t in plan["stairs"] for s in t["storeys"]}
+    if not declared or named - declared:
+        missing = ", ".join(sorted(named - declared)) or "any storey"
+        return None, f"The record's map names storeys it does not list ({missing}), so there " \
+                     "is no map."
     return plan, None
 
 
