@@ -146,6 +146,7 @@ class _Episode:
             "isolation": self.proc.isolation,
             "hello": self.hello,
             "start": self.start,
+            "map": self.game.plan(),
         })
         self.header_written = True
 

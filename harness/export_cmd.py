@@ -16,10 +16,10 @@ from pathlib import Path
 import trimesh
 
 from harness.pages.load import load_run
-from harness.pages.map_svg import level_bounds
-from harness.pages.trace import RouteDrawer, as_point, keep_on_map, turn_legs
+from harness.pages.map_svg import plan_bounds
+from harness.pages.trace import as_point, keep_on_map, turn_legs
 from harness.record import RecordError, is_run_dir
-from harness.runner import UsageError, resolve_level
+from harness.runner import UsageError, record_level, resolve_level
 from world.face import Level, Solid, level_solids, path_solid
 
 FORMATS = ("glb", "obj")
@@ -55,16 +55,28 @@ def run_solids(source: str) -> tuple[Level, list[Solid], Path]:
         UsageError: Its level cannot be loaded.
     """
     run = load_run(source)
-    if run.level is None:
-        raise UsageError(run.level_note or "the record's level cannot be loaded")
-    if run.level_note:
-        print(f"harness export: {run.level_note}", file=sys.stderr)
+    level = _record_level(run.record.header)
     final = as_point((run.record.end or {}).get("final_position"))
-    legs = turn_legs(run.record.turns, RouteDrawer(run.level), final)
-    legs, _ = keep_on_map(legs, level_bounds(run.level))  # records are untrusted
+    legs = turn_legs(run.record.turns, final)
+    if run.plan is not None:
+        legs, _ = keep_on_map(legs, plan_bounds(run.plan))  # records are untrusted
     route = [p for leg in legs for p in leg.route]
     walked = path_solid(route)
-    return run.level, level_solids(run.level) + ([walked] if walked else []), run.run_dir
+    return level, level_solids(level) + ([walked] if walked else []), run.run_dir
+
+
+def _record_level(header: dict) -> Level:
+    # The 3D model is built from the level itself: the record's map is a plan view.
+    try:
+        level = record_level(header)
+    except UsageError as exc:
+        raise UsageError(f"the record's level could not be loaded: "
+                         f"{str(exc).splitlines()[0]}") from None
+    if level.content_hash != str(header.get("level_hash", "")):
+        print(f"harness export: the level file has changed since this run (content hash "
+              f"{level.content_hash[:12]}, the run used {str(header.get('level_hash'))[:12]}"
+              "): the model shows the current file", file=sys.stderr)
+    return level
 
 
 def build_scene(solids: list[Solid]) -> trimesh.Scene:

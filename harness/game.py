@@ -28,6 +28,13 @@ class Game(Protocol):
         """The structured view of this moment: plain data, episode ids only."""
         ...
 
+    def plan(self) -> dict[str, Any]:
+        """The level as a page draws it, in episode ids (the record header's `map`).
+
+        Derived from the level, difficulty and seed alone; never shown to the agent.
+        """
+        ...
+
     def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """Execute one validated macro action.
 

@@ -1,8 +1,9 @@
 """Replay: re-simulate a record and re-derive every claim it makes.
 
 A record claims a state hash and tick per turn, turns numbered 0..n-1, a summary
-(outcome, success, score, progress, objectives, decisions, invalid actions, ticks) and
-a final state hash. Replay plays the recorded actions in a fresh world, building each
+(outcome, success, score, progress, objectives, decisions, invalid actions, ticks), a
+final state hash, and for its pages the map in its header and the path each action
+walked. Replay plays the recorded actions in a fresh world, building each
 turn's observation as the episode did (building it is where characters that appeared
 mid-episode get their ids), and compares every one of those claims with what it
 re-derives. Nothing in the record is taken on trust but the agent's own lines.
@@ -10,6 +11,7 @@ re-derives. Nothing in the record is taken on trust but the agent's own lines.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,13 +20,14 @@ from harness import outcome as endings
 from harness.game import Game, GameFactory, world_game
 from harness.protocol import OUTCOMES, schema_errors
 from harness.record import Record, RecordError, read_record
-from harness.runner import resolve_level
+from harness.runner import record_level
 from world.face import InvalidRequestError, UnknownIdError, seconds_to_ticks
 
 # Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
 REPLAY_STATUSES: dict[str, tuple[int, str]] = {
     "verified": (0, "every claim of the record was re-derived and matches"),
-    "diverged": (1, "a state hash, the turn numbering or the summary differs"),
+    "diverged": (1, "a state hash, the turn numbering, the map, a path walked or the summary "
+                 "differs"),
     "unusable": (2, "the file is not a readable, schema-valid record, or its level is gone"),
     "interrupted": (3, "the run was interrupted (no end line, or the outcome `interrupted`): "
                     "its turns may match, but it proves no result"),
@@ -90,8 +93,7 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
     if problem is not None:
         raise RecordError(problem)
     header = record.header
-    level, _ = resolve_level(header["level_source"] if Path(header["level_source"]).is_file()
-                             else header["level"])
+    level = record_level(header)
     interrupted = record.interrupted
 
     def diverged(turns: int, message: str) -> ReplayReport:
@@ -101,6 +103,9 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
         return diverged(0, "the level file changed since the run "
                         f"(hash {level.content_hash[:12]} vs {header['level_hash'][:12]})")
     game = game_factory(level, header["difficulty"], header["seed"])
+    if "map" in header and _plain(game.plan()) != header["map"]:
+        return diverged(0, "the header's map differs from the one the level, difficulty and "
+                        "seed give")
     for index, turn in enumerate(record.turns):
         if turn["turn"] != index:
             return diverged(index, f"turns are not numbered 0..n-1: line {index} of the "
@@ -113,10 +118,14 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
         action = turn.get("action")
         if action is not None and turn.get("error") is None:
             try:
-                game.act(action["action"], dict(action["arguments"]))
+                result = game.act(action["action"], dict(action["arguments"]))
             except (UnknownIdError, InvalidRequestError) as exc:
                 return diverged(index, f"turn {index}: the recorded action was refused on "
                                 f"replay: {exc}")
+            claimed_path = (turn.get("result") or {}).get("path")
+            if claimed_path is not None and _plain(result.get("path")) != claimed_path:
+                return diverged(index, f"turn {index}: the path walked differs from the "
+                                "record's")
     if interrupted:
         return ReplayReport(False, len(record.turns), None, True)
     if game.state_hash() != record.end["final_state_hash"]:
@@ -129,6 +138,11 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
                                 f"{_short(claimed.get(name))}, replay gives "
                                 f"{_short(summary.get(name))}", False, summary)
     return ReplayReport(True, len(record.turns), None, False, summary)
+
+
+def _plain(value: Any) -> Any:
+    # As the record holds it: JSON has lists where Python may have tuples.
+    return json.loads(json.dumps(value))
 
 
 def _short(value: Any) -> str:

@@ -59,6 +59,20 @@ def resolve_level(ref: str) -> tuple[Level, Path]:
     return level, path.resolve()
 
 
+def record_level(header: dict) -> Level:
+    """The level a record was played on: its file when still there, else the level id.
+
+    Replay needs it to re-simulate and export to build the 3D model; pages never do
+    (the record carries its map).
+
+    Raises:
+        UsageError: Neither the file nor a level of that id can be loaded.
+    """
+    source = str(header.get("level_source") or "")
+    return resolve_level(source if source and Path(source).is_file()
+                         else str(header.get("level", "")))[0]
+
+
 def pick_difficulty(level: Level, difficulty: str | None) -> str:
     """The difficulty to play: the one asked for, or the level's middle one.
 

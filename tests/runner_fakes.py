@@ -8,6 +8,8 @@ from typing import Any
 from harness.game import GameStatus
 from world.errors import InvalidRequestError, UnknownIdError
 from world.level.model import Level
+from world.observe.ids import IdMap
+from world.observe.plan import level_plan
 
 
 class FakeGame:
@@ -15,6 +17,7 @@ class FakeGame:
 
     def __init__(self, level: Level, difficulty: str, seed: int) -> None:
         self.level, self.seed, self.tick, self.x = level, seed, 0, 100.0
+        self.difficulty = difficulty
 
     def view(self) -> dict[str, Any]:
         return {
@@ -32,6 +35,9 @@ class FakeGame:
                          "state": None}],
             "doors": [], "hazards": [], "exit": None,
         }
+
+    def plan(self) -> dict[str, Any]:
+        return level_plan(self.level, self.difficulty, IdMap(self.level, self.seed))
 
     def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
         if action == "go_to_object" and arguments["object_id"] != "o1":

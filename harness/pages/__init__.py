@@ -1,6 +1,6 @@
 """Run pages: an HTML page per episode and an index page per batch of episodes.
 
-Pages are built from the record (and the level file it names) alone, so they can be
+Pages are built from the record alone (its header carries the map), so they can be
 re-rendered at any time with `harness page`.
 """
 

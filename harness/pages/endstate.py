@@ -12,9 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from world.level.model import Level
-from world.observe.ids import IdMap
-
 Point3 = tuple[float, float, float]
 
 
@@ -90,39 +87,29 @@ _EFFECTS: dict[str, Callable[[EndState, dict[str, Any]], None]] = {
 }
 
 
-def _initial(level: Level, difficulty: str, ids: IdMap) -> EndState:
+def _initial(plan: dict[str, Any]) -> EndState:
     end = EndState()
-    for exit_ in level.exits:
-        if exit_.door is not None:
-            end.doors[ids.ep("door", exit_.id)] = exit_.door.initial
-    rank = level.difficulty_rank(difficulty) if difficulty in level.ids("difficulty") else 0
-    for c in level.characters:
-        if level.difficulty_rank(c.min_difficulty) > rank:
-            continue
-        y = level.area_y(c.area)
-        ep = ids.ep("character", c.id)
-        end.characters[ep] = CharacterEnd(ep, c.kind, c.side, (c.at[0], y, c.at[1]))
+    for exit_ in plan.get("exits", ()):
+        if exit_.get("door") is not None:
+            end.doors[exit_["id"]] = exit_["door"]
+    for c in plan.get("characters", ()):
+        end.characters[c["id"]] = CharacterEnd(c["id"], c["kind"], c["side"],
+                                               tuple(c["at"]))  # type: ignore[arg-type]
     return end
 
 
-def end_state(level: Level | None, header: dict[str, Any],
-              turns: tuple[dict[str, Any], ...]) -> EndState:
+def end_state(plan: dict[str, Any] | None, turns: tuple[dict[str, Any], ...]) -> EndState:
     """Fold the run into the state at its end.
 
     Args:
-        level: The level (None: only what the record itself says).
-        header: The record header (difficulty and seed give the episode ids).
+        plan: The record's map (None: only what the turns say).
         turns: The record's turn lines.
 
     Returns:
         The end state; characters carry the last position the player saw them at, or
         their starting place when never seen.
     """
-    if level is not None:
-        ids = IdMap(level, int(header.get("seed", 0)))
-        end = _initial(level, str(header.get("difficulty", "")), ids)
-    else:
-        end = EndState()
+    end = _initial(plan) if plan is not None else EndState()
     for turn in turns:
         _observe(end, turn)
         for event in (turn.get("result") or {}).get("events") or ():

@@ -8,11 +8,12 @@ from typing import Any
 
 from harness.pages.endstate import end_state
 from harness.pages.load import RunData, load_run
-from harness.pages.map_svg import DOOR_CLASSES, build_maps, level_bounds, storey_of
+from harness.pages.map_svg import DOOR_CLASSES, LEGEND, build_maps, plan_bounds, storey_of
 from harness.pages.render import render
 from harness.pages.timeline import turn_rows
-from harness.pages.trace import RouteDrawer, as_point, damage_marks, keep_on_map, turn_legs
+from harness.pages.trace import as_point, damage_marks, keep_on_map, turn_legs
 from harness.pages.usage import FIELDS, usage_report
+from harness.pages.words import names, plain_failure, readable
 from harness.protocol import OUTCOMES
 from world.sim.clock import TICKS_PER_SECOND
 
@@ -34,7 +35,7 @@ def _objectives(run: RunData) -> list[dict[str, Any]]:
     } for o in listed]
 
 
-def _facts(run: RunData) -> dict[str, Any]:
+def _facts(run: RunData, known: dict[str, str]) -> dict[str, Any]:
     record, end = run.record, run.record.end
     summary = end["summary"] if end else {}
     last_tick = record.turns[-1]["tick"] if record.turns else 0
@@ -46,11 +47,11 @@ def _facts(run: RunData) -> dict[str, Any]:
         "outcome_kind": declared.kind if declared else "interrupted",
         "outcome_words": declared.summary if declared else
         "The run stopped before its end line was written.",
-        "reason": summary.get("reason", "the record has no end line"),
+        "reason": _reason(summary, run.plan, known),
         "success": summary.get("success"),
         "score": summary.get("score"),
         "progress": summary.get("progress"),
-        "failure": summary.get("failure"),
+        "failure": plain_failure(summary.get("failure"), run.plan),
         "decisions": summary.get("decisions", len(record.turns)),
         "invalid": summary.get("invalid_actions", invalid),
         "game_s": round(summary.get("game_ticks", last_tick) / TICKS_PER_SECOND, 1),
@@ -58,6 +59,17 @@ def _facts(run: RunData) -> dict[str, Any]:
         "agent_error": end.get("agent_error") if end else None,
         "dropped": end.get("stderr_dropped_bytes", 0) if end else 0,
     }
+
+
+def _reason(summary: dict[str, Any], plan: dict[str, Any] | None,
+            known: dict[str, str]) -> str:
+    # The reason quotes the failure code ("the mission failed: player_dead"); a person
+    # reads the failure in plain words instead.
+    reason = str(summary.get("reason", "the record has no end line"))
+    failure = summary.get("failure")
+    if failure and failure in reason:
+        reason = reason.replace(failure, plain_failure(failure, plan) or failure)
+    return readable(reason, known)
 
 
 def episode_context(run: RunData) -> dict[str, Any]:
@@ -72,27 +84,27 @@ def episode_context(run: RunData) -> dict[str, Any]:
     record = run.record
     header = record.header
     final = as_point((record.end or {}).get("final_position"))
-    legs = turn_legs(record.turns, RouteDrawer(run.level), final)
+    plan = run.plan
+    legs = turn_legs(record.turns, final)
     off_map = 0
-    if run.level is not None:
-        legs, off_map = keep_on_map(legs, level_bounds(run.level))
+    if plan is not None:
+        legs, off_map = keep_on_map(legs, plan_bounds(plan))
     damage = damage_marks(record.turns, legs)
     usage = usage_report(record.turns, record.end)
     maps = []
     storeys_by_turn: dict[int, list[str]] = {}
-    if run.level is not None:
-        ends = end_state(run.level, header, record.turns)
-        maps = build_maps(run.level, header, ends, legs, damage)
+    if plan is not None:
+        maps = build_maps(plan, end_state(plan, record.turns), legs, damage)
         for leg in legs:
             storeys_by_turn[leg.turn] = list(dict.fromkeys(
-                storey_of(run.level, p[1]) for p in leg.route))
+                storey_of(plan, p[1]) for p in leg.route))
     start = header.get("start") or {}
     return {
         "title": start.get("title") or header.get("level"),
         "header": header,
         "record_name": record.path.name,
         "hello": header.get("hello") or None,
-        "facts": _facts(run),
+        "facts": _facts(run, names(plan)),
         "interrupted": record.interrupted,
         "objectives": _objectives(run),
         "usage": usage,
@@ -100,7 +112,8 @@ def episode_context(run: RunData) -> dict[str, Any]:
         "level_note": run.level_note,
         "maps": maps,
         "door_legend": sorted({v for v in DOOR_CLASSES.values()}),
-        "rows": turn_rows(record.turns, legs, usage.per_turn),
+        "legend": LEGEND,
+        "rows": turn_rows(record.turns, legs, usage.per_turn, names(plan)),
         "damage_count": len(damage),
         "off_map": off_map,
         "stderr_tail": run.stderr_tail,

@@ -15,6 +15,7 @@ from typing import Any
 
 from harness.pages.render import render
 from harness.pages.usage import FIELDS, usage_report
+from harness.protocol import OUTCOMES
 from harness.record import read_record
 from harness.suite_files import write_atomically
 
@@ -149,7 +150,8 @@ def index_context(episodes: Iterable[EpisodeSummary], out_path: Path,
             continue
         link = os.path.relpath(Path(ep.run_dir) / "index.html", out_path.parent)
         rows.append({"ep": ep, "link": Path(link).as_posix(), "name": Path(ep.run_dir).name})
-    return {"title": title, "rows": rows, "levels": _level_rows(eps), "usage_fields": FIELDS}
+    return {"title": title, "rows": rows, "levels": _level_rows(eps), "usage_fields": FIELDS,
+            "outcome_words": {name: o.summary for name, o in OUTCOMES.items()}}
 
 
 def write_index_page(episodes: Iterable[EpisodeSummary], out_path: str | Path,

@@ -1,12 +1,17 @@
-"""Read what a page needs: the record (interrupted or not), its level and the stderr log."""
+"""Read what a page needs: the record (interrupted or not) and the stderr log.
+
+The level is not read: the record's header carries the map (`map`), so a page draws a
+run exactly as it was played even when the level file has changed or gone.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from harness.protocol import schema_errors
 from harness.record import Record, read_record, record_path
-from world.level.model import Level
 
 STDERR_TAIL_BYTES = 16_000  # the end of the agent's log is where crashes explain themselves
 
@@ -18,15 +23,15 @@ class RunData:
     Attributes:
         run_dir: The directory holding the record.
         record: The record; `record.end` is None when the run was interrupted.
-        level: The level named by the header, or None when it cannot be loaded.
-        level_note: Why the map may not match the run (level missing or changed), or None.
+        plan: The map the header carries, or None for a record written without one.
+        level_note: Why there is no map, or None.
         stderr_tail: The last part of agent_stderr.log ("" when there is none).
         stderr_bytes: The log's full size in bytes.
     """
 
     run_dir: Path
     record: Record
-    level: Level | None
+    plan: dict[str, Any] | None
     level_note: str | None
     stderr_tail: str
     stderr_bytes: int
@@ -39,36 +44,35 @@ def load_run(path: str | Path) -> RunData:
         path: A record file or the run directory holding it.
 
     Returns:
-        The run; a missing or changed level is reported in `level_note`, not raised.
+        The run; a record without a map is reported in `level_note`, not raised.
 
     Raises:
         harness.record.RecordError: The file is not a readable record.
     """
     rec_path = record_path(path)
     record = read_record(rec_path)
-    level, note = _level_for(record.header)
+    plan, note = _plan(record.header)
     tail, size = _stderr_tail(rec_path.parent / "agent_stderr.log")
-    return RunData(rec_path.parent, record, level, note, tail, size)
+    return RunData(rec_path.parent, record, plan, note, tail, size)
 
 
-def _level_for(header: dict) -> tuple[Level | None, str | None]:
-    # Imported here: the runner module pulls in the whole episode machinery.
-    from harness.runner import UsageError, resolve_level
-
-    source = str(header.get("level_source") or "")
-    ref = source if source and Path(source).is_file() else str(header.get("level", ""))
-    try:
-        level, _ = resolve_level(ref)
-    except UsageError as exc:
-        first = str(exc).splitlines()[0]
-        return None, f"The level could not be loaded, so there is no map: {first}"
-    want = str(header.get("level_hash", ""))
-    if level.content_hash != want:
-        return level, (
-            f"The level file has changed since this run (content hash {level.content_hash[:12]}"
-            f", the run used {want[:12]}): the map shows the current file and may not match."
-        )
-    return level, None
+def _plan(header: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+    plan = header.get("map")
+    if plan is None:
+        return None, ("This record was written before records carried their map, so "
+                      "there is no map.")
+    errors = schema_errors("map", plan)
+    if errors:
+        return None, f"The record's map breaks schemas/record/map.schema.json ({errors[0]}), " \
+                     "so there is no map."
+    declared = {s["id"] for s in plan["storeys"]}
+    named = {t["storey"] for group in ("areas", "exits", "hazards", "objects")
+             for t in plan[group]} | {s for t in plan["stairs"] for s in t["storeys"]}
+    if not declared or named - declared:
+        missing = ", ".join(sorted(named - declared)) or "any storey"
+        return None, f"The record's map names storeys it does not list ({missing}), so there " \
+                     "is no map."
+    return plan, None
 
 
 def _stderr_tail(path: Path) -> tuple[str, int]:

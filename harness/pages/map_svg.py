@@ -1,8 +1,11 @@
 """The data behind the per-storey SVG maps, computed in Python; templates only draw it.
 
 Seen from above: level x runs to the right and level z runs up the page, so an SVG
-point is (x, -z). Every size (strokes, markers, text) is a multiple of one unit
-derived from the level's extent, so small and large levels read alike.
+point is (x, -z). Each storey's map is framed on that storey's own floor (its areas
+and stairs), so a wide level or a small upper floor fills its frame. Every size
+(strokes, markers, text) is a multiple of one unit derived from the storey's extent,
+so small and large storeys read alike. Everything comes from the record's map
+(schemas/record/map.schema.json): no level file is read.
 """
 
 from __future__ import annotations
@@ -15,8 +18,7 @@ from shapely.geometry import Polygon
 
 from harness.pages.endstate import EndState
 from harness.pages.trace import DamageMark, Point3, TurnLeg
-from world.level.model import Level
-from world.observe.ids import IdMap
+from harness.pages.words import short
 
 # Door end state -> CSS class of the door line (the legend is drawn from this table too).
 DOOR_CLASSES: dict[str, tuple[str, str]] = {
@@ -28,6 +30,14 @@ DOOR_CLASSES: dict[str, tuple[str, str]] = {
 }
 # Exit kind -> CSS class, for exits that are not doors.
 EXIT_CLASSES: dict[str, str] = {"opening": "gap", "window": "window"}
+# Map features beside doors, as the legend lists them: (CSS class of the swatch, words).
+LEGEND: tuple[tuple[str, str], ...] = (
+    ("path", "player route"), ("end", "turn end"), ("start", "player start"),
+    ("dmg", "damage taken"), ("hostile", "hostile"), ("friendly", "friendly"),
+    ("obj", "object"), ("target", "objective target"), ("stairs", "stairs"),
+    ("window", "window"), ("hazard", "hazard"), ("mission-exit", "mission exit"),
+)
+Plan = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -65,30 +75,39 @@ def _points(poly) -> str:
     return " ".join("{},{}".format(*_svg(x, z)) for x, z in poly)
 
 
-def storey_of(level: Level, y: float) -> str:
+def storey_of(plan: Plan, y: float) -> str:
     """The storey a height belongs to: the highest one at or below it (with slack)."""
-    ordered = sorted(level.storeys, key=lambda s: s.y)
-    chosen = ordered[0].id
+    ordered = sorted(plan["storeys"], key=lambda s: s["y"])
+    chosen = ordered[0]["id"]
     for storey in ordered:
-        if storey.y <= y + 1.0:
-            chosen = storey.id
+        if storey["y"] <= y + 1.0:
+            chosen = storey["id"]
     return chosen
 
 
-def level_bounds(level: Level) -> tuple[float, float, float, float]:
-    """(min x, min z, max x, max z) over every area of the level."""
-    xs = [p[0] for a in level.areas for p in a.polygon]
-    zs = [p[1] for a in level.areas for p in a.polygon]
+def _bounds(rings: list) -> tuple[float, float, float, float]:
+    xs = [p[0] for ring in rings for p in ring]
+    zs = [p[1] for ring in rings for p in ring]
     return min(xs), min(zs), max(xs), max(zs)
 
 
-def build_maps(level: Level, header: dict[str, Any], end: EndState, legs: list[TurnLeg],
+def plan_bounds(plan: Plan) -> tuple[float, float, float, float]:
+    """(min x, min z, max x, max z) over every area of the map."""
+    return _bounds([a["polygon"] for a in plan["areas"]])
+
+
+def _storey_bounds(plan: Plan, storey: str) -> tuple[float, float, float, float]:
+    rings = [a["polygon"] for a in plan["areas"] if a["storey"] == storey]
+    rings += [s["polygon"] for s in plan["stairs"] if storey in s["storeys"]]
+    return _bounds(rings) if rings else plan_bounds(plan)
+
+
+def build_maps(plan: Plan, end: EndState, legs: list[TurnLeg],
                damage: list[DamageMark]) -> list[StoreyMap]:
-    """One map per storey, in the level's storey order.
+    """One map per storey, in the level's storey order, each framed on its own floor.
 
     Args:
-        level: The level.
-        header: The record header (seed and difficulty name the episode ids).
+        plan: The record's map.
         end: The state at the end of the run.
         legs: The player's route turn by turn.
         damage: Where the player took damage.
@@ -96,17 +115,20 @@ def build_maps(level: Level, header: dict[str, Any], end: EndState, legs: list[T
     Returns:
         The maps.
     """
-    ids = IdMap(level, int(header.get("seed", 0)))
-    lo_x, lo_z, hi_x, hi_z = level_bounds(level)
-    span = max(hi_x - lo_x, hi_z - lo_z, 1.0)
-    unit = round(span / 150, 2)
-    pad = unit * 4
-    view_box = (f"{lo_x - pad:.1f} {-hi_z - pad:.1f} {hi_x - lo_x + 2 * pad:.1f} "
-                f"{hi_z - lo_z + 2 * pad:.1f}")
-    on = {s.id: _Layers() for s in level.storeys}
-    _static(level, ids, end, on, unit)
-    _dynamic(level, end, legs, damage, on)
-    return [StoreyMap(s.id, view_box, unit, *on[s.id].frozen()) for s in level.storeys]
+    on = {s["id"]: _Layers() for s in plan["storeys"]}
+    _static(plan, end, on)
+    _dynamic(plan, end, legs, damage, on)
+    maps = []
+    for storey in plan["storeys"]:
+        layers = on[storey["id"]]
+        lo_x, lo_z, hi_x, hi_z = _storey_bounds(plan, storey["id"])
+        unit = round(max(hi_x - lo_x, hi_z - lo_z, 1.0) / 150, 2)
+        pad = unit * 4
+        layers.size(unit)
+        view_box = (f"{lo_x - pad:.1f} {-hi_z - pad:.1f} {hi_x - lo_x + 2 * pad:.1f} "
+                    f"{hi_z - lo_z + 2 * pad:.1f}")
+        maps.append(StoreyMap(storey["id"], view_box, unit, *layers.frozen()))
+    return maps
 
 
 class _Layers:
@@ -122,71 +144,69 @@ class _Layers:
         self.damage: list = []
         self.start: dict[str, Any] | None = None
 
+    def size(self, unit: float) -> None:
+        # Names shrink to fit their room's width, so narrow corridors stay readable.
+        for area in self.areas:
+            area["font"] = round(min(unit * 2.2, 1.7 * area["width"] / max(4, len(area["name"]))),
+                                 1)
+        for obj in self.objects:
+            obj["font"] = round(unit * 1.9, 1)
+
     def frozen(self) -> tuple:
         lists = (self.areas, self.exits, self.stairs, self.hazards, self.objects,
                  self.characters, self.segments, self.ends, self.damage)
         return (*(tuple(x) for x in lists), self.start)
 
 
-def _static(level: Level, ids: IdMap, end: EndState, on: dict[str, _Layers],
-            unit: float) -> None:
-    exit_area = level.exit_area.area if level.exit_area else None
-    for area in level.areas:
-        shape = Polygon(area.polygon)
+def _static(plan: Plan, end: EndState, on: dict[str, _Layers]) -> None:
+    for area in plan["areas"]:
+        shape = Polygon(area["polygon"])
         label = shape.representative_point()
         x, y = _svg(label.x, label.y)
-        # Names shrink to fit their room's width, so narrow corridors stay readable.
-        width = shape.bounds[2] - shape.bounds[0]
-        font = round(min(unit * 2.2, 1.7 * width / max(4, len(area.name))), 1)
-        on[area.storey].areas.append({
-            "points": _points(area.polygon), "name": area.name, "id": ids.ep("area", area.id),
-            "x": x, "y": y, "font": font, "secret": area.secret, "exit": area.id == exit_area,
+        on[area["storey"]].areas.append({
+            "points": _points(area["polygon"]), "name": area["name"], "id": area["id"],
+            "x": x, "y": y, "width": shape.bounds[2] - shape.bounds[0],
+            "secret": area["secret"], "exit": area["exit"],
         })
-    for exit_ in level.exits:
-        (x1, y1), (x2, y2) = (_svg(*p) for p in exit_.segment)
-        storey = level.area(exit_.areas[0]).storey
-        if exit_.door is not None:
-            ep = ids.ep("door", exit_.id)
-            state = end.doors.get(ep, exit_.door.initial)
+    for exit_ in plan["exits"]:
+        (x1, y1), (x2, y2) = (_svg(*p) for p in exit_["segment"][:2])
+        if exit_["door"] is not None:
+            state = end.doors.get(exit_["id"], exit_["door"])
             css, words = DOOR_CLASSES.get(state, ("door-closed", state))
-            title = f"door {ep}: {words} at the end"
+            title = f"door {exit_['id']}: {words} at the end"
         else:
-            css, title = EXIT_CLASSES.get(exit_.kind, "gap"), exit_.kind
-        css += " hidden-exit" if exit_.hidden else ""
-        on[storey].exits.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2, "cls": css,
-                                 "title": title})
-    for stairs in level.stairs:
-        (a, b), (c, d) = stairs.bottom.edge, stairs.top.edge
-        shape = {"points": _points((a, b, d, c)), "title": f"stairs {ids.ep('way', stairs.id)}"}
-        for place in (stairs.bottom, stairs.top):
-            on[level.area(place.area).storey].stairs.append(shape)
-    for hazard in level.hazards:
-        on[hazard.storey].hazards.append({"points": _points(hazard.polygon),
-                                          "title": f"hazard: {hazard.kind}"})
-    targets = {o.object for o in level.objectives if o.object}
-    for obj in level.objects:
-        if obj.area is None or obj.at is None:
-            continue
-        ep = ids.ep("object", obj.id)
-        x, y = _svg(*obj.at)
+            css, title = EXIT_CLASSES.get(exit_["kind"], "gap"), f"{exit_['kind']} {exit_['id']}"
+        css += " hidden-exit" if exit_["hidden"] else ""
+        on[exit_["storey"]].exits.append({"x1": x1, "y1": y1, "x2": x2, "y2": y2, "cls": css,
+                                          "title": title})
+    for stairs in plan["stairs"]:
+        shape = {"points": _points(stairs["polygon"]), "title": f"stairs {stairs['id']}"}
+        for storey in stairs["storeys"]:
+            on[storey].stairs.append(shape)
+    for hazard in plan["hazards"]:
+        on[hazard["storey"]].hazards.append({"points": _points(hazard["polygon"]),
+                                             "title": f"hazard: {hazard['kind']}"})
+    for obj in plan["objects"]:
+        ep = obj["id"]
+        x, y = _svg(*obj["at"])
         state = "broken" if ep in end.broken else "taken" if ep in end.taken else ""
         state = "sounding" if ep in end.alarms else state
-        words = f"{ep} {obj.kind} '{obj.name or obj.kind}'" + (f" ({state})" if state else "")
-        on[level.area(obj.area).storey].objects.append({
-            "x": x, "y": y, "id": ep, "cls": " ".join(filter(None, (
-                "obj", state, "target" if obj.id in targets else ""))),
-            "title": words + (", objective target" if obj.id in targets else ""),
+        words = f"{ep} {obj['kind']} '{obj['name']}'" + (f" ({state})" if state else "")
+        on[obj["storey"]].objects.append({
+            "x": x, "y": y, "id": ep, "label": short(obj["name"]),
+            "cls": " ".join(filter(None, ("obj", state, "target" if obj["target"] else ""))),
+            "title": words + (", objective target" if obj["target"] else ""),
         })
 
 
-def _dynamic(level: Level, end: EndState, legs: list[TurnLeg], damage: list[DamageMark],
+def _dynamic(plan: Plan, end: EndState, legs: list[TurnLeg], damage: list[DamageMark],
              on: dict[str, _Layers]) -> None:
     for who in end.characters.values():
         if who.at is None:
             continue
         x, y = _svg(who.at[0], who.at[2])
         state = "down" if who.down else ("last seen" if who.seen else "start, never seen")
-        on[storey_of(level, who.at[1])].characters.append({
+        on[storey_of(plan, who.at[1])].characters.append({
             "x": x, "y": y, "id": who.ep_id, "down": who.down,
             "cls": " ".join(filter(None, (who.side, "down" if who.down else "",
                                           "" if who.seen else "unseen"))),
@@ -197,29 +217,29 @@ def _dynamic(level: Level, end: EndState, legs: list[TurnLeg], damage: list[Dama
             continue
         if on and leg.turn == legs[0].turn:
             x, y = _svg(leg.route[0][0], leg.route[0][2])
-            on[storey_of(level, leg.route[0][1])].start = {"x": x, "y": y}
-        for storey, run in _split_by_storey(level, leg.route):
+            on[storey_of(plan, leg.route[0][1])].start = {"x": x, "y": y}
+        for storey, run in _split_by_storey(plan, leg.route):
             if len(run) > 1:
                 on[storey].segments.append({"turn": leg.turn, "points": " ".join(
                     "{},{}".format(*_svg(p[0], p[2])) for p in run)})
         if leg.end_known:
             last = leg.route[-1]
             x, y = _svg(last[0], last[2])
-            on[storey_of(level, last[1])].ends.append({"turn": leg.turn, "x": x, "y": y})
+            on[storey_of(plan, last[1])].ends.append({"turn": leg.turn, "x": x, "y": y})
     for mark in damage:
         x, y = _svg(mark.at[0], mark.at[2])
-        on[storey_of(level, mark.at[1])].damage.append({
+        on[storey_of(plan, mark.at[1])].damage.append({
             "turn": mark.turn, "x": x, "y": y,
             "title": f"turn {mark.turn}, tick {mark.tick}: lost {mark.amount:.2f}"
                      + (f" to {mark.source}" if mark.source else ""),
         })
 
 
-def _split_by_storey(level: Level, route: tuple[Point3, ...]) -> list[tuple[str, list[Point3]]]:
+def _split_by_storey(plan: Plan, route: tuple[Point3, ...]) -> list[tuple[str, list[Point3]]]:
     # A leg that changes storey is drawn on both: the stair climb shows on each map.
     runs: list[tuple[str, list[Point3]]] = []
     for a, b in itertools.pairwise(route):
-        for storey in dict.fromkeys((storey_of(level, a[1]), storey_of(level, b[1]))):
+        for storey in dict.fromkeys((storey_of(plan, a[1]), storey_of(plan, b[1]))):
             if runs and runs[-1][0] == storey and runs[-1][1][-1] == a:
                 runs[-1][1].append(b)
             else:

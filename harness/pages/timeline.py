@@ -1,4 +1,9 @@
-"""The timeline of turns: one plain row per decision, ready for the template."""
+"""The timeline of turns: one plain row per decision, ready for the template.
+
+A row puts the agent's story first (its notes and how the action ended, in plain
+words with areas, objects and characters named) and keeps the world's lines (what
+changed, every event) for a fold the reader opens when needed.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.pages.trace import TurnLeg
+from harness.pages.words import readable
 from world.actions.catalog import catalog
 from world.sim.clock import TICKS_PER_SECOND
 
@@ -28,6 +34,7 @@ END_STYLES: dict[str, str] = {
     "dead": "bad",
 }
 EVENTS_SHOWN = 80  # per turn; a firefight can log hundreds, the rest are counted
+CHANGES_SHOWN = 2  # changes shown open; more are folded with the events
 
 
 @dataclass(frozen=True)
@@ -45,7 +52,8 @@ class TurnRow:
         seconds: Game seconds the action ran.
         distance: Distance moved, world units.
         detail: The result's sentence.
-        changes: What changed, one sentence each.
+        changes: What changed, one sentence each (shown open).
+        changes_folded: What changed beyond CHANGES_SHOWN (folded away).
         events: Events as short lines (at most EVENTS_SHOWN).
         events_more: How many events were left out.
         notes: The agent's own notes (untrusted text).
@@ -69,6 +77,7 @@ class TurnRow:
     distance: float
     detail: str
     changes: tuple[str, ...]
+    changes_folded: tuple[str, ...]
     events: tuple[str, ...]
     events_more: int
     notes: str | None
@@ -81,7 +90,7 @@ class TurnRow:
     moved: bool
 
 
-def _event_line(event: dict[str, Any]) -> str:
+def _event_line(event: dict[str, Any], known: dict[str, str]) -> str:
     parts = [f"{int(event.get('tick', 0)) / TICKS_PER_SECOND:.1f}s", str(event.get("kind")),
              str(event.get("subject"))]
     if event.get("other") is not None:
@@ -91,7 +100,7 @@ def _event_line(event: dict[str, Any]) -> str:
                      else str(event["amount"]))
     if event.get("detail"):
         parts.append(f"({event['detail']})")
-    return " ".join(parts)
+    return readable(" ".join(parts), known)
 
 
 def _argument(name: str, value: Any) -> str:
@@ -99,18 +108,22 @@ def _argument(name: str, value: Any) -> str:
 
 
 def turn_rows(turns: tuple[dict[str, Any], ...], legs: list[TurnLeg],
-              usage: dict[int, dict[str, float | None]]) -> list[TurnRow]:
+              usage: dict[int, dict[str, float | None]],
+              known: dict[str, str] | None = None) -> list[TurnRow]:
     """The timeline rows.
 
     Args:
         turns: The record's turn lines.
         legs: The player's route per turn (same order).
         usage: Turn -> reported usage figures.
+        known: Episode id -> name (`harness.pages.words.names`), for the harness's
+            sentences; the agent's own text is shown as written.
 
     Returns:
         One row per turn.
     """
     words = {r.name: r.summary for r in catalog().end_reasons}
+    known = known or {}
     rows = []
     for turn, leg in zip(turns, legs, strict=True):
         number = int(turn.get("turn", leg.turn))
@@ -126,6 +139,11 @@ def turn_rows(turns: tuple[dict[str, Any], ...], legs: list[TurnLeg],
         else:
             style = END_STYLES.get(str(reason), "warn")
         notes = action.get("notes")
+        changes = tuple(readable(str(c), known) for c in result.get("changes") or ())
+        if len(changes) > CHANGES_SHOWN:
+            shown, folded = (), changes
+        else:
+            shown, folded = changes, ()
         rows.append(TurnRow(
             turn=number,
             time_s=round(int(turn.get("tick", 0)) / TICKS_PER_SECOND, 1),
@@ -136,13 +154,15 @@ def turn_rows(turns: tuple[dict[str, Any], ...], legs: list[TurnLeg],
             style=style,
             seconds=round(int(result.get("ticks") or 0) / TICKS_PER_SECOND, 1),
             distance=round(float(result.get("distance_moved") or 0.0)),
-            detail=str(result.get("detail") or ""),
-            changes=tuple(str(c) for c in result.get("changes") or ()),
-            events=tuple(_event_line(e) for e in events[:EVENTS_SHOWN]),
+            detail=readable(str(result.get("detail") or ""), known),
+            changes=shown,
+            changes_folded=folded,
+            events=tuple(_event_line(e, known) for e in events[:EVENTS_SHOWN]),
             events_more=max(0, len(events) - EVENTS_SHOWN),
             notes=notes if isinstance(notes, str) and notes else None,
             text_view=str((turn.get("observation") or {}).get("text") or ""),
-            error=f"{error.get('code')}: {error.get('message')}" if error else None,
+            error=readable(f"{error.get('code')}: {error.get('message')}", known)
+            if error else None,
             raw=turn.get("raw_action") if (error or not action) else None,
             extra_lines=int(turn.get("extra_lines") or 0),
             agent_wall_s=float(turn.get("agent_wall_s") or 0.0),

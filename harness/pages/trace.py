@@ -1,9 +1,9 @@
 """The player's route turn by turn, and where damage was taken, from the record alone.
 
-The record keeps the player's position when each observation was made, so a turn runs
-from its own observation to the next one. The walk in between is not recorded: it is
-redrawn along the floor with the level's navigation mesh (a straight line where no
-floor route exists), which is close to what the macro action walked.
+A turn runs from its own observation to the next one. Each action's result carries
+the path the player walked (`world.actions.trail`: sampled every few ticks, straight
+stretches kept as their ends), so the map shows the walk as it happened; a record
+without paths gets straight lines between the recorded positions.
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
-
-from world.level.model import Level
 
 Point3 = tuple[float, float, float]
 
@@ -68,48 +66,23 @@ def as_point(value: Any) -> Point3 | None:
         return None
 
 
-class RouteDrawer:
-    """Floor routes between recorded positions, on the level's navigation mesh."""
-
-    def __init__(self, level: Level | None) -> None:
-        self._finder = None
-        if level is not None:
-            try:
-                from world.navmesh.build import build_navmesh
-                from world.navmesh.query import PathFinder
-
-                self._finder = PathFinder(build_navmesh(level))
-            except Exception:  # a page without floor routes still beats no page
-                self._finder = None
-
-    def route(self, start: Point3, end: Point3) -> tuple[Point3, ...]:
-        """Points from start to end: along the floor if possible, else straight."""
-        if _close(start, end):
-            return (start,)
-        if self._finder is not None:
-            try:
-                path = self._finder.path(start, end)
-            except (ValueError, IndexError):
-                path = None
-            if path is not None and path.waypoints:
-                points = [tuple(float(c) for c in p) for p in path.waypoints]
-                # Pin the ends to the recorded positions (the mesh is eroded by the radius).
-                points[0], points[-1] = start, end
-                return tuple(points)
-        return (start, end)
-
-
 def _close(a: Point3, b: Point3) -> bool:
     return abs(a[0] - b[0]) < 0.5 and abs(a[2] - b[2]) < 0.5 and abs(a[1] - b[1]) < 0.5
 
 
-def turn_legs(turns: tuple[dict[str, Any], ...], drawer: RouteDrawer,
-              final: Point3 | None = None) -> list[TurnLeg]:
+def _path(turn: dict[str, Any]) -> tuple[Point3, ...]:
+    path = (turn.get("result") or {}).get("path")
+    if not isinstance(path, list):
+        return ()
+    points = [as_point(p) for p in path]
+    return tuple(p for p in points if p is not None)
+
+
+def turn_legs(turns: tuple[dict[str, Any], ...], final: Point3 | None = None) -> list[TurnLeg]:
     """Each turn's route, from its observation's position to the next one's.
 
     Args:
         turns: The record's turn lines.
-        drawer: Draws routes between two recorded positions.
         final: Where the player was when the episode ended (the end line's
             final_position), the last turn's end point; None when unknown.
 
@@ -122,14 +95,17 @@ def turn_legs(turns: tuple[dict[str, Any], ...], drawer: RouteDrawer,
         nxt = player_position(turns[index + 1]) if index + 1 < len(turns) else final
         result = turn.get("result") or {}
         ticks = int(result.get("ticks") or 0)
+        walked = _path(turn)
         if start is None:
             route: tuple[Point3, ...] = ()
-        elif nxt is None:
+        elif len(walked) > 1:
+            route = walked
+        elif nxt is None or _close(start, nxt):
             route = (start,)
         else:
-            route = drawer.route(start, nxt)
+            route = (start, nxt)
         legs.append(TurnLeg(int(turn.get("turn", index)), int(turn.get("tick", 0)), ticks,
-                            route, nxt is not None))
+                            route, nxt is not None or len(walked) > 1))
     return legs
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from shapely.geometry import Polygon
 
 from harness.record import record_text
-from world.level.load import load_level
 
 ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "tests" / "agents" / "hostile_text_agent.py"
@@ -40,16 +39,17 @@ def write_lines(run_dir: Path, lines: list[dict]) -> Path:
 
 def long_record(source: Path, dest: Path, turns: int = 300) -> Path:
     """A record of `turns` turns made from a real one: its turns repeated, the player
-    moved from room to room so the map gets one route per turn."""
+    moved from room to room (as its map lays them out) so the map gets one route per
+    turn."""
     lines = read_lines(source)
     header = lines[0]
     played = [line for line in lines if line["kind"] == "turn"]
     end = next(line for line in lines if line["kind"] == "end")
-    level = load_level(ROOT / "levels" / f"{header['level']}.json")
+    storeys = {s["id"]: s["y"] for s in header["map"]["storeys"]}
     spots = []
-    for area in level.areas:
-        p = Polygon(area.polygon).representative_point()
-        spots.append([round(p.x, 1), level.area_y(area.id), round(p.y, 1)])
+    for area in header["map"]["areas"]:
+        p = Polygon(area["polygon"]).representative_point()
+        spots.append([round(p.x), storeys[area["storey"]], round(p.y)])
     out = [header]
     tick = 0
     for number in range(turns):
@@ -58,6 +58,8 @@ def long_record(source: Path, dest: Path, turns: int = 300) -> Path:
         turn["observation"]["turn"], turn["observation"]["tick"] = number, tick
         turn["observation"]["view"]["player"]["position"] = spots[number % len(spots)]
         result = turn.get("result") or {}
+        if result:  # the walk goes from this room to the next one
+            result["path"] = [spots[number % len(spots)], spots[(number + 1) % len(spots)]]
         for event in result.get("events") or ():
             event["tick"] = tick + 1
         tick += max(1, int(result.get("ticks") or 30))

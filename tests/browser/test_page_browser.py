@@ -1,5 +1,7 @@
 """The run page of a hostile agent in real headless Chromium: no agent script runs, the
-layout holds, clicking a turn highlights its route on the map, and a screenshot is taken.
+layout holds, clicking a turn highlights its route on the map, objects are labelled,
+the legend lists stairs, the world's lines are folded until opened, each storey's map
+is framed on its own floor, and a screenshot is taken.
 
 Chromium comes from the system packages (scripts/test.sh installs it where it runs as
 root with apt-get). On CI a missing browser fails the test; elsewhere it is skipped with
@@ -9,6 +11,7 @@ a reason that says how to enable it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -93,6 +96,28 @@ def test_hostile_agent_page_in_chromium(tmp_path, browser_page):
     others = page.evaluate("document.querySelectorAll('polyline.seg.hl').length")
     assert others == page.evaluate(
         f"document.querySelectorAll('polyline.seg[data-turn=\"{turn}\"]').length")
+
+    # Objects carry readable labels; the legend names stairs among the rest.
+    labels = page.locator(".obj-labels text")
+    assert labels.count() == page.locator("rect.obj").count() > 0
+    assert labels.first.bounding_box()["width"] > 10
+    assert re.fullmatch(r"o[0-9]+", labels.first.inner_html()) is None  # a name, not an id
+    assert page.is_visible('#legend [data-legend="stairs"]')
+    assert page.is_visible('#legend [data-legend="target"]')
+
+    # The world's lines are folded away until the reader opens them.
+    fold = page.locator("details.world").first
+    assert fold.get_attribute("open") is None
+    assert not fold.locator("pre").is_visible()
+    fold.locator("summary").click()
+    assert fold.locator("pre").is_visible()
+
+    # Each storey's map keeps its floor's proportions (no frame sized for another).
+    for box in page.evaluate("""() => [...document.querySelectorAll('svg.map')].map(svg => {
+            const r = svg.getBoundingClientRect(), v = svg.viewBox.baseVal;
+            return [r.width / r.height, v.width / v.height]; })"""):
+        assert box[0] == pytest.approx(box[1], rel=0.05)
+    assert "player_dead" not in page.inner_text("body")
 
     shot = tmp_path / "page.png"
     page.screenshot(path=str(shot), full_page=False)

@@ -28,6 +28,7 @@ from typing import Any
 from world.actions.result import ActionResult, DoorBlock, Point3
 from world.actions.returnfire import ReturnFire
 from world.actions.timing import Limit
+from world.actions.trail import Trail
 from world.actions.watch import Baseline, ProgressWatchdog, check_interrupts
 from world.errors import WorldError
 from world.sim.clock import seconds_to_ticks
@@ -156,6 +157,7 @@ def drive(
     )
     shooter = ReturnFire(world)
     perceive = _PERCEIVERS.get(world)
+    trail = Trail(player.position)
     distance = 0.0
     steps = script(run)
     try:
@@ -187,6 +189,7 @@ def drive(
             perceive(world)
         after = player.position
         run.segment = (before, after)
+        trail.add(run.ticks, after)
         distance += math.hypot(after[0] - before[0], after[2] - before[2])
         new_events = world.events.since(seen)
         seen = len(world.events)
@@ -228,6 +231,7 @@ def drive(
         refs=finish.refs,
         capped=limit.capped,
         time_limit_ticks=limit.ticks,
+        path=trail.points() if run.ticks else (),
     )
 
 

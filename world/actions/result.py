@@ -74,6 +74,9 @@ class ActionResult:
         refs: The ids the template's fields stand for.
         capped: Whether an explicit time limit was cut to the cap.
         time_limit_ticks: The time limit the action ran under.
+        path: Where the player walked, from the start to the last tick, sampled and
+            simplified (`world.actions.trail`); empty when no tick ran. Drawn by pages,
+            never shown to the agent.
     """
 
     action: str
@@ -89,6 +92,7 @@ class ActionResult:
     refs: Mapping[str, str] = field(default_factory=dict)
     capped: bool = False
     time_limit_ticks: int = 0
+    path: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if self.end_reason not in catalog().end_reason_names:
@@ -151,4 +155,5 @@ class ActionResult:
             "detail": self.describe(rename),
             "capped": self.capped,
             "time_limit_ticks": self.time_limit_ticks,
+            "path": [list(p) for p in self.path],
         }

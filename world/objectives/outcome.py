@@ -106,29 +106,36 @@ class Situation:
 
 @dataclass(frozen=True)
 class EndRule:
-    """One way a mission ends: its reason name, outcome, wording and test."""
+    """One way a mission ends: its reason name, outcome, wording, test and plain words.
+
+    `summary` says what the rule means; `plain` is how a page tells a person the run
+    ended this way ("the player died").
+    """
 
     reason: str
     outcome: str
     summary: str
     holds: Callable[[Situation], bool]
+    plain: str
 
 
 # The precedence is the order of this table: failures first, then success.
 END_RULES: tuple[EndRule, ...] = (
     EndRule("player_dead", FAILED_OUTCOME, "the player went down",
-            lambda s: s.player_down),
+            lambda s: s.player_down, "the player died"),
     EndRule("countdown_expired", FAILED_OUTCOME, "a level countdown ran out",
-            lambda s: s.countdown_expired),
+            lambda s: s.countdown_expired, "time ran out on the level's countdown"),
     EndRule("objective_failed", FAILED_OUTCOME, "a counted objective failed",
-            lambda s: bool(s.failed)),
+            lambda s: bool(s.failed), "an objective failed"),
     EndRule("world_ended", FAILED_OUTCOME, "the world ended the level for another reason",
-            lambda s: s.world_ended is not None),
+            lambda s: s.world_ended is not None, "the level ended the mission"),
     EndRule("exit_with_objectives_open", FAILED_OUTCOME,
             "the player entered the exit area with counted objectives still open",
-            lambda s: s.entered_exit and not s.all_satisfied),
+            lambda s: s.entered_exit and not s.all_satisfied,
+            "the player left by the exit with work still undone"),
     EndRule(COMPLETED, COMPLETED, "every counted objective done (and the exit reached)",
-            lambda s: s.achievable and s.all_satisfied and (s.in_exit or not s.has_exit)),
+            lambda s: s.achievable and s.all_satisfied and (s.in_exit or not s.has_exit),
+            "the mission was accomplished"),
 )
 
 

@@ -80,6 +80,11 @@ class IdMap:
         """Whether an episode id is the one a level id has in a group."""
         return self._to_ep.get((group, level_id)) == ep_id
 
+    def table(self) -> dict[str, str]:
+        """Every episode id numbered so far and the level id behind it, in id order."""
+        order = sorted(self._to_level, key=lambda e: (e[0], int(e[1:])))
+        return {ep: self._to_level[ep] for ep in order}
+
     def eps_where(self, groups: Iterable[str], keep: Callable[[str, str], bool]) -> list[str]:
         """Episode ids of the groups whose (group, level id) passes `keep`, in id order."""
         wanted = set(groups)

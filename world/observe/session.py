@@ -20,6 +20,7 @@ from world.objectives.system import ObjectivesSystem, installed
 from world.observe.changes import change_lines
 from world.observe.ids import IdMap
 from world.observe.knowledge import Knowledge
+from world.observe.plan import level_plan
 from world.observe.status import GameStatus
 from world.observe.view import build_view
 from world.setup import create_world
@@ -47,7 +48,7 @@ class WorldSession:
     """One episode's world as a driver sees it (the harness's `Game`)."""
 
     def __init__(self, level: Level, difficulty: str, seed: int) -> None:
-        self.level = level
+        self.level, self.difficulty = level, difficulty
         self.world, self._objectives = build_world(level, difficulty, seed)
         self.ids = IdMap(level, seed)
         self.known = Knowledge(level)
@@ -66,6 +67,10 @@ class WorldSession:
     def view(self) -> dict[str, Any]:
         """The structured view now (what the player learns from it is remembered)."""
         return build_view(self.world, self.ids, self.known, self.report())
+
+    def plan(self) -> dict[str, Any]:
+        """The map a record carries (`world.observe.plan`), in this episode's ids."""
+        return level_plan(self.level, self.difficulty, self.ids)
 
     def knows(self, group: str, level_id: str) -> bool:
         """Whether the player knows a thing, by id group and level id."""
