@@ -16,9 +16,9 @@ from typing import Any
 
 from harness import outcome as endings
 from harness.game import Game, GameFactory, world_game
+from harness.level_refs import from_header
 from harness.protocol import OUTCOMES, schema_errors
 from harness.record import Record, RecordError, read_record
-from harness.runner import resolve_level
 from world.errors import InvalidRequestError, UnknownIdError
 from world.sim.clock import seconds_to_ticks
 
@@ -91,8 +91,7 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
     if problem is not None:
         raise RecordError(problem)
     header = record.header
-    level, _ = resolve_level(header["level_source"] if Path(header["level_source"]).is_file()
-                             else header["level"])
+    level = from_header(header).level
     interrupted = record.interrupted
 
     def diverged(turns: int, message: str) -> ReplayReport:

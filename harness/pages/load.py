@@ -53,12 +53,10 @@ def load_run(path: str | Path) -> RunData:
 
 def _level_for(header: dict) -> tuple[Level | None, str | None]:
     # Imported here: the runner module pulls in the whole episode machinery.
-    from harness.runner import UsageError, resolve_level
+    from harness.level_refs import UsageError, from_header
 
-    source = str(header.get("level_source") or "")
-    ref = source if source and Path(source).is_file() else str(header.get("level", ""))
     try:
-        level, _ = resolve_level(ref)
+        level = from_header(header).level
     except UsageError as exc:
         first = str(exc).splitlines()[0]
         return None, f"The level could not be loaded, so there is no map: {first}"
