@@ -56,7 +56,6 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     for n, room_id in enumerate(rng.sample(path[1:], min(2, len(path) - 1))):
         stock.guard(draft, rng, grid, room_id, n, "hard", weapon="fists", health=0.6)
         stalkers.append(f"guard_{n}")
-    draft.data["exit_area"] = {"area": goal}
     draft.data["briefing"] = {"floor_plan": True}
     draft.objective("marks", "waypoints", "Pass the chalk marks in order.", points=marks,
                     radius=150, weight=3)

@@ -1,6 +1,7 @@
 """Stealth infiltration: copy a computer's files and get out without an alarm.
 
-Cameras beside the doors on the way look into their rooms; guards stand off the route.
+Cameras on the way hang across each room from its way in, looking away from it;
+guards stand off the route.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
                        "Cameras and guards watch the rooms: if the alarm sounds, the "
                        "mission fails.", ["stealth", "exploration"])
     draft.data["design_note"] = (f"Generated infiltration: {rooms} rooms, {p['cameras']} "
-                                 "cameras near the doors on the way, facing into their rooms; "
+                                 "cameras on the way, across each room from its way in and facing away; "
                                  "guards off the route, more of them and a patrol on hard.")
     draft.storey("ground", 0)
     draft.rooms(grid, stock.ROOM_NAMES, rng)
@@ -64,8 +65,8 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
 
 def _camera(draft: LevelDraft, rng: random.Random, grid: Any, path: list[str], room_id: str,
             n: int) -> None:
-    # Beside the door the player comes in by, looking away from it into the room: the
-    # player enters behind its view and can shoot it first.
+    # Across the room from the door the player comes in by, looking away from it: the
+    # player sees it on entering, from behind its view, and can shoot it first.
     before = path[path.index(room_id) - 1]
     door = draft.find_exit(before, room_id)["segment"]
     room = grid.rooms[room_id]
@@ -75,9 +76,10 @@ def _camera(draft: LevelDraft, rng: random.Random, grid: Any, path: list[str], r
         inward[0] = 1 if room.x0 == mid[0] else -1
     else:
         inward[1] = 1 if room.z0 == mid[1] else -1
-    along = rng.choice([-1, 1]) * 180
-    at = [mid[0] + inward[0] * 80 + (along if inward[0] == 0 else 0),
-          mid[1] + inward[1] * 80 + (along if inward[1] == 0 else 0)]
+    depth = (room.x1 - room.x0) if inward[0] else (room.z1 - room.z0)
+    along = rng.choice([-1, 1]) * 150
+    at = [mid[0] + inward[0] * (depth - 150) + (along if inward[0] == 0 else 0),
+          mid[1] + inward[1] * (depth - 150) + (along if inward[1] == 0 else 0)]
     at = [min(max(at[0], room.x0 + 60), room.x1 - 60), min(max(at[1], room.z0 + 60), room.z1 - 60)]
     facing = math.degrees(math.atan2(inward[1], inward[0]))
     draft.add("objects", id=f"camera_{n}", kind="camera", name="security camera", area=room_id,
