@@ -35,7 +35,9 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     draft.add("objects", id="sidearm", kind="weapon", name="silenced pistol",
               weapon="silenced_pistol", amount=48)
     draft.add("objects", id="copier", kind="gadget", name="data copier", gadget="data_copier")
-    stock.start_in(draft, grid.rooms[start], grid.rooms[start].centre(), ["sidearm", "copier"])
+    stock.start_in(draft, grid.rooms[start], grid.rooms[start].centre(), ["sidearm", "copier"],
+                   armour=0.3)
+    stock.medkit(draft, rng, grid.rooms[rng.choice(path[1:])], 0)
     target_room = grid.rooms[target]
     draft.add("objects", id="computer", kind="computer", name="file server",
               area=target, at=target_room.spot(rng, 150))
@@ -51,7 +53,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
                     hearing_range=300)
     if len(side) >= 2:
         a, b = rng.sample(side, 2)
-        stock.patrol(draft, rng, grid, a, b, 0, "hard")
+        stock.patrol(draft, rng, grid, a, b, 0, "hard", accuracy=0.3, hearing_range=300)
     draft.data["briefing"] = {"floor_plan": True, "objects": ["computer"]}
     draft.objective("copy_files", "gadget_on_object", "Copy the files from the file server.",
                     object="computer", gadget="data_copier", weight=2)

@@ -39,12 +39,13 @@ def guard(draft: LevelDraft, rng: random.Random, grid: Grid, room_id: str, n: in
 
 
 def patrol(draft: LevelDraft, rng: random.Random, grid: Grid, a: str, b: str, n: int,
-           min_difficulty: str | None, weapon: str = "pistol") -> None:
+           min_difficulty: str | None, weapon: str = "pistol", **extra: Any) -> None:
     """A hostile walking between a spot in room a and one in room b, in a loop."""
     here, there = grid.rooms[a].spot(rng, 150), grid.rooms[b].spot(rng, 150)
     entry: dict[str, Any] = {"id": f"patrol_{n}", "kind": "guard", "side": "hostile",
                              "weapon": weapon, "area": a, "at": here, "behaviour": "patrol",
-                             "route": [{"area": a, "at": here}, {"area": b, "at": there}]}
+                             "route": [{"area": a, "at": here}, {"area": b, "at": there}],
+                             **extra}
     if min_difficulty:
         entry["min_difficulty"] = min_difficulty
     draft.add("characters", **entry)
