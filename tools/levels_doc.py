@@ -32,6 +32,7 @@ SWEEP_PLACEHOLDER = "_No sweep results yet._"
 GENERATED_BEGIN = ("<!-- BEGIN GENERATED MISSIONS RESULTS: written by the sweep script's "
                    "generated mode; levels_doc.py keeps it -->")
 GENERATED_END = "<!-- END GENERATED MISSIONS RESULTS -->"
+MAP_SEEDS = (0, 1)  # the seeds tools/template_maps.py draws
 GENERATED_INTRO = (
     "Levels made by the mission templates (docs/templates.md lists them and their "
     "parameters; README.md, \"Generated missions\", says how to name them and keep a "
@@ -218,6 +219,26 @@ def sweep_block(existing: str | None, begin: str = SWEEP_BEGIN,
     return [begin, inner, end]
 
 
+def template_entries() -> list[str]:
+    """One entry per mission template with the maps of two seeds.
+
+    `python3 tools/template_maps.py` draws them.
+    """
+    from world.generate.registry import TEMPLATES, generate
+
+    lines: list[str] = []
+    for t in TEMPLATES.values():
+        lines += [f"### Template `{t.name}`", "",
+                  f"{t.kind.capitalize()}. {t.description} Parameters: "
+                  f"[docs/templates.md](templates.md#{t.name}).", ""]
+        for seed in MAP_SEEDS:
+            storeys = [s["id"] for s in generate(f"{t.name}@{seed}").data["storeys"]]
+            pictures = " ".join(f"![{t.name}@{seed}, storey {s}](maps/{t.name}_{seed}_{s}.svg)"
+                                for s in storeys)
+            lines += [f"`{t.name}@{seed}`: {pictures}", ""]
+    return lines
+
+
 def render(levels: list[Level], existing: str | None = None) -> str:
     """The whole page.
 
@@ -230,10 +251,11 @@ def render(levels: list[Level], existing: str | None = None) -> str:
     """
     lines = ["# Levels", "", INTRO, "", *overview(levels), ""]
     lines += ["## Sweep results", "", *sweep_block(existing), ""]
-    lines += ["## Generated missions", "", GENERATED_INTRO, "",
-              *sweep_block(existing, GENERATED_BEGIN, GENERATED_END), ""]
     for level in levels:
         lines += section(level)
+    lines += ["## Generated missions", "", GENERATED_INTRO, "",
+              *sweep_block(existing, GENERATED_BEGIN, GENERATED_END), "",
+              *template_entries()]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -28,8 +28,9 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
                        "Cameras and guards watch the rooms: if the alarm sounds, the "
                        "mission fails.", ["stealth", "exploration"])
     draft.data["design_note"] = (f"Generated infiltration: {rooms} rooms, {p['cameras']} "
-                                 "cameras on the way, across each room from its way in and facing away; "
-                                 "guards off the route, more of them and a patrol on hard.")
+                                 "cameras on the way, across each room from its way in and "
+                                 "facing away; guards off the route, more of them and a "
+                                 "patrol on hard.")
     draft.storey("ground", 0)
     draft.rooms(grid, stock.ROOM_NAMES, rng)
     draft.add("objects", id="sidearm", kind="weapon", name="silenced pistol",
