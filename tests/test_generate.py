@@ -38,16 +38,17 @@ def test_seven_templates_of_different_kinds_each_declare_their_parameters() -> N
 
 @pytest.mark.parametrize("template", sorted(KINDS))
 def test_the_first_seeds_of_every_template_pass_the_checker(template: str) -> None:
-    bad = {seed: _problems(f"{template}@{seed}") for seed in range(12)}
+    bad = {seed: _problems(f"{template}@{seed}") for seed in range(6)}
     assert {s: p for s, p in bad.items() if p} == {}
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("first", range(0, 200, 50))
 @pytest.mark.parametrize("template", sorted(KINDS))
-def test_seeds_0_to_199_of_every_template_pass_the_checker(template: str) -> None:
+def test_seeds_0_to_199_of_every_template_pass_the_checker(template: str, first: int) -> None:
     # The checker judges every difficulty of a level (objectives and characters carry
     # their lowest difficulty), so one check per seed covers easy, normal and hard.
-    bad = {seed: _problems(f"{template}@{seed}") for seed in range(200)}
+    bad = {seed: _problems(f"{template}@{seed}") for seed in range(first, first + 50)}
     assert {s: p for s, p in bad.items() if p} == {}
 
 
