@@ -9,7 +9,8 @@ docs/levels.md, the block tools/levels_doc.py keeps when it regenerates the page
 
 The generated mode plays level seeds 0 to N-1 of every template (`TEMPLATE@0-(N-1)`),
 every difficulty, one episode seed each, and writes its table per template and
-difficulty into the generated-missions block of docs/levels.md.
+difficulty into the generated-missions block of docs/levels.md; an agent swept earlier
+into the same --out keeps its column (so `--agents random` can play fewer seeds).
 
 Prints one JSON object: per agent, the share of episodes won and of level-difficulty
 pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in most seeds.
@@ -132,9 +133,11 @@ def template_table(tables: dict[str, list[dict]]) -> list[dict]:
 def generated_block(tables: dict[str, list[dict]], seeds: int) -> str:
     """The Markdown written between the generated-missions markers."""
     names = list(tables)
-    lines = [f"Produced by `python3 benchmarks/sweep.py --generated {seeds}` (generator "
-             f"version {GENERATOR_VERSION}): level seeds 0 to {seeds - 1} of every template "
-             "at every difficulty, episode seed 0, default parameters.", "",
+    lines = [f"Produced by `python3 benchmarks/sweep.py --generated N` (generator "
+             f"version {GENERATOR_VERSION}): level seeds 0 to N-1 of every template at every "
+             "difficulty, episode seed 0, default parameters; N was "
+             f"{seeds} for the last agent swept, and each column says how many it played "
+             "(an agent swept earlier into the same folder keeps its column).", "",
              "| template | difficulty | " + " | ".join(f"{n} wins" for n in names) + " |",
              "|---|---|" + "---|" * len(names)]
     for cell in template_table(tables):
@@ -173,6 +176,11 @@ def main() -> int:
         if status != 0:
             return status
         tables[name] = json.loads((out / "results.json").read_text())["episodes"]
+    if args.generated:  # agents swept earlier into the same --out keep their column
+        for name in AGENTS:
+            earlier = Path(args.out) / name / "results.json"
+            if name not in tables and earlier.is_file():
+                tables[name] = json.loads(earlier.read_text())["episodes"]
     if not args.no_doc and args.generated:
         write_doc(generated_block(tables, args.generated), begin=GENERATED_BEGIN,
                   end=GENERATED_END, heading="Generated missions")

@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from world.data_paths import LEVELS_DIR
+from world.generate.naming import GenerateError, is_generated, parse_name
+from world.generate.registry import TEMPLATES
 
 Z95 = 1.959963984540054
 RESULTS_FILE = "results.json"
@@ -154,7 +156,12 @@ def load_episodes(files: Iterable[Path]) -> tuple[list[Episode], int]:
 
 
 def level_categories(level: str) -> tuple[str, ...]:
-    """A shipped level's categories; levels the harness does not ship are uncategorised."""
+    """A shipped or generated level's categories; other levels are uncategorised."""
+    if is_generated(level):
+        try:
+            return TEMPLATES[parse_name(level, TEMPLATES).template].categories
+        except GenerateError:
+            return (UNCATEGORISED,)
     path = LEVELS_DIR / f"{level}.json"
     try:
         categories = json.loads(path.read_text(encoding="utf-8")).get("categories")

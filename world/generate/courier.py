@@ -27,8 +27,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     route = grid.path(depot, border)
     draft = LevelDraft(level_id, "Stop the courier",
                        "A courier carrying stolen papers is leaving the depot for the "
-                       "border crossing with an escort. Stop him before he gets there.",
-                       ["pursuit", "combat"])
+                       "border crossing with an escort. Stop him before he gets there.")
     draft.data["design_note"] = (f"Generated interception: the courier's route crosses "
                                  f"{len(route)} rooms; the player starts beside it.")
     draft.storey("ground", 0)
@@ -79,5 +78,6 @@ TEMPLATE = Template(
         "route_rooms": int_param(3, 8, 5, "columns of streets between the depot and the border"),
         "speed": number_param(100, 300, 180, "the courier's walking speed (units per second)"),
     },
+    categories=tuple(["pursuit", "combat"]),
     build=_build,
 )

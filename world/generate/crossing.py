@@ -28,7 +28,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     draft = LevelDraft(level_id, "Across the flooded workings",
                        "Pass the chalk marks in order through the old workings and reach the "
                        "last chamber. Some chambers are flooded: the floor there eats at "
-                       "your health while you stand in it.", ["hazard", "navigation"])
+                       "your health while you stand in it.")
     draft.data["design_note"] = (f"Generated crossing: {len(path)} rooms from start to end, "
                                  f"about {p['flooded']:.0%} of them flooded at "
                                  f"{p['harm']} health a second.")
@@ -78,5 +78,6 @@ TEMPLATE = Template(
         "flooded": number_param(0, 1, 0.4, "share of the rooms on the way that are flooded"),
         "harm": number_param(0.005, 0.1, 0.02, "health drained per second in a flooded room"),
     },
+    categories=tuple(["hazard", "navigation"]),
     build=_build,
 )

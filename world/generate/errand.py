@@ -49,7 +49,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     draft = LevelDraft(level_id, "An errand upstairs",
                        "Pick up the tracking device, then go upstairs: copy the data from "
                        "the console and plant the device on the transmitter. Come back "
-                       "down to where you started.", ["exploration", "stealth"])
+                       "down to where you started.")
     draft.data["design_note"] = (f"Generated errand over {count} storeys of {rooms} rooms; "
                                  "guards from normal up, a photograph on normal and hard.")
     for n, grid in enumerate(grids):
@@ -71,7 +71,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
         draft.add("objects", id=gadget, kind="gadget", name=name,
                   gadget="data_copier" if gadget == "copier" else "camera")
     stock.start_in(draft, ground.rooms[start], ground.rooms[start].centre(),
-                   ["sidearm", "copier", "camera"])
+                   ["sidearm", "copier", "camera"], armour=0.4)
     depot = ground.rooms[rng.choice([r for r in sorted(ground.rooms) if r != start] or [start])]
     draft.add("objects", id="device", kind="gadget", name="tracking device", area=depot.id,
               at=depot.spot(rng), gadget="device")
@@ -91,7 +91,8 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
         for when in ("normal", "hard"):
             room = rng.choice(sorted(grid.rooms))
             if room != start:
-                stock.guard(draft, rng, grid, room, n, when, hearing_range=300)
+                stock.guard(draft, rng, grid, room, n, when, hearing_range=300,
+                            accuracy=0.35 if when == "hard" else 0.5)
                 n += 1
         stock.medkit(draft, rng, grid.rooms[rng.choice(sorted(grid.rooms))], level)
     draft.data["briefing"] = {"floor_plan": True,
@@ -118,5 +119,6 @@ TEMPLATE = Template(
         "storeys": int_param(2, 3, 2, "storeys joined by stairs"),
         "rooms": int_param(2, 6, 4, "rooms on each storey"),
     },
+    categories=tuple(["exploration", "stealth"]),
     build=_build,
 )

@@ -25,7 +25,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     seconds = 10 + 12 * waves
     draft = LevelDraft(level_id, "Hold the post",
                        f"Hold out for {seconds} seconds. Attackers will come at you from the "
-                       "rooms around.", ["defence", "combat"])
+                       "rooms around.")
     draft.data["design_note"] = (f"Generated hold-out: {rooms} rooms around the post, "
                                  f"{waves} waves of rushers; gunners join from normal up.")
     draft.storey("ground", 0)
@@ -70,5 +70,6 @@ TEMPLATE = Template(
         "waves": int_param(1, 6, 3, "waves of attackers (the time to hold grows with them)"),
         "rooms": int_param(2, 9, 5, "rooms, the post included, on a three by three grid"),
     },
+    categories=tuple(["defence", "combat"]),
     build=_build,
 )

@@ -177,10 +177,10 @@ def door_segment(rng: random.Random, a: Room, b: Room, width: int = DOOR_WIDTH) 
 class LevelDraft:
     """A level dict under construction, with ids kept unique and lists in build order."""
 
-    def __init__(self, level_id: str, title: str, brief: str, categories: list[str]) -> None:
+    def __init__(self, level_id: str, title: str, brief: str) -> None:
         self.data: dict[str, Any] = {
             "format_version": 1, "id": level_id, "title": title, "brief": brief,
-            "categories": categories, "difficulties": DIFFICULTIES,
+            "categories": [], "difficulties": DIFFICULTIES,  # categories: the template's
             "budgets": {"max_decisions": 100, "max_game_seconds": 120},
             "navmesh": {"agent_radius": 20, "step_height": 30},
             "storeys": [], "areas": [], "stairs": [], "exits": [], "objects": [],
@@ -231,7 +231,8 @@ class LevelDraft:
 
     def finish(self) -> dict[str, Any]:
         """The level dict, empty optional lists dropped (the schema's defaults fill them)."""
-        return {k: v for k, v in self.data.items() if v != [] or k in ("areas", "objectives")}
+        keep = ("areas", "objectives", "categories")
+        return {k: v for k, v in self.data.items() if v != [] or k in keep}
 
 
 DIFFICULTIES: list[dict[str, Any]] = [

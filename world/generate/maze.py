@@ -30,7 +30,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     draft = LevelDraft(level_id, "A maze of locked doors",
                        "Nothing is known of this place beyond the room you stand in. Find "
                        "your way to the far room; any locked door on the way has its key "
-                       "somewhere you can reach.", ["exploration", "puzzle"])
+                       "somewhere you can reach.")
     draft.data["design_note"] = (f"Generated key-and-door maze: {rooms} rooms, "
                                  f"{p['keys']} locked doors on the way to the far room.")
     draft.storey("ground", 0)
@@ -85,5 +85,6 @@ TEMPLATE = Template(
         "loops": number_param(0, 0.5, 0.1, "chance that two neighbouring rooms are also "
                               "linked, making cycles"),
     },
+    categories=tuple(["exploration", "puzzle"]),
     build=_build,
 )

@@ -80,6 +80,7 @@ def generate(ref: str | GeneratedName) -> GeneratedLevel:
     rng = random.Random(f"{GENERATOR_VERSION}:{name.template}:{name.seed}:"
                         f"{json.dumps(params, sort_keys=True)}")
     data = template.build(rng, level_id(name), params)
+    data["categories"] = list(template.categories)
     return GeneratedLevel(name.text(), name.template, name.seed, params, GENERATOR_VERSION,
                           data)
 

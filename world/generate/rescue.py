@@ -23,7 +23,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     draft = LevelDraft(level_id, "Bring the hostages home",
                        f"{_count(hostages)} held somewhere in this building. Find them, "
                        "get them to follow you and lead them back to the room you start "
-                       "in, alive.", ["rescue_escort", "combat"])
+                       "in, alive.")
     draft.data["design_note"] = (f"Generated rescue: {rooms} rooms, {hostages} hostages in "
                                  "the farthest room; guards on the way from normal up.")
     draft.storey("ground", 0)
@@ -65,5 +65,6 @@ TEMPLATE = Template(
         "loops": number_param(0, 0.5, 0.15, "chance that two neighbouring rooms are also "
                               "linked, making cycles"),
     },
+    categories=tuple(["rescue_escort", "combat"]),
     build=_build,
 )

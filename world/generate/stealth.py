@@ -1,18 +1,23 @@
 """Stealth infiltration: copy a computer's files and get out without an alarm.
 
-Cameras on the way hang across each room from its way in, looking away from it;
-guards stand off the route.
+Cameras on the way hang in the corner farthest from their room's doors and look along
+a wall; guards stand off the route.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Any
 
+from shapely.geometry import LineString, Point
+
 from world.generate import stock
 from world.generate.layout import LevelDraft, room_grid
 from world.generate.template import Params, Template, int_param, number_param
+
+CLEAR_VIEW = 350  # how far a camera's wall stays from any way between its room's doors
 
 
 def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
@@ -26,11 +31,11 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
                        "Get into the building, copy the files from the computer in its far "
                        "room with your data copier and come back out to where you started. "
                        "Cameras and guards watch the rooms: if the alarm sounds, the "
-                       "mission fails.", ["stealth", "exploration"])
+                       "mission fails.")
     draft.data["design_note"] = (f"Generated infiltration: {rooms} rooms, {p['cameras']} "
-                                 "cameras on the way, across each room from its way in and "
-                                 "facing away; guards off the route, more of them and a "
-                                 "patrol on hard.")
+                                 "cameras on the way, each in the corner farthest from its "
+                                 "room's doors looking along a wall; guards off the route, "
+                                 "more of them and a patrol on hard.")
     draft.storey("ground", 0)
     draft.rooms(grid, stock.ROOM_NAMES, rng)
     draft.add("objects", id="sidearm", kind="weapon", name="silenced pistol",
@@ -48,7 +53,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
               at=alarm_room.corner(rng.randrange(4), 60))
     watched = (path[1:] * p["cameras"])[:p["cameras"]]
     for n, room_id in enumerate(watched):
-        _camera(draft, rng, grid, path, room_id, n)
+        _camera(draft, grid, room_id, n)
     for n, room_id in enumerate(rng.sample(side, min(len(side), 1 + rooms // 4))):
         stock.guard(draft, rng, grid, room_id, n, None if n == 0 else "normal",
                     hearing_range=300)
@@ -66,28 +71,36 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     return draft.finish()
 
 
-def _camera(draft: LevelDraft, rng: random.Random, grid: Any, path: list[str], room_id: str,
-            n: int) -> None:
-    # Across the room from the door the player comes in by, looking away from it: the
-    # player sees it on entering, from behind its view, and can shoot it first.
-    before = path[path.index(room_id) - 1]
-    door = draft.find_exit(before, room_id)["segment"]
+def _camera(draft: LevelDraft, grid: Any, room_id: str, n: int) -> None:
+    # In a corner, looking along a wall, where its view stays clear of every straight way
+    # between the room's doors and the things in it: it watches the room's edge, so a
+    # player who walks through sees it and can shoot it before it sees them. No such
+    # corner: no camera.
     room = grid.rooms[room_id]
-    mid = [(door[0][0] + door[1][0]) // 2, (door[0][1] + door[1][1]) // 2]
-    inward = [0, 0]
-    if door[0][0] == door[1][0]:  # a wall along z: the room lies to one side in x
-        inward[0] = 1 if room.x0 == mid[0] else -1
-    else:
-        inward[1] = 1 if room.z0 == mid[1] else -1
-    depth = (room.x1 - room.x0) if inward[0] else (room.z1 - room.z0)
-    along = rng.choice([-1, 1]) * 150
-    at = [mid[0] + inward[0] * (depth - 150) + (along if inward[0] == 0 else 0),
-          mid[1] + inward[1] * (depth - 150) + (along if inward[1] == 0 else 0)]
-    at = [min(max(at[0], room.x0 + 60), room.x1 - 60), min(max(at[1], room.z0 + 60), room.z1 - 60)]
-    facing = math.degrees(math.atan2(inward[1], inward[0]))
+    doors = [((e["segment"][0][0] + e["segment"][1][0]) / 2,
+              (e["segment"][0][1] + e["segment"][1][1]) / 2)
+             for e in draft.data["exits"] if room_id in e["areas"]]
+    things = [tuple(o["at"]) for o in draft.data["objects"]
+              if o.get("area") == room_id and o["kind"] != "camera"]
+    places = doors + things  # where a walk through the room starts, ends or stops
+    ways = [LineString([a, b]) for a, b in itertools.combinations(places, 2)]
+    ways += [Point(d).buffer(1) for d in places]
+    corners = [room.corner(i, 60) for i in range(4)]
+    best: tuple[float, int, int] | None = None
+    for at, to in itertools.product(range(4), range(4)):
+        if to not in ((at + 1) % 4, (at + 3) % 4):
+            continue
+        view = LineString([corners[at], corners[to]])
+        clear = min((view.distance(w) for w in ways), default=1e9)
+        if best is None or clear > best[0]:
+            best = (clear, at, to)
+    if best is None or best[0] < CLEAR_VIEW:
+        return
+    at, to = corners[best[1]], corners[best[2]]
+    facing = round(math.degrees(math.atan2(to[1] - at[1], to[0] - at[0])))
     draft.add("objects", id=f"camera_{n}", kind="camera", name="security camera", area=room_id,
-              at=at, facing_deg=round(facing), view_angle_deg=60, view_range=700,
-              alarm="alarm", health=0.3)
+              at=at, facing_deg=facing, view_angle_deg=40, view_range=700, alarm="alarm",
+              health=0.3)
 
 
 TEMPLATE = Template(
@@ -97,9 +110,11 @@ TEMPLATE = Template(
                 "cameras and guards without the alarm sounding.",
     params={
         "rooms": int_param(4, 16, 8, "rooms in the building"),
-        "cameras": int_param(0, 4, 2, "security cameras on the way to the computer"),
+        "cameras": int_param(0, 4, 2, "security cameras on the way to the computer (at most: "
+                             "a room with no corner out of the way gets none)"),
         "loops": number_param(0, 0.5, 0.1, "chance that two neighbouring rooms are also "
                               "linked, making cycles"),
     },
+    categories=tuple(["stealth", "exploration"]),
     build=_build,
 )

@@ -26,6 +26,7 @@ class Template:
         description: One line saying what the mission asks.
         params: Parameter name -> JSON Schema (type, minimum/maximum or enum, default,
             description); the one declaration of what may be set and what it does.
+        categories: The task categories of its levels, most important first.
         build: (generator, level id, parameters with defaults filled) -> level dict.
     """
 
@@ -33,6 +34,7 @@ class Template:
     kind: str
     description: str
     params: Mapping[str, Mapping[str, Any]]
+    categories: tuple[str, ...]
     build: Build
 
     def schema(self) -> dict[str, Any]:
