@@ -95,3 +95,10 @@ def test_the_commands_take_generated_names(tmp_path, capsys) -> None:
 def test_templates_page_is_current() -> None:
     assert TEMPLATES_MD.read_text(encoding="utf-8") == render(), \
         "run python3 -m harness.templates_doc"
+
+
+def test_generated_levels_count_under_their_templates_categories() -> None:
+    from harness.compare import level_categories
+
+    assert level_categories("maze@3?rooms=5") == registry.TEMPLATES["maze"].categories
+    assert registry.generate("hold@2").data["categories"] == ["defence", "combat"]
