@@ -40,6 +40,7 @@ from tools.levels_doc import (  # noqa: E402
     SWEEP_BEGIN,
     SWEEP_END,
 )
+from world.generate.layout import DIFFICULTIES  # noqa: E402
 from world.generate.registry import GENERATOR_VERSION, TEMPLATES  # noqa: E402
 
 # Agent name -> (its command, what its table says about it). Declared once.
@@ -127,7 +128,9 @@ def template_table(tables: dict[str, list[dict]]) -> list[dict]:
             cell[f"{name}_played"] = cell.get(f"{name}_played", 0) + 1
             cell[f"{name}_won"] = cell.get(f"{name}_won", 0) + bool(row["success"])
     order = {t: i for i, t in enumerate(TEMPLATES)}
-    return sorted(cells.values(), key=lambda c: (order.get(c["template"], 99), c["difficulty"]))
+    rank = {d["id"]: i for i, d in enumerate(DIFFICULTIES)}
+    return sorted(cells.values(), key=lambda c: (order.get(c["template"], 99),
+                                                 rank.get(c["difficulty"], 99)))
 
 
 def generated_block(tables: dict[str, list[dict]], seeds: int) -> str:
