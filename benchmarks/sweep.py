@@ -5,6 +5,12 @@ finished episodes are kept), then writes every agent's table into the sweep resu
 docs/levels.md, the block tools/levels_doc.py keeps when it regenerates the page.
 
     python3 benchmarks/sweep.py [--seeds 10] [--jobs 2] [--out sweep] [--levels all|IDS] [--replay]
+    python3 benchmarks/sweep.py --generated 10 [--templates all|NAMES]
+
+The generated mode plays level seeds 0 to N-1 of every template (`TEMPLATE@0-(N-1)`),
+every difficulty, one episode seed each, and writes its table per template and
+difficulty into the generated-missions block of docs/levels.md; an agent swept earlier
+into the same --out keeps its column (so `--agents random` can play fewer seeds).
 
 Prints one JSON object: per agent, the share of episodes won and of level-difficulty
 pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in most seeds,
@@ -28,7 +34,15 @@ from harness.record import RecordError  # noqa: E402
 from harness.replay import REPLAY_STATUSES, replay  # noqa: E402
 from harness.runner import UsageError  # noqa: E402
 from harness.suite_report import markdown_table, summarise  # noqa: E402
-from tools.levels_doc import DOC, SWEEP_BEGIN, SWEEP_END  # noqa: E402
+from tools.levels_doc import (  # noqa: E402
+    DOC,
+    GENERATED_BEGIN,
+    GENERATED_END,
+    SWEEP_BEGIN,
+    SWEEP_END,
+)
+from world.generate.layout import DIFFICULTIES  # noqa: E402
+from world.generate.registry import GENERATOR_VERSION, TEMPLATES  # noqa: E402
 
 # Agent name -> (its command, what its table says about it). Declared once.
 AGENTS: dict[str, tuple[str, str]] = {
@@ -117,16 +131,49 @@ def score_line(rows: list[dict]) -> str:
             f"{worst['score_mean']:.3f} ({worst['level']} {worst['difficulty']}).")
 
 
-def write_doc(text: str, doc: Path = DOC) -> None:
-    """Replace the sweep block of docs/levels.md (or append one) with `text`."""
+def write_doc(text: str, doc: Path = DOC, begin: str = SWEEP_BEGIN, end: str = SWEEP_END,
+              heading: str = "Sweep results") -> None:
+    """Replace a results block of docs/levels.md (or append one) with `text`."""
     page = doc.read_text(encoding="utf-8") if doc.exists() else ""
-    if SWEEP_BEGIN in page and SWEEP_END in page:
-        head, rest = page.split(SWEEP_BEGIN, 1)
-        tail = rest.split(SWEEP_END, 1)[1]
-        page = f"{head}{SWEEP_BEGIN}\n{text}\n{SWEEP_END}{tail}"
+    if begin in page and end in page:
+        head, rest = page.split(begin, 1)
+        tail = rest.split(end, 1)[1]
+        page = f"{head}{begin}\n{text}\n{end}{tail}"
     else:
-        page = f"{page.rstrip()}\n\n## Sweep results\n\n{SWEEP_BEGIN}\n{text}\n{SWEEP_END}\n"
+        page = f"{page.rstrip()}\n\n## {heading}\n\n{begin}\n{text}\n{end}\n"
     doc.write_text(page, encoding="utf-8")
+
+
+def template_table(tables: dict[str, list[dict]]) -> list[dict]:
+    """Per template and difficulty: level seeds played and each agent's wins."""
+    cells: dict[tuple[str, str], dict] = {}
+    for name, rows in tables.items():
+        for row in rows:
+            key = (str(row["level"]).split("@", 1)[0], str(row["difficulty"]))
+            cell = cells.setdefault(key, {"template": key[0], "difficulty": key[1]})
+            cell[f"{name}_played"] = cell.get(f"{name}_played", 0) + 1
+            cell[f"{name}_won"] = cell.get(f"{name}_won", 0) + bool(row["success"])
+    order = {t: i for i, t in enumerate(TEMPLATES)}
+    rank = {d["id"]: i for i, d in enumerate(DIFFICULTIES)}
+    return sorted(cells.values(), key=lambda c: (order.get(c["template"], 99),
+                                                 rank.get(c["difficulty"], 99)))
+
+
+def generated_block(tables: dict[str, list[dict]], seeds: int) -> str:
+    """The Markdown written between the generated-missions markers."""
+    names = list(tables)
+    lines = [f"Produced by `python3 benchmarks/sweep.py --generated N` (generator "
+             f"version {GENERATOR_VERSION}): level seeds 0 to N-1 of every template at every "
+             "difficulty, episode seed 0, default parameters; N was "
+             f"{seeds} for the last agent swept, and each column says how many it played "
+             "(an agent swept earlier into the same folder keeps its column).", "",
+             "| template | difficulty | " + " | ".join(f"{n} wins" for n in names) + " |",
+             "|---|---|" + "---|" * len(names)]
+    for cell in template_table(tables):
+        wins = [f"{cell.get(f'{n}_won', 0)}/{cell.get(f'{n}_played', 0)}" for n in names]
+        lines.append(f"| `{cell['template']}` | {cell['difficulty']} | " + " | ".join(wins)
+                     + " |")
+    return "\n".join(lines)
 
 
 def main() -> int:
@@ -140,7 +187,14 @@ def main() -> int:
     parser.add_argument("--replay", action="store_true",
                         help="replay every record and count those that verify")
     parser.add_argument("--levels", default="all", help="all, or level ids separated by commas")
+    parser.add_argument("--generated", type=int, default=0, metavar="N",
+                        help="play level seeds 0..N-1 of every template instead")
+    parser.add_argument("--templates", default="all", help="with --generated: which templates")
     args = parser.parse_args()
+    if args.generated:
+        chosen = list(TEMPLATES) if args.templates == "all" else args.templates.split(",")
+        args.levels = ",".join(f"{t}@0-{args.generated - 1}" for t in chosen)
+        args.seeds = 1
     tables: dict[str, list[dict]] = {}
     for name in args.agents.split(","):
         out = Path(args.out) / name
@@ -151,9 +205,25 @@ def main() -> int:
         if status != 0:
             return status
         tables[name] = json.loads((out / "results.json").read_text())["episodes"]
-    if not args.no_doc:
+    if args.generated:  # agents swept earlier into the same --out keep their column
+        for name in AGENTS:
+            earlier = Path(args.out) / name / "results.json"
+            if name not in tables and earlier.is_file():
+                tables[name] = json.loads(earlier.read_text())["episodes"]
+    if not args.no_doc and args.generated:
+        write_doc(generated_block(tables, args.generated), begin=GENERATED_BEGIN,
+                  end=GENERATED_END, heading="Generated missions")
+    elif not args.no_doc:
         write_doc(block(tables, args.seeds, args.levels))
     report = {name: figures(rows) for name, rows in tables.items()}
+    if args.generated:
+        for name in tables:
+            report[name]["per_template"] = {
+                t: round(sum(c[f"{name}_won"] for c in cells)
+                         / max(sum(c[f"{name}_played"] for c in cells), 1), 3)
+                for t in TEMPLATES
+                if (cells := [c for c in template_table(tables) if c["template"] == t
+                              and f"{name}_played" in c])}
     if args.replay:
         for name, rows in tables.items():
             report[name]["replay"] = replays(rows)

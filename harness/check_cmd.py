@@ -12,7 +12,18 @@ import json
 import sys
 from pathlib import Path
 
-from world.face import LEVELS_DIR, CheckReport, LevelProblem, check_level
+from world.face import (
+    LEVELS_DIR,
+    TEMPLATES,
+    CheckReport,
+    GenerateError,
+    LevelProblem,
+    check_data,
+    check_level,
+    generate,
+    is_generated,
+    parse_names,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,15 +36,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "levels",
         metavar="LEVEL",
         nargs="+",
-        help="level files, directories meaning every *.json file in them, or shipped level ids",
+        help="level files, directories meaning every *.json file in them, shipped level ids, "
+             "or generated names TEMPLATE@SEED[?name=value&...] (ranges TEMPLATE@A-B too)",
     )
     parser.add_argument(
         "--json", action="store_true", help="print one JSON document with every report"
     )
 
 
-def level_files(names: list[str]) -> list[Path]:
+def level_files(names: list[str]) -> list[Path | str]:
     """Expand directories into their *.json files and shipped level ids into their files.
+
+    Generated names stay names, a range expanded into one name per seed.
 
     Args:
         names: Files, directories and level ids as given.
@@ -42,9 +56,12 @@ def level_files(names: list[str]) -> list[Path]:
         The files to check, directories' in name order (missing files stay, so they
         are reported).
     """
-    files: list[Path] = []
+    files: list[Path | str] = []
     for name in names:
         path = Path(name)
+        if is_generated(name) and not path.exists():
+            files.extend(_generated_names(name))
+            continue
         shipped = LEVELS_DIR / f"{name}.json"
         if path.is_dir():
             files.extend(sorted(path.glob("*.json")))
@@ -64,9 +81,22 @@ def _as_json(report: CheckReport) -> dict[str, object]:
     }
 
 
-def _check_one(path: Path) -> CheckReport:
+def _generated_names(ref: str) -> list[str]:
+    try:
+        return [n.text() for n in parse_names(ref, TEMPLATES)]
+    except GenerateError:
+        return [ref]  # reported by _check_one with the reason
+
+
+def _check_one(path: Path | str) -> CheckReport:
     # One file never stops the others: whatever escapes the checker is that file's problem.
     try:
+        if isinstance(path, str):
+            try:
+                made = generate(path)
+            except GenerateError as exc:
+                return CheckReport(path, (LevelProblem(path, "$", str(exc)),))
+            return check_data(made.data, made.name)
         return check_level(path)
     except Exception as exc:
         message = f"the checker failed: {type(exc).__name__}: {exc}"

@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("harness.eval_cmd", "Play a suite of levels, difficulties and seeds; tabulate it."),
     "compare": ("harness.compare_cmd", "Put several agents' suites side by side."),
     "export": ("harness.export_cmd", "Write a level, or a run's level and path, as a 3D model."),
+    "generate": ("harness.generate_cmd", "Write a level generated from a template and a seed."),
+    "templates": ("harness.templates_cmd", "List the mission templates and their parameters."),
 }
 
 

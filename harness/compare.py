@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from world.face import LEVELS_DIR
+from world.face import LEVELS_DIR, TEMPLATES, GenerateError, is_generated, parse_name
 
 Z95 = 1.959963984540054
 RESULTS_FILE = "results.json"
@@ -154,7 +154,12 @@ def load_episodes(files: Iterable[Path]) -> tuple[list[Episode], int]:
 
 
 def level_categories(level: str) -> tuple[str, ...]:
-    """A shipped level's categories; levels the harness does not ship are uncategorised."""
+    """A shipped or generated level's categories; other levels are uncategorised."""
+    if is_generated(level):
+        try:
+            return TEMPLATES[parse_name(level, TEMPLATES).template].categories
+        except GenerateError:
+            return (UNCATEGORISED,)
     path = LEVELS_DIR / f"{level}.json"
     try:
         categories = json.loads(path.read_text(encoding="utf-8")).get("categories")

@@ -39,12 +39,14 @@ class EpisodeSpec:
 
     Attributes:
         level: The loaded level.
-        level_source: Where the level came from (path), for the record.
+        level_source: Where the level came from (a path, or a generated name), for the record.
         difficulty: A difficulty id of the level.
         seed: The episode seed.
         command: The agent command line.
         run_dir: Directory receiving the record and agent_stderr.log.
         settings: Deadlines and limits.
+        generated: For a generated level, what produced it and its content (stored in
+            the record's header so replay needs no generator); None otherwise.
     """
 
     level: Level
@@ -54,6 +56,7 @@ class EpisodeSpec:
     command: str
     run_dir: Path
     settings: RunSettings = field(default_factory=RunSettings)
+    generated: dict[str, Any] | None = None
 
 
 def run_episode(spec: EpisodeSpec, game_factory: GameFactory = world_game) -> dict[str, Any]:
@@ -122,7 +125,9 @@ class _Episode:
         # The run directory and the level file stay out of the agent's sight, as do the
         # harness's own files (harness.sandbox_fs); a folder holding them is never bound.
         spec = self.spec
-        sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), Path(spec.level_source)),
+        # A generated level has no file: its source is a name, not a path to hide.
+        level_file = () if spec.generated is not None else (Path(spec.level_source),)
+        sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), *level_file),
                        self.s.agent_network)
         if self.s.require_sandbox and not sandbox.bubblewrap:
             raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "
@@ -147,6 +152,7 @@ class _Episode:
             "hello": self.hello,
             "start": self.start,
             "map": self.game.plan(),
+            **({"generated": spec.generated} if spec.generated is not None else {}),
         })
         self.header_written = True
 

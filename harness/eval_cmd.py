@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness import stopping
+from harness import level_refs, stopping
 from harness.pages.index import write_index
 from harness.runner import UsageError, resolve_level
 from harness.settings import (
@@ -22,13 +22,14 @@ from harness.settings import (
 from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
 from harness.suite_files import SuiteLockedError, suite_lock
 from harness.suite_report import ProgressBar, harness_errors, write_results
-from world.face import LEVELS_DIR
+from world.face import LEVELS_DIR, is_generated, origin
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     parser.add_argument("--levels", type=id_list, default="all",
-                        help="'all' (every level in levels/) or comma-separated level ids")
+                        help="'all' (every level in levels/) or comma-separated level ids, files "
+                        "and generated names (TEMPLATE@SEED, or a range TEMPLATE@A-B)")
     parser.add_argument("--difficulties", type=id_list, default="all",
                         help="'all' or comma-separated difficulty ids")
     parser.add_argument("--seeds", type=positive_int, default=10,
@@ -46,9 +47,12 @@ def resolve_suite(levels: str, difficulties: str) -> list[tuple[str, list[str]]]
         UsageError: An unknown level, or a difficulty no chosen level has.
     """
     ids = (sorted(p.stem for p in LEVELS_DIR.glob("*.json")) if levels == "all"
-           else [s.strip() for s in levels.split(",") if s.strip()])
+           else level_refs.expand([s.strip() for s in levels.split(",") if s.strip()]))
     wanted = None if difficulties == "all" else [
         s.strip() for s in difficulties.split(",") if s.strip()]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise UsageError(f"--levels names {', '.join(twice)} more than once")
     out = []
     for ref in ids:
         level, _ = resolve_level(ref)
@@ -105,6 +109,9 @@ def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
     meta = {"agent": args.agent, "levels": [lv for lv, _ in suite],
             "difficulties": {lv: ds for lv, ds in suite}, "seeds": args.seeds,
             "jobs": args.jobs, **suite_identity(args.agent, settings)}
+    generated = {lv: origin(lv) for lv, _ in suite if is_generated(lv) and not Path(lv).exists()}
+    if generated:  # a published figure names exactly what was played
+        meta["generated"] = generated
     table = write_results(out, meta, rows)
     print(table)
     _index_page(out, meta, rows)

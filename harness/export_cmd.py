@@ -15,11 +15,12 @@ from pathlib import Path
 
 import trimesh
 
+from harness.level_refs import from_header
 from harness.pages.load import load_run
 from harness.pages.map_svg import plan_bounds
 from harness.pages.trace import as_point, keep_on_map, turn_legs
 from harness.record import RecordError, is_run_dir
-from harness.runner import UsageError, record_level, resolve_level
+from harness.runner import UsageError, resolve_level
 from world.face import Level, Solid, level_solids, path_solid
 
 FORMATS = ("glb", "obj")
@@ -68,7 +69,7 @@ def run_solids(source: str) -> tuple[Level, list[Solid], Path]:
 def _record_level(header: dict) -> Level:
     # The 3D model is built from the level itself: the record's map is a plan view.
     try:
-        level = record_level(header)
+        level = from_header(header).level
     except UsageError as exc:
         raise UsageError(f"the record's level could not be loaded: "
                          f"{str(exc).splitlines()[0]}") from None

@@ -18,9 +18,9 @@ from typing import Any
 
 from harness import outcome as endings
 from harness.game import Game, GameFactory, world_game
+from harness.level_refs import from_header
 from harness.protocol import OUTCOMES, schema_errors
 from harness.record import Record, RecordError, read_record
-from harness.runner import record_level
 from world.face import InvalidRequestError, UnknownIdError, seconds_to_ticks
 
 # Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
@@ -93,7 +93,7 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
     if problem is not None:
         raise RecordError(problem)
     header = record.header
-    level = record_level(header)
+    level = from_header(header).level
     interrupted = record.interrupted
 
     def diverged(turns: int, message: str) -> ReplayReport:

@@ -14,63 +14,34 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from harness import level_refs
 from harness.agent_launch import AgentLaunchError, resolve_argv
 from harness.episode import EpisodeSpec, run_episode
 from harness.game import GameFactory, world_game
+from harness.level_refs import UsageError
 from harness.pages import write_episode_page_safely
 from harness.record import RecordError, record_text
 from harness.settings import RunSettings, sandbox_notice
 from harness.stopping import Interrupted
-from world.face import LEVELS_DIR, Level, LevelError, check_level, parse_level, read_level_json
+from world.face import Level
+
+__all__ = ["UsageError", "pick_difficulty", "resolve_level", "run"]
 
 
-class UsageError(Exception):
-    """A mistake in what was asked for (unknown level or difficulty, unusable agent)."""
-
-
-def resolve_level(ref: str) -> tuple[Level, Path]:
-    """Load a level given as an id in levels/ or as a path to a level file.
+def resolve_level(ref: str) -> tuple[Level, str]:
+    """Load a level given as an id in levels/, a path to a level file or a generated name.
 
     Args:
-        ref: "outpost", "levels/outpost.json" or any path.
+        ref: "outpost", "levels/outpost.json", any path, or "maze@3?rooms=12".
 
     Returns:
-        The level and the file it came from.
+        The level and where it came from (the file's path, or the generated name).
 
     Raises:
         UsageError: No such level, or a level `harness check` rejects (its messages).
     """
-    path = Path(ref)
-    if not path.is_file():
-        candidate = LEVELS_DIR / f"{ref}.json"
-        if not candidate.is_file():
-            known = ", ".join(sorted(p.stem for p in LEVELS_DIR.glob("*.json"))) or "none"
-            raise UsageError(f"no level {ref!r}: not a file and not a level id (known: {known})")
-        path = candidate
-    # The same checks as `harness check`, on the level loaded once.
-    try:
-        level = parse_level(read_level_json(path), str(path))
-    except LevelError as exc:
-        raise UsageError(f"level {ref!r} is not valid:\n{exc}") from exc
-    report = check_level(level, file=str(path))
-    if not report.ok:
-        found = "\n".join(str(p) for p in report.problems)
-        raise UsageError(f"level {ref!r} is not valid:\n{found}")
-    return level, path.resolve()
-
-
-def record_level(header: dict) -> Level:
-    """The level a record was played on: its file when still there, else the level id.
-
-    Replay needs it to re-simulate and export to build the 3D model; pages never do
-    (the record carries its map).
-
-    Raises:
-        UsageError: Neither the file nor a level of that id can be loaded.
-    """
-    source = str(header.get("level_source") or "")
-    return resolve_level(source if source and Path(source).is_file()
-                         else str(header.get("level", "")))[0]
+    found = level_refs.resolve(ref)
+    return found.level, found.source
 
 
 def pick_difficulty(level: Level, difficulty: str | None) -> str:
@@ -109,7 +80,7 @@ def run(
     """Play one episode and return its summary.
 
     Args:
-        level_ref: Level id in levels/ or a path to a level file.
+        level_ref: Level id in levels/, a path to a level file or a generated name.
         agent_command: The agent's command line (any executable).
         difficulty: A difficulty id of the level (default: its middle one).
         seed: The episode seed.
@@ -129,7 +100,8 @@ def run(
         harness.stopping.Interrupted: A stop signal came before the episode began (once
             it has begun, the episode ends as `interrupted` and its summary comes back).
     """
-    level, source = resolve_level(level_ref)
+    found = level_refs.resolve(level_ref)
+    level = found.level
     chosen = pick_difficulty(level, difficulty)
     settings = settings or RunSettings()
     try:
@@ -140,7 +112,8 @@ def run(
     if refused:
         raise UsageError(refused)
     run_dir = new_run_dir(Path(out_dir), level, chosen, seed)
-    spec = EpisodeSpec(level, str(source), chosen, seed, agent_command, run_dir, settings)
+    spec = EpisodeSpec(level, found.source, chosen, seed, agent_command, run_dir, settings,
+                       generated=found.generated)
     try:
         summary = run_episode(spec, game_factory)
     except AgentLaunchError as exc:

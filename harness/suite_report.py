@@ -127,6 +127,11 @@ def write_results(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -
     write_atomically(out / "results.json", json.dumps(data, indent=2) + "\n")
     table = markdown_table(summaries)
     title = f"# Suite results: `{meta['agent']}`\n\n"
+    versions = sorted({g["generator_version"] for g in meta.get("generated", {}).values()})
+    if versions:
+        title += (f"Generated levels (generator version {', '.join(versions)}) are named "
+                  "TEMPLATE@SEED with the parameters that differ from their defaults; "
+                  "results.json's `suite.generated` lists every parameter.\n\n")
     write_atomically(out / "results.md", title + table)
     return table
 

@@ -29,6 +29,16 @@ DOC = ROOT / "docs" / "levels.md"
 SWEEP_BEGIN = "<!-- BEGIN SWEEP RESULTS: written by the sweep script; levels_doc.py keeps it -->"
 SWEEP_END = "<!-- END SWEEP RESULTS -->"
 SWEEP_PLACEHOLDER = "_No sweep results yet._"
+GENERATED_BEGIN = ("<!-- BEGIN GENERATED MISSIONS RESULTS: written by the sweep script's "
+                   "generated mode; levels_doc.py keeps it -->")
+GENERATED_END = "<!-- END GENERATED MISSIONS RESULTS -->"
+MAP_SEEDS = (0, 1)  # the seeds tools/template_maps.py draws
+GENERATED_INTRO = (
+    "Levels made by the mission templates (docs/templates.md lists them and their "
+    "parameters; README.md, \"Generated missions\", says how to name them and keep a "
+    "held-out set). Every template's seeds 0 to 199 pass `harness check` "
+    "(tests/test_generate.py); the reference agent's and the random agent's wins on "
+    "fresh seeds are below.")
 INTRO = (
     "The levels shipped with the harness, generated from the level files by "
     "`python3 tools/levels_doc.py`; edit the levels, not this page. Each level offers "
@@ -190,20 +200,43 @@ def section(level: Level) -> list[str]:
     return [*lines, ""]
 
 
-def sweep_block(existing: str | None) -> list[str]:
-    """The sweep results block, kept from the existing page when it has one.
+def sweep_block(existing: str | None, begin: str = SWEEP_BEGIN,
+                end: str = SWEEP_END) -> list[str]:
+    """A results block written by the sweep script, kept from the existing page.
 
     Args:
         existing: The current page's text, or None.
+        begin: The block's begin marker.
+        end: The block's end marker.
 
     Returns:
         Markdown lines from the begin marker to the end marker.
     """
-    if existing and SWEEP_BEGIN in existing and SWEEP_END in existing:
-        inner = existing.split(SWEEP_BEGIN, 1)[1].split(SWEEP_END, 1)[0].strip("\n")
+    if existing and begin in existing and end in existing:
+        inner = existing.split(begin, 1)[1].split(end, 1)[0].strip("\n")
     else:
         inner = SWEEP_PLACEHOLDER
-    return [SWEEP_BEGIN, inner, SWEEP_END]
+    return [begin, inner, end]
+
+
+def template_entries() -> list[str]:
+    """One entry per mission template with the maps of two seeds.
+
+    `python3 tools/template_maps.py` draws them.
+    """
+    from world.generate.registry import TEMPLATES, generate
+
+    lines: list[str] = []
+    for t in TEMPLATES.values():
+        lines += [f"### Template `{t.name}`", "",
+                  f"{t.kind.capitalize()}. {t.description} Parameters: "
+                  f"[docs/templates.md](templates.md#{t.name}).", ""]
+        for seed in MAP_SEEDS:
+            storeys = [s["id"] for s in generate(f"{t.name}@{seed}").data["storeys"]]
+            pictures = " ".join(f"![{t.name}@{seed}, storey {s}](maps/{t.name}_{seed}_{s}.svg)"
+                                for s in storeys)
+            lines += [f"`{t.name}@{seed}`: {pictures}", ""]
+    return lines
 
 
 def render(levels: list[Level], existing: str | None = None) -> str:
@@ -220,6 +253,9 @@ def render(levels: list[Level], existing: str | None = None) -> str:
     lines += ["## Sweep results", "", *sweep_block(existing), ""]
     for level in levels:
         lines += section(level)
+    lines += ["## Generated missions", "", GENERATED_INTRO, "",
+              *sweep_block(existing, GENERATED_BEGIN, GENERATED_END), "",
+              *template_entries()]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

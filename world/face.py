@@ -3,8 +3,8 @@
 The rest of `world/` is private to it (tests/test_boundaries.py holds the harness to
 this module). What is here: level loading and checking, the action catalogue, game
 time, the error types, the session factory with the mission status it reports, the
-vocabularies the protocol documents, the level's 3D solids for export and the path
-search benchmark command.
+vocabularies the protocol documents, the level's 3D solids for export, the mission
+templates that generate levels and the path search benchmark command.
 """
 
 from __future__ import annotations
@@ -19,7 +19,10 @@ from world.errors import (
     UnknownIdError,
     WorldError,
 )
-from world.level.check import CheckReport, check_level
+from world.generate.naming import GenerateError, is_generated, parse_name, parse_names
+from world.generate.registry import GENERATOR_VERSION, TEMPLATES, generate, origin
+from world.generate.template import describe_param
+from world.level.check import CheckReport, check_data, check_level
 from world.level.geometry3d import Solid, level_solids, path_solid
 from world.level.load import parse_level, read_level_json
 from world.level.model import Level
@@ -52,11 +55,13 @@ __all__ = [
     "ALERT_LEVELS",
     "CARRIED_KINDS",
     "DOOR_STATE_MEANINGS",
+    "GENERATOR_VERSION",
     "LEVELS_DIR",
     "MISSION_OUTCOMES",
     "OBJECT_KINDS",
     "OBJECT_STATES",
     "SCHEMA_DIR",
+    "TEMPLATES",
     "TICKS_PER_SECOND",
     "VERIFIERS",
     "ActionSpec",
@@ -64,6 +69,7 @@ __all__ = [
     "CheckReport",
     "EndReason",
     "GameStatus",
+    "GenerateError",
     "InvalidRequestError",
     "Level",
     "LevelError",
@@ -73,11 +79,18 @@ __all__ = [
     "WorldError",
     "WorldSession",
     "catalog",
+    "check_data",
     "check_level",
+    "describe_param",
+    "generate",
+    "is_generated",
     "level_solids",
     "navmesh_bench",
     "new_session",
+    "origin",
     "parse_level",
+    "parse_name",
+    "parse_names",
     "path_solid",
     "read_level_json",
     "seconds_to_ticks",
