@@ -50,7 +50,7 @@ def test_replay_and_pages_need_no_generator(generated_run, monkeypatch) -> None:
     report = replay(generated_run["run_dir"])
     assert report.status == "verified", report.divergence
     page = load_run(generated_run["run_dir"])
-    assert page.level is not None and page.level_note is None
+    assert page.plan is not None and page.level_note is None
 
 
 def test_a_tampered_generated_level_is_caught(generated_run, tmp_path) -> None:
