@@ -1,8 +1,9 @@
 """Everything derived from the declarations: the action schema, shared enums, PROTOCOL.md tables.
 
 Run `python3 -m harness.protocol_docs` to rewrite schemas/messages/action.schema.json,
-schemas/messages/enums.schema.json and the generated tables in PROTOCOL.md after the
-action catalogue or a protocol table changes; a test fails while they are out of step.
+schemas/messages/enums.schema.json and the generated tables in PROTOCOL.md and docs/rl.md
+after the action catalogue or a protocol table changes; a test fails while they are out of
+step.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from world.sim.doors import DOOR_STATE_MEANINGS
 from world.sim.items import CARRIED_KINDS
 
 PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
+RL_MD = SCHEMA_DIR.parent / "docs" / "rl.md"
 # Usage field -> (meaning, largest value one decision may report). The bounds keep a
 # self-reported figure from overflowing totals (a 1e308 cost) or bloating records; a
 # figure beyond its bound makes the action invalid (bad_message).
@@ -156,8 +158,10 @@ _BLOCK = re.compile(r"(<!-- table:(\w+) -->\n)((?:(?!<!--).*\n)*?)(<!-- end tabl
 
 
 def render_protocol_md(text: str) -> str:
-    """PROTOCOL.md text with every generated table block rewritten."""
-    generated = tables()
+    """PROTOCOL.md (or docs/rl.md) text with every generated table block rewritten."""
+    from harness.rl.tables import rl_tables
+
+    generated = {**tables(), **rl_tables()}
     return _BLOCK.sub(lambda m: m.group(1) + generated[m.group(2)] + "\n" + m.group(4), text)
 
 
@@ -170,8 +174,9 @@ def generated_files() -> dict[Path, str]:
         SCHEMA_DIR / "messages" / "action.schema.json": dump(action_schema()),
         SCHEMA_DIR / "messages" / "enums.schema.json": dump(enums_schema()),
     }
-    if PROTOCOL_MD.exists():
-        out[PROTOCOL_MD] = render_protocol_md(PROTOCOL_MD.read_text(encoding="utf-8"))
+    for doc in (PROTOCOL_MD, RL_MD):
+        if doc.exists():
+            out[doc] = render_protocol_md(doc.read_text(encoding="utf-8"))
     return out
 
 

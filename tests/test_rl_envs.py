@@ -163,3 +163,31 @@ def test_bad_arguments_name_what_is_allowed() -> None:
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"control 'turn' is 9; allowed 0\.\.4"):
         env.step([1, 1, 9, 0, 0, 0])
+
+
+def test_entry_point_declared_in_pyproject_registers_both() -> None:
+    import importlib
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"]
+    module, _, name = declared["gymnasium.envs"]["__root__"].partition(":")
+    for env_id in IDS:
+        gym.registry.pop(env_id, None)
+    getattr(importlib.import_module(module), name)()
+    assert all(env_id in gym.registry for env_id in IDS)
+    assert "rl" in tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+
+
+def test_rl_doc_tables_list_every_declared_choice_and_control() -> None:
+    from harness.protocol_docs import RL_MD
+    from harness.rl.macro_actions import action_blocks
+    from harness.rl.raw_controls import CONTROLS
+    from world.actions.catalog import catalog
+
+    text = RL_MD.read_text(encoding="utf-8")
+    blocks = action_blocks()
+    assert [name for *_, name, _slots in blocks] == list(catalog().action_names)
+    assert f"| {blocks[-1][0]}–{blocks[-1][1]} | `wait` |" in text
+    assert all(f"`{name}`" in text for name in CONTROLS)

@@ -8,6 +8,8 @@ Needs the optional extra `rl` (gymnasium). See docs/rl.md.
 
 from __future__ import annotations
 
+import importlib.util
+
 ENV_IDS = {
     "MissionHarness/Macro-v0": "harness.rl.macro_env:MacroEnv",
     "MissionHarness/Raw-v0": "harness.rl.raw_env:RawEnv",
@@ -23,4 +25,6 @@ def register_envs() -> None:
             gym.register(id=env_id, entry_point=entry_point, disable_env_checker=False)
 
 
-register_envs()
+# Without Gymnasium the declarations (tables, reward, controls) still import.
+if importlib.util.find_spec("gymnasium") is not None:
+    register_envs()
