@@ -73,15 +73,18 @@ class MissionEnv(gym.Env):
         episode_seed = int(seed) if seed is not None else int(
             self.np_random.integers(SEED_RANGE))
         self.seed_used = episode_seed
-        game = world_game(self.level, self.difficulty, episode_seed)
-        assert isinstance(game, WorldSession)  # the real world: its report feeds the reward
-        self.game = game
+        self.game = self._make_game(episode_seed)
         self.steps = 0
         self.decisions = 0
         self.invalid_in_a_row = 0
         self.ending: Ending | None = None
         self.report_now = self._report()
         self.figures = Figures.of(self.report_now)
+
+    def _make_game(self, seed: int) -> WorldSession:
+        game = world_game(self.level, self.difficulty, seed)
+        assert isinstance(game, WorldSession)  # the real world: its report feeds the reward
+        return game
 
     def _report(self) -> MissionReport:
         return self.game.report()  # type: ignore[union-attr]
