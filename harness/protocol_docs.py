@@ -57,6 +57,17 @@ def enums_schema() -> dict[str, Any]:
     }
 
 
+def _every_action() -> list:
+    # The actions of every track, each once: the macro catalogue, then raw controls.
+    from harness.tracks import TRACKS
+
+    seen: dict[str, Any] = {}
+    for track in TRACKS.values():
+        for spec in track.actions():
+            seen.setdefault(spec.name, spec)
+    return list(seen.values())
+
+
 def action_schema() -> dict[str, Any]:
     """The action message schema: the envelope plus one branch per declared action."""
     usage = {
@@ -75,7 +86,7 @@ def action_schema() -> dict[str, Any]:
             "if": {"properties": {"action": {"const": spec.name}}},
             "then": {"properties": {"arguments": spec.arguments_schema()}},
         }
-        for spec in catalog().actions
+        for spec in _every_action()
     ]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -85,7 +96,7 @@ def action_schema() -> dict[str, Any]:
         "properties": {
             "type": {"const": "action"},
             "protocol_version": {"const": PROTOCOL_VERSION},
-            "action": {"enum": list(catalog().action_names)},
+            "action": {"enum": [spec.name for spec in _every_action()]},
             "arguments": {"type": "object"},
             "notes": {"type": ["string", "null"], "maxLength": 20000},
             "usage": {"anyOf": [usage, {"type": "null"}]},
