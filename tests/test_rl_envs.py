@@ -45,11 +45,17 @@ def test_vector_copies_run(env_id: str, vector: str) -> None:
         envs.reset(seed=5)
         envs.action_space.seed(0)
         total = np.zeros(2)
-        for _ in range(3):
-            obs, reward, _terminated, _truncated, _info = envs.step(envs.action_space.sample())
+        ended = 0
+        # Long enough for random choices (mostly refused on Macro) to end an episode, so
+        # the copies reset themselves at least once.
+        for _ in range(12):
+            obs, reward, terminated, truncated, _info = envs.step(envs.action_space.sample())
             total += reward
+            ended += int((terminated | truncated).sum())
         assert envs.single_observation_space.contains({k: v[0] for k, v in obs.items()})
         assert reward.shape == (2,) and np.isfinite(total).all()
+        if env_id.endswith("Macro-v0"):
+            assert ended >= 1
     finally:
         envs.close()
 
@@ -119,7 +125,7 @@ def test_macro_env_and_harness_run_end_alike(tmp_path: Path) -> None:
     while not done:
         _obs, _reward, terminated, truncated, info = env.step(
             int(rng.choice(np.flatnonzero(info["action_mask"]))))
-        played.append(info["action"])
+        played.append(dict(info["action"]))
         done = terminated or truncated
     command = f"{shlex.quote(sys.executable)} {AGENT} {shlex.quote(json.dumps(played))}"
     summary = run("exit_switch", command, difficulty="easy", seed=4, out_dir=tmp_path,

@@ -9,6 +9,7 @@ the episode.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -20,6 +21,33 @@ from harness.rl.views import observation
 from harness.turns import TurnState
 from world.errors import InvalidRequestError, UnknownIdError
 from world.sim.clock import TICKS_PER_SECOND
+
+
+class Frozen(Mapping):
+    """A read-only mapping over message data (`dict(...)` copies it).
+
+    Vector copies merge info dicts key by key, and nested dicts whose keys differ
+    between copies (a view with an exit and one without) break that merge; a mapping
+    that is not a dict is kept whole, one per copy, and pickles across processes.
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"Frozen({self._data!r})"
+
+
+_frozen = Frozen
 
 
 class MacroEnv(MissionEnv):
@@ -47,8 +75,6 @@ class MacroEnv(MissionEnv):
             raise ValueError(f"action: {index} is not in 0..{len(self.choices) - 1}")
         choice = self.choices[index]
         arguments = macro_actions.decode(choice, self._rows, self._view)
-        # Info values keep one shape every step ({} for none), so vector copies can
-        # stack them: Gymnasium merges nested dicts key by key.
         message = {"action": choice.action, "arguments": arguments or {}}
         st = self.turn_state
         self.decisions += 1
@@ -66,7 +92,8 @@ class MacroEnv(MissionEnv):
             self.invalid_in_a_row += 1
         st.invalid_in_a_row = self.invalid_in_a_row
         reward, terminated, truncated, info = self._judge()
-        info.update(action=message, error=error or {}, result=st.last_result or {})
+        info.update(action=_frozen(message), error=_frozen(error or {}),
+                    result=_frozen(st.last_result or {}))
         obs, more = self._observe(info)
         return obs, reward, terminated, truncated, more
 
@@ -90,7 +117,8 @@ class MacroEnv(MissionEnv):
             min(1.0, self.game.tick / TICKS_PER_SECOND / budgets.max_game_seconds),
             min(1.0, self.decisions / budgets.max_decisions))
         self._mask = np.array(macro_actions.mask(self._rows, self._view), dtype=np.int8)
-        info = dict(info, action_mask=self._mask, view=self._view, text=message["text"],
+        info = dict(info, action_mask=self._mask, view=_frozen(self._view),
+                    text=message["text"],
                     seed=self.seed_used)
         info.setdefault("tick", self.game.tick)
         return obs, info
