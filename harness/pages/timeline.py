@@ -13,6 +13,7 @@ from world.sim.clock import TICKS_PER_SECOND
 # checks it against the catalogue); the words come from the catalogue itself.
 END_STYLES: dict[str, str] = {
     "arrived": "ok",
+    "held": "ok",
     "objective": "good",
     "stage": "good",
     "gave_up": "warn",
