@@ -22,19 +22,29 @@ from world.actions.catalog import ActionSpec, catalog
 from world.level.model import Level
 from world.sim.clock import seconds_to_ticks
 
+DEFAULT_FRAME_SKIP = 4
+MAX_FRAME_SKIP = 300
+
+
+def check_frame_skip(frame_skip: Any) -> int:
+    """The frame skip, or ValueError naming what is allowed."""
+    if isinstance(frame_skip, bool) or not isinstance(frame_skip, int) or not (
+            1 <= frame_skip <= MAX_FRAME_SKIP):
+        raise ValueError(f"frame_skip: {frame_skip!r} is not a whole number of ticks in "
+                         f"1..{MAX_FRAME_SKIP}")
+    return frame_skip
+
 
 @dataclass(frozen=True)
 class TrackSpec:
     """A track by name, with the raw track's frame skip (ignored by the macro track)."""
 
     name: str = "macro"
-    frame_skip: int = 4
+    frame_skip: int = DEFAULT_FRAME_SKIP
 
     def __post_init__(self) -> None:
         if self.name not in TRACKS:
             raise ValueError(f"track: unknown track {self.name!r}; tracks: {', '.join(TRACKS)}")
-        from harness.rl.raw_game import check_frame_skip
-
         check_frame_skip(self.frame_skip)
 
     @property
@@ -66,7 +76,8 @@ class TrackSpec:
     def from_start(cls, start: dict[str, Any]) -> TrackSpec:
         """The track a start message (of a record) names; the macro track if none."""
         block = start.get("track") or {}
-        return cls(str(block.get("name", "macro")), int(block.get("frame_skip", 4)))
+        return cls(str(block.get("name", "macro")),
+                   int(block.get("frame_skip", DEFAULT_FRAME_SKIP)))
 
 
 @dataclass(frozen=True)

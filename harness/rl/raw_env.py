@@ -16,15 +16,9 @@ import numpy as np
 
 from harness.rl.env_base import MissionEnv, box
 from harness.rl.raw_controls import NVEC, Input
-from harness.rl.raw_game import (
-    DEFAULT_FRAME_SKIP,
-    MAX_OBJECTIVES,
-    OBJECTIVE_FEATURES,
-    PLAYER_FEATURES,
-    RawGame,
-    check_frame_skip,
-)
+from harness.rl.raw_game import MAX_OBJECTIVES, OBJECTIVE_FEATURES, PLAYER_FEATURES, RawGame
 from harness.rl.rayscan import CHANNELS, ScanSpec
+from harness.tracks import DEFAULT_FRAME_SKIP, check_frame_skip
 
 
 class RawEnv(MissionEnv):

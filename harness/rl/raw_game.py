@@ -16,6 +16,7 @@ import numpy as np
 
 from harness.rl.raw_controls import CONTROLS, Input, intent
 from harness.rl.rayscan import RayScanner, ScanSpec
+from harness.tracks import DEFAULT_FRAME_SKIP, check_frame_skip
 from world.actions.catalog import ActionSpec
 from world.actions.result import ActionResult
 from world.errors import InvalidRequestError, WorldError
@@ -26,8 +27,6 @@ from world.observe.session import WorldSession
 from world.sim.clock import seconds_to_ticks
 
 RAW_ACTION = "controls"
-DEFAULT_FRAME_SKIP = 4
-MAX_FRAME_SKIP = 300
 MAX_OBJECTIVES = 8
 OBJECTIVE_FEATURES = ("todo", "done", "failed", "counts")
 PLAYER_FEATURES = ("cos_facing", "sin_facing", "health", "armour", "alive", "ammo_in_hand",
@@ -49,15 +48,6 @@ def controls_action() -> ActionSpec:
                    + ", ".join(f"{i} {v}" for i, v in enumerate(c.values)) + "."}
             for name, c in CONTROLS.items()}),
         required=tuple(CONTROLS))
-
-
-def check_frame_skip(frame_skip: Any) -> int:
-    """The frame skip, or ValueError naming what is allowed."""
-    if isinstance(frame_skip, bool) or not isinstance(frame_skip, int) or not (
-            1 <= frame_skip <= MAX_FRAME_SKIP):
-        raise ValueError(f"frame_skip: {frame_skip!r} is not a whole number of ticks in "
-                         f"1..{MAX_FRAME_SKIP}")
-    return frame_skip
 
 
 class RawGame(WorldSession):
