@@ -16,7 +16,7 @@ from typing import Any
 from harness import outcome as endings
 from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
-from harness.game import Game, GameFactory, world_game
+from harness.game import Game, GameFactory
 from harness.outcome import Ending
 from harness.protocol import (
     PROTOCOL_VERSION,
@@ -29,6 +29,7 @@ from harness.protocol import (
 from harness.record import RECORD_FILE, RecordWriter, clip
 from harness.sandbox import SandboxSpec, plan
 from harness.settings import RunSettings
+from harness.tracks import TrackSpec
 from harness.turns import TurnState, observation_message, start_message
 from world.face import InvalidRequestError, Level, UnknownIdError, seconds_to_ticks
 
@@ -47,6 +48,7 @@ class EpisodeSpec:
         settings: Deadlines and limits.
         generated: For a generated level, what produced it and its content (stored in
             the record's header so replay needs no generator); None otherwise.
+        track: The track played (macro actions or raw controls).
     """
 
     level: Level
@@ -57,14 +59,15 @@ class EpisodeSpec:
     run_dir: Path
     settings: RunSettings = field(default_factory=RunSettings)
     generated: dict[str, Any] | None = None
+    track: TrackSpec = field(default_factory=TrackSpec)
 
 
-def run_episode(spec: EpisodeSpec, game_factory: GameFactory = world_game) -> dict[str, Any]:
+def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> dict[str, Any]:
     """Play one episode to its end and write its record.
 
     Args:
         spec: The episode.
-        game_factory: Builds the game from (level, difficulty, seed).
+        game_factory: Builds the game from (level, difficulty, seed); default: the track's.
 
     Returns:
         The run summary (see `harness.runner.run` for its fields).
@@ -72,7 +75,7 @@ def run_episode(spec: EpisodeSpec, game_factory: GameFactory = world_game) -> di
     Raises:
         harness.agent_process.AgentLaunchError: The agent cannot be started at all.
     """
-    return _Episode(spec, game_factory).play()
+    return _Episode(spec, game_factory or spec.track.game_factory()).play()
 
 
 class _Episode:
@@ -211,7 +214,8 @@ class _Episode:
         if status.ended:
             return endings.mission_ending(status)
         max_ticks = seconds_to_ticks(self.spec.level.budgets.max_game_seconds)
-        return endings.budget_ending(self.state.decisions, self.spec.level.budgets.max_decisions,
+        return endings.budget_ending(self.state.decisions,
+                                     self.spec.track.max_decisions(self.spec.level),
                                      self.game.tick, max_ticks)
 
     def _turn(self) -> Ending | None:
@@ -248,7 +252,7 @@ class _Episode:
         st = self.state
         if isinstance(event, Line):
             turn["raw_action"] = _clip(event.text)
-            parsed = parse_agent_line(event.text, "action")
+            parsed = parse_agent_line(event.text, "action", self.spec.track.actions())
         else:
             parsed = endings.line_fault(event, self.s.max_line_bytes)
         st.decisions += 1

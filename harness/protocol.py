@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
@@ -28,6 +29,9 @@ from harness.bounds import (
     too_deep,
 )
 from world.face import MISSION_OUTCOMES, SCHEMA_DIR, catalog
+
+if TYPE_CHECKING:
+    from world.face import ActionSpec
 
 PROTOCOL_VERSION = 1
 
@@ -250,12 +254,14 @@ def decode_line(text: str) -> Parsed | Fault:
     return Parsed(data)
 
 
-def parse_agent_line(text: str, expected: str) -> Parsed | Fault:
+def parse_agent_line(text: str, expected: str, actions: Sequence[ActionSpec] | None = None
+                     ) -> Parsed | Fault:
     """Decode and schema-check one line the agent wrote when `expected` was due.
 
     Args:
         text: The line without its newline.
         expected: "hello" or "action".
+        actions: The actions the episode's track takes (default: the macro catalogue).
 
     Returns:
         `Parsed` with the message, or a `Fault` naming the first problem.
@@ -267,7 +273,7 @@ def parse_agent_line(text: str, expected: str) -> Parsed | Fault:
     if data["type"] != expected:
         return Fault("unexpected_type", f"expected a {expected} message, got {quote(data['type'])}")
     if expected == "action":
-        fault = _action_fault(data)
+        fault = _action_fault(data, actions)
         if fault is not None:
             return fault
     errors = schema_errors(expected, data)
@@ -276,10 +282,11 @@ def parse_agent_line(text: str, expected: str) -> Parsed | Fault:
     return decoded
 
 
-def _action_fault(data: dict[str, Any]) -> Fault | None:
+def _action_fault(data: dict[str, Any], actions: Sequence[ActionSpec] | None) -> Fault | None:
     # Checked before the whole-message schema so the agent is told which action and
     # which argument is wrong, not that a oneOf failed somewhere.
-    names = catalog().action_names
+    specs = {a.name: a for a in (catalog().actions if actions is None else actions)}
+    names = tuple(specs)
     name = data.get("action")
     if not isinstance(name, str) or name not in names:
         return Fault("unknown_action",
@@ -287,7 +294,7 @@ def _action_fault(data: dict[str, Any]) -> Fault | None:
     args = data.get("arguments", {})
     if not isinstance(args, dict):
         return Fault("bad_arguments", "arguments must be a JSON object")
-    spec = catalog().action(name)
+    spec = specs[name]
     errors = list(Draft202012Validator(spec.arguments_schema()).iter_errors(args))
     if errors:
         first = min(errors, key=lambda e: list(map(str, e.path)))

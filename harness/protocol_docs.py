@@ -1,8 +1,9 @@
 """Everything derived from the declarations: the action schema, shared enums, PROTOCOL.md tables.
 
 Run `python3 -m harness.protocol_docs` to rewrite schemas/messages/action.schema.json,
-schemas/messages/enums.schema.json and the generated tables in PROTOCOL.md after the
-action catalogue or a protocol table changes; a test fails while they are out of step.
+schemas/messages/enums.schema.json and the generated tables in PROTOCOL.md and docs/rl.md
+after the action catalogue or a protocol table changes; a test fails while they are out of
+step.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from harness.protocol import (
     PROTOCOL_VERSION,
     USAGE_FIELDS,
 )
+from harness.rl.tables import rl_tables
+from harness.tracks import TRACKS
 from world.face import (
     ALERT_LEVELS,
     CARRIED_KINDS,
@@ -33,6 +36,7 @@ from world.face import (
 )
 
 PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
+RL_MD = SCHEMA_DIR.parent / "docs" / "rl.md"
 # The run pages still import the usage fields by this name (pages read records; being moved).
 _USAGE_FIELDS = USAGE_FIELDS
 
@@ -58,6 +62,15 @@ def enums_schema() -> dict[str, Any]:
     }
 
 
+def _every_action() -> list:
+    # The actions of every track, each once: the macro catalogue, then raw controls.
+    seen: dict[str, Any] = {}
+    for track in TRACKS.values():
+        for spec in track.actions():
+            seen.setdefault(spec.name, spec)
+    return list(seen.values())
+
+
 def action_schema() -> dict[str, Any]:
     """The action message schema: the envelope plus one branch per declared action."""
     usage = {
@@ -76,7 +89,7 @@ def action_schema() -> dict[str, Any]:
             "if": {"properties": {"action": {"const": spec.name}}},
             "then": {"properties": {"arguments": spec.arguments_schema()}},
         }
-        for spec in catalog().actions
+        for spec in _every_action()
     ]
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -86,7 +99,7 @@ def action_schema() -> dict[str, Any]:
         "properties": {
             "type": {"const": "action"},
             "protocol_version": {"const": PROTOCOL_VERSION},
-            "action": {"enum": list(catalog().action_names)},
+            "action": {"enum": [spec.name for spec in _every_action()]},
             "arguments": {"type": "object"},
             "notes": {"type": ["string", "null"], "maxLength": 20000},
             "usage": {"anyOf": [usage, {"type": "null"}]},
@@ -155,8 +168,8 @@ _BLOCK = re.compile(r"(<!-- table:(\w+) -->\n)((?:(?!<!--).*\n)*?)(<!-- end tabl
 
 
 def render_protocol_md(text: str) -> str:
-    """PROTOCOL.md text with every generated table block rewritten."""
-    generated = tables()
+    """PROTOCOL.md (or docs/rl.md) text with every generated table block rewritten."""
+    generated = {**tables(), **rl_tables()}
     return _BLOCK.sub(lambda m: m.group(1) + generated[m.group(2)] + "\n" + m.group(4), text)
 
 
@@ -169,8 +182,9 @@ def generated_files() -> dict[Path, str]:
         SCHEMA_DIR / "messages" / "action.schema.json": dump(action_schema()),
         SCHEMA_DIR / "messages" / "enums.schema.json": dump(enums_schema()),
     }
-    if PROTOCOL_MD.exists():
-        out[PROTOCOL_MD] = render_protocol_md(PROTOCOL_MD.read_text(encoding="utf-8"))
+    for doc in (PROTOCOL_MD, RL_MD):
+        if doc.exists():
+            out[doc] = render_protocol_md(doc.read_text(encoding="utf-8"))
     return out
 
 

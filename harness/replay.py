@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from harness import outcome as endings
-from harness.game import Game, GameFactory, world_game
+from harness.game import Game, GameFactory
 from harness.level_refs import from_header
 from harness.protocol import OUTCOMES, schema_errors
 from harness.record import Record, RecordError, read_record
+from harness.tracks import TrackSpec
 from world.face import InvalidRequestError, UnknownIdError, seconds_to_ticks
 
 # Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
@@ -74,12 +75,13 @@ def _schema_problem(record: Record) -> str | None:
     return None
 
 
-def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayReport:
+def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayReport:
     """Re-simulate a record and compare everything it claims.
 
     Args:
         path: A record file or its run directory.
-        game_factory: Builds the game (the real world unless a test swaps it).
+        game_factory: Builds the game (default: the game of the track the record's start
+            message names; a test may swap it).
 
     Returns:
         The report; the first divergence stops the comparison.
@@ -102,7 +104,9 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
     if level.content_hash != header["level_hash"]:
         return diverged(0, "the level file changed since the run "
                         f"(hash {level.content_hash[:12]} vs {header['level_hash'][:12]})")
-    game = game_factory(level, header["difficulty"], header["seed"])
+    track = TrackSpec.from_start(header.get("start") or {})
+    factory = game_factory or track.game_factory()
+    game = factory(level, header["difficulty"], header["seed"])
     if "map" in header and _plain(game.plan()) != header["map"]:
         return diverged(0, "the header's map differs from the one the level, difficulty and "
                         "seed give")
@@ -130,7 +134,7 @@ def replay(path: str | Path, game_factory: GameFactory = world_game) -> ReplayRe
         return ReplayReport(False, len(record.turns), None, True)
     if game.state_hash() != record.end["final_state_hash"]:
         return diverged(len(record.turns), "final state hash differs")
-    summary = _rederive(record, game, level)
+    summary = _rederive(record, game, level, track)
     claimed = record.end["summary"]
     for name in CHECKED_SUMMARY:
         if summary.get(name) != claimed.get(name):
@@ -150,7 +154,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 200 else text[:200] + "..."
 
 
-def _rederive(record: Record, game: Game, level: Any) -> dict[str, Any]:
+def _rederive(record: Record, game: Game, level: Any, track: TrackSpec) -> dict[str, Any]:
     """The summary the replayed world supports.
 
     The record's outcome is kept only where the agent's conduct (not the world) decided
@@ -166,7 +170,7 @@ def _rederive(record: Record, game: Game, level: Any) -> dict[str, Any]:
         ending = endings.mission_ending(status)
     else:
         budgets = level.budgets
-        ending = endings.budget_ending(decisions, budgets.max_decisions, game.tick,
+        ending = endings.budget_ending(decisions, track.max_decisions(level), game.tick,
                                        seconds_to_ticks(budgets.max_game_seconds))
     claimed = record.end["summary"]
     if ending is None:

@@ -16,6 +16,7 @@ from harness.settings import (
     seed_number,
     settings_from_arguments,
 )
+from harness.tracks import TRACKS, TrackSpec
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--difficulty", help="difficulty id (default: the level's middle one)")
     parser.add_argument("--seed", type=seed_number, default=0, help="episode seed (default 0)")
     parser.add_argument("--out", default="runs", help="parent directory of run directories")
+    parser.add_argument("--track", choices=list(TRACKS), default="macro",
+                        help="macro: one macro action a decision (default); raw: controller "
+                        "input held for --frame-skip ticks a decision (PROTOCOL.md)")
+    parser.add_argument("--frame-skip", type=int, default=4,
+                        help="raw track: ticks each decision's controls are held (default 4)")
     add_agent_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
@@ -52,5 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, settings: RunSettings) -> dict:
+    try:
+        track = TrackSpec(args.track, args.frame_skip)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return runner.run(args.level, args.agent, difficulty=args.difficulty, seed=args.seed,
-                      out_dir=args.out, settings=settings)
+                      out_dir=args.out, settings=settings, track=track)

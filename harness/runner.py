@@ -17,12 +17,13 @@ from typing import Any
 from harness import level_refs
 from harness.agent_launch import AgentLaunchError, resolve_argv
 from harness.episode import EpisodeSpec, run_episode
-from harness.game import GameFactory, world_game
+from harness.game import GameFactory
 from harness.level_refs import UsageError
 from harness.pages import write_episode_page_safely
 from harness.record import RecordError, record_text
 from harness.settings import RunSettings, sandbox_notice
 from harness.stopping import Interrupted
+from harness.tracks import TrackSpec
 from world.face import Level
 
 __all__ = ["UsageError", "pick_difficulty", "resolve_level", "run"]
@@ -75,7 +76,8 @@ def run(
     seed: int = 0,
     out_dir: str | os.PathLike[str] = "runs",
     settings: RunSettings | None = None,
-    game_factory: GameFactory = world_game,
+    game_factory: GameFactory | None = None,
+    track: TrackSpec | None = None,
 ) -> dict[str, Any]:
     """Play one episode and return its summary.
 
@@ -86,7 +88,8 @@ def run(
         seed: The episode seed.
         out_dir: Parent of the new run directory.
         settings: Deadlines and limits (defaults as in PROTOCOL.md).
-        game_factory: Builds the game (the real world unless a test swaps it).
+        game_factory: Builds the game (default: the track's; a test may swap it).
+        track: The track to play (default: macro actions).
 
     Returns:
         The summary: run_dir, record, stderr_log, level, difficulty, seed, outcome,
@@ -112,10 +115,11 @@ def run(
     if refused:
         raise UsageError(refused)
     run_dir = new_run_dir(Path(out_dir), level, chosen, seed)
+    track = track or TrackSpec()
     spec = EpisodeSpec(level, found.source, chosen, seed, agent_command, run_dir, settings,
-                       generated=found.generated)
+                       generated=found.generated, track=track)
     try:
-        summary = run_episode(spec, game_factory)
+        summary = run_episode(spec, game_factory or track.game_factory())
     except AgentLaunchError as exc:
         raise UsageError(str(exc)) from exc
     except Interrupted:

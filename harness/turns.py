@@ -51,7 +51,7 @@ def start_message(spec: EpisodeSpec, game: Game) -> dict[str, Any]:
         "seed": spec.seed,
         "brief": level.brief,
         "budgets": {
-            "max_decisions": level.budgets.max_decisions,
+            "max_decisions": spec.track.max_decisions(level),
             "max_game_seconds": level.budgets.max_game_seconds,
             "hello_timeout_s": s.hello_timeout_s,
             "decision_timeout_s": s.decision_timeout_s,
@@ -66,7 +66,8 @@ def start_message(spec: EpisodeSpec, game: Game) -> dict[str, Any]:
             "ticks_per_second": TICKS_PER_SECOND,
             "action_time_cap_s": catalog().time_cap_s,
         },
-        "tools": catalog().tool_definitions(),
+        "tools": [a.tool_definition() for a in spec.track.actions()],
+        "track": spec.track.start_block(),
     }
 
 
@@ -95,7 +96,7 @@ def observation_message(
         "view": game.view(),
         "last_result": None if last is None else {k: last.get(k) for k in _PUBLIC_RESULT_KEYS},
         "budgets": {
-            "decisions_left": budgets.max_decisions - state.decisions,
+            "decisions_left": spec.track.max_decisions(spec.level) - state.decisions,
             "game_seconds_left": round(
                 max(0.0, budgets.max_game_seconds - game.tick / TICKS_PER_SECOND), 3
             ),
@@ -106,6 +107,7 @@ def observation_message(
         },
         "error": state.error,
         "warnings": list(state.warnings),
+        **spec.track.observation_extra(game),
     }
     message["text"] = render_text_view(message)
     return message

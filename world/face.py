@@ -27,6 +27,7 @@ from world.level.geometry3d import Solid, level_solids, path_solid
 from world.level.load import parse_level, read_level_json
 from world.level.model import Level
 from world.navmesh import bench as navmesh_bench
+from world.objectives.outcome import END_RULES
 from world.objectives.outcome import OUTCOMES as MISSION_OUTCOMES
 from world.objectives.registry import VERIFIERS
 from world.observe.session import WorldSession
@@ -55,6 +56,7 @@ __all__ = [
     "ALERT_LEVELS",
     "CARRIED_KINDS",
     "DOOR_STATE_MEANINGS",
+    "END_RULES",
     "GENERATOR_VERSION",
     "LEVELS_DIR",
     "MISSION_OUTCOMES",

@@ -15,7 +15,7 @@ from harness.pages.trace import as_point, damage_marks, keep_on_map, turn_legs
 from harness.pages.usage import FIELDS, usage_report
 from harness.pages.words import names, plain_failure, readable
 from harness.protocol import OUTCOMES
-from world.sim.clock import TICKS_PER_SECOND
+from world.face import TICKS_PER_SECOND
 
 PAGE_NAME = "index.html"
 

@@ -12,13 +12,13 @@ from typing import Any
 
 from harness.pages.trace import TurnLeg
 from harness.pages.words import readable
-from world.actions.catalog import catalog
-from world.sim.clock import TICKS_PER_SECOND
+from world.face import TICKS_PER_SECOND, catalog
 
 # End reason -> how the page colours it. Every declared end reason has an entry (a test
 # checks it against the catalogue); the words come from the catalogue itself.
 END_STYLES: dict[str, str] = {
     "arrived": "ok",
+    "held": "ok",
     "objective": "good",
     "stage": "good",
     "gave_up": "warn",

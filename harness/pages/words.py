@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from world.objectives.outcome import END_RULES
+from world.face import END_RULES
 
 _PLAIN = {rule.reason: rule.plain for rule in END_RULES}
 _ID = re.compile(r"\b([aoc])([0-9]+)\b")

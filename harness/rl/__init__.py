@@ -1,0 +1,30 @@
+"""Gymnasium environments over the harness's world: `MissionHarness/Macro-v0` and `Raw-v0`.
+
+Importing this module registers both (Gymnasium's `gym.make("harness.rl:MissionHarness/
+Macro-v0")` imports it for you); the package also declares `register_envs` under
+the `gymnasium.envs` entry-point group for Gymnasium versions that load plugins.
+Needs the optional extra `rl` (gymnasium). See docs/rl.md.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+ENV_IDS = {
+    "MissionHarness/Macro-v0": "harness.rl.macro_env:MacroEnv",
+    "MissionHarness/Raw-v0": "harness.rl.raw_env:RawEnv",
+}
+
+
+def register_envs() -> None:
+    """Register both environments with Gymnasium (again is harmless)."""
+    import gymnasium as gym
+
+    for env_id, entry_point in ENV_IDS.items():
+        if env_id not in gym.registry:
+            gym.register(id=env_id, entry_point=entry_point, disable_env_checker=False)
+
+
+# Without Gymnasium the declarations (tables, reward, controls) still import.
+if importlib.util.find_spec("gymnasium") is not None:
+    register_envs()

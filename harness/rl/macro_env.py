@@ -1,0 +1,128 @@
+"""`MissionHarness/Macro-v0`: one step is one macro action, as one turn of `harness run`.
+
+The action is an index into `harness.rl.macro_actions.choices()`; `info["action_mask"]`
+(and `action_masks()`) says which are allowed now. A choice the mask rules out still
+plays as the JSON-lines track would: the world refuses it, no time passes, the step
+counts as a decision and `info["error"]` says why ({} when none); too many in a row end
+the episode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from harness.rl import macro_actions, macro_obs
+from harness.rl.env_base import MissionEnv
+from harness.rl.views import observation
+from harness.turns import TurnState
+from world.errors import InvalidRequestError, UnknownIdError
+from world.sim.clock import TICKS_PER_SECOND
+
+
+class Frozen(Mapping):
+    """A read-only mapping over message data (`dict(...)` copies it).
+
+    Vector copies merge info dicts key by key, and nested dicts whose keys differ
+    between copies (a view with an exit and one without) break that merge; a mapping
+    that is not a dict is kept whole, one per copy, and pickles across processes.
+    """
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._data = data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"Frozen({self._data!r})"
+
+
+_frozen = Frozen
+
+
+class MacroEnv(MissionEnv):
+    """Macro actions over the structured view; see docs/rl.md."""
+
+    def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
+                 reward: Any = "score", render_mode: str | None = None) -> None:
+        super().__init__(level, difficulty, reward, render_mode)
+        self.choices = macro_actions.choices()
+        self.action_space = gym.spaces.Discrete(len(self.choices))
+        self.observation_space = macro_obs.observation_space()
+        self.turn_state = TurnState()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        """Start an episode; `seed` is the episode seed of `harness run --seed`."""
+        self._new_episode(seed)
+        self.turn_state = TurnState()
+        return self._observe({})
+
+    def step(self, action: Any):
+        """Play one macro action; returns (observation, reward, terminated, truncated, info)."""
+        self._check_running()
+        index = int(action)
+        if not 0 <= index < len(self.choices):
+            raise ValueError(f"action: {index} is not in 0..{len(self.choices) - 1}")
+        choice = self.choices[index]
+        arguments = macro_actions.decode(choice, self._rows, self._view)
+        message = {"action": choice.action, "arguments": arguments or {}}
+        st = self.turn_state
+        self.decisions += 1
+        st.decisions = self.decisions
+        error = None
+        if arguments is None:
+            error = {"code": "unknown_id", "message": f"{choice.label()}: that slot is empty"}
+        else:
+            error = self._act(choice.action, arguments)
+        st.turn += 1
+        if error is None:
+            st.error, self.invalid_in_a_row = None, 0
+        else:
+            st.error, st.last_result = error, None
+            self.invalid_in_a_row += 1
+        st.invalid_in_a_row = self.invalid_in_a_row
+        reward, terminated, truncated, info = self._judge()
+        info.update(action=_frozen(message), error=_frozen(error or {}),
+                    result=_frozen(st.last_result or {}))
+        obs, more = self._observe(info)
+        return obs, reward, terminated, truncated, more
+
+    def _act(self, action: str, arguments: dict[str, Any]) -> dict[str, str] | None:
+        # As `harness.episode`: an unknown id or a refusal is an invalid action, no tick.
+        try:
+            self.turn_state.last_result = self.game.act(action, dict(arguments))
+        except UnknownIdError as exc:
+            return {"code": "unknown_id", "message": str(exc)}
+        except InvalidRequestError as exc:
+            return {"code": "refused_request", "message": str(exc)}
+        return None
+
+    def _observe(self, info: dict[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        message = observation(self, self.turn_state)
+        self._view = message["view"]
+        self._rows = macro_actions.slot_rows(self._view)
+        budgets = self.level.budgets
+        obs = macro_obs.observe(
+            self._view, self._rows,
+            min(1.0, self.game.tick / TICKS_PER_SECOND / budgets.max_game_seconds),
+            min(1.0, self.decisions / budgets.max_decisions))
+        self._mask = np.array(macro_actions.mask(self._rows, self._view), dtype=np.int8)
+        info = dict(info, action_mask=self._mask, view=_frozen(self._view),
+                    text=message["text"],
+                    seed=self.seed_used)
+        info.setdefault("tick", self.game.tick)
+        return obs, info
+
+    def action_masks(self) -> np.ndarray:
+        """The current action mask (the name sb3-contrib's MaskablePPO asks for)."""
+        return self._mask

@@ -1,0 +1,132 @@
+"""The raw-control track's game: a world session played by held controller input.
+
+`RawGame` is the `harness.game.Game` of `harness run --track raw` and the world of
+`MissionHarness/Raw-v0`: one `act("controls", ...)` (or `hold`) runs `frame_skip` ticks
+of the same input, and `raw_observation` is the Raw environment's observation as plain
+arrays. Nothing here needs Gymnasium.
+"""
+
+from __future__ import annotations
+
+import math
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from harness.rl.raw_controls import CONTROLS, Input, intent
+from harness.rl.rayscan import RayScanner, ScanSpec
+from harness.tracks import DEFAULT_FRAME_SKIP, check_frame_skip
+from world.actions.catalog import ActionSpec
+from world.actions.result import ActionResult
+from world.errors import InvalidRequestError, WorldError
+from world.level.model import Level
+from world.objectives.score import MissionReport
+from world.observe.changes import change_lines
+from world.observe.session import WorldSession
+from world.sim.clock import seconds_to_ticks
+
+RAW_ACTION = "controls"
+MAX_OBJECTIVES = 8
+OBJECTIVE_FEATURES = ("todo", "done", "failed", "counts")
+PLAYER_FEATURES = ("cos_facing", "sin_facing", "health", "armour", "alive", "ammo_in_hand",
+                   "ready_to_fire", "progress", "game_time_used")
+AMMO_SCALE = 200.0
+
+
+def controls_action() -> ActionSpec:
+    """The raw track's one action, declared from `CONTROLS` like a catalogue action."""
+    return ActionSpec(
+        name=RAW_ACTION,
+        summary="Hold the controller input for the track's frame_skip ticks.",
+        description="Hold these controls for frame_skip ticks (the start message's track "
+                    "says how many). Each argument is the index of one control's value.",
+        walking=False,
+        parameters=MappingProxyType({
+            name: {"type": "integer", "minimum": 0, "maximum": len(c.values) - 1,
+                   "description": f"{c.summary} Values: "
+                   + ", ".join(f"{i} {v}" for i, v in enumerate(c.values)) + "."}
+            for name, c in CONTROLS.items()}),
+        required=tuple(CONTROLS))
+
+
+class RawGame(WorldSession):
+    """A world session whose one action holds the controls for `frame_skip` ticks."""
+
+    def __init__(self, level: Level, difficulty: str, seed: int,
+                 frame_skip: int = DEFAULT_FRAME_SKIP, scan: ScanSpec | None = None) -> None:
+        super().__init__(level, difficulty, seed)
+        self.frame_skip = check_frame_skip(frame_skip)
+        self.scanner = RayScanner(self.world, scan or ScanSpec())
+        self.max_ticks = seconds_to_ticks(level.budgets.max_game_seconds)
+
+    def hold(self, control: Input) -> tuple[int, float, str | None]:
+        """Run up to frame_skip ticks of one input: (ticks run, distance walked, refusal)."""
+        world = self.world
+        player = world.player
+        ticks, walked, refused = 0, 0.0, None
+        for _ in range(self.frame_skip):
+            if world.ended is not None or world.tick >= self.max_ticks:
+                break
+            x, z = player.x, player.z
+            try:
+                world.step(intent(world, control))
+            except WorldError as exc:
+                # A refused intent changed nothing; the tick runs without it.
+                refused = str(exc)
+                world.step(None)
+            ticks += 1
+            walked += math.hypot(player.x - x, player.z - z)
+        return ticks, walked, refused
+
+    def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Hold the controls given as `controls` arguments; the result as a macro action's."""
+        if action != RAW_ACTION:
+            raise InvalidRequestError(f"the raw-control track takes only the action "
+                                      f"{RAW_ACTION!r}, not {action!r}")
+        first = len(self.world.events)
+        ticks, walked, refused = self.hold(Input.of([arguments[n] for n in CONTROLS]))
+        self.known.update(self.world)
+        events = tuple(self.world.events.since(first))
+        detail = f"Held the controls for {ticks} tick(s)." + (
+            f" An input was dropped: {refused}" if refused else "")
+        result = ActionResult(
+            action=RAW_ACTION, args=dict(arguments),
+            end_reason="held" if self.world.player.alive else "dead", ticks=ticks,
+            distance_moved=walked, detail_template=detail.replace("{", "{{").replace("}", "}}"),
+            events=events, time_limit_ticks=self.frame_skip)
+        data = result.to_dict(self.ids.any_ep)
+        data["args"] = dict(arguments)
+        data["changes"] = change_lines(events, self.ids, self.known, self.knows)
+        return data
+
+    def raw_observation(self, report: MissionReport | None = None) -> dict[str, np.ndarray]:
+        """The Raw environment's observation: player, objectives (with mask) and rays.
+
+        Args:
+            report: The mission report of this moment, if the caller has it already.
+        """
+        world = self.world
+        p = world.player
+        report = report or self.report()
+        progress = report.progress
+        ready = bool(p.in_hand) and world.combat.readiness(p) == ""
+        ammo = p.magazine.get(p.weapon, 0) + p.ammo.get(p.weapon, 0) if p.weapon else 0
+        player = np.array([
+            math.cos(p.facing), math.sin(p.facing), max(0.0, p.health), p.armour,
+            float(p.alive), min(1.0, ammo / AMMO_SCALE), float(ready), progress,
+            min(1.0, world.tick / self.max_ticks)], dtype=np.float32)
+        objectives = np.zeros((MAX_OBJECTIVES, len(OBJECTIVE_FEATURES)), dtype=np.float32)
+        present = np.zeros(MAX_OBJECTIVES, dtype=np.int8)
+        for i, o in enumerate(report.objectives[:MAX_OBJECTIVES]):
+            objectives[i] = [o.status == "todo", o.status == "done", o.status == "failed",
+                             o.counts]
+            present[i] = 1
+        rays, _ids = self.scanner.scan()
+        return {"player": np.clip(player, -1.0, 1.0), "objectives": objectives,
+                "objectives_mask": present, "rays": rays}
+
+
+def raw_json(observation: dict[str, np.ndarray]) -> dict[str, Any]:
+    """The observation as JSON lists, rounded to 4 places (the JSON-lines track's `raw`)."""
+    return {k: np.round(v.astype(float), 4).tolist() for k, v in observation.items()}

@@ -1,0 +1,48 @@
+"""docs/rl.md's generated tables, from the declarations of the RL modules.
+
+`python3 -m harness.protocol_docs` rewrites them with PROTOCOL.md's; none of this needs
+Gymnasium installed.
+"""
+
+from __future__ import annotations
+
+from harness.rl.macro_actions import ARGUMENT_SLOTS, FAMILIES, action_blocks
+from harness.rl.raw_controls import CONTROLS
+from harness.rl.rayscan import CHANNELS, HIT_CHANNELS
+from harness.rl.reward import REWARDS
+
+
+def _rows(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def rl_tables() -> dict[str, str]:
+    """Each generated docs/rl.md table by its marker name."""
+    fill = {family: ", ".join(f"`{n}`" for names, fams in ARGUMENT_SLOTS.items()
+                              if family in fams for n in names)
+            for family in FAMILIES}
+    return {
+        "rl_macro_actions": _rows(
+            ("indices", "action", "slots → arguments"),
+            [(f"{a}–{b}", f"`{name}`", slots) for a, b, name, slots in action_blocks()]),
+        "rl_slot_families": _rows(
+            ("family", "slots", "what slot i is", "fills"),
+            [(f"`{f.name}`", str(f.size), f.summary, fill[f.name]) for f in FAMILIES.values()]),
+        "rl_rewards": _rows(("reward", "pays each step"),
+                            [(f"`{r.name}`", r.summary) for r in REWARDS.values()]),
+        "rl_raw_controls": _rows(
+            ("component", "control", "values (index: meaning)", "what it does"),
+            [(str(i), f"`{c.name}`", ", ".join(f"{j}: {v}" for j, v in enumerate(c.values)),
+              c.summary) for i, c in enumerate(CONTROLS.values())]),
+        "rl_ray_channels": _rows(
+            ("channel", "name", "meaning"),
+            [(str(i), f"`{name}`",
+              "distance to the hit over `max_range` (1: nothing in range)" if i == 0 else
+              (f"the ray stopped at a {name}" if name in HIT_CHANNELS and name in
+               ("wall", "door") else
+               f"the ray stopped at a {name} character" if name in HIT_CHANNELS else
+               f"the ray stopped at an object of kind `{name}`"))
+             for i, name in enumerate(CHANNELS)]),
+    }

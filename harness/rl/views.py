@@ -1,0 +1,29 @@
+"""The JSON-lines track's observation message, built in process for an environment's info.
+
+An environment's `info["text"]` and `info["view"]` are exactly what an agent of
+`harness run` would read at the same moment (`harness.turns.observation_message`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from harness.episode import EpisodeSpec
+from harness.turns import TurnState, observation_message
+
+if TYPE_CHECKING:
+    from harness.rl.env_base import MissionEnv
+
+
+def observation(env: MissionEnv, state: TurnState | None = None) -> dict[str, Any]:
+    """The observation message of this moment (the wall clock never enters it)."""
+    spec = EpisodeSpec(env.level, "", env.difficulty, env.seed_used or 0, "", Path(),
+                       env.settings)
+    state = state if state is not None else TurnState(turn=env.steps, decisions=env.decisions)
+    return observation_message(spec, env.game, state, env.settings.episode_timeout_s)
+
+
+def text_view(env: MissionEnv) -> str:
+    """The text view of this moment."""
+    return observation(env, getattr(env, "turn_state", None))["text"]
