@@ -38,6 +38,8 @@ EXTRA = "pip install 'mission-harness[ray]'"
 _RUN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,200}")
 INCOMING = ".incoming"  # under --out: run directories being written, renamed when whole
 _SCRATCH_PREFIX = "harness-ray-"
+# A first argument ending so is the script an interpreter runs, and must exist too.
+SCRIPT_SUFFIXES = (".py", ".sh", ".js", ".mjs", ".ts", ".rb", ".pl", ".lua", ".jar")
 WAIT_S = 1.0  # longest wait for news, so a stop signal is seen within a second
 
 
@@ -97,8 +99,13 @@ def check_task(agent: str, cwd: str) -> dict[str, Any]:
     if os.path.isdir(cwd):
         os.chdir(cwd)
     try:
-        resolve_argv(agent)
+        argv = resolve_argv(agent)
         problem = None
+        # `python3 agent.py`: the interpreter resolves wherever Python is installed; the
+        # script it is given is what a node without the agent lacks.
+        script = argv[1] if len(argv) > 1 else ""
+        if script.endswith(SCRIPT_SUFFIXES) and not os.path.isfile(script):
+            problem = f"agent script {script!r} not found (looked in {os.getcwd()})"
     except AgentLaunchError as exc:
         problem = str(exc)
     return {"version": _harness_version(), "problem": problem, "host": os.uname().nodename}
@@ -169,7 +176,7 @@ class RayEpisodes:
             else:
                 ray.init(address=self.address, log_to_driver=False,
                          logging_level=logging.ERROR)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
+        except (OSError, RuntimeError, ValueError) as exc:  # ConnectionError is an OSError
             raise UsageError(f"--backend ray: cannot start or join Ray "
                              f"(--address {self.address or 'none: a local instance'}): "
                              f"{exc}") from None

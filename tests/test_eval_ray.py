@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -43,7 +45,7 @@ def _played(out: Path) -> dict[tuple[str, int], tuple[str, float, str, str]]:
     for row in rows:
         end = json.loads(record_text(Path(row["run_dir"])).splitlines()[-1])
         found[(row["level"], row["seed"])] = (row["outcome"], row["score"],
-                                              end["summary"]["final_state_hash"], row["run_dir"])
+                                              end["final_state_hash"], row["run_dir"])
     return found
 
 
@@ -146,6 +148,13 @@ def test_a_missing_agent_fails_the_ray_suite_at_once(tmp_path: Path, capsys) -> 
     assert not (tmp_path / "suite" / "episodes").exists()
 
 
+def _argv(pid: int) -> list[str]:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return []
+
+
 def _ray_worker_of(agent_pid: int) -> int | None:
     # Up from the agent (through the sandbox and the episode's forked process) to the
     # outermost `ray::` process: the Ray worker that runs the task.
@@ -172,8 +181,8 @@ def test_a_ray_worker_that_dies_mid_episode_is_retried_once_and_recorded_once(
     gate = tmp_path / "gate"
     gate.mkdir()
     (gate / "ready").write_text("")
-    scratch = tmp_path / "scratch"
-    scratch.mkdir()
+    # A short scratch path: Ray's socket paths under it must fit in 107 bytes.
+    scratch = Path(tempfile.mkdtemp(prefix="hr", dir="/tmp"))
     out = tmp_path / "suite"
     proc = subprocess.Popen(
         [sys.executable, "-m", "harness.cli", "eval", "--backend", "ray", "--levels",
@@ -185,8 +194,8 @@ def test_a_ray_worker_that_dies_mid_episode_is_retried_once_and_recorded_once(
         deadline, worker = time.monotonic() + 180, None
         while worker is None and time.monotonic() < deadline:
             assert proc.poll() is None, proc.communicate()
-            agents = [p for p in live_with(mark) if GO_AGENT.name in
-                      Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
+            # The agent itself, not the suite's process or bubblewrap that name it too.
+            agents = [p for p in live_with(mark) if _argv(p)[1:2] == [str(GO_AGENT)]]
             worker = _ray_worker_of(agents[0]) if agents else None
             time.sleep(0.2)
         assert worker is not None, "no agent of a Ray task appeared"
@@ -196,6 +205,8 @@ def test_a_ray_worker_that_dies_mid_episode_is_retried_once_and_recorded_once(
     finally:
         if proc.poll() is None:
             proc.kill()
+        left = list(scratch.glob("harness-ray-*"))
+        shutil.rmtree(scratch, ignore_errors=True)
     assert proc.returncode == 0, stderr
     assert "Traceback" not in stderr
     rows = json.loads((out / "results.json").read_text())["episodes"]
@@ -203,4 +214,4 @@ def test_a_ray_worker_that_dies_mid_episode_is_retried_once_and_recorded_once(
     records = sorted(out.rglob("record.jsonl.gz"))
     assert [Path(rows[0]["run_dir"]) / "record.jsonl.gz"] == records  # recorded once
     assert not wait_gone(mark)  # the first attempt's agent too
-    assert not list(scratch.glob("harness-ray-*"))
+    assert not left
