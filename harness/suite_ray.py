@@ -20,18 +20,20 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 import re
 import shutil
 import signal
 import tempfile
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from harness import stopping
 from harness.runner import UsageError
-from harness.suite_workers import Play, Workers
+from harness.suite_workers import STOP_GRACE_S, Play, Workers
 
 EXTRA = "pip install 'mission-harness[ray]'"
 # A run directory's name as `harness.runner.new_run_dir` makes it (nothing that climbs out).
@@ -41,6 +43,7 @@ _SCRATCH_PREFIX = "harness-ray-"
 # A first argument ending so is the script an interpreter runs, and must exist too.
 SCRIPT_SUFFIXES = (".py", ".sh", ".js", ".mjs", ".ts", ".rb", ".pl", ".lua", ".jar")
 WAIT_S = 1.0  # longest wait for news, so a stop signal is seen within a second
+LOCAL_STARTS = 2  # tries at starting a local Ray instance
 
 
 def import_ray() -> Any:
@@ -54,6 +57,19 @@ def import_ray() -> Any:
     except ImportError:
         raise UsageError(f"--backend ray needs Ray, an optional extra: {EXTRA}") from None
     return ray
+
+
+@contextlib.contextmanager
+def _noted() -> Iterator[None]:
+    """Take a stop signal after the block, never inside it.
+
+    Ray's calls run native code that cannot pass on an exception raised by a signal
+    handler (it surfaces as a SystemError), so inside the block a stop is only noted.
+    """
+    with stopping.held():
+        yield
+    with stopping.held(), stopping.interruptible():
+        pass  # raises the stop noted in the block, if any
 
 
 def _scratch(token: str, index: int) -> Path:
@@ -78,7 +94,9 @@ def play_task(play: Play, job: dict[str, Any], limit_s: float, token: str, index
         with Workers(1, play, limit_s) as workers:
             workers.start(index, {**job, "out": str(scratch)})
             while workers.running:
-                for _key, said in workers.finished():
+                # A cancel arrives as KeyboardInterrupt only between Python steps, so
+                # the wait is short; leaving the block stops the episode as interrupted.
+                for _key, said in workers.finished(WAIT_S):
                     result = said
         run_dir = result.get("run_dir")
         if not run_dir:
@@ -142,7 +160,7 @@ class RayEpisodes:
 
     Without an address it starts a local Ray instance of `jobs * cpus_per_episode`
     CPUs and stops it on the way out; with one (`auto` included) it joins that cluster
-    and leaves it running.
+    and leaves it running, with nothing of this suite's left on it.
     """
 
     def __init__(self, jobs: int | None, play: Play, limit_s: float, *,
@@ -163,20 +181,21 @@ class RayEpisodes:
         self.owned = False
 
     def __enter__(self) -> RayEpisodes:
+        try:
+            with _noted():
+                self._enter()
+        except BaseException:  # a failed check or a stop signal: no instance left running
+            self.__exit__()
+            raise
+        return self
+
+    def _enter(self) -> None:
         ray = self.ray
         # Ray's driver start-up replaces the SIGTERM handler; ours must stay in force.
         handlers = {s: signal.getsignal(s) for s in stopping.SIGNALS}
         try:
-            if self.address is None:
-                jobs = self.jobs or 1
-                ray.init(num_cpus=max(1, round(jobs * self.cpus + 0.499)),
-                         include_dashboard=False, log_to_driver=False,
-                         logging_level=logging.ERROR)
-                self.owned = True
-            else:
-                ray.init(address=self.address, log_to_driver=False,
-                         logging_level=logging.ERROR)
-        except (OSError, RuntimeError, ValueError) as exc:  # ConnectionError is an OSError
+            self._init()
+        except Exception as exc:  # Ray raises bare Exception, e.g. when a raylet starts late
             raise UsageError(f"--backend ray: cannot start or join Ray "
                              f"(--address {self.address or 'none: a local instance'}): "
                              f"{exc}") from None
@@ -190,7 +209,25 @@ class RayEpisodes:
             num_cpus=self.cpus, max_retries=1, retry_exceptions=False)
         if self.agent is not None:
             self.check_agent(self.agent)
-        return self
+
+    def _init(self) -> None:
+        ray = self.ray
+        if self.address is not None:
+            ray.init(address=self.address, log_to_driver=False, logging_level=logging.ERROR)
+            return
+        cpus = max(1, math.ceil((self.jobs or 1) * self.cpus))
+        for attempt in range(LOCAL_STARTS):
+            try:
+                ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False,
+                         logging_level=logging.ERROR)
+                self.owned = True
+                return
+            except Exception:
+                # Ray gives its raylet 30 s to come up; a busy machine can need more.
+                if attempt + 1 == LOCAL_STARTS:
+                    raise
+                with contextlib.suppress(Exception):
+                    ray.shutdown()
 
     def check_agent(self, agent: str) -> None:
         """Check on every live node that the harness matches and the agent command resolves.
@@ -230,6 +267,10 @@ class RayEpisodes:
                                  "Ray cluster')")
 
     def __exit__(self, *exc: object) -> None:
+        with stopping.held():  # a later signal is noted; this is the way out already
+            self._leave()
+
+    def _leave(self) -> None:
         ray = self.ray
         with contextlib.suppress(Exception):
             # A running task gets KeyboardInterrupt: its worker process ends the episode
@@ -237,11 +278,12 @@ class RayEpisodes:
             for ref in self.pending:
                 ray.cancel(ref)
             if self.pending:
-                ray.wait(list(self.pending), num_returns=len(self.pending), timeout=15.0)
+                ray.wait(list(self.pending), num_returns=len(self.pending),
+                         timeout=STOP_GRACE_S + 5.0)
         self.pending.clear()
+        with contextlib.suppress(Exception):
+            ray.shutdown()  # stops a local instance; only disconnects from a cluster
         if self.owned:
-            with contextlib.suppress(Exception):
-                ray.shutdown()
             # This machine's workers are gone: nothing of theirs may stay.
             for left in Path(tempfile.gettempdir()).glob(f"{_SCRATCH_PREFIX}{self.token}-*"):
                 shutil.rmtree(left, ignore_errors=True)
@@ -258,8 +300,9 @@ class RayEpisodes:
 
     def start(self, key: Any, job: dict[str, Any]) -> None:
         """Submit `job` as a task; its row comes back from `finished` under `key`."""
-        ref = self.task.remote(self.play, job, self.limit_s, self.token, self.started,
-                               self.cwd)
+        with _noted():
+            ref = self.task.remote(self.play, job, self.limit_s, self.token, self.started,
+                                   self.cwd)
         self.started += 1
         self.pending[ref] = (key, job)
 
@@ -267,9 +310,10 @@ class RayEpisodes:
         """Wait up to a second for tasks; return (key, result) for each that ended."""
         if not self.pending:
             return []
-        ready, _ = self.ray.wait(list(self.pending), num_returns=len(self.pending),
-                                 timeout=WAIT_S)
-        return [self._collect(ref) for ref in ready]
+        with _noted():
+            ready, _ = self.ray.wait(list(self.pending), num_returns=len(self.pending),
+                                     timeout=WAIT_S)
+            return [self._collect(ref) for ref in ready]
 
     def _collect(self, ref: Any) -> tuple[Any, dict[str, Any]]:
         from harness.suite import Episode

@@ -173,32 +173,50 @@ def _ray_worker_of(agent_pid: int) -> int | None:
     return worker
 
 
+def _start_held_suite(tmp_path: Path, seeds: int, mark: str | None = None
+                      ) -> tuple[subprocess.Popen, str, Path, Path]:
+    """A Ray suite of blue_door easy whose agents hold turn 0 until `gate/go` exists.
+
+    Returns the suite's process, the agents' marker, the gate folder and the scratch
+    folder (TMPDIR of the suite: short, since Ray's socket paths under it must fit in
+    107 bytes; the caller removes it).
+    """
+    mark = mark or f"mark-{uuid.uuid4().hex}"
+    gate = tmp_path / "gate"
+    gate.mkdir(exist_ok=True)
+    (gate / "ready").write_text("")
+    scratch = Path(tempfile.mkdtemp(prefix="hr", dir="/tmp"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "harness.cli", "eval", "--backend", "ray", "--levels",
+         "blue_door", "--difficulties", "easy", "--seeds", str(seeds), "--jobs", str(seeds),
+         "--out", str(tmp_path / "suite"),
+         "--agent", f"{sys.executable} {GO_AGENT} {gate / 'ready'} {mark}"],
+        cwd=ROOT, env={**os.environ, "TMPDIR": str(scratch)}, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    return proc, mark, gate, scratch
+
+
+def _held_agents(proc: subprocess.Popen, mark: str, count: int) -> list[int]:
+    # The agents themselves, not the suite's process or bubblewrap that name them too.
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        agents = [p for p in live_with(mark) if _argv(p)[1:2] == [str(GO_AGENT)]]
+        if len(agents) >= count:
+            return agents
+        time.sleep(0.2)
+    raise AssertionError(f"no {count} agents of Ray tasks appeared")
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_a_ray_worker_that_dies_mid_episode_is_retried_once_and_recorded_once(
         tmp_path: Path) -> None:
-    mark = f"mark-{uuid.uuid4().hex}"
-    gate = tmp_path / "gate"
-    gate.mkdir()
-    (gate / "ready").write_text("")
-    # A short scratch path: Ray's socket paths under it must fit in 107 bytes.
-    scratch = Path(tempfile.mkdtemp(prefix="hr", dir="/tmp"))
     out = tmp_path / "suite"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "harness.cli", "eval", "--backend", "ray", "--levels",
-         "blue_door", "--difficulties", "easy", "--seeds", "1", "--out", str(out),
-         "--agent", f"{sys.executable} {GO_AGENT} {gate / 'ready'} {mark}"],
-        cwd=ROOT, env={**os.environ, "TMPDIR": str(scratch)}, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+    proc, mark, gate, scratch = _start_held_suite(tmp_path, seeds=1)
     try:
-        deadline, worker = time.monotonic() + 180, None
-        while worker is None and time.monotonic() < deadline:
-            assert proc.poll() is None, proc.communicate()
-            # The agent itself, not the suite's process or bubblewrap that name it too.
-            agents = [p for p in live_with(mark) if _argv(p)[1:2] == [str(GO_AGENT)]]
-            worker = _ray_worker_of(agents[0]) if agents else None
-            time.sleep(0.2)
-        assert worker is not None, "no agent of a Ray task appeared"
+        worker = _ray_worker_of(_held_agents(proc, mark, 1)[0])
+        assert worker is not None
         os.kill(worker, signal.SIGKILL)  # the worker dies mid-episode (the agent holds turn 0)
         (gate / "go").write_text("")  # the retry's agent plays on
         _, stderr = proc.communicate(timeout=240)
@@ -215,3 +233,38 @@ def test_a_ray_worker_that_dies_mid_episode_is_retried_once_and_recorded_once(
     assert [Path(rows[0]["run_dir"]) / "record.jsonl.gz"] == records  # recorded once
     assert not wait_gone(mark)  # the first attempt's agent too
     assert not left
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+def test_a_stopped_ray_suite_leaves_nothing_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "suite"
+    proc, mark, gate, scratch = _start_held_suite(tmp_path, seeds=2)
+    try:
+        _held_agents(proc, mark, 2)
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=120)
+        left = list(scratch.glob("harness-ray-*"))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        shutil.rmtree(scratch, ignore_errors=True)
+    assert proc.returncode == 143, stderr
+    assert "interrupted by SIGTERM" in stderr and "Traceback" not in stderr
+    assert not (out / "results.json").exists()  # an interrupted suite claims no results
+    assert not wait_gone(mark)  # every agent ended
+    assert not left  # and every scratch folder removed
+    assert not list(out.rglob("record.jsonl.gz"))  # no episode finished, none recorded
+
+    (gate / "go").write_text("")
+    proc, _mark, _gate, scratch = _start_held_suite(tmp_path, seeds=2, mark=mark)
+    try:
+        _, stderr = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        shutil.rmtree(scratch, ignore_errors=True)
+    assert proc.returncode == 0, stderr
+    rows = json.loads((out / "results.json").read_text())["episodes"]
+    assert [(r["seed"], r["outcome"]) for r in rows] == [(0, "truncated"), (1, "truncated")]
+    assert len(list(out.rglob("record.jsonl.gz"))) == 2
