@@ -156,7 +156,9 @@ def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
             suite: list[tuple[str, list[str]]], rows: list[dict]) -> int:
     meta = {"agent": args.agent, "levels": [lv for lv, _ in suite],
             "difficulties": {lv: ds for lv, ds in suite}, "seeds": args.seeds,
-            "jobs": args.jobs or 1, "backend": args.backend,
+            # jobs None: as many at once as the Ray cluster had CPUs for.
+            "jobs": 1 if args.jobs is None and args.address is None else args.jobs,
+            "backend": args.backend, "address": args.address,
             **suite_identity(args.agent, settings)}
     table = write_results(out, meta, rows)
     print(table)
