@@ -271,9 +271,9 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         if row is not None:
             rows[ep] = row
     total = len(episodes)
-    progress(len(rows), total, None)
     queue = [ep for ep in episodes if ep not in rows]
     with backend(jobs, play_one, settings.episode_timeout_s) as workers:
+        progress(len(rows), total, None)  # once the backend is up (Ray checks the agent first)
         while queue or workers.running:
             while queue and workers.free:
                 ep = queue.pop(0)

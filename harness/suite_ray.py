@@ -126,7 +126,10 @@ def check_task(agent: str, cwd: str) -> dict[str, Any]:
             problem = f"agent script {script!r} not found (looked in {os.getcwd()})"
     except AgentLaunchError as exc:
         problem = str(exc)
-    return {"version": _harness_version(), "problem": problem, "host": os.uname().nodename}
+    import ray
+
+    host = f"{os.uname().nodename} ({ray.util.get_node_ip_address()})"
+    return {"version": _harness_version(), "problem": problem, "host": host}
 
 
 def land(out: Path, folder: Path, name: str, files: dict[str, bytes]) -> Path:
