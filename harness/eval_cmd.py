@@ -13,15 +13,23 @@ from harness.settings import (
     MAX_JOBS,
     RunSettings,
     add_agent_arguments,
+    cpu_share,
     id_list,
     jobs_number,
     positive_int,
     refuse_to_start,
     settings_from_arguments,
 )
-from harness.suite import SuiteMismatchError, plan, run_suite, suite_identity
+from harness.suite import (
+    BackendFactory,
+    SuiteMismatchError,
+    plan,
+    run_suite,
+    suite_identity,
+)
 from harness.suite_files import SuiteLockedError, suite_lock
 from harness.suite_report import ProgressBar, harness_errors, write_results
+from harness.suite_workers import Play, Workers
 from world.face import LEVELS_DIR, is_generated, origin
 
 
@@ -34,9 +42,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="'all' or comma-separated difficulty ids")
     parser.add_argument("--seeds", type=positive_int, default=10,
                         help="seeds 0..N-1 (default 10)")
-    parser.add_argument("--jobs", type=jobs_number, default=1,
-                        help=f"episodes played at once, 1 to {MAX_JOBS} (default 1)")
+    parser.add_argument("--jobs", type=jobs_number, default=None,
+                        help=f"episodes played at once, 1 to {MAX_JOBS} (default 1; with "
+                             "--backend ray and --address, as many as the cluster has CPUs for)")
     parser.add_argument("--out", default="eval", help="output directory (default eval)")
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where episodes run: forked local processes (default) or Ray "
+                             "tasks (needs the 'ray' extra)")
+    parser.add_argument("--address", default=None,
+                        help="with --backend ray: the cluster to join ('auto' for the one "
+                             "this machine belongs to); without it a local Ray instance starts")
+    parser.add_argument("--cpus-per-episode", type=cpu_share, default=None,
+                        help="with --backend ray: CPUs each episode reserves (default 1)")
     add_agent_arguments(parser)
 
 
@@ -75,15 +92,20 @@ def run(args: argparse.Namespace) -> int:
     """
     settings = settings_from_arguments(args)
     out = Path(args.out)
+    misplaced = _backend_problem(args)
+    if misplaced:
+        print(f"harness eval: {misplaced}", file=sys.stderr)
+        return 2
     if refuse_to_start("eval", settings, out):
         return 2
     try:
+        backend = _backend(args)
         suite = resolve_suite(args.levels, args.difficulties)
         episodes = plan(suite, args.seeds)
         # One suite at a time per folder, from resume to the last results file.
         with suite_lock(out):
-            rows = run_suite(episodes, args.agent, out, settings, args.jobs, ProgressBar(),
-                             note=_note)
+            rows = run_suite(episodes, args.agent, out, settings, args.jobs or 1, ProgressBar(),
+                             note=_note, backend=backend)
             return _report(args, out, settings, suite, rows)
     except (UsageError, SuiteMismatchError, SuiteLockedError) as exc:
         print(f"harness eval: {exc}", file=sys.stderr)
@@ -100,6 +122,36 @@ def run(args: argparse.Namespace) -> int:
         return stop.exit_status
 
 
+def _backend_problem(args: argparse.Namespace) -> str | None:
+    # The Ray options mean nothing to the local backend: say so rather than ignore them.
+    if args.backend == "ray":
+        return None
+    given = [flag for flag, value in (("--address", args.address),
+                                      ("--cpus-per-episode", args.cpus_per_episode))
+             if value is not None]
+    return f"{' and '.join(given)} need --backend ray" if given else None
+
+
+def _backend(args: argparse.Namespace) -> BackendFactory:
+    """The backend the flags ask for; Ray is imported only when asked for.
+
+    Raises:
+        UsageError: --backend ray without Ray installed (the message names the extra).
+    """
+    if args.backend == "local":
+        return Workers
+    from harness.suite_ray import RayEpisodes, import_ray
+
+    import_ray()  # fail before anything is played or locked
+    jobs = args.jobs if args.jobs is not None or args.address is not None else 1
+
+    def make(_jobs: int, play: Play, limit_s: float) -> RayEpisodes:
+        return RayEpisodes(jobs, play, limit_s, address=args.address,
+                           cpus_per_episode=args.cpus_per_episode or 1.0, agent=args.agent)
+
+    return make
+
+
 def _note(text: str) -> None:
     print(f"harness eval: {text}", file=sys.stderr)
 
@@ -108,7 +160,10 @@ def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
             suite: list[tuple[str, list[str]]], rows: list[dict]) -> int:
     meta = {"agent": args.agent, "levels": [lv for lv, _ in suite],
             "difficulties": {lv: ds for lv, ds in suite}, "seeds": args.seeds,
-            "jobs": args.jobs, **suite_identity(args.agent, settings)}
+            # jobs None: as many at once as the Ray cluster had CPUs for.
+            "jobs": 1 if args.jobs is None and args.address is None else args.jobs,
+            "backend": args.backend, "address": args.address,
+            **suite_identity(args.agent, settings)}
     generated = {lv: origin(lv) for lv, _ in suite if is_generated(lv) and not Path(lv).exists()}
     if generated:  # a published figure names exactly what was played
         meta["generated"] = generated

@@ -102,6 +102,18 @@ def jobs_number(text: str) -> int:
     return value
 
 
+def cpu_share(text: str) -> float:
+    """An argparse type: CPUs one episode reserves on a Ray worker, above 0 and at most 64."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 < value <= 64:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of CPUs above 0 and at most 64 (e.g. 0.5 or 2), got {text!r}")
+    return value
+
+
 def memory_mb(text: str) -> int:
     """An argparse type: MiB of address space for the agent, or 0 for no limit."""
     allowed = (f"a whole number of MiB from {MIN_AGENT_MEMORY_MB} to {MAX_AGENT_MEMORY_MB}, "

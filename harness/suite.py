@@ -1,7 +1,10 @@
 """A suite of episodes: plan them, play them in parallel processes, resume where one stopped.
 
-Each episode is one in-process `harness.runner.run` call inside its own worker process
-with its own scratch directory (`harness.suite_workers`). Its run directory lives at a
+Each episode is one in-process `harness.runner.run` call (`play_one`) inside its own
+worker process with its own scratch directory. Where that process runs is a backend's
+business (`Backend`): forked here (`harness.suite_workers.Workers`, the default) or a
+task on a Ray cluster (`harness.suite_ray`); planning, resume, results and progress
+are the same for both. Its run directory lives at a
 fixed place under the suite's output (`episodes/<level>/<difficulty>/s<seed>/`), so a
 suite started again finds the episodes whose record replays and does not play them
 again. Results come from the harness's own summaries (in memory, or re-derived by
@@ -15,7 +18,7 @@ import shutil
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from harness import runner
 from harness.episode import _harness_version
@@ -24,10 +27,44 @@ from harness.replay import replay
 from harness.runner import UsageError
 from harness.settings import RunSettings
 from harness.suite_files import folder_name, write_atomically
-from harness.suite_workers import Workers
+from harness.suite_workers import Play, Workers
 from world.face import TICKS_PER_SECOND
 
 SUITE_FILE = "suite.json"
+
+
+class Backend(Protocol):
+    """Where a suite's episodes are played: start jobs, collect what each one said.
+
+    A context manager: leaving it (a stop signal included) ends every episode still
+    running, each one's record ending as interrupted, and leaves no process behind.
+    """
+
+    @property
+    def free(self) -> bool:
+        """Whether another episode may start now."""
+
+    @property
+    def running(self) -> list[Any]:
+        """The episodes started and not yet collected."""
+
+    def start(self, key: Any, job: dict[str, Any]) -> None:
+        """Start playing `job` (see `play_one`); its result comes back under `key`."""
+
+    def finished(self) -> list[tuple[Any, dict[str, Any]]]:
+        """Wait a while for news; return (key, result) for each episode that ended.
+
+        The result is `play_one`'s row, with its run directory inside the suite's
+        folder, or {"interrupted": SIGNAL} or {"error": ...} when no row came.
+        """
+
+    def __enter__(self) -> Backend: ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+
+# Makes a backend from (jobs, play, the episode's wall-clock limit in seconds).
+BackendFactory = Callable[[int, Play, float], Backend]
 
 
 class SuiteMismatchError(Exception):
@@ -201,7 +238,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
 
 def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSettings,
               jobs: int, progress: Callable[[int, int, dict[str, Any] | None], None],
-              note: Callable[[str], None] = lambda _text: None) -> list[dict[str, Any]]:
+              note: Callable[[str], None] = lambda _text: None,
+              backend: BackendFactory = Workers) -> list[dict[str, Any]]:
     """Play every episode not finished before, `jobs` at a time, and return all rows.
 
     Args:
@@ -212,6 +250,7 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         jobs: Worker processes.
         progress: Called with (done, total, row) as episodes finish (row None at start).
         note: Called with a sentence for each earlier run set aside on resume.
+        backend: Where episodes are played (forked local processes by default).
 
     Returns:
         One row per episode, in plan order.
@@ -229,9 +268,9 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         if row is not None:
             rows[ep] = row
     total = len(episodes)
-    progress(len(rows), total, None)
     queue = [ep for ep in episodes if ep not in rows]
-    with Workers(jobs, play_one, settings.episode_timeout_s) as workers:
+    with backend(jobs, play_one, settings.episode_timeout_s) as workers:
+        progress(len(rows), total, None)  # once the backend is up (Ray checks the agent first)
         while queue or workers.running:
             while queue and workers.free:
                 ep = queue.pop(0)

@@ -186,16 +186,18 @@ class Workers:
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
-    def finished(self) -> list[tuple[Any, dict[str, Any]]]:
+    def finished(self, wait_s: float | None = None) -> list[tuple[Any, dict[str, Any]]]:
         """Wait for news from the workers; return (key, result) for each that ended (maybe none).
 
         The result is the worker's row, {"interrupted": SIGNAL} when it was stopped, or
-        {"error": ...} when it failed or died without a row.
+        {"error": ...} when it failed or died without a row. `wait_s` bounds the wait
+        (for a caller that must look up now and then); by default it lasts until news
+        or the soonest watchdog deadline.
         """
         # Rows are read as they come: a worker blocked on a full pipe would never exit.
-        soonest = min(w.deadline for w in self.running)
+        soonest = min(w.deadline for w in self.running) - time.monotonic()
         wait([w.process.sentinel for w in self.running] + [w.conn for w in self.running],
-             timeout=max(0.0, soonest - time.monotonic()))
+             timeout=max(0.0, soonest if wait_s is None else min(soonest, wait_s)))
         for worker in self.running:
             if worker.process.exitcode is None and time.monotonic() >= worker.deadline:
                 worker.overdue = True
