@@ -140,6 +140,7 @@ def _backend(args: argparse.Namespace) -> BackendFactory:
     """
     if args.backend == "local":
         return Workers
+    # Imported only for --backend ray: start-up cost, and Ray is an optional extra.
     from harness.suite_ray import RayEpisodes, import_ray
 
     import_ray()  # fail before anything is played or locked

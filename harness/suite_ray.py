@@ -32,7 +32,10 @@ from pathlib import Path
 from typing import Any
 
 from harness import stopping
+from harness.agent_launch import AgentLaunchError, resolve_argv
+from harness.episode import _harness_version
 from harness.runner import UsageError
+from harness.suite import Episode
 from harness.suite_workers import STOP_GRACE_S, Play, Workers
 
 EXTRA = "pip install 'mission-harness[ray]'"
@@ -53,6 +56,7 @@ def import_ray() -> Any:
         UsageError: Ray is not installed; the message names the extra to install.
     """
     try:
+        # Imported only when asked for: start-up cost, and Ray is an optional extra.
         import ray
     except ImportError:
         raise UsageError(f"--backend ray needs Ray, an optional extra: {EXTRA}") from None
@@ -111,9 +115,6 @@ def play_task(play: Play, job: dict[str, Any], limit_s: float, token: str, index
 
 def check_task(agent: str, cwd: str) -> dict[str, Any]:
     """On a worker: the harness version there and whether the agent command resolves."""
-    from harness.agent_launch import AgentLaunchError, resolve_argv
-    from harness.episode import _harness_version
-
     if os.path.isdir(cwd):
         os.chdir(cwd)
     try:
@@ -126,7 +127,7 @@ def check_task(agent: str, cwd: str) -> dict[str, Any]:
             problem = f"agent script {script!r} not found (looked in {os.getcwd()})"
     except AgentLaunchError as exc:
         problem = str(exc)
-    import ray
+    import ray  # on a worker, where Ray runs already: no start-up cost to the harness
 
     host = f"{os.uname().nodename} ({ray.util.get_node_ip_address()})"
     return {"version": _harness_version(), "problem": problem, "host": host}
@@ -239,9 +240,8 @@ class RayEpisodes:
             UsageError: A node runs another harness version, cannot run the check, or
                 cannot find the agent's program or files.
         """
+        # Ray is imported only when asked for (start-up cost, and it is an optional extra).
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
-
-        from harness.episode import _harness_version
 
         ray = self.ray
         nodes = [n["NodeID"] for n in ray.nodes()
@@ -319,8 +319,6 @@ class RayEpisodes:
             return [self._collect(ref) for ref in ready]
 
     def _collect(self, ref: Any) -> tuple[Any, dict[str, Any]]:
-        from harness.suite import Episode
-
         key, job = self.pending.pop(ref)
         try:
             said = self.ray.get(ref)
