@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from world.actions.approach import BROKEN_WHY, facing, known_gone, out_of_reach, target_gone
-from world.actions.driver import PERCEIVE_TICKS, Finish, Run, Script, decided, drive
+from world.actions.driver import (
+    PERCEIVE_TICKS,
+    Finish,
+    Run,
+    Script,
+    decided,
+    drive,
+    perceive_now,
+)
 from world.actions.follow import HEIGHT_TOLERANCE, Walker
 from world.actions.places import Point3, floor_near, on_floor, storey_y
 from world.actions.result import ActionResult
@@ -70,8 +78,11 @@ class _Seen:
         return self.target.position if s is None or self.now() else tuple(s.position)
 
     def down(self) -> bool:
-        """Whether the player knows it is down."""
+        """Whether the player knows it is down (a fall in view is seen at once)."""
         s = self._sighting()
+        if s is not None and not s.down and not self.target.alive:
+            perceive_now(self.world)
+            s = self._sighting()
         return not self.target.alive if s is None else bool(s.down)
 
     def health(self) -> float:

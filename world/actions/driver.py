@@ -51,6 +51,13 @@ def perceive_during_actions(world: World, perceive: Callable[[World], None]) -> 
     _PERCEIVERS[world] = perceive
 
 
+def perceive_now(world: World) -> None:
+    """Take in the surroundings at once (for a script that must know before the next look)."""
+    perceive = _PERCEIVERS.get(world)
+    if perceive is not None:
+        perceive(world)
+
+
 @dataclass(frozen=True)
 class Act:
     """A direct world call to make just before a tick, with the intent for that tick."""
