@@ -25,7 +25,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     seconds = 10 + 12 * waves
     draft = LevelDraft(level_id, "Hold the post",
                        f"Hold out for {seconds} seconds. Attackers will come at you from the "
-                       "rooms around.")
+                       "rooms around; shoot out the signal beacon that calls them.")
     draft.data["design_note"] = (f"Generated hold-out: {rooms} rooms around the post, "
                                  f"{waves} waves of rushers; gunners join from normal up.")
     draft.storey("ground", 0)
@@ -38,6 +38,12 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     stock.start_in(draft, post, post.centre(), ["sidearm"], armour=0.4)
     for n in range(2):
         stock.medkit(draft, rng, post, n)
+    # Holding on is not enough: the attackers' signal beacon stands in a room around the
+    # post and must be shot out, which a player only standing its ground never does.
+    beacon_room = grid.rooms[rng.choice([r for r in sorted(grid.rooms) if r != post.id]
+                                        or [post.id])]
+    draft.add("objects", id="beacon", kind="breakable", name="signal beacon",
+              area=beacon_room.id, at=beacon_room.spot(rng, 150), health=0.3)
     outer = [r for r in sorted(grid.rooms) if r != post.id]
     gates = []
     for n, room_id in enumerate(outer):
@@ -57,6 +63,8 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     draft.data["briefing"] = {"floor_plan": True}
     draft.objective("survive", "survive", f"Stay alive for {seconds} seconds.",
                     seconds=seconds, weight=2)
+    draft.objective("beacon_out", "destroy_object", "Shoot out the attackers' signal beacon.",
+                    object="beacon")
     draft.data["budgets"] = {"max_decisions": 200, "max_game_seconds": seconds + 30}
     return draft.finish()
 
@@ -65,7 +73,7 @@ TEMPLATE = Template(
     name="hold",
     kind="hold a position",
     description="Survive waves of attackers coming from the rooms around the post until "
-                "the time is up.",
+                "the time is up, and shoot out their signal beacon.",
     params={
         "waves": int_param(1, 6, 3, "waves of attackers (the time to hold grows with them)"),
         "rooms": int_param(2, 9, 5, "rooms, the post included, on a three by three grid"),
