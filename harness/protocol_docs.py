@@ -62,9 +62,9 @@ def enums_schema() -> dict[str, Any]:
     }
 
 
-def _every_action() -> list:
+def _every_action() -> list[ActionSpec]:
     # The actions of every track, each once: the macro catalogue, then raw controls.
-    seen: dict[str, Any] = {}
+    seen: dict[str, ActionSpec] = {}
     for track in TRACKS.values():
         for spec in track.actions():
             seen.setdefault(spec.name, spec)
