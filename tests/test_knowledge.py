@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from harness.protocol import PROTOCOL_VERSION, schema_errors
 from harness.text_view import render_text_view
 from tests.level_factory import knowledge_level
 from world.errors import InvalidRequestError, UnknownIdError
@@ -195,6 +196,18 @@ def test_the_view_says_which_objectives_are_standing_conditions():
     rows = WorldSession(parse_level(data), "easy", 0).view()["objectives"]
     assert [(r["kind"], r["standing"]) for r in rows] == [
         (data["objectives"][0]["kind"], False), ("protect", True)]
+
+
+def test_an_observation_from_before_standing_was_added_is_still_valid():
+    # Records made before the view said `standing` must still replay.
+    # (This test's observation lacks a few budget fields: only the view is at stake.)
+    message = {"type": "observation", "protocol_version": PROTOCOL_VERSION,
+               **_observation(_session().view())}
+    before = schema_errors("observation", message)
+    assert not any(".view" in e for e in before)
+    for row in message["view"]["objectives"]:
+        del row["standing"]
+    assert schema_errors("observation", message) == before
 
 
 def test_a_text_view_on_every_shipped_level_stays_short(shipped_level, shipped_level_id,
