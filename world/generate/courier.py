@@ -38,7 +38,11 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     weapon = stock.give_weapon(draft, "rifle", "rifle", 60)
     side = [r for r in sorted(grid.rooms) if r not in route]
     middle = route[len(route) // 2]
-    near = [r for r in side if middle in grid.neighbours(r)] or side or [route[1]]
+    # Two rooms off the route when there is such a room: the courier is not walked into
+    # by waiting, the player has to go and meet him.
+    links = grid.distances(middle)
+    apart = [r for r in side if links.get(r) == 2]
+    near = apart or [r for r in side if links.get(r) == 1] or side or [route[1]]
     here = grid.rooms[rng.choice(near)]
     stock.start_in(draft, here, here.centre(), [weapon])
     stops = [{"area": r, "at": grid.rooms[r].centre()} for r in route]
