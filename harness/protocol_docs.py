@@ -37,8 +37,6 @@ from world.face import (
 
 PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
 RL_MD = SCHEMA_DIR.parent / "docs" / "rl.md"
-# The run pages still import the usage fields by this name (pages read records; being moved).
-_USAGE_FIELDS = USAGE_FIELDS
 
 
 def enums_schema() -> dict[str, Any]:

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.protocol_docs import _USAGE_FIELDS
+from harness.protocol import USAGE_FIELDS
 
-FIELDS: tuple[str, ...] = tuple(_USAGE_FIELDS)
+FIELDS: tuple[str, ...] = tuple(USAGE_FIELDS)
 _TOKENS = ("input_tokens", "output_tokens")
 
 
