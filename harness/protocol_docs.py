@@ -62,7 +62,7 @@ def enums_schema() -> dict[str, Any]:
     }
 
 
-def _every_action() -> list:
+def _every_action() -> list[ActionSpec]:
     # The actions of every track, each once: the macro catalogue, then raw controls.
     seen: dict[str, Any] = {}
     for track in TRACKS.values():
