@@ -2,10 +2,10 @@
 
 A track decides the game an episode plays, the actions an agent may send, the decision
 budget, what the start message says of it (`start.track`) and what each observation
-adds. The macro track is the protocol as it always was; the raw-control track
-(`harness.rl.raw_game`) holds controller input for `frame_skip` ticks per decision and
-adds the ray-scan observation (`observation.raw`). Records keep the track in their
-start message, so replay plays the same one.
+adds. The macro track is the protocol as it always was; the raw-control track (the
+world's raw session, `world.face.new_raw_session`) holds controller input for
+`frame_skip` ticks per decision and adds the ray-scan observation (`observation.raw`).
+Records keep the track in their start message, so replay plays the same one.
 """
 
 from __future__ import annotations
@@ -18,21 +18,21 @@ from types import MappingProxyType
 from typing import Any
 
 from harness.game import Game, GameFactory, world_game
-from world.actions.catalog import ActionSpec, catalog
-from world.level.model import Level
-from world.sim.clock import seconds_to_ticks
-
-DEFAULT_FRAME_SKIP = 4
-MAX_FRAME_SKIP = 300
-
-
-def check_frame_skip(frame_skip: Any) -> int:
-    """The frame skip, or ValueError naming what is allowed."""
-    if isinstance(frame_skip, bool) or not isinstance(frame_skip, int) or not (
-            1 <= frame_skip <= MAX_FRAME_SKIP):
-        raise ValueError(f"frame_skip: {frame_skip!r} is not a whole number of ticks in "
-                         f"1..{MAX_FRAME_SKIP}")
-    return frame_skip
+from world.face import (
+    DEFAULT_FRAME_SKIP,
+    RAW_OBJECTIVE_FEATURES,
+    RAW_PLAYER_FEATURES,
+    RAY_CHANNELS,
+    ActionSpec,
+    Level,
+    ScanSpec,
+    catalog,
+    check_frame_skip,
+    new_raw_session,
+    raw_controls_action,
+    raw_json,
+    seconds_to_ticks,
+)
 
 
 @dataclass(frozen=True)
@@ -94,19 +94,11 @@ class Track:
 
 
 def _raw_factory(spec: TrackSpec) -> GameFactory:
-    from harness.rl.raw_game import RawGame
-
-    return partial(_raw_game, RawGame, spec.frame_skip)
-
-
-def _raw_game(cls, frame_skip: int, level: Level, difficulty: str, seed: int) -> Game:
-    return cls(level, difficulty, seed, frame_skip)
+    return partial(new_raw_session, frame_skip=spec.frame_skip)
 
 
 def _raw_actions() -> tuple[ActionSpec, ...]:
-    from harness.rl.raw_game import controls_action
-
-    return (controls_action(),)
+    return (raw_controls_action(),)
 
 
 def _raw_decisions(spec: TrackSpec, level: Level) -> int:
@@ -115,19 +107,14 @@ def _raw_decisions(spec: TrackSpec, level: Level) -> int:
 
 
 def _raw_start(spec: TrackSpec) -> dict[str, Any]:
-    from harness.rl import raw_game
-    from harness.rl.rayscan import CHANNELS, ScanSpec
-
     scan = ScanSpec()
     return {"frame_skip": spec.frame_skip, "rays": scan.rays, "fov_deg": scan.fov_deg,
-            "max_range": scan.max_range, "ray_channels": list(CHANNELS),
-            "player_features": list(raw_game.PLAYER_FEATURES),
-            "objective_features": list(raw_game.OBJECTIVE_FEATURES)}
+            "max_range": scan.max_range, "ray_channels": list(RAY_CHANNELS),
+            "player_features": list(RAW_PLAYER_FEATURES),
+            "objective_features": list(RAW_OBJECTIVE_FEATURES)}
 
 
 def _raw_observation(game: Game) -> dict[str, Any]:
-    from harness.rl.raw_game import raw_json
-
     return {"raw": raw_json(game.raw_observation())}  # type: ignore[attr-defined]
 
 

@@ -23,9 +23,6 @@ from tests.shared import ROOT
 PACKAGES = ("world", "harness", "agents")
 FACE = "world.face"
 AGENT_KIT = "harness.agent_kit"
-# Exempt from every rule here: the raw-control track's world-side parts (controller
-# input, the ray scan, the raw session), which are to move into world/ behind the face.
-EXEMPT = ("harness.rl", "harness.tracks")
 # The LLM agent puts agents/ on its path and imports its parts as `llm.*`.
 ALIASES = {"llm": "agents.llm"}
 START_UP = re.compile(r"start-up", re.I)
@@ -117,11 +114,7 @@ def ours(name: str) -> bool:
     return name.split(".")[0] in PACKAGES
 
 
-def checked(module: str) -> bool:
-    return not any(module == e or module.startswith(e + ".") for e in EXEMPT)
-
-
-ALL = [i for m in MODULES if checked(m) for i in imports(m)]
+ALL = [i for m in MODULES for i in imports(m)]
 
 
 def where(i: Import) -> str:
@@ -151,7 +144,7 @@ def test_harness_names_no_world_module_but_the_face_in_strings() -> None:
     # importlib takes a module's name as a string: the command table is one such place.
     bad = []
     for module, path in MODULES.items():
-        if not module.startswith("harness.") or not checked(module):
+        if not module.startswith("harness."):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
@@ -201,7 +194,7 @@ def test_find_cycle_finds_one_and_only_one() -> None:
 
 
 def test_no_import_cycles() -> None:
-    edges: dict[str, set[str]] = {m: set() for m in MODULES if checked(m)}
+    edges: dict[str, set[str]] = {m: set() for m in MODULES}
     for i in ALL:
         if ours(i.target) and i.target in edges and i.target != i.source:
             edges[i.source].add(i.target)

@@ -4,7 +4,11 @@ The rest of `world/` is private to it (tests/test_boundaries.py holds the harnes
 this module). What is here: level loading and checking, the action catalogue, game
 time, the error types, the session factory with the mission status it reports, the
 vocabularies the protocol documents, the level's 3D solids for export, the mission
-templates that generate levels and the path search benchmark command.
+templates that generate levels and the path search benchmark command, and the mission
+report a reward is computed from. The raw part is the raw-control track's world side:
+the controls (one tick of controller input, decoded into the player's intent), the ray
+scan over the view cone and the session that holds the input for `frame_skip` ticks
+(`new_raw_session`), with the names its messages and spaces are built from.
 """
 
 from __future__ import annotations
@@ -30,9 +34,27 @@ from world.navmesh import bench as navmesh_bench
 from world.objectives.outcome import END_RULES
 from world.objectives.outcome import OUTCOMES as MISSION_OUTCOMES
 from world.objectives.registry import VERIFIERS
+from world.objectives.score import MissionReport
 from world.observe.session import WorldSession
 from world.observe.status import GameStatus
 from world.observe.vocabulary import OBJECT_KINDS, OBJECT_STATES
+from world.raw.controls import CONTROLS as RAW_CONTROLS
+from world.raw.controls import NVEC as RAW_NVEC
+from world.raw.controls import Input as RawInput
+from world.raw.rayscan import CHANNELS as RAY_CHANNELS
+from world.raw.rayscan import HIT_CHANNELS as RAY_HIT_CHANNELS
+from world.raw.rayscan import ScanSpec
+from world.raw.session import (
+    DEFAULT_FRAME_SKIP,
+    MAX_FRAME_SKIP,
+    RawGame,
+    check_frame_skip,
+    raw_json,
+)
+from world.raw.session import MAX_OBJECTIVES as RAW_MAX_OBJECTIVES
+from world.raw.session import OBJECTIVE_FEATURES as RAW_OBJECTIVE_FEATURES
+from world.raw.session import PLAYER_FEATURES as RAW_PLAYER_FEATURES
+from world.raw.session import controls_action as raw_controls_action
 from world.sim.clock import TICKS_PER_SECOND, seconds_to_ticks, ticks_to_seconds
 from world.sim.doors import DOOR_STATE_MEANINGS
 from world.sim.items import CARRIED_KINDS
@@ -52,16 +74,46 @@ def new_session(level: Level, difficulty: str, seed: int) -> WorldSession:
     return WorldSession(level, difficulty, seed)
 
 
+def new_raw_session(level: Level, difficulty: str, seed: int,
+                    frame_skip: int = DEFAULT_FRAME_SKIP,
+                    scan: ScanSpec | None = None) -> RawGame:
+    """One episode's world played by held controller input (the raw-control track).
+
+    Args:
+        level: The level, loaded and checked.
+        difficulty: One of the level's difficulty ids.
+        seed: The episode seed.
+        frame_skip: Ticks each decision holds the input (`check_frame_skip`'s range).
+        scan: The ray scan's shape (the default `ScanSpec()` if None).
+
+    Returns:
+        The session at tick 0.
+
+    Raises:
+        ValueError: A frame skip out of range, named.
+    """
+    return RawGame(level, difficulty, seed, frame_skip, scan)
+
+
 __all__ = [
     "ALERT_LEVELS",
     "CARRIED_KINDS",
+    "DEFAULT_FRAME_SKIP",
     "DOOR_STATE_MEANINGS",
     "END_RULES",
     "GENERATOR_VERSION",
     "LEVELS_DIR",
+    "MAX_FRAME_SKIP",
     "MISSION_OUTCOMES",
     "OBJECT_KINDS",
     "OBJECT_STATES",
+    "RAW_CONTROLS",
+    "RAW_MAX_OBJECTIVES",
+    "RAW_NVEC",
+    "RAW_OBJECTIVE_FEATURES",
+    "RAW_PLAYER_FEATURES",
+    "RAY_CHANNELS",
+    "RAY_HIT_CHANNELS",
     "SCHEMA_DIR",
     "TEMPLATES",
     "TICKS_PER_SECOND",
@@ -76,24 +128,32 @@ __all__ = [
     "Level",
     "LevelError",
     "LevelProblem",
+    "MissionReport",
+    "RawGame",
+    "RawInput",
+    "ScanSpec",
     "Solid",
     "UnknownIdError",
     "WorldError",
     "WorldSession",
     "catalog",
     "check_data",
+    "check_frame_skip",
     "check_level",
     "describe_param",
     "generate",
     "is_generated",
     "level_solids",
     "navmesh_bench",
+    "new_raw_session",
     "new_session",
     "origin",
     "parse_level",
     "parse_name",
     "parse_names",
     "path_solid",
+    "raw_controls_action",
+    "raw_json",
     "read_level_json",
     "seconds_to_ticks",
     "ticks_to_seconds",

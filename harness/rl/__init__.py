@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import importlib.util
 
+# Without Gymnasium (the optional extra `rl`) the declarations (tables, reward) still import.
+HAVE_GYMNASIUM = importlib.util.find_spec("gymnasium") is not None
+if HAVE_GYMNASIUM:
+    import gymnasium as gym
+
 ENV_IDS = {
     "MissionHarness/Macro-v0": "harness.rl.macro_env:MacroEnv",
     "MissionHarness/Raw-v0": "harness.rl.raw_env:RawEnv",
@@ -17,14 +22,18 @@ ENV_IDS = {
 
 
 def register_envs() -> None:
-    """Register both environments with Gymnasium (again is harmless)."""
-    import gymnasium as gym
+    """Register both environments with Gymnasium (again is harmless).
 
+    Raises:
+        ModuleNotFoundError: Gymnasium is not installed (it comes with the extra `rl`).
+    """
+    if not HAVE_GYMNASIUM:
+        raise ModuleNotFoundError("register_envs: Gymnasium is not installed; install the "
+                                  "optional extra `rl` (pip install 'mission-harness[rl]')")
     for env_id, entry_point in ENV_IDS.items():
         if env_id not in gym.registry:
             gym.register(id=env_id, entry_point=entry_point, disable_env_checker=False)
 
 
-# Without Gymnasium the declarations (tables, reward, controls) still import.
-if importlib.util.find_spec("gymnasium") is not None:
+if HAVE_GYMNASIUM:
     register_envs()

@@ -19,12 +19,10 @@ from harness.game import world_game
 from harness.outcome import Ending
 from harness.protocol import OUTCOMES
 from harness.rl.reward import Figures, RewardSpec, reward_spec
+from harness.rl.views import text_view
 from harness.runner import UsageError, pick_difficulty, resolve_level
 from harness.settings import RunSettings
-from world.level.model import Level
-from world.objectives.score import MissionReport
-from world.observe.session import WorldSession
-from world.sim.clock import seconds_to_ticks
+from world.face import Level, MissionReport, WorldSession, seconds_to_ticks
 
 # Seeds drawn when reset() is given none stay in the range `harness run --seed` takes.
 SEED_RANGE = 2**31
@@ -137,8 +135,6 @@ class MissionEnv(gym.Env):
         return self._text_view()
 
     def _text_view(self) -> str:
-        from harness.rl.views import text_view
-
         return text_view(self)
 
 

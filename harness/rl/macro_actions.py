@@ -19,7 +19,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from world.actions.catalog import catalog
+from world.face import catalog
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,7 @@ from harness.rl import macro_actions, macro_obs
 from harness.rl.env_base import MissionEnv
 from harness.rl.views import observation
 from harness.turns import TurnState
-from world.errors import InvalidRequestError, UnknownIdError
-from world.sim.clock import TICKS_PER_SECOND
+from world.face import TICKS_PER_SECOND, InvalidRequestError, UnknownIdError
 
 
 class Frozen(Mapping):

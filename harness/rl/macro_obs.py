@@ -18,15 +18,14 @@ import numpy as np
 
 from harness.rl.env_base import box
 from harness.rl.macro_actions import FAMILIES
-from world.characters.alertness import LEVEL_NAMES
-from world.observe.vocabulary import OBJECT_KINDS
-from world.sim.doors import DOOR_STATES
-from world.sim.items import CARRIED_KINDS
+from world.face import ALERT_LEVELS, CARRIED_KINDS, DOOR_STATE_MEANINGS, OBJECT_KINDS
 
 SCALE = 5000.0
 AMMO_SCALE = 200.0
 MAX_OBJECTIVES = 8
 OBJECTIVE_STATUSES = ("todo", "done", "failed")
+LEVEL_NAMES = tuple(level.name for level in ALERT_LEVELS)
+DOOR_STATES = tuple(DOOR_STATE_MEANINGS)
 
 
 def _onehot(value: Any, names: Sequence[str]) -> list[float]:

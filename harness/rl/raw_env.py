@@ -1,10 +1,10 @@
 """`MissionHarness/Raw-v0`: the raw-control track, `frame_skip` ticks of controller input a step.
 
 The observation is the player's own state, the objectives' status and a ray scan over
-the view cone (`harness.rl.rayscan`); the action is one value per control
-(`harness.rl.raw_controls.CONTROLS`), held for `frame_skip` ticks or until the mission
-ends. Only the game-time budget truncates. The world is `harness.rl.raw_game.RawGame`,
-the game of `harness run --track raw`.
+the view cone (`world.face.ScanSpec`); the action is one value per control
+(`world.face.RAW_CONTROLS`), held for `frame_skip` ticks or until the mission ends.
+Only the game-time budget truncates. The world is the world's raw session
+(`world.face.new_raw_session`), the game of `harness run --track raw`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,19 @@ import gymnasium as gym
 import numpy as np
 
 from harness.rl.env_base import MissionEnv, box
-from harness.rl.raw_controls import NVEC, Input
-from harness.rl.raw_game import MAX_OBJECTIVES, OBJECTIVE_FEATURES, PLAYER_FEATURES, RawGame
-from harness.rl.rayscan import CHANNELS, ScanSpec
-from harness.tracks import DEFAULT_FRAME_SKIP, check_frame_skip
+from world.face import (
+    DEFAULT_FRAME_SKIP,
+    RAW_MAX_OBJECTIVES,
+    RAW_NVEC,
+    RAW_OBJECTIVE_FEATURES,
+    RAW_PLAYER_FEATURES,
+    RAY_CHANNELS,
+    RawGame,
+    RawInput,
+    ScanSpec,
+    check_frame_skip,
+    new_raw_session,
+)
 
 
 class RawEnv(MissionEnv):
@@ -31,16 +40,17 @@ class RawEnv(MissionEnv):
         super().__init__(level, difficulty, reward, render_mode)
         self.frame_skip = check_frame_skip(frame_skip)
         self.scan_spec = ScanSpec(rays, fov_deg, max_range)
-        self.action_space = gym.spaces.MultiDiscrete(NVEC)
+        self.action_space = gym.spaces.MultiDiscrete(RAW_NVEC)
         self.observation_space = gym.spaces.Dict({
-            "player": box((len(PLAYER_FEATURES),)),
-            "objectives": box((MAX_OBJECTIVES, len(OBJECTIVE_FEATURES)), 0.0, 1.0),
-            "objectives_mask": gym.spaces.MultiBinary(MAX_OBJECTIVES),
-            "rays": box((rays, len(CHANNELS)), 0.0, 1.0),
+            "player": box((len(RAW_PLAYER_FEATURES),)),
+            "objectives": box((RAW_MAX_OBJECTIVES, len(RAW_OBJECTIVE_FEATURES)), 0.0, 1.0),
+            "objectives_mask": gym.spaces.MultiBinary(RAW_MAX_OBJECTIVES),
+            "rays": box((rays, len(RAY_CHANNELS)), 0.0, 1.0),
         })
 
     def _make_game(self, seed: int) -> RawGame:
-        return RawGame(self.level, self.difficulty, seed, self.frame_skip, self.scan_spec)
+        return new_raw_session(self.level, self.difficulty, seed, self.frame_skip,
+                               self.scan_spec)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start an episode; `seed` is the episode seed of `harness run --seed`."""
@@ -50,7 +60,7 @@ class RawEnv(MissionEnv):
     def step(self, action: Any):
         """Hold the controls for `frame_skip` ticks; (obs, reward, terminated, truncated, info)."""
         self._check_running()
-        _ticks, _walked, refused = self.game.hold(Input.of(action))
+        _ticks, _walked, refused = self.game.hold(RawInput.of(action))
         reward, terminated, truncated, info = self._judge()
         if refused is not None:
             info["refused"] = refused

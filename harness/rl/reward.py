@@ -1,7 +1,7 @@
 """Per-step rewards, each declared once by name, all built on the mission report.
 
 Every reward here is a difference of figures the objectives system reports
-(`world.objectives.score`): the score, the progress toward the current goal and the
+(the world's `MissionReport`): the score, the progress toward the current goal and the
 number of counted objectives done. The default, "score", pays each step the change in
 the episode's score, so an episode's summed reward telescopes to its final score, the
 same figure `harness run` reports. A step penalty past a budget is optional.
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from world.objectives.score import MissionReport
+from world.face import MissionReport
 
 # Weights of the dense terms of the "shaped" reward: small beside the score, so a
 # shaped return still ranks episodes by their score first.

@@ -7,9 +7,8 @@ Gymnasium installed.
 from __future__ import annotations
 
 from harness.rl.macro_actions import ARGUMENT_SLOTS, FAMILIES, action_blocks
-from harness.rl.raw_controls import CONTROLS
-from harness.rl.rayscan import CHANNELS, HIT_CHANNELS
 from harness.rl.reward import REWARDS
+from world.face import RAW_CONTROLS, RAY_CHANNELS, RAY_HIT_CHANNELS
 
 
 def _rows(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
@@ -35,14 +34,14 @@ def rl_tables() -> dict[str, str]:
         "rl_raw_controls": _rows(
             ("component", "control", "values (index: meaning)", "what it does"),
             [(str(i), f"`{c.name}`", ", ".join(f"{j}: {v}" for j, v in enumerate(c.values)),
-              c.summary) for i, c in enumerate(CONTROLS.values())]),
+              c.summary) for i, c in enumerate(RAW_CONTROLS.values())]),
         "rl_ray_channels": _rows(
             ("channel", "name", "meaning"),
             [(str(i), f"`{name}`",
               "distance to the hit over `max_range` (1: nothing in range)" if i == 0 else
-              (f"the ray stopped at a {name}" if name in HIT_CHANNELS and name in
+              (f"the ray stopped at a {name}" if name in RAY_HIT_CHANNELS and name in
                ("wall", "door") else
-               f"the ray stopped at a {name} character" if name in HIT_CHANNELS else
+               f"the ray stopped at a {name} character" if name in RAY_HIT_CHANNELS else
                f"the ray stopped at an object of kind `{name}`"))
-             for i, name in enumerate(CHANNELS)]),
+             for i, name in enumerate(RAY_CHANNELS)]),
     }

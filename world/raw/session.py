@@ -1,9 +1,9 @@
-"""The raw-control track's game: a world session played by held controller input.
+"""The raw-control track's session: a world session played by held controller input.
 
-`RawGame` is the `harness.game.Game` of `harness run --track raw` and the world of
+`RawGame` is the game of `harness run --track raw` and the world of
 `MissionHarness/Raw-v0`: one `act("controls", ...)` (or `hold`) runs `frame_skip` ticks
 of the same input, and `raw_observation` is the Raw environment's observation as plain
-arrays. Nothing here needs Gymnasium.
+arrays. The frame skip's bounds are declared here. Nothing here needs Gymnasium.
 """
 
 from __future__ import annotations
@@ -14,9 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from harness.rl.raw_controls import CONTROLS, Input, intent
-from harness.rl.rayscan import RayScanner, ScanSpec
-from harness.tracks import DEFAULT_FRAME_SKIP, check_frame_skip
 from world.actions.catalog import ActionSpec
 from world.actions.result import ActionResult
 from world.errors import InvalidRequestError, WorldError
@@ -24,6 +21,8 @@ from world.level.model import Level
 from world.objectives.score import MissionReport
 from world.observe.changes import change_lines
 from world.observe.session import WorldSession
+from world.raw.controls import CONTROLS, Input, intent
+from world.raw.rayscan import RayScanner, ScanSpec
 from world.sim.clock import seconds_to_ticks
 
 RAW_ACTION = "controls"
@@ -32,6 +31,17 @@ OBJECTIVE_FEATURES = ("todo", "done", "failed", "counts")
 PLAYER_FEATURES = ("cos_facing", "sin_facing", "health", "armour", "alive", "ammo_in_hand",
                    "ready_to_fire", "progress", "game_time_used")
 AMMO_SCALE = 200.0
+DEFAULT_FRAME_SKIP = 4
+MAX_FRAME_SKIP = 300
+
+
+def check_frame_skip(frame_skip: Any) -> int:
+    """The frame skip, or ValueError naming what is allowed."""
+    if isinstance(frame_skip, bool) or not isinstance(frame_skip, int) or not (
+            1 <= frame_skip <= MAX_FRAME_SKIP):
+        raise ValueError(f"frame_skip: {frame_skip!r} is not a whole number of ticks in "
+                         f"1..{MAX_FRAME_SKIP}")
+    return frame_skip
 
 
 def controls_action() -> ActionSpec:
