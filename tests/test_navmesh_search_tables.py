@@ -76,3 +76,16 @@ def test_one_floor_doorless_path_matches_the_full_rewalk():
     rewalk._plain = False
     for sc in read_scenarios(DATA / "aurora-west.scen")[::10]:
         assert plain.path(sc.start, sc.goal) == rewalk.path(sc.start, sc.goal), sc
+
+
+def test_opened_tables_are_kept_per_set_of_dead_ends_and_stay_exact():
+    # Route progress asks from one spot toward several goals, report after report: the
+    # tables with the same dead ends opened are made once and give the same paths.
+    scenarios = read_scenarios(DATA / "aurora-west.scen")[::10]
+    kept = aurora_west()
+    first = [kept.path(sc.start, sc.goal) for sc in scenarios]
+    opened = kept.search._tables_for(frozenset())[5][1]
+    assert 0 < len(opened) <= 32
+    again = [kept.path(sc.start, sc.goal) for sc in scenarios]
+    fresh = [PathFinder(kept.mesh).path(sc.start, sc.goal) for sc in scenarios]
+    assert first == again == fresh

@@ -1,6 +1,8 @@
 from test_objectives_kit import entry, make, objective, status, tick, walk_to
 
+from world.objectives.base import position
 from world.objectives.kinds_place import APPROACH_SHARE
+from world.objectives.route import area_anchor, object_point
 
 
 def test_reach_area_partial_then_done():
@@ -86,3 +88,36 @@ def test_waypoints_in_order_only():
     world.teleport("player", 1190, 310)
     tick(world)
     assert status(system, world, "a") == "done"
+
+
+def test_route_lengths_snap_each_point_once_and_stay_exact():
+    world, system = make([objective("a", "collect_item", object="badge"),
+                          objective("b", "reach_area", area="store")])
+    tick(world)
+    walk_to(world, 700, 300)
+    paths = world.paths
+    real = paths.nearest_reachable
+    asked: list[tuple] = []
+
+    def counting(point, *args, **kwargs):
+        asked.append(tuple(point))
+        return real(point, *args, **kwargs)
+
+    paths.nearest_reachable = counting
+    system.report(world)  # both meters share the origin and the player's position
+    assert len(asked) == len(set(asked)) == 4
+    world.teleport("player", 650, 320)
+    tick(world)
+    asked.clear()
+    got = {o.id: o.progress for o in system.report(world).objectives}
+    assert asked == [position(world.player)]
+    # The same figures as snapping afresh: the cache changes cost, not results.
+    reach = 4.0 * world.level.navmesh.agent_radius
+    for oid, goal, share in (("a", object_point(world.level, "badge"), APPROACH_SHARE),
+                             ("b", area_anchor(world.level, "store"), 1.0)):
+        meter = next(s.verifier.meter for s in system.states.values() if s.objective.id == oid)
+        here = real(position(world.player), max_distance=reach)[0]
+        there = real(goal, max_distance=reach)[0]
+        start = real(meter.origin, max_distance=reach)[0]
+        fresh = 1.0 - paths.length(here, there) / paths.length(start, there)
+        assert got[oid] == share * max(0.0, min(1.0, fresh))

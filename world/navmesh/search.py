@@ -36,6 +36,9 @@ from world.navmesh.search_mesh import merge_for_search
 from world.navmesh.search_trace import Side
 
 _TABLE_CACHE_SIZE = 16
+# Entry tables with a query's dead ends opened, kept per door set (each is a list as long
+# as the mesh's polygon count, sharing every row but the opened ones).
+_OPENED_CACHE_SIZE = 32
 
 
 @dataclass(frozen=True)
@@ -125,8 +128,9 @@ class PolyanyaSearch:
 
     def _tables_for(self, blocked_doors: frozenset[str], one_way: bool = True) -> tuple:
         # (mesh neighbours, search neighbours, corner flags, dead ends, their ways out,
-        # a slot for the entry tables) for a door set. The entry tables are made at a
-        # search's first need: reachability questions read only the neighbour rows.
+        # a slot for the entry tables and their copies with dead ends opened) for a door
+        # set. The entry tables are made at a search's first need: reachability
+        # questions read only the neighbour rows.
         one_way = one_way and bool(self.mesh.one_way_walls)
         key = (frozenset(d for d in blocked_doors if d in self._door_edges), one_way)
         cached = self._tables.get(key)
@@ -191,7 +195,8 @@ class PolyanyaSearch:
             return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
         _, nbr_rows, corner, dead_end, way_out, slot = self._tables_for(blocked_doors, one_way)
         if not slot:
-            slot.append(entry_tables(self._edges, nbr_rows, dead_end))
+            slot.extend((entry_tables(self._edges, nbr_rows, dead_end), OrderedDict()))
+        tables, opened = slot
         # Dead ends on the way out from the start and in to the goal stay open.
         allowed = set(goals)
         for p in (*starts, *goals):
@@ -199,8 +204,17 @@ class PolyanyaSearch:
                 allowed.add(p)
                 p = way_out[p]
         root_g: dict[int, float] = {}
-        entries = query_entries(slot[0], self._edges, nbr_rows, dead_end,
-                                frozenset(p for p in allowed if dead_end[p]))
+        # Queries from one place (route progress asks from the player's spot toward each
+        # goal, again and again) open the same dead ends: their tables are kept per set.
+        open_dead = frozenset(p for p in allowed if dead_end[p])
+        entries = opened.get(open_dead)
+        if entries is None:
+            entries = query_entries(tables, self._edges, nbr_rows, dead_end, open_dead)
+            opened[open_dead] = entries
+            if len(opened) > _OPENED_CACHE_SIZE:
+                opened.popitem(last=False)
+        else:
+            opened.move_to_end(open_dead)
         expand = make_expand(entries, corner, self.eps, root_g, goals)
         vx, vz, twin = self.vx, self.vz, self._twin
         start_rec = (sx, sz, None)

@@ -79,11 +79,32 @@ def path_length(world: WorldView, start: Point3, goal: Point3) -> float | None:
     reach = _SNAP_RADII * world.level.navmesh.agent_radius
     ends = []
     for point in (start, goal):
-        snapped = paths.nearest_reachable(point, max_distance=reach)
+        snapped = _snap(paths, point, reach)
         if snapped is None:
             return None
-        ends.append(snapped[0])
+        ends.append(snapped)
     return paths.length(ends[0], ends[1], _ALL_DOORS_OPEN)
+
+
+# A snap depends only on the mesh and the point (no door state, no origin), so recent
+# answers are kept, least recently used dropped first: every meter of a report snaps
+# the same player position, and each goal is snapped again on every report.
+_SNAPS: dict[tuple[int, Point3, float], tuple[object, Point3 | None]] = {}
+_SNAP_CACHE = 64
+
+
+def _snap(paths: object, point: Point3, reach: float) -> Point3 | None:
+    key = (id(paths), point, reach)
+    hit = _SNAPS.get(key)
+    if hit is not None:  # the entry holds `paths`, so its id is not reused meanwhile
+        _SNAPS[key] = _SNAPS.pop(key)  # most recently used last
+        return hit[1]
+    found = paths.nearest_reachable(point, max_distance=reach)  # type: ignore[attr-defined]
+    snapped = None if found is None else found[0]
+    if len(_SNAPS) >= _SNAP_CACHE:
+        del _SNAPS[next(iter(_SNAPS))]  # the oldest entry
+    _SNAPS[key] = (paths, snapped)
+    return snapped
 
 
 class RouteMeter:
