@@ -295,14 +295,19 @@ def test_a_target_gone_unseen_is_not_refused_before_the_walk():
     assert "taken" not in result["detail"]
 
 
-def test_a_pickup_known_taken_is_worked_on_again_once_back_in_place():
+def _hurt_player_beside_a_respawning_medkit() -> tuple[WorldSession, Any, str]:
+    # The medkit comes back two seconds after it is taken; a hurt player will take it.
     data = knowledge_level()
     data["objects"][0]["respawn_s"] = 2.0
     game = WorldSession(parse_level(data), "easy", 0)
     game.view()
     world = game.world
     world.damage(world.player.id, 0.5)
-    medkit = game.ids.ep("object", "medkit")
+    return game, world, game.ids.ep("object", "medkit")
+
+
+def test_a_pickup_known_taken_is_worked_on_again_once_back_in_place():
+    game, world, medkit = _hurt_player_beside_a_respawning_medkit()
     taken = game.act("go_to_object", {"object_id": medkit})
     assert taken["end_reason"] == "arrived" and not world.objects["medkit"].present
     refused = game.act("go_to_object", {"object_id": medkit})
@@ -374,13 +379,7 @@ def test_a_locked_door_says_where_the_key_lies_as_the_player_last_saw_it():
 
 
 def test_a_pickup_back_in_place_unseen_is_not_listed_until_seen_again():
-    data = knowledge_level()
-    data["objects"][0]["respawn_s"] = 2.0
-    game = WorldSession(parse_level(data), "easy", 0)
-    game.view()
-    world = game.world
-    world.damage(world.player.id, 0.5)
-    medkit = game.ids.ep("object", "medkit")
+    game, world, medkit = _hurt_player_beside_a_respawning_medkit()
     assert game.act("go_to_object", {"object_id": medkit})["end_reason"] == "arrived"
     # Into the north room's corner, out of sight of the medkit's spot.
     world.teleport(world.player.id, 100.0, -500.0)
