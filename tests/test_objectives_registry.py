@@ -1,12 +1,12 @@
 import json
-from pathlib import Path
 
 from harness.protocol import OUTCOMES as PROTOCOL_OUTCOMES
+from tests.shared import SCHEMAS
 from world.objectives import END_RULES, OUTCOMES, STATUSES, VERIFIERS
 from world.objectives.outcome import Situation, decide
 from world.sim.events import EVENT_KINDS
 
-SCHEMA = Path(__file__).resolve().parents[1] / "schemas" / "level.schema.json"
+SCHEMA = SCHEMAS / "level.schema.json"
 
 
 def test_registry_covers_exactly_the_schema_kinds():
@@ -29,6 +29,8 @@ def test_every_kind_declares_what_finishes_it():
     for name, verifier in VERIFIERS.items():
         assert verifier.__dict__.get("description"), name
         assert verifier.description.endswith("."), name
+        # Declared once: the docstring says how the kind is judged, not what finishes it.
+        assert verifier.description not in " ".join((verifier.__doc__ or "").split()), name
 
 
 def test_event_kinds_the_system_emits_are_declared():

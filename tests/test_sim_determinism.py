@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+# Run as a script this file is not under pytest: it finds the checkout and its level itself.
 ROOT = Path(__file__).resolve().parents[1]
 LEVEL = ROOT / "levels" / "outpost.json"
 
@@ -58,6 +59,41 @@ def test_two_processes_agree_at_every_tick():
 
 def test_a_different_seed_changes_the_outcome():
     assert play(7, 600)[-1] != play(8, 600)[-1]
+
+
+class _Counter:
+    """A system with state of its own: the ticks it has seen."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+
+    def update(self, world) -> None:
+        self.ticks += 1
+
+    def state_items(self) -> tuple:
+        return (self.ticks,)
+
+
+def test_the_hash_covers_exactly_the_state_systems_hand_over(level):
+    from world.sim import World
+
+    def hash_after(register) -> str:
+        world = World(level, "easy", 1)
+        register(world)
+        for _ in range(3):
+            world.step()
+        return world.state_hash()
+
+    bare = hash_after(lambda w: None)
+    # A system registered without its state leaves the hash as it was...
+    assert hash_after(lambda w: w.add_system("count", _Counter(), 10)) == bare
+    # ...and one that hands it over is covered by it, under its name.
+    counter = _Counter()
+    handed = hash_after(lambda w: w.add_system("count", counter, 10, counter.state_items))
+    assert handed != bare
+    world = World(level, "easy", 1)
+    world.add_system("count", counter, 10, counter.state_items)
+    assert [name for name, _ in world.system_states()] == ["count"]
 
 
 if __name__ == "__main__":

@@ -117,7 +117,7 @@ def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
     weapon = world.combat.weapon_of(player)
     reach = weapon.range * (1.0 if weapon.melee else RANGE_SHARE)
     first = _plan_to(world, seen.where())
-    length = first.path.length if hasattr(first, "path") else 0.0
+    length = first.path.length if isinstance(first, Route) else 0.0
     limit = limit_for(args, route_limit(length, player.speed, FIGHT_EXTRA_S))
 
     def in_the_open() -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -12,7 +11,6 @@ from typing import Any
 from world.errors import InvalidRequestError, UnknownIdError
 from world.level.model import Segment
 from world.navmesh import PathFinder
-from world.navmesh.build import build_navmesh
 from world.sim.world import World
 
 Point3 = tuple[float, float, float]
@@ -23,19 +21,11 @@ FLOOR_TOLERANCE = 60.0
 START_SNAP = 60.0
 
 _NO_DOORS: frozenset[str] = frozenset()
-_FINDERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def pathfinder(world: World) -> PathFinder:
-    """The world's path finder (built once per world when the world has none)."""
-    own = getattr(world, "paths", None)
-    if isinstance(own, PathFinder):
-        return own
-    found = _FINDERS.get(world)
-    if found is None:
-        found = PathFinder(build_navmesh(world.level))
-        _FINDERS[world] = found
-    return found
+    """The world's path finder (built on the world's first path question)."""
+    return world.paths
 
 
 @dataclass(frozen=True)

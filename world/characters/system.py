@@ -88,7 +88,7 @@ class CharactersSystem:
             The registered system.
         """
         system = cls(world)
-        world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER)
+        world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER, system.state_items)
         world.minds = system
         return system
 

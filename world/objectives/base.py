@@ -9,10 +9,11 @@ report is built, so the expensive navigation-mesh queries stay off the hot path.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
-from world.level.model import Level, Objective
+from world.level.model import CharacterTemplate, Difficulty, Level, Objective
+from world.navmesh.query import PathFinder
 from world.sim.events import Event
 
 TODO = "todo"
@@ -43,7 +44,7 @@ class ActorView(Protocol):
     max_health: float
     alive: bool
     inventory: list[str]
-    template: Any
+    template: CharacterTemplate | None  # None for the player
 
     def distance_to(self, x: float, z: float) -> float:
         """Ground distance from the actor to a point."""
@@ -65,17 +66,22 @@ class WorldView(Protocol):
 
     tick: int
     level: Level
-    difficulty: Any
+    difficulty: Difficulty
     player: ActorView
     characters: Mapping[str, ActorView]
     events: EventStream
     ended: str | None
-    paths: Any
     judge: Any  # the objectives system once installed
+    teleports: int  # instant moves so far (they record no event)
 
     @property
     def time_s(self) -> float:
         """Game seconds since the start."""
+        ...
+
+    @property
+    def paths(self) -> PathFinder:
+        """The path finder over the level's navigation mesh."""
         ...
 
     def emit(self, kind: str, subject: str, other: str | None = None,
@@ -87,12 +93,17 @@ class WorldView(Protocol):
         """End the world for a reason (the first reason given stays)."""
         ...
 
-    def add_system(self, name: str, system: Any, order: int) -> None:
-        """Register a system that runs every tick."""
+    def add_system(self, name: str, system: Any, order: int,
+                   state: Callable[[], tuple] | None = None) -> None:
+        """Register a system that runs every tick (with its state for the hash)."""
         ...
 
-    def systems(self) -> Any:
+    def systems(self) -> Iterator[tuple[str, Any]]:
         """The registered systems as (name, system) pairs."""
+        ...
+
+    def start_countdown(self, countdown_id: str) -> None:
+        """Start one of the level's countdowns now."""
         ...
 
 
@@ -116,7 +127,8 @@ class Verifier:
 
     Attributes:
         description: What finishes an objective of this kind, in one sentence (the
-            protocol's table of objective kinds shows it); every kind declares its own.
+            protocol's table of objective kinds shows it); every kind declares its own,
+            here only (its docstring says how it is judged).
         standing: True for conditions that hold until broken (protect, stay unseen,
             no alarm): they are never done by themselves; they fail when broken and
             are judged done when the mission succeeds with them still held. A class

@@ -24,10 +24,10 @@ SEEN_BY: dict[str, bool] = {
 
 
 class Survive(Verifier):
-    """Stay alive for `seconds` of game time, counted from when it becomes ready.
+    """Judge of `survive` objectives; `description` says what finishes one.
 
-    Without `after` that is the start of the episode; with it, the clock starts on the
-    tick its predecessors are all done ("hold out for a minute after the alarm").
+    Without `after` the clock starts with the episode; with it, on the tick its
+    predecessors are all done ("hold out for a minute after the alarm").
     Passive: an agent that stands still while its gun answers attackers may survive.
     """
 
@@ -59,7 +59,7 @@ class Survive(Verifier):
 
 
 class StayUnseen(Verifier):
-    """Never be seen by a hostile or a camera while the objective is ready."""
+    """Judge of `stay_unseen` objectives; `description` says what finishes one."""
 
     description = "Never be seen by a hostile or a camera while the objective is ready."
 
@@ -79,7 +79,7 @@ class StayUnseen(Verifier):
 
 
 class NoAlarm(Verifier):
-    """Raise no alarm while the objective is ready (whoever or whatever raised it)."""
+    """Judge of `no_alarm` objectives; `description` says what finishes one."""
 
     description = "Raise no alarm while the objective is ready (whoever or whatever raised it)."
 

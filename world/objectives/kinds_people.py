@@ -46,14 +46,13 @@ def destination_of(actor: ActorView) -> str | None:
     template = actor.template
     if template is None:
         return None
-    if getattr(template, "destination", None):
+    if template.destination:
         return template.destination
-    route = getattr(template, "route", ())
-    return route[-1].area if route else None
+    return template.route[-1].area if template.route else None
 
 
 class Neutralise(Verifier):
-    """Take down the listed characters and, with a zone, every hostile in it.
+    """Judge of `neutralise` objectives; `description` says what finishes one.
 
     The zone's hostiles are those inside it at the start plus any standing in it now,
     so one that walks out still has to be dealt with. Down is a lasting state, so the
@@ -91,7 +90,7 @@ class Neutralise(Verifier):
 
 
 class Protect(Verifier):
-    """Keep characters alive: held until one goes down, which fails it at once."""
+    """Judge of `protect` objectives; `description` says what finishes one."""
 
     description = "Keep characters alive: held until one goes down, which fails it at once."
 
@@ -104,7 +103,7 @@ class Protect(Verifier):
 
 
 class Escort(Verifier):
-    """Bring characters alive into an area; failed if one of them goes down."""
+    """Judge of `escort` objectives; `description` says what finishes one."""
 
     description = "Bring characters alive into an area; failed if one of them goes down."
 
@@ -138,7 +137,7 @@ class Escort(Verifier):
 
 
 class Follow(Verifier):
-    """Stay within `distance` of moving characters until they reach their destination.
+    """Judge of `follow` objectives; `description` says what finishes one.
 
     Range is judged only while ready (the follow starts when the chain reaches it).
     Out of range for longer than `grace_s` fails it for good, as does a death. Without
@@ -193,7 +192,7 @@ class Follow(Verifier):
 
 
 class Intercept(Verifier):
-    """Stop characters before they reach their destination; failed if one gets there."""
+    """Judge of `intercept` objectives; `description` says what finishes one."""
 
     description = "Stop characters before they reach their destination; failed if one gets there."
 
@@ -219,7 +218,7 @@ _PLAYER_SHOTS = frozenset({"fired_back", "shot_fired"})
 
 
 class Frags(Verifier):
-    """Arena: be first to `count` frags; failed if any other actor gets there first.
+    """Judge of `frags` objectives; `description` says what finishes one.
 
     A frag is an `actor_down` event whose cause is another actor (the player or a
     character). When the player and a rival reach the count on the same tick, the

@@ -27,7 +27,7 @@ APPROACH_SHARE = 0.5
 
 
 class ReachArea(Verifier):
-    """Be inside an area: done on any tick the player stands in it while ready."""
+    """Judge of `reach_area` objectives; `description` says what finishes one."""
 
     description = "Be inside an area: done on any tick the player stands in it while ready."
 
@@ -70,7 +70,7 @@ class _AtObject(Verifier):
 
 
 class CollectItem(_AtObject):
-    """Hold an item: the inventory is re-checked, and a pickup while ready also counts.
+    """Judge of `collect_item` objectives; `description` says what finishes one.
 
     The pickup counts on its own so that an item consumed on pickup or used up later
     (a key spent on its lock) still completes an objective that was ready for it.
@@ -93,7 +93,7 @@ class CollectItem(_AtObject):
 
 
 class UseObject(_AtObject):
-    """Press use on an object: a one-off act that counts only while ready."""
+    """Judge of `use_object` objectives; `description` says what finishes one."""
 
     description = "Press use on an object: a one-off act that counts only while ready."
 
@@ -107,7 +107,7 @@ class UseObject(_AtObject):
 
 
 class GadgetOnObject(_AtObject):
-    """Photograph, copy or plant: use a gadget of the named kind on the object."""
+    """Judge of `gadget_on_object` objectives; `description` says what finishes one."""
 
     description = "Photograph, copy or plant: use a gadget of the named kind on the object."
 
@@ -122,7 +122,7 @@ class GadgetOnObject(_AtObject):
 
 
 class DestroyObject(Verifier):
-    """Break an object: its destruction is a lasting state, so it counts once ready."""
+    """Judge of `destroy_object` objectives; `description` says what finishes one."""
 
     description = "Break an object: its destruction is a lasting state, so it counts once ready."
 
@@ -156,7 +156,7 @@ class DestroyObject(Verifier):
 
 
 class FindSecrets(Verifier):
-    """Enter at least `count` of the level's secret areas (finds are kept for good)."""
+    """Judge of `find_secrets` objectives; `description` says what finishes one."""
 
     description = "Enter at least `count` of the level's secret areas (finds are kept for good)."
 
@@ -181,7 +181,7 @@ class FindSecrets(Verifier):
 
 
 class Waypoints(Verifier):
-    """Pass points in order, each within `radius` on its storey, while ready."""
+    """Judge of `waypoints` objectives; `description` says what finishes one."""
 
     description = "Pass points in order, each within `radius` on its storey, while ready."
 

@@ -15,6 +15,7 @@ from functools import cache
 from shapely.geometry import Polygon
 
 from world.level.model import Level
+from world.navmesh.query import PathFinder
 from world.objectives.base import Point3, WorldView, clamp01
 
 _ALL_DOORS_OPEN: frozenset[str] = frozenset()
@@ -71,11 +72,9 @@ def path_length(world: WorldView, start: Point3, goal: Point3) -> float | None:
         goal: (x, y, z).
 
     Returns:
-        The length, or None when the world has no path finder or there is no route.
+        The length, or None when there is no route.
     """
-    paths = getattr(world, "paths", None)
-    if paths is None:
-        return None
+    paths = world.paths
     reach = _SNAP_RADII * world.level.navmesh.agent_radius
     ends = []
     for point in (start, goal):
@@ -89,17 +88,17 @@ def path_length(world: WorldView, start: Point3, goal: Point3) -> float | None:
 # A snap depends only on the mesh and the point (no door state, no origin), so recent
 # answers are kept, least recently used dropped first: every meter of a report snaps
 # the same player position, and each goal is snapped again on every report.
-_SNAPS: dict[tuple[int, Point3, float], tuple[object, Point3 | None]] = {}
+_SNAPS: dict[tuple[int, Point3, float], tuple[PathFinder, Point3 | None]] = {}
 _SNAP_CACHE = 64
 
 
-def _snap(paths: object, point: Point3, reach: float) -> Point3 | None:
+def _snap(paths: PathFinder, point: Point3, reach: float) -> Point3 | None:
     key = (id(paths), point, reach)
     hit = _SNAPS.get(key)
     if hit is not None:  # the entry holds `paths`, so its id is not reused meanwhile
         _SNAPS[key] = _SNAPS.pop(key)  # most recently used last
         return hit[1]
-    found = paths.nearest_reachable(point, max_distance=reach)  # type: ignore[attr-defined]
+    found = paths.nearest_reachable(point, max_distance=reach)
     snapped = None if found is None else found[0]
     if len(_SNAPS) >= _SNAP_CACHE:
         del _SNAPS[next(iter(_SNAPS))]  # the oldest entry

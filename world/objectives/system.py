@@ -94,8 +94,7 @@ class ObjectivesSystem:
             world: The world, before its first tick or at it.
         """
         level: Level = world.level
-        # The world holds the difficulty record; plain ids are accepted too.
-        rank = level.difficulty_rank(getattr(world.difficulty, "id", world.difficulty))
+        rank = level.difficulty_rank(world.difficulty.id)
         self.level_order = [o.id for o in level.objectives]
         self.states: dict[str, ObjectiveState] = {}
         for o in chain_order(level.objectives):
@@ -130,7 +129,7 @@ class ObjectivesSystem:
         self._seen = len(world.events)
         player = world.player
         # Instant moves (set-ups, tests) change areas without an event.
-        moves = getattr(world, "teleports", None)
+        moves = world.teleports
         here = (player.area, moves, player.x, player.z, player.storey)
         last = self._judged_at
         kinds = self._reads
@@ -172,9 +171,7 @@ class ObjectivesSystem:
         world.emit("objective_changed", state.objective.id, detail=status)
         if status == DONE:
             for countdown in self._starters.get(state.objective.id, ()):
-                starter = getattr(world, "start_countdown", None)
-                if starter is not None:
-                    starter(countdown)
+                world.start_countdown(countdown)
 
     def _judge_end(self, world: WorldView) -> None:
         level = world.level
@@ -252,7 +249,7 @@ def install(world: WorldView) -> ObjectivesSystem:
         The system; keep it to call `report`.
     """
     system = ObjectivesSystem(world)
-    world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER)
+    world.add_system(SYSTEM_NAME, system, SYSTEM_ORDER, system.state_items)
     world.judge = system
     return system
 

@@ -12,11 +12,7 @@ if TYPE_CHECKING:
 def state_items(world: World) -> tuple:
     """The world's state as nested tuples of plain values, in a fixed order."""
     rng_state = world.rng.bit_generator.state
-    systems = tuple(
-        (name, tuple(system.state_items()))
-        for name, system in world.systems()
-        if hasattr(system, "state_items")
-    )
+    systems = tuple((name, tuple(state())) for name, state in world.system_states())
     return (
         world.tick,
         world.ended,

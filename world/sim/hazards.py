@@ -69,10 +69,10 @@ class Hazards:
             c.id: CountdownRuntime(c.id, c.seconds)
             for c in sorted(world.level.countdowns, key=lambda c: c.id)
         }
+        self._running: list[CountdownRuntime] = []
         for c in world.level.countdowns:
             if c.starts_after is None:
                 self.start_countdown(c.id)
-        self._running = [c for c in self.countdowns.values() if c.started is not None]
 
     def start_countdown(self, countdown_id: str) -> None:
         """Start a countdown now (objectives call this when its objective is done).
@@ -88,8 +88,7 @@ class Hazards:
         c.started = self.world.tick
         c.expires = self.world.tick + seconds_to_ticks(c.seconds)
         self.world.emit("countdown_started", countdown_id, amount=c.seconds)
-        if hasattr(self, "_running"):
-            self._running = [c for c in self.countdowns.values() if c.started is not None]
+        self._running = [c for c in self.countdowns.values() if c.started is not None]
 
     def update(self) -> None:
         """Drain or kill actors in hazards; expire countdowns whose time ran out."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -48,9 +49,14 @@ class Minds(Protocol):
 class System(Protocol):
     """A plug-in that runs once per tick (character AI, objectives, ...).
 
-    A system may also define `state_items() -> tuple`, which is folded into the hash.
+    A system that keeps state of its own hands `World.add_system` its `state_items`,
+    which the state hash then covers.
     """
 
     def update(self, world: World) -> None:
         """Advance the system's own state by one tick, reading and changing the world."""
         ...
+
+
+# A system's own state as nested tuples of plain values, for the state hash.
+StateItems = Callable[[], tuple]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
 from world.navmesh.build import build_navmesh
+from world.navmesh.mesh import NavMesh
 from world.navmesh.query import PathFinder
 from world.sim.actors import Actor
 from world.sim.hashing import state_hash
@@ -45,14 +45,14 @@ class WorldQueries:
         return self.doors_system.blocked(actor)
 
     @property
-    def navmesh(self) -> Any:
+    def navmesh(self) -> NavMesh:
         """The level's navigation mesh, built on first use."""
         if self._navmesh is None:
             self._navmesh = build_navmesh(self.level)
         return self._navmesh
 
     @property
-    def paths(self) -> Any:
+    def paths(self) -> PathFinder:
         """A path finder over the navigation mesh, built on first use."""
         if self._paths is None:
             self._paths = PathFinder(self.navmesh)

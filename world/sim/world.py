@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 
 from world.errors import InvalidRequestError, UnknownIdError
 from world.level.model import CharacterTemplate, Difficulty, Level
+from world.navmesh.mesh import NavMesh
+from world.navmesh.query import PathFinder
 from world.sim.actors import PLAYER_ID, Actor
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.combat import PLAYER_SKILL, UNARMED, Combat, ShotResult
 from world.sim.doors import DoorRuntime, Doors
 from world.sim.events import EventLog
 from world.sim.hazards import Hazards
-from world.sim.intent import Minds, PlayerIntent, System, Target
+from world.sim.intent import Minds, PlayerIntent, StateItems, System, Target
 from world.sim.items import GADGET_MARKS, Items, ObjectRuntime
 from world.sim.layout import Layout
 from world.sim.physics import Physics
@@ -56,7 +57,7 @@ class World(RequestChecks, WorldQueries):
         self.tick = 0
         self.events = EventLog()
         self.ended: str | None = None
-        self._systems: list[tuple[int, str, System]] = []
+        self._systems: list[tuple[int, str, System, StateItems | None]] = []
         # The systems split by JUDGE_ORDER, in running order (kept by `add_system`).
         self._before: list[System] = []
         self._judges: list[System] = []
@@ -64,8 +65,8 @@ class World(RequestChecks, WorldQueries):
         # without them, as in tests of the bare simulation).
         self.minds: Minds | None = None  # the characters system
         self.judge: System | None = None  # the objectives system
-        self._navmesh: Any = None
-        self._paths: Any = None
+        self._navmesh: NavMesh | None = None
+        self._paths: PathFinder | None = None
         self.layout = Layout(level)
         self._rect_boxes = {
             shape.id: (*shape.box, self.layout.area_storey[shape.id])
@@ -147,22 +148,34 @@ class World(RequestChecks, WorldQueries):
         """Game seconds since the start."""
         return self.tick / TICKS_PER_SECOND
 
-    def add_system(self, name: str, system: System, order: int) -> None:
+    def add_system(self, name: str, system: System, order: int,
+                   state: StateItems | None = None) -> None:
         """Register a system that runs every tick, lowest order first (ties by name).
+
+        Args:
+            name: The system's name, unique in this world.
+            system: The system.
+            order: Its place in the tick (see JUDGE_ORDER).
+            state: Its `state_items`, which the state hash covers; None for a system
+                that keeps no state of its own.
 
         Raises:
             InvalidRequestError: if a system of that name is already registered.
         """
-        if any(n == name for _, n, _ in self._systems):
+        if any(n == name for _, n, _, _ in self._systems):
             raise InvalidRequestError(f"a system named {name!r} is already registered")
-        self._systems.append((order, name, system))
+        self._systems.append((order, name, system, state))
         self._systems.sort(key=lambda item: (item[0], item[1]))
-        self._before = [s for o, _, s in self._systems if o < JUDGE_ORDER]
-        self._judges = [s for o, _, s in self._systems if o >= JUDGE_ORDER]
+        self._before = [s for o, _, s, _ in self._systems if o < JUDGE_ORDER]
+        self._judges = [s for o, _, s, _ in self._systems if o >= JUDGE_ORDER]
 
     def systems(self) -> Iterator[tuple[str, System]]:
         """The registered systems as (name, system), in the order they run."""
-        return ((name, system) for _, name, system in self._systems)
+        return ((name, system) for _, name, system, _ in self._systems)
+
+    def system_states(self) -> Iterator[tuple[str, StateItems]]:
+        """(name, state_items) of the systems that keep state, in the order they run."""
+        return ((name, state) for _, name, _, state in self._systems if state is not None)
 
     def end(self, reason: str) -> None:
         """End the world for a reason; the first reason given stays."""
