@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from world.characters.cameras import DEFAULT_VIEW_ANGLE_DEG, DEFAULT_VIEW_RANGE
-from world.characters.views import character_views, weapon_seen
+from world.characters.views import character_views
 from world.objectives.registry import VERIFIERS
 from world.observe.ids import IdMap
 from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
@@ -250,9 +250,8 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
         # last seen in stands (a character seen going down stays down).
         cone = NO_CONE if not now or t is None else _cone(
             world, actor.facing, t.view_angle_deg, t.view_range, actor.side != "friendly")
-        weapon, gun = (v.weapon, v.armed) if v is not None else weapon_seen(world, actor)
-        if seen.heard:
-            weapon, gun = None, True  # a shot was heard: a gun, of a kind not seen
+        # What it held when last seen (a heard shot tells only that it has a gun).
+        weapon, gun = seen.weapon, seen.armed
         out.append({
             "id": ids.ep("character", cid), "kind": actor.kind,
             "position": [_r(c) for c in seen.position],
