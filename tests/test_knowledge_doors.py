@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.text_view import render_text_view
 from tests.level_factory import knowledge_level
+from tests.test_knowledge import _observation
 from world.actions.approach import out_of_reach
 from world.level.load import parse_level
 from world.observe.session import WorldSession
+from world.sim.world import PlayerIntent
 
 
 def _game(data: dict[str, Any]) -> WorldSession:
@@ -114,3 +117,27 @@ def test_out_of_reach_gives_the_height_the_target_was_last_seen_at():
     finish = out_of_reach(game.world, "guard")
     assert "400" not in finish.template and "above" not in finish.template
     assert finish.reason == "unreachable"
+
+
+def test_the_player_sees_its_guns_counter_and_its_reload():
+    data = knowledge_level()
+    data["objects"].append({"id": "gun", "kind": "weapon", "weapon": "pistol", "amount": 16})
+    data["start"].update(inventory=["gun"], in_hand="gun")
+    game = _game(data)
+    world, player = game.world, game.world.player
+    gun = next(c for c in game.view()["player"]["carried"] if c["weapon"] == "pistol")
+    assert (gun["loaded"], gun["ammo"]) == (8, 8)  # a pistol's magazine holds 8
+    assert game.view()["player"]["reloading"] is False
+    player.magazine["pistol"] = 1
+    world.teleport(player.id, 700.0, 300.0)  # the guard in the open, a clear shot
+    world.step()
+    world.step(PlayerIntent(fire_at="guard"))
+    view = game.view()
+    assert view["player"]["reloading"] is True and view["player"]["carried"][0]["loaded"] == 0
+    assert "reloading" in render_text_view(_observation(view))
+    world.damage("guard", 10.0)  # no return fire to start another reload
+    game.act("wait", {"seconds": 1.5})
+    view = game.view()
+    assert view["player"]["reloading"] is False
+    assert (view["player"]["carried"][0]["loaded"], view["player"]["carried"][0]["ammo"]) == (
+        8, 0)

@@ -91,11 +91,17 @@ def build_view(world: World, ids: IdMap, known: Knowledge, report: Any) -> dict[
 def _player(world: World, ids: IdMap) -> dict[str, Any]:
     p = world.player
     carried = []
+    reloading = False
     for oid in p.inventory:
         spec = world.level.object(oid)
         ammo = p.ammo.get(spec.weapon) if spec.weapon else None
+        loaded = None
+        # The gun's counter: rounds in its magazine (none for a weapon without one).
+        if spec.weapon and world.combat.weapons[spec.weapon].magazine > 0:
+            loaded, ammo, busy = world.combat.counter(p, spec.weapon)
+            reloading = reloading or busy
         carried.append({"id": ids.ep("object", oid), "kind": spec.kind,
-                        "name": spec.name or spec.kind, "ammo": ammo,
+                        "name": spec.name or spec.kind, "ammo": ammo, "loaded": loaded,
                         "weapon": spec.weapon})
     keys = [ids.ep("object", o) for o in p.inventory if world.level.object(o).kind == "key"]
     return {
@@ -103,6 +109,8 @@ def _player(world: World, ids: IdMap) -> dict[str, Any]:
         "facing_deg": _r(math.degrees(p.facing) % 360),
         "health": round(max(0.0, p.health), 3), "armour": round(p.armour, 3),
         "alive": p.alive,
+        # A reload shows on the gun in hand, as it would on screen.
+        "reloading": reloading,
         "in_hand": None if p.in_hand is None else ids.ep("object", p.in_hand),
         "carried": carried, "keys": keys,
     }
