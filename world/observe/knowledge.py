@@ -111,6 +111,7 @@ class Knowledge:
         # Objects the player has perceived gone (taken, broken), with why (a template).
         self.gone: dict[str, str] = {}
         self.floor_plan = bool(brief and brief.floor_plan)
+        self._way_ids = frozenset([*(e.id for e in level.exits), *(s.id for s in level.stairs)])
         self._heard_from = 0  # the first world event not yet listened to
         if brief is not None:
             self.areas.update(brief.areas)
@@ -275,6 +276,8 @@ class Knowledge:
             return level_id in self.doors
         # A way out is known when it leads out of an area the player has been in, or
         # is on the briefing's floor plan.
+        if level_id not in self._way_ids:
+            return False
         return self.floor_plan or any(
             way_id == level_id for area in self.visited for way_id, *_ in way_lines(world, area))
 
