@@ -29,3 +29,15 @@ def test_a_floor_plan_makes_no_object_a_known_way_out():
     assert key not in caught.value.allowed and key not in str(caught.value)
     assert game.ids.ep("object", "medkit") in caught.value.allowed
     assert not game.knows("way", "far_key")
+
+
+def test_a_shot_heard_tells_neither_who_fired_nor_the_side():
+    data = knowledge_level()
+    data["characters"][0]["kind"] = "boss"
+    game = WorldSession(parse_level(data), "easy", 0)
+    game.view()
+    game.world.emit("shot_fired", "guard", game.world.player.id, 0.0, "pistol")
+    row = game.view()["characters"][0]
+    assert row["seen"] == "heard"
+    assert row["kind"] == "unknown" and row["friendly"] is None
+    assert "boss" not in str(game.view())

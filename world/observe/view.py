@@ -261,13 +261,14 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
         # What it held when last seen (a heard shot tells only that it has a gun).
         weapon, gun = seen.weapon, seen.armed
         out.append({
-            "id": ids.ep("character", cid), "kind": actor.kind,
+            # A shot heard tells neither who fired nor on which side.
+            "id": ids.ep("character", cid), "kind": "unknown" if seen.heard else actor.kind,
             "position": [_r(c) for c in seen.position],
             "area": ids.ep("area", seen.area) if seen.area else None,
             "health": seen.health, "down": seen.down,
             "alertness": v.alertness if (v is not None and now) else "unknown",
             "armed": gun, "weapon": weapon,
-            "friendly": actor.side == "friendly",
+            "friendly": None if seen.heard else actor.side == "friendly",
             "seen": "heard" if seen.heard else ("now" if now else "before"),
             "seen_tick": seen.tick,
             "distance": _dist(world, seen.position), **cone,
