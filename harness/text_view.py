@@ -66,17 +66,25 @@ def _type_of(item: dict) -> str:
     return f" ({weapon})" if weapon and weapon != item["name"] else ""
 
 
+def _rounds(item: dict) -> str:
+    # The gun's counter: loaded in its magazine, then the rounds carried besides.
+    loaded, spare = item.get("loaded"), item.get("ammo")
+    if loaded is not None:
+        return f" [{loaded} loaded + {spare or 0} rounds]"
+    return f" [{spare} rounds]" if spare is not None else ""
+
+
 def _player(obs: Obs) -> list[str]:
     p = obs["view"]["player"]
     carried = ", ".join(
         f"{c['id']} {c['name']}" + _type_of(c)
-        + (f" [{c['ammo']} rounds]" if c.get("ammo") is not None else "")
+        + _rounds(c)
         for c in p["carried"]
     )
     return [
         f"You: at {_pt(p['position'])} facing {p['facing_deg']:.0f} deg, health "
         f"{_pct(p['health'])}, armour {_pct(p['armour'])}"
-        + ("" if p["alive"] else ", DOWN")
+        + ("" if p["alive"] else ", DOWN") + (", reloading" if p.get("reloading") else "")
         + f". In hand: {p['in_hand'] or 'nothing'}. Carried: {carried or 'nothing'}."
         + (f" Keys: {', '.join(p['keys'])}." if p["keys"] else "")
     ]

@@ -19,7 +19,7 @@ from world.actions.places import (
     segment_normal,
     storey_y,
 )
-from world.actions.routes import Route, known_of, plan
+from world.actions.routes import Route, blocked_doors, known_of, plan
 from world.sim.world import PlayerIntent, World
 
 # Doors are approached from a point this far in front of their line.
@@ -43,7 +43,7 @@ def _door_goal(world: World, door_id: str) -> Point3 | None:
     sides.sort(key=lambda p: math.hypot(p[0] - player.x, p[2] - player.z))
     # The side reachable through doors the player can open itself (the walk opens
     # them), so a shut door on the way does not send it to the door's far side.
-    blocking = world.blocked_doors(player.id)
+    blocking = blocked_doors(world, player_opens=True)
     start = on_floor(world, player.position)
     for side in sides:
         snap = finder.nearest_reachable(side, start, DOOR_STANDOFF, blocking)
@@ -77,9 +77,10 @@ def out_of_reach(world: World, thing_id: str) -> Finish:
     """Why no walk can bring a thing within reach: wrong_storey or unreachable.
 
     wrong_storey when the player stands within reach horizontally but on another floor,
-    unreachable otherwise; both say how far above or below the thing is.
+    unreachable otherwise; both say how far above or below the thing is, where the
+    player last perceived it.
     """
-    spot, player = locate(world, thing_id), world.player
+    spot, player = where_it_lay(world, thing_id), world.player
     rise = spot.point[1] - player.y
     refs = {"target": thing_id}
     if abs(rise) <= HEIGHT_TOLERANCE:
@@ -110,16 +111,28 @@ def gone_why(world: World, thing_id: str) -> str | None:
 
 
 def where_it_lay(world: World, thing_id: str) -> Spot:
-    """Where a thing is to be looked for: a taken object where it lay, else where it is.
+    """Where a thing is to be looked for: where the player last perceived it.
 
     A walk to an object someone took unseen goes to the spot the player knows, never
-    after the one who carries it.
+    after the one who carries it; a character is looked for where it was last seen
+    (with a session's knowledge; it is brought up to date every few ticks in view).
     """
     obj = world.objects.get(thing_id)
     if obj is not None and obj.holder is not None and obj.x is not None \
             and obj.storey is not None:
         return Spot((obj.x, storey_y(world, obj.storey), obj.z), obj.storey)
+    known = known_of(world)
+    seen = None if known is None else known.characters.get(thing_id)
+    if seen is not None and thing_id in world.characters:
+        return Spot(tuple(seen.position), _storey_at(world, seen.area, seen.position[1]))
     return locate(world, thing_id)
+
+
+def _storey_at(world: World, area: str | None, y: float) -> str:
+    # A sighting's storey: its area's, else the storey whose floor is nearest its height.
+    if area is not None:
+        return world.level.area(area).storey
+    return min(world.level.storeys, key=lambda s: (abs(s.y - y), s.id)).id
 
 
 def known_gone(world: World, thing_id: str) -> str | None:

@@ -2,18 +2,21 @@
 
 The walker is shared by every action that walks. Each tick it answers with the intent
 for the next tick, or with a `Finish` when the way is shut. It replans whenever the set
-of blocking doors changes (a door it opened finished opening, a door closed ahead), so
-the route always matches the doors as they are.
+of doors it takes for shut changes (a door it opened finished opening, a door closed
+ahead), so the route always matches the doors as the player perceives them. A door on
+the route that turns out shut when it comes into sight, and that the walk may not open,
+ends the walk as door_closed at that door: the player planned through it as last seen.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Generator
 
 from world.actions.driver import Finish, Run
 from world.actions.places import FLOOR_TOLERANCE, Point3
-from world.actions.routes import Route, describe_door, plan
+from world.actions.routes import Route, blocked_doors, describe_door, doors_crossed, plan
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.world import PlayerIntent, World
 
@@ -114,6 +117,20 @@ class Walker:
         self._take(planned)
         return None
 
+    def _found_shut(self, blocked: frozenset[str]) -> str | None:
+        # The first door on the route ahead that now looks shut and that this walk will
+        # not open (no use_on_way, or the player cannot open it), else None.
+        world = self.world
+        new = blocked - self.route.blocked - set(self.route.opens)
+        if not new:
+            return None
+        mine = blocked_doors(world, player_opens=True) if self.use_on_way else blocked
+        # Only the route still ahead: from where the player stands on.
+        points = (world.player.position, *self.points[self.index:])
+        ahead = dataclasses.replace(self.route.path, waypoints=points, doors=())
+        crossed = doors_crossed(world, ahead, frozenset(new & mine))
+        return crossed[0] if crossed else None
+
     def _door_step(self) -> PlayerIntent | None:
         # Doors this route opens: press use once in reach, then wait while one opens.
         world, player = self.world, self.world.player
@@ -134,7 +151,12 @@ class Walker:
         refused = self._refused()
         if refused is not None:
             return describe_door(world, refused)
-        if world.blocked_doors(None) != self.route.blocked or self._off_route():
+        blocked = blocked_doors(world)
+        if blocked != self.route.blocked:
+            ahead = self._found_shut(blocked)
+            if ahead is not None:
+                return describe_door(world, ahead)
+        if blocked != self.route.blocked or self._off_route():
             shut = self.replan()
             if shut is not None:
                 return shut

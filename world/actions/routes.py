@@ -9,8 +9,10 @@ Three questions are asked in turn, each with fewer doors treated as walls:
    open is reported (locked, panel-operated, one-way), with its key and panel.
 With no route at all, the caller decides between snapping the target and unreachable.
 
-Where the session has said what floor the player knows (`plan_over`), every question is
-asked over that floor only: a target that only unknown rooms lead to ends the walk as
+Where the session has said what the player knows (`plan_over`), every question is
+asked over that floor only, and of the doors as the player last perceived them (a door
+seen open and shut since out of sight is still open to the plan; the walk finds out
+when it comes into sight): a target that only unknown rooms lead to ends the walk as
 `no_known_route` and nothing moves.
 """
 
@@ -23,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from world.actions.driver import Finish
+from world.actions.driver import Finish, perceive_now
 from world.actions.places import (
     Point3,
     crossing_order,
@@ -52,6 +54,10 @@ class KnownFloor(Protocol):
     objects: Collection[str]
     characters: Mapping[str, Any]  # id -> its last sighting (seen, or heard)
     gone: Mapping[str, str]  # object id -> why the player knows it gone (a template)
+
+    def door_state(self, world: World, door_id: str) -> str:
+        """A door's state as the player last perceived it."""
+        ...
 
 
 @dataclass
@@ -131,6 +137,35 @@ def _closed(world: World) -> frozenset[str]:
     return frozenset(_PLACE_GROUP + p for p in places - open_)
 
 
+def blocked_doors(world: World, player_opens: bool = False) -> frozenset[str]:
+    """Gates the player takes for shut: with a session's knowledge, as last perceived.
+
+    Args:
+        world: The world.
+        player_opens: Leave out the doors the player expects to open by pressing use.
+
+    Returns:
+        Gate ids: hidden passages not revealed, and doors that looked shut.
+    """
+    known = known_of(world)
+    if known is None:
+        return world.blocked_doors(world.player.id if player_opens else None)
+    doors, player = world.doors_system, world.player
+    out = []
+    for gid in sorted(world.doors):
+        gate = world.doors[gid]
+        if not gate.revealed:
+            out.append(gid)
+            continue
+        if gate.exit.door is None:
+            continue
+        state = known.door_state(world, gid)
+        if state != "open" and not (
+                player_opens and doors.refusal(player, gid, state) is None):
+            out.append(gid)
+    return frozenset(out)
+
+
 @dataclass(frozen=True)
 class Route:
     """A route to follow.
@@ -181,8 +216,13 @@ def describe_door(world: World, door_id: str) -> Finish:
     """
     runtime = world.doors[door_id]
     door = world.level.exit(door_id).door
-    state = "locked" if runtime.state == "locked" else "closed"
     known = known_of(world)
+    if known is not None:
+        perceive_now(world)  # a door just tried is known as it stands
+    # With a session's knowledge, the door as the player perceives it: a lock it has
+    # not found looks like a shut door.
+    looks = runtime.state if known is None else known.door_state(world, door_id)
+    state = "locked" if looks == "locked" else "closed"
 
     def seen(object_id: str) -> bool:
         # A key or panel is named only once the player has seen it.
@@ -192,10 +232,9 @@ def describe_door(world: World, door_id: str) -> Finish:
     key_area = None
     if door is None or not runtime.revealed:
         text = "The way leads through {door}, which is still a wall (a hidden passage)."
-    elif door.panel is not None and runtime.state in ("closed", "locked") and not seen(
-            door.panel):
+    elif door.panel is not None and looks in ("closed", "locked") and not seen(door.panel):
         text = "The door {door} has no handle; a panel opens it, not seen so far."
-    elif door.panel is not None and runtime.state in ("closed", "locked"):
+    elif door.panel is not None and looks in ("closed", "locked"):
         refs["panel"] = door.panel
         text = "The door {door} has no handle; the panel {panel} opens it."
     elif state == "locked" and door.key is not None and not seen(door.key):
@@ -288,11 +327,11 @@ def plan(world: World, start: Point3, goal: Point3, use_on_way: bool) -> Route |
     finder = pathfinder(world)
     start = on_floor(world, start)
     unknown = _closed(world)
-    blocking = world.blocked_doors(None)
+    blocking = blocked_doors(world)
     path = finder.path(start, goal, blocking | unknown)
     if path is not None:
         return Route(path, (), blocking)
-    mine = world.blocked_doors(world.player.id)
+    mine = blocked_doors(world, player_opens=True)
     path = finder.path(start, goal, mine | unknown)
     if path is not None:
         closed = doors_crossed(world, path, blocking - mine)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from world.actions.approach import gone_why
 from world.actions.places import visited_areas
+from world.characters.views import weapon_seen
 from world.level.model import Level
 from world.sim.world import World
 
@@ -42,6 +43,8 @@ class Sighting:
         down: Whether it was down then.
         heard: Whether it was only heard (a shot), so its place is approximate and
             nothing else about it is known.
+        weapon: The weapon type it was seen holding (None: bare hands, or only heard).
+        armed: Whether that weapon is a gun (a heard shot tells it is).
     """
 
     position: tuple[float, float, float]
@@ -50,6 +53,8 @@ class Sighting:
     health: float
     down: bool
     heard: bool = False
+    weapon: str | None = None
+    armed: bool = False
 
 
 def sees(world: World, pos: tuple[float, float, float], storey: str) -> bool:
@@ -106,6 +111,7 @@ class Knowledge:
         # Objects the player has perceived gone (taken, broken), with why (a template).
         self.gone: dict[str, str] = {}
         self.floor_plan = bool(brief and brief.floor_plan)
+        self._way_ids = frozenset([*(e.id for e in level.exits), *(s.id for s in level.stairs)])
         self._heard_from = 0  # the first world event not yet listened to
         if brief is not None:
             self.areas.update(brief.areas)
@@ -117,8 +123,11 @@ class Knowledge:
         briefed = set(brief.areas) if brief is not None else set()
         self.doors.update(e.id for e in level.exits
                           if e.kind == "door" and (self.floor_plan or set(e.areas) & briefed))
+        # Doors whose lock the player found by trying them (a lock shows otherwise only
+        # on a door marked for a key).
+        self.locks_found: set[str] = set()
         # A briefed door is drawn as the level starts it.
-        self.door_states.update((e.id, e.door.initial) for e in level.exits
+        self.door_states.update((e.id, self._looks(e.id, e.door.initial)) for e in level.exits
                                 if e.id in self.doors and e.door is not None)
 
     def update(self, world: World) -> None:
@@ -150,9 +159,11 @@ class Knowledge:
         self._listen(world)
         for cid, actor in world.characters.items():
             if sees(world, actor.position, actor.storey):
+                weapon, armed = weapon_seen(world, actor)
                 self.characters[cid] = Sighting(
                     tuple(actor.position), actor.area, world.tick,
-                    round(max(0.0, actor.health), 3), not actor.alive)
+                    round(max(0.0, actor.health), 3), not actor.alive,
+                    weapon=weapon, armed=armed)
                 if actor.area is not None:
                     self.areas.add(actor.area)
         self.areas.discard("")
@@ -167,12 +178,29 @@ class Knowledge:
                 continue
             if door_id in own or door_id not in self.door_states or door_in_sight(
                     world, door_id):
-                self.door_states[door_id] = runtime.state
+                self.door_states[door_id] = self._looks(door_id, runtime.state)
                 self.door_seen[door_id] = world.tick
 
+    def _looks(self, door_id: str, state: str) -> str:
+        # How a door in this state looks: a lock shows on a door marked for a key (its
+        # colour, its label) or once the player tried it; otherwise a locked door looks
+        # like any closed one.
+        door = self.level.exit(door_id).door
+        if state != "locked" or door_id in self.locks_found or (
+                door is not None and door.key is not None):
+            return state
+        return "closed"
+
     def door_state(self, world: World, door_id: str) -> str:
-        """A known door's state as the player last perceived it."""
-        return self.door_states.get(door_id, world.doors[door_id].state)
+        """A door's state as the player last perceived it.
+
+        A door it never saw looks as the level shows it from outside: as it starts.
+        """
+        known = self.door_states.get(door_id)
+        if known is not None:
+            return known
+        door = self.level.exit(door_id).door
+        return self._looks(door_id, door.initial if door is not None else "open")
 
     def _see_gone(self, world: World, here: str | None) -> None:
         # A known object is known gone once the player took it, or saw its spot (or
@@ -198,6 +226,10 @@ class Knowledge:
         # known as heard: roughly where, and nothing more.
         p = world.player
         for e in world.events.since(self._heard_from):
+            if e.kind == "door_refused" and e.other == p.id and e.subject in world.doors:
+                # Tried and refused: the player knows how the door stands now.
+                self._tried(world, e.subject)
+                continue
             actor = world.characters.get(e.subject)
             if e.kind != "shot_fired" or e.amount or actor is None:
                 continue
@@ -209,8 +241,16 @@ class Knowledge:
             x, y, z = actor.position
             self.characters[e.subject] = Sighting(
                 (round(x / HEARD_GRID) * HEARD_GRID, y, round(z / HEARD_GRID) * HEARD_GRID),
-                None, e.tick, 1.0, False, heard=True)
+                None, e.tick, 1.0, False, heard=True, armed=True)
         self._heard_from = len(world.events)
+
+    def _tried(self, world: World, door_id: str) -> None:
+        runtime = world.doors[door_id]
+        if runtime.state == "locked":
+            self.locks_found.add(door_id)
+        if runtime.revealed and door_id in self.doors:
+            self.door_states[door_id] = self._looks(door_id, runtime.state)
+            self.door_seen[door_id] = world.tick
 
     def _look_through(self, world: World, here: str) -> None:
         p = world.player
@@ -236,6 +276,8 @@ class Knowledge:
             return level_id in self.doors
         # A way out is known when it leads out of an area the player has been in, or
         # is on the briefing's floor plan.
+        if level_id not in self._way_ids:
+            return False
         return self.floor_plan or any(
             way_id == level_id for area in self.visited for way_id, *_ in way_lines(world, area))
 

@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from world.characters.cameras import DEFAULT_VIEW_ANGLE_DEG, DEFAULT_VIEW_RANGE
-from world.characters.views import character_views, weapon_seen
+from world.characters.views import character_views
 from world.objectives.registry import VERIFIERS
 from world.observe.ids import IdMap
 from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
@@ -91,11 +91,17 @@ def build_view(world: World, ids: IdMap, known: Knowledge, report: Any) -> dict[
 def _player(world: World, ids: IdMap) -> dict[str, Any]:
     p = world.player
     carried = []
+    reloading = False
     for oid in p.inventory:
         spec = world.level.object(oid)
         ammo = p.ammo.get(spec.weapon) if spec.weapon else None
+        loaded = None
+        # The gun's counter: rounds in its magazine (none for a weapon without one).
+        if spec.weapon and world.combat.weapons[spec.weapon].magazine > 0:
+            loaded, ammo, busy = world.combat.counter(p, spec.weapon)
+            reloading = reloading or busy
         carried.append({"id": ids.ep("object", oid), "kind": spec.kind,
-                        "name": spec.name or spec.kind, "ammo": ammo,
+                        "name": spec.name or spec.kind, "ammo": ammo, "loaded": loaded,
                         "weapon": spec.weapon})
     keys = [ids.ep("object", o) for o in p.inventory if world.level.object(o).kind == "key"]
     return {
@@ -103,6 +109,8 @@ def _player(world: World, ids: IdMap) -> dict[str, Any]:
         "facing_deg": _r(math.degrees(p.facing) % 360),
         "health": round(max(0.0, p.health), 3), "armour": round(p.armour, 3),
         "alive": p.alive,
+        # A reload shows on the gun in hand, as it would on screen.
+        "reloading": reloading,
         "in_hand": None if p.in_hand is None else ids.ep("object", p.in_hand),
         "carried": carried, "keys": keys,
     }
@@ -250,17 +258,17 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
         # last seen in stands (a character seen going down stays down).
         cone = NO_CONE if not now or t is None else _cone(
             world, actor.facing, t.view_angle_deg, t.view_range, actor.side != "friendly")
-        weapon, gun = (v.weapon, v.armed) if v is not None else weapon_seen(world, actor)
-        if seen.heard:
-            weapon, gun = None, True  # a shot was heard: a gun, of a kind not seen
+        # What it held when last seen (a heard shot tells only that it has a gun).
+        weapon, gun = seen.weapon, seen.armed
         out.append({
-            "id": ids.ep("character", cid), "kind": actor.kind,
+            # A shot heard tells neither who fired nor on which side.
+            "id": ids.ep("character", cid), "kind": "unknown" if seen.heard else actor.kind,
             "position": [_r(c) for c in seen.position],
             "area": ids.ep("area", seen.area) if seen.area else None,
             "health": seen.health, "down": seen.down,
             "alertness": v.alertness if (v is not None and now) else "unknown",
             "armed": gun, "weapon": weapon,
-            "friendly": actor.side == "friendly",
+            "friendly": None if seen.heard else actor.side == "friendly",
             "seen": "heard" if seen.heard else ("now" if now else "before"),
             "seen_tick": seen.tick,
             "distance": _dist(world, seen.position), **cone,

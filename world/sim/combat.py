@@ -113,6 +113,22 @@ class Combat:
             actor.ammo[weapon.id] = actor.ammo.get(weapon.id, 0) - take
         actor.magazine[weapon.id] = loaded + take
 
+    def counter(self, actor: Actor, weapon_id: str) -> tuple[int, int, bool]:
+        """(loaded, carried besides, reloading) as the gun's counter shows them now.
+
+        A reload whose time has come shows as done, though the rounds move into the
+        magazine only when the gun is next readied (`settle`).
+        """
+        weapon = self.weapons[weapon_id]
+        loaded, spare = actor.magazine.get(weapon_id, 0), actor.ammo.get(weapon_id, 0)
+        busy = actor.reload_until > 0 and actor.weapon == weapon_id
+        if busy and self.world.tick >= actor.reload_until:
+            take = weapon.magazine - loaded if actor.infinite_ammo else min(
+                weapon.magazine - loaded, spare)
+            loaded, spare = loaded + take, spare - (0 if actor.infinite_ammo else take)
+            busy = False
+        return loaded, spare, busy
+
     def settle(self, actor: Actor) -> None:
         """Finish a reload whose time has come."""
         if actor.reload_until and self.world.tick >= actor.reload_until:

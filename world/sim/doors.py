@@ -173,24 +173,29 @@ class Doors:
         self._active.discard(gate.id)
 
     # ---- rules ------------------------------------------------------------------------
-    def refusal(self, actor: Actor, gate_id: str) -> str | None:
-        """Why the actor cannot open or close the gate by pressing use now (None: it can)."""
+    def refusal(self, actor: Actor, gate_id: str, state: str | None = None) -> str | None:
+        """Why the actor cannot open or close the gate by pressing use now (None: it can).
+
+        With `state`, the answer for the gate as if it stood in that state: what the
+        player expects of a door it last saw so.
+        """
         gate = self.gates[gate_id]
         door = gate.exit.door
+        state = gate.state if state is None else state
         if not gate.revealed:
             return "it is a wall until revealed"
         if door is None:
             return "it is not a door"
-        if door.panel is not None and gate.state in ("closed", "locked"):
+        if door.panel is not None and state in ("closed", "locked"):
             return f"it has no handle; the panel {door.panel} opens it"
-        if not actor.is_player and not door.characters_may_open and gate.state != "open":
+        if not actor.is_player and not door.characters_may_open and state != "open":
             return "characters may not open it"
         one_way = door.one_way_from
-        if gate.state in ("closed", "locked") and one_way is not None and (
+        if state in ("closed", "locked") and one_way is not None and (
             self.side_of(gate_id, actor.x, actor.z) != one_way
         ):
             return f"it opens only from {one_way}"
-        if gate.state == "locked":
+        if state == "locked":
             side = self.side_of(gate_id, actor.x, actor.z)
             free_side = door.locked_from is not None and side != door.locked_from
             if not free_side and (door.key is None or door.key not in actor.inventory):
