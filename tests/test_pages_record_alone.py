@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from harness.pages import write_episode_page
 from harness.pages.endstate import EndState
@@ -15,6 +18,7 @@ from harness.pages.map_svg import build_maps
 from harness.pages.words import names, plain_failure, readable
 from harness.replay import replay
 from tests.browser.records import hostile_run, read_lines, write_lines
+from world.actions.catalog import catalog
 from world.actions.trail import PATH_EVERY_TICKS, Trail
 from world.level.load import load_level
 from world.objectives.outcome import END_RULES
@@ -131,6 +135,55 @@ def test_failures_in_plain_words(moved, tmp_path):
     assert "Mission failed: the player died." in html
     assert "the mission failed: the player died" in html
     assert "player_dead" not in html
+
+
+@pytest.fixture(scope="module")
+def waves(tmp_path_factory) -> Path:
+    """A real run of a generated hold-out, whose attackers all come in waves mid-run."""
+    out = tmp_path_factory.mktemp("waves")
+    done = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "run", "hold@0", "--difficulty", "easy",
+         "--agent", f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}",
+         "--out", str(out), "--json", "--episode-timeout", "120"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
+    return Path(json.loads(done.stdout)["run_dir"])
+
+
+def test_characters_first_seen_mid_run_are_named(waves):
+    lines = read_lines(waves)
+    plan = lines[0]["map"]
+    later = {c["id"]: c["kind"] for t in lines[1:-1]
+             for c in t["observation"]["view"]["characters"]}
+    assert later and not set(later) & {c["id"] for c in plan["characters"]}
+    known = names(plan, lines[1:-1])
+    assert {k: known[k] for k in later} == {k: f"{v} {k}" for k, v in later.items()}
+    html = page(waves)
+    told = [line for t in lines[1:-1] if t["result"] for line in t["result"]["changes"]
+            if re.search(r"\bc[0-9]+\b", line)]
+    assert told, "the attackers should show up in what changed"
+    for line in told:
+        sentence = readable(line, known)
+        assert str(escape(sentence)) in html
+        for m in re.finditer(r"\bc[0-9]+\b", sentence):  # each id follows its kind
+            assert sentence[:m.start()].endswith(f"{later[m.group(0)]} "), sentence
+    assert not re.search(r"<li>c[0-9]+ ", html)
+    # Without the map, the characters' names still come from the turns.
+    assert names(None, lines[1:-1])[next(iter(later))] == \
+        f"{later[next(iter(later))]} {next(iter(later))}"
+
+
+def test_turn_badges_read_in_plain_words(waves, moved):
+    declared = {r.name: r for r in catalog().end_reasons}
+    assert all(r.plain and "_" not in r.plain for r in declared.values())
+    for run in (waves, moved):
+        html = page(run)
+        badges = re.findall(r'<span class="badge [a-z]+" title="([^"]*)" '
+                            r'data-reason="([a-z_]+)">([^<]+)</span>', html)
+        assert badges
+        for meaning, code, shown in badges:
+            assert shown == str(escape(declared[code].plain))
+            assert meaning == str(escape(declared[code].summary))
+        assert not re.search(r'class="badge [a-z]+"[^>]*>[a-z]+_[a-z_]+</span>', html)
 
 
 def test_names_and_readable_sentences():

@@ -85,6 +85,7 @@ def episode_context(run: RunData) -> dict[str, Any]:
     header = record.header
     final = as_point((record.end or {}).get("final_position"))
     plan = run.plan
+    known = names(plan, record.turns)
     legs = turn_legs(record.turns, final)
     off_map = 0
     if plan is not None:
@@ -104,7 +105,7 @@ def episode_context(run: RunData) -> dict[str, Any]:
         "header": header,
         "record_name": record.path.name,
         "hello": header.get("hello") or None,
-        "facts": _facts(run, names(plan)),
+        "facts": _facts(run, known),
         "interrupted": record.interrupted,
         "objectives": _objectives(run),
         "usage": usage,
@@ -113,7 +114,7 @@ def episode_context(run: RunData) -> dict[str, Any]:
         "maps": maps,
         "door_legend": sorted({v for v in DOOR_CLASSES.values()}),
         "legend": LEGEND,
-        "rows": turn_rows(record.turns, legs, usage.per_turn, names(plan)),
+        "rows": turn_rows(record.turns, legs, usage.per_turn, known),
         "damage_count": len(damage),
         "off_map": off_map,
         "stderr_tail": run.stderr_tail,

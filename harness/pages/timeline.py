@@ -47,7 +47,8 @@ class TurnRow:
         action: The action's name, or None when none was accepted.
         arguments: The arguments as "name=value" strings.
         end_reason: How the action ended, or None.
-        end_words: The catalogue's sentence for that end reason.
+        end_words: The catalogue's plain words for that end reason (the badge).
+        end_meaning: The catalogue's sentence for it (shown on hover).
         style: CSS class: ok, good, warn, bad, or invalid.
         seconds: Game seconds the action ran.
         distance: Distance moved, world units.
@@ -72,6 +73,7 @@ class TurnRow:
     arguments: tuple[str, ...]
     end_reason: str | None
     end_words: str
+    end_meaning: str
     style: str
     seconds: float
     distance: float
@@ -122,7 +124,7 @@ def turn_rows(turns: tuple[dict[str, Any], ...], legs: list[TurnLeg],
     Returns:
         One row per turn.
     """
-    words = {r.name: r.summary for r in catalog().end_reasons}
+    declared = {r.name: r for r in catalog().end_reasons}
     known = known or {}
     rows = []
     for turn, leg in zip(turns, legs, strict=True):
@@ -150,7 +152,8 @@ def turn_rows(turns: tuple[dict[str, Any], ...], legs: list[TurnLeg],
             action=action.get("action"),
             arguments=tuple(_argument(k, v) for k, v in (action.get("arguments") or {}).items()),
             end_reason=reason,
-            end_words=words.get(str(reason), ""),
+            end_words=declared[reason].plain if reason in declared else str(reason),
+            end_meaning=declared[reason].summary if reason in declared else "",
             style=style,
             seconds=round(int(result.get("ticks") or 0) / TICKS_PER_SECOND, 1),
             distance=round(float(result.get("distance_moved") or 0.0)),

@@ -9,7 +9,7 @@ end rule declares (`world.objectives.outcome.END_RULES`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from world.face import END_RULES
@@ -26,15 +26,28 @@ def short(name: str, keep: int = SHORT_NAME) -> str:
     return name if len(name) <= keep else name[:keep - 1].rstrip() + "…"
 
 
-def names(plan: Mapping[str, Any] | None) -> dict[str, str]:
+def names(plan: Mapping[str, Any] | None,
+          turns: Sequence[Mapping[str, Any]] = ()) -> dict[str, str]:
     """Episode id -> what a person calls it.
 
     Areas by name, objects by their short name, characters by kind and id (several
-    guards look alike).
+    guards look alike). The map lists the characters present at the start; one that
+    comes later (a wave, a reinforcement) is named by the kind the player saw in the
+    first observation that shows it, so every name comes from the record alone.
+
+    Args:
+        plan: The record's map, or None for a record without one.
+        turns: The record's turn lines, whose observations show later characters.
     """
+    out: dict[str, str] = {}
+    for turn in turns:
+        view = (turn.get("observation") or {}).get("view") or {}
+        for seen in view.get("characters") or ():
+            if isinstance(seen, Mapping) and _ID.fullmatch(str(seen.get("id"))):
+                out.setdefault(str(seen["id"]), f"{seen.get('kind')} {seen['id']}")
     if not plan:
-        return {}
-    out = {a["id"]: a["name"] for a in plan.get("areas", ())}
+        return out
+    out.update({a["id"]: a["name"] for a in plan.get("areas", ())})
     out.update({o["id"]: short(o["name"]) for o in plan.get("objects", ())})
     out.update({c["id"]: f"{c['kind']} {c['id']}" for c in plan.get("characters", ())})
     return out
@@ -43,7 +56,7 @@ def names(plan: Mapping[str, Any] | None) -> dict[str, str]:
 def readable(text: str, known: Mapping[str, str]) -> str:
     """A sentence of the harness's with area, object and character ids named.
 
-    Ids the map does not list (characters that came later) stay as they are.
+    Ids `known` does not hold (a character never seen, only heard) stay as they are.
     """
     def one(m: re.Match) -> str:
         return known.get(m.group(0), m.group(0))

@@ -1,7 +1,7 @@
 """The run page of a hostile agent in real headless Chromium: no agent script runs, the
 layout holds, clicking a turn highlights its route on the map, objects are labelled,
-the legend lists stairs, the world's lines are folded until opened, each storey's map
-is framed on its own floor, and a screenshot is taken.
+the legend lists stairs, turn badges read in plain words, the world's lines are folded
+until opened, each storey's map is framed on its own floor, and a screenshot is taken.
 
 Chromium comes from the system packages (scripts/test.sh installs it where it runs as
 root with apt-get). On CI a missing browser fails the test; elsewhere it is skipped with
@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.records import hostile_run
+from world.actions.catalog import catalog
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
@@ -118,6 +119,15 @@ def test_hostile_agent_page_in_chromium(tmp_path, browser_page):
             return [r.width / r.height, v.width / v.height]; })"""):
         assert box[0] == pytest.approx(box[1], rel=0.05)
     assert "player_dead" not in page.inner_text("body")
+
+    # Turn badges say how each action ended in plain words; the meaning shows on hover.
+    declared = {r.name: r for r in catalog().end_reasons}
+    badges = page.locator(".badge[data-reason]")
+    assert badges.count() > 0
+    for n in range(badges.count()):
+        code = badges.nth(n).get_attribute("data-reason")
+        assert badges.nth(n).inner_text() == declared[code].plain
+        assert badges.nth(n).get_attribute("title") == declared[code].summary
 
     shot = tmp_path / "page.png"
     page.screenshot(path=str(shot), full_page=False)

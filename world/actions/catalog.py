@@ -52,10 +52,15 @@ class ActionSpec:
 
 @dataclass(frozen=True)
 class EndReason:
-    """One way a macro action can end."""
+    """One way a macro action can end.
+
+    `summary` says what it means; `plain` is the few words a run page shows a person
+    instead of the code.
+    """
 
     name: str
     summary: str
+    plain: str
 
 
 @dataclass(frozen=True)
@@ -100,5 +105,5 @@ def catalog() -> Catalog:
         )
         for a in raw["actions"]
     )
-    reasons = tuple(EndReason(r["name"], r["summary"]) for r in raw["end_reasons"])
+    reasons = tuple(EndReason(r["name"], r["summary"], r["plain"]) for r in raw["end_reasons"])
     return Catalog(actions=actions, end_reasons=reasons, time_cap_s=float(raw["time_cap_s"]))

@@ -1,7 +1,8 @@
 """Intercept: stop a courier walking with bodyguards along a route of rooms.
 
-The courier leaves the depot for the border along a street of rooms; the player starts
-in a side room off the route.
+The courier leaves the depot for the border along a street of rooms open to one
+another; the player starts in a house off the route, behind doors, so he is met only by
+going out to cut him off.
 """
 
 from __future__ import annotations
@@ -27,16 +28,22 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     route = grid.path(depot, border)
     draft = LevelDraft(level_id, "Stop the courier",
                        "A courier carrying stolen papers is leaving the depot for the "
-                       "border crossing with an escort. Stop him before he gets there.")
+                       "border crossing with an escort. Stop him before he gets there, then "
+                       "take his papers to your contact's house.")
     draft.data["design_note"] = (f"Generated interception: the courier's route crosses "
-                                 f"{len(route)} rooms; the player starts beside it.")
+                                 f"{len(route)} rooms; the player starts in a house beside it and takes "
+                                 "the papers to a contact's house off the route.")
     draft.storey("ground", 0)
     draft.rooms(grid, STREET_NAMES, rng)
-    for exit_ in draft.data["exits"]:  # the streets are open to one another
-        exit_["kind"] = "opening"
-        exit_.pop("door")
+    on_route = set(route)
+    for exit_ in draft.data["exits"]:
+        # The streets are open to one another; the houses off the route have doors, so
+        # nobody sees the street from inside one without going to look.
+        if set(exit_["areas"]) <= on_route:
+            exit_["kind"] = "opening"
+            exit_.pop("door")
     weapon = stock.give_weapon(draft, "rifle", "rifle", 60)
-    side = [r for r in sorted(grid.rooms) if r not in route]
+    side = [r for r in sorted(grid.rooms) if r not in on_route]
     middle = route[len(route) // 2]
     # Two rooms off the route when there is such a room: the courier is not walked into
     # by waiting, the player has to go and meet him.
@@ -69,7 +76,16 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
                     "border crossing.", characters=["courier"], weight=3)
     draft.objective("spare_town", "protect", "Do not harm the townsfolk.", characters=folk,
                     min_difficulty="normal")
-    draft.data["budgets"] = {"max_decisions": 100, "max_game_seconds": 240}
+    # Stopping him is half the job: the papers go to a contact in the house farthest
+    # from both the depot (where a lucky early shot drops him) and the player's start,
+    # which a player shooting at whatever comes by does not find.
+    from_depot, from_start = grid.distances(depot), grid.distances(here.id)
+    contact = max(sorted(grid.rooms), key=lambda r: (r not in on_route,
+                                                     min(from_depot[r], from_start[r])))
+    next(a for a in draft.data["areas"] if a["id"] == contact)["name"] = "Contact's house"
+    draft.objective("deliver", "reach_area", "Then take his papers to your contact's house.",
+                    area=contact, after=["stop_courier"])
+    draft.data["budgets"] = {"max_decisions": 50, "max_game_seconds": 120}
     return draft.finish()
 
 
