@@ -4,7 +4,8 @@ Every question has four options, exactly one right, and every wrong one taken fr
 same episode so that none is wrong on its face:
 
 - `next_action`: an observation and a short instruction (an operation without ids);
-  which action carries it out. Wrong options are the same action with other arguments
+  which action carries it out (never `wait`, whose instruction spells out its argument).
+  Wrong options are the same action with other arguments
   that pass validation at that turn (ids the observation lists, points of landmarks it
   shows), whose own instruction at that turn differs from the asked one; a turn with
   fewer than three of them gives no question (another action's name would match the
@@ -30,14 +31,20 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from harness.protocol import parse_agent_line
+from jsonschema import Draft202012Validator
+
 from harness.pyramid import Goal, Operation, Pyramid
 from harness.pyramid_words import INTENTS, Known, landmarks, phrase
 from harness.record import Record
+from world.face import catalog
 
 SEQUENCE_LENGTH = 5
+# Actions whose instruction spells out every argument ("wait 2 seconds"): asking for them
+# tests reading, not play, so they give no next-action or consistency question.
+SPELT_OUT = frozenset({"wait"})
 Question = dict[str, Any]
 
 
@@ -68,9 +75,15 @@ def known_until(record: Record, turn: int) -> Known:
     return known
 
 
+@cache
+def _arguments_validator(name: str) -> Draft202012Validator:
+    spec = next(a for a in catalog().actions if a.name == name)
+    return Draft202012Validator(spec.arguments_schema())
+
+
 def _passes(action: dict[str, Any]) -> bool:
-    line = json.dumps({"type": "action", "protocol_version": 1, **action})
-    return not hasattr(parse_agent_line(line, "action"), "code")
+    # The check an agent's action gets before the world sees it (the arguments' schema).
+    return _arguments_validator(action["action"]).is_valid(action["arguments"])
 
 
 def _like(value: float, template: Any) -> float | int:
@@ -113,16 +126,28 @@ def candidate_actions(view: dict[str, Any], taken: dict[str, Any]) -> list[dict[
     return [a for a in out if _passes(a)]
 
 
+def _askable(op: Operation) -> bool:
+    return (op.action is not None and op.action["action"] in INTENTS
+            and op.action["action"] not in SPELT_OUT)
+
+
+def _round_point(action: dict[str, Any]) -> bool:
+    # Whether a point lies on the 50-unit grid authors place things on.
+    args = action.get("arguments") or {}
+    return all(float(args[k]) % 50 == 0 for k in ("x", "z") if k in args)
+
+
 def _next_action(record: Record, pyr: Pyramid, op: Operation, rng: random.Random
                  ) -> Question | None:
     turn = record.turns[op.turn]
-    if op.action is None or op.action["action"] not in INTENTS:
+    if not _askable(op):
         return None
+    assert op.action is not None
     view = turn["observation"]["view"]
     known = known_until(record, op.turn)
     right = canonical(op.action)
     plains = {right: op.plain}
-    same = []
+    same: list[dict[str, Any]] = []
     for candidate in candidate_actions(view, op.action):
         text = canonical(candidate)
         if candidate["action"] != op.action["action"] or text in plains:
@@ -131,12 +156,15 @@ def _next_action(record: Record, pyr: Pyramid, op: Operation, rng: random.Random
         if plain == op.plain:
             continue
         plains[text] = plain
-        same.append(text)
+        same.append(candidate)
     # Only the same action: another action's name would match the instruction's verb.
     if len(same) < 3:
         return None
     rng.shuffle(same)
-    wrong = same[:3]
+    # Points on the authors' grid first when the taken one is, off it when it is not, so
+    # the numbers' roundness does not single out the right option.
+    same.sort(key=lambda a: _round_point(a) != _round_point(op.action))
+    wrong = [canonical(a) for a in same[:3]]
     options, answer = shuffled_options(right, wrong, rng)
     return {"prompt": f"Instruction: {op.plain}. Which action carries it out now?",
             "options": options, "answer": answer, "turn": op.turn, "goal": None}
@@ -186,8 +214,7 @@ def pair(op: Operation) -> str:
 
 def _consistency(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
                  ) -> Question | None:
-    inside = [pyr.operations[t] for t in goal.turns
-              if pyr.operations[t].action and pyr.operations[t].action["action"] in INTENTS]
+    inside = [pyr.operations[t] for t in goal.turns if _askable(pyr.operations[t])]
     if not inside:
         return None
     first = rng.choice(inside)
