@@ -4,7 +4,8 @@ A question carries its provenance (the record's play hash, level, difficulty, se
 and goal), so `check` finds the record it came from, builds the question again and
 re-derives its answer key from the record's own turns. The observation a question shows
 is the one the agent saw at that turn, with the two wall-clock figures (which differ
-from run to run) replaced by the run's limits, so a rebuilt set is the same byte for byte.
+from run to run and with the run's settings) replaced by the default limits, so a rebuilt
+set is the same byte for byte.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from harness.protocol import schema_errors
 from harness.pyramid import Pyramid, pyramid, read_checked
 from harness.quiz_kinds import QUESTION_KINDS, Question, canonical, pair, seeded
 from harness.record import Record, RecordError
+from harness.settings import RunSettings
 from harness.text_view import render_text_view
 
+DEFAULTS = RunSettings()
 QUIZ_VERSION = 1
 QUIZ_SCHEMA = "quiz"
 # A question set is read whole; anything larger is not one.
@@ -34,9 +37,8 @@ class QuizError(Exception):
 def offline_observation(record: Record, turn: int) -> dict[str, Any]:
     """The observation of a turn as a question shows it: the view and its text."""
     obs = json.loads(json.dumps(record.turns[turn]["observation"]))
-    settings = record.header.get("settings") or {}
-    obs["budgets"]["episode_wall_s_left"] = float(settings.get("episode_timeout_s", 0.0))
-    obs["budgets"]["decision_timeout_s"] = float(settings.get("decision_timeout_s", 0.0))
+    obs["budgets"]["episode_wall_s_left"] = DEFAULTS.episode_timeout_s
+    obs["budgets"]["decision_timeout_s"] = DEFAULTS.decision_timeout_s
     return {"turn": turn, "text": render_text_view(obs)}
 
 
