@@ -169,3 +169,12 @@ def test_every_shipped_question_checks_against_a_fresh_build() -> None:
                           cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "every answer key checks against its record" in done.stdout
+
+
+def test_reading_the_observation_answers_next_action_questions(tmp_path) -> None:
+    command = f"{sys.executable} {ROOT / 'agents' / 'quiz_grounded.py'}"
+    seen = ask(read(SHIPPED), SHIPPED, command, FAST, tmp_path / "log", True)
+    blind = ask(read(SHIPPED), SHIPPED, command, FAST, tmp_path / "log", False)
+    assert seen["kinds"]["next_action"]["ci95"][0] > 0.5, seen["kinds"]
+    low, high = blind["kinds"]["next_action"]["ci95"]
+    assert low <= 0.25 <= high, blind["kinds"]
