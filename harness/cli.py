@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("harness.export_cmd", "Write a level, or a run's level and path, as a 3D model."),
     "generate": ("harness.generate_cmd", "Write a level generated from a template and a seed."),
     "templates": ("harness.templates_cmd", "List the mission templates and their parameters."),
+    "annotate": ("harness.annotate_cmd", "Write a record's instruction pyramid as JSON."),
+    "quiz": ("harness.quiz_cmd", "Build, check and ask the offline track's questions."),
 }
 
 

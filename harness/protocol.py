@@ -53,6 +53,9 @@ MESSAGE_TYPES: dict[str, MessageType] = {
         MessageType("observation", "harness", "One turn's view: structured and text."),
         MessageType("action", "agent", "One macro action with arguments, notes and usage."),
         MessageType("summary", "harness", "Closes the episode: outcome, score, objectives."),
+        MessageType("question", "harness",
+                    "Offline track: a multiple-choice question built from a recorded run."),
+        MessageType("answer", "agent", "Offline track: the option chosen for one question."),
     )
 }
 
@@ -172,7 +175,7 @@ def _registry() -> tuple[Registry, dict[str, dict[str, Any]]]:
     # Every message and record schema, by its $id, so they can refer to each other.
     by_name: dict[str, dict[str, Any]] = {}
     registry: Registry = Registry()
-    for folder in ("messages", "record"):
+    for folder in ("messages", "record", "offline"):
         for path in sorted((SCHEMA_DIR / folder).glob("*.schema.json")):
             schema = json.loads(path.read_text(encoding="utf-8"))
             by_name[path.name.removesuffix(".schema.json")] = schema
@@ -182,10 +185,11 @@ def _registry() -> tuple[Registry, dict[str, dict[str, Any]]]:
 
 @cache
 def validator(name: str) -> Draft202012Validator:
-    """A compiled validator for a message type or a record line (header, turn, end).
+    """A compiled validator for a message type, a record line or an offline-track file.
 
     Args:
-        name: The schema's file name without ".schema.json".
+        name: The schema's file name without ".schema.json" (a message type; header,
+            turn or end; quiz or pyramid).
 
     Returns:
         The validator, resolving references between the schema files.
@@ -260,7 +264,7 @@ def parse_agent_line(text: str, expected: str, actions: Sequence[ActionSpec] | N
 
     Args:
         text: The line without its newline.
-        expected: "hello" or "action".
+        expected: "hello", "action" or (offline track) "answer".
         actions: The actions the episode's track takes (default: the macro catalogue).
 
     Returns:

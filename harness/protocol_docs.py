@@ -21,6 +21,7 @@ from harness.protocol import (
     PROTOCOL_VERSION,
     USAGE_FIELDS,
 )
+from harness.quiz_kinds import QUESTION_KINDS
 from harness.rl.tables import rl_tables
 from harness.tracks import TRACKS
 from world.face import (
@@ -56,6 +57,7 @@ def enums_schema() -> dict[str, Any]:
             "object_state": {"enum": [*OBJECT_STATES, None]},
             "door_state": {"enum": list(DOOR_STATE_MEANINGS)},
             "carried_kind": {"enum": list(CARRIED_KINDS)},
+            "question_kind": {"enum": list(QUESTION_KINDS)},
         },
     }
 
@@ -155,6 +157,8 @@ def tables() -> dict[str, str]:
         "object_states": _table(("object state", "meaning"), list(OBJECT_STATES.items())),
         "door_states": _table(("door state", "meaning"), list(DOOR_STATE_MEANINGS.items())),
         "carried_kinds": _table(("carried kind", "what it is for"), list(CARRIED_KINDS.items())),
+        "question_kinds": _table(("question kind", "what it asks"),
+                                 [(k.name, k.summary) for k in QUESTION_KINDS.values()]),
         "usage": _table(("usage field", "meaning"),
                         [(f.name, f"{f.meaning} At most {f.most:g} a decision.")
                          for f in USAGE_FIELDS.values()]),

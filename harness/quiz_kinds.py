@@ -1,0 +1,264 @@
+"""The offline track's three kinds of question, each declared once with its maker and checker.
+
+Every question has four options, exactly one right, and every wrong one taken from the
+same episode so that none is wrong on its face:
+
+- `next_action`: an observation and a short instruction (an operation without ids);
+  which action carries it out (never `wait`, whose instruction spells out its argument).
+  Wrong options are the same action with other arguments
+  that pass validation at that turn (ids the observation lists, points of landmarks it
+  shows), whose own instruction at that turn differs from the asked one; a turn with
+  fewer than three of them gives no question (another action's name would match the
+  instruction's verb, answerable from wording alone).
+- `goal_sequence`: a medium goal; which operations, in order, led to it (its last
+  `SEQUENCE_LENGTH` at most). The four options cross two orders (the true one and one
+  permutation) with two contents (the true operations, and one swapped for an operation
+  of another goal), so every operation text and every order appears exactly twice.
+- `consistency`: a medium goal; which instruction/action pair is consistent across the
+  horizons (the instruction is a step of that goal, the action carries it out). Two
+  turns with the same action, one in the goal and one outside, give four pairs in which
+  every instruction and every action appears twice, so wording alone cannot tell.
+
+Options are shuffled by a generator seeded from the record and the question, so the
+same records always give the same file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from harness.pyramid import Goal, Operation, Pyramid
+from harness.pyramid_words import INTENTS, Known, landmarks, phrase
+from harness.record import Record
+from world.face import catalog
+
+SEQUENCE_LENGTH = 5
+# Actions whose instruction spells out every argument ("wait 2 seconds"): asking for them
+# tests reading, not play, so they give no next-action or consistency question.
+SPELT_OUT = frozenset({"wait"})
+Question = dict[str, Any]
+
+
+def canonical(action: dict[str, Any]) -> str:
+    """An action as an option: compact JSON of its name and arguments, keys sorted."""
+    return json.dumps({"action": action["action"], "arguments": action.get("arguments") or {}},
+                      sort_keys=True, separators=(",", ":"))
+
+
+def seeded(*parts: object) -> random.Random:
+    """A generator seeded from the given parts (a record hash, a kind, a turn)."""
+    digest = hashlib.sha256("/".join(map(str, parts)).encode("utf-8")).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def shuffled_options(right: str, wrong: list[str], rng: random.Random) -> tuple[list[str], int]:
+    """The four options in a seeded order, and where the right one landed."""
+    options = [right, *wrong]
+    rng.shuffle(options)
+    return options, options.index(right)
+
+
+def known_until(record: Record, turn: int) -> Known:
+    """What the player had perceived up to and including a turn's observation."""
+    known = Known()
+    for t in record.turns[:turn + 1]:
+        known.learn(t["observation"]["view"])
+    return known
+
+
+@cache
+def _arguments_validator(name: str) -> Draft202012Validator:
+    spec = next(a for a in catalog().actions if a.name == name)
+    return Draft202012Validator(spec.arguments_schema())
+
+
+def _passes(action: dict[str, Any]) -> bool:
+    # The check an agent's action gets before the world sees it (the arguments' schema).
+    return _arguments_validator(action["action"]).is_valid(action["arguments"])
+
+
+def _like(value: float, template: Any) -> float | int:
+    # Numbers spelt as the taken action spells them, so "2" against "2.0" tells nothing.
+    if isinstance(template, int) and not isinstance(template, bool):
+        return round(value)
+    return round(float(value), 1)
+
+
+def candidate_actions(view: dict[str, Any], taken: dict[str, Any]) -> list[dict[str, Any]]:
+    """Actions valid at a turn: every one names only ids the observation lists."""
+    args = taken.get("arguments") or {}
+    out: list[dict[str, Any]] = []
+    area = view.get("area") or {}
+    out += [{"action": "go_to_area", "arguments": {"exit_id": w["id"]}}
+            for w in area.get("ways_out", ())]
+    usable = [o for o in view.get("objects", ()) if o.get("state") != "broken"
+              and o["kind"] not in ("prop", "spawn_point")]
+    out += [{"action": "go_to_object", "arguments": {"object_id": o["id"]}} for o in usable]
+    out += [{"action": "go_to_object", "arguments": {"object_id": d["id"]}}
+            for d in view.get("doors", ()) if d["state"] in ("closed", "locked")]
+    out += [{"action": "attack", "arguments": {"character_id": c["id"]}}
+            for c in view.get("characters", ()) if c.get("friendly") is False and not c["down"]]
+    out += [{"action": "shoot_object", "arguments": {"object_id": o["id"]}}
+            for o in usable if o["kind"] in ("breakable", "camera")]
+    player = view.get("player", {})
+    carried = player.get("carried", ())
+    out += [{"action": "equip", "arguments": {"item_id": c["id"]}} for c in carried
+            if c["id"] != player.get("in_hand") and c["kind"] == "weapon"]
+    out += [{"action": "use_item_on", "arguments": {"item_id": c["id"], "object_id": o["id"]}}
+            for c in carried if c["kind"] == "gadget" for o in usable]
+    out += [{"action": "wait", "arguments": {"seconds": _like(s, args.get("seconds"))}}
+            for s in (1, 2, 3, 5, 10)]
+    flags = {k: v for k, v in args.items() if k not in ("x", "z", "y")}
+    for _text, _plain, (x, z) in landmarks(view, Known()):
+        point = {"x": _like(x, args.get("x")), "z": _like(z, args.get("z")),
+                 **({"y": args["y"]} if "y" in args else {})}
+        out.append({"action": "go_to", "arguments": {**point, **flags}})
+        out.append({"action": "turn_and_use", "arguments": {"x": point["x"], "z": point["z"]}})
+    return [a for a in out if _passes(a)]
+
+
+def _askable(op: Operation) -> bool:
+    return (op.action is not None and op.action["action"] in INTENTS
+            and op.action["action"] not in SPELT_OUT)
+
+
+def _round_point(action: dict[str, Any]) -> bool:
+    # Whether a point lies on the 50-unit grid authors place things on.
+    args = action.get("arguments") or {}
+    return all(float(args[k]) % 50 == 0 for k in ("x", "z") if k in args)
+
+
+def _next_action(record: Record, pyr: Pyramid, op: Operation, rng: random.Random
+                 ) -> Question | None:
+    turn = record.turns[op.turn]
+    if not _askable(op):
+        return None
+    assert op.action is not None
+    view = turn["observation"]["view"]
+    known = known_until(record, op.turn)
+    right = canonical(op.action)
+    plains = {right: op.plain}
+    same: list[dict[str, Any]] = []
+    for candidate in candidate_actions(view, op.action):
+        text = canonical(candidate)
+        if candidate["action"] != op.action["action"] or text in plains:
+            continue
+        plain = phrase(candidate["action"], candidate["arguments"], known, view).plain
+        if plain == op.plain:
+            continue
+        plains[text] = plain
+        same.append(candidate)
+    # Only the same action: another action's name would match the instruction's verb.
+    if len(same) < 3:
+        return None
+    rng.shuffle(same)
+    # Points on the authors' grid first when the taken one is, off it when it is not, so
+    # the numbers' roundness does not single out the right option.
+    same.sort(key=lambda a: _round_point(a) != _round_point(op.action))
+    wrong = [canonical(a) for a in same[:3]]
+    options, answer = shuffled_options(right, wrong, rng)
+    return {"prompt": f"Instruction: {op.plain}. Which action carries it out now?",
+            "options": options, "answer": answer, "turn": op.turn, "goal": None}
+
+
+def _goal_of(pyr: Pyramid, turn: int) -> Goal:
+    return next(g for g in pyr.goals if turn in g.turns)
+
+
+def _steps(texts: list[str]) -> str:
+    return "; ".join(f"{n}) {t}" for n, t in enumerate(texts, 1))
+
+
+def _goal_sequence(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
+                   ) -> Question | None:
+    ops = [pyr.operations[t] for t in goal.turns][-SEQUENCE_LENGTH:]
+    seq = [o.text for o in ops]
+    foreign = sorted({o.text for o in pyr.operations if o.turn not in goal.turns} - set(seq))
+    if len(seq) < 2 or not foreign:
+        return None
+    swapped = list(seq)
+    swapped[rng.randrange(len(seq))] = rng.choice(foreign)
+    for _ in range(20):
+        order = list(range(len(seq)))
+        rng.shuffle(order)
+        four = [seq, [seq[i] for i in order], swapped, [swapped[i] for i in order]]
+        if len({tuple(f) for f in four}) == 4:
+            break
+    else:
+        return None
+    options, answer = shuffled_options(_steps(four[0]), [_steps(f) for f in four[1:]], rng)
+    last = f"the last {len(seq)}" if len(goal.turns) > len(seq) else f"the {len(seq)}"
+    return {"prompt": f"Goal: {goal.text} Which were {last} operations, in order, that led to "
+                      f"it?", "options": options, "answer": answer, "turn": ops[0].turn,
+            "goal": goal.number}
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.lower()))
+
+
+def pair(op: Operation) -> str:
+    """One option of a consistency question: an instruction and an action."""
+    assert op.action is not None
+    return f"instruction: {op.plain} | action: {canonical(op.action)}"
+
+
+def _consistency(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
+                 ) -> Question | None:
+    inside = [pyr.operations[t] for t in goal.turns if _askable(pyr.operations[t])]
+    if not inside:
+        return None
+    first = rng.choice(inside)
+    assert first.action is not None
+    outside = [o for o in pyr.operations if o.turn not in goal.turns and o.action
+               and o.action["action"] == first.action["action"] and o.plain != first.plain
+               and canonical(o.action) != canonical(first.action)
+               and o.plain not in {p.plain for p in inside}]
+    if not outside:
+        return None
+    # The wrong instruction shares at least as many words with the goal as the right one
+    # where the episode offers one, so word overlap with the goal does not give it away.
+    overlap = len(_words(first.plain) & _words(goal.text))
+    outside.sort(key=lambda o: (len(_words(o.plain) & _words(goal.text)) < overlap, o.turn))
+    second = outside[0]
+    assert second.action is not None
+    crossed = [pair(second),
+               f"instruction: {first.plain} | action: {canonical(second.action)}",
+               f"instruction: {second.plain} | action: {canonical(first.action)}"]
+    options, answer = shuffled_options(pair(first), crossed, rng)
+    return {"prompt": f"Goal: {goal.text} Which instruction and action are consistent: the "
+                      f"instruction is a step toward this goal and the action carries it out?",
+            "options": options, "answer": answer, "turn": first.turn, "goal": goal.number}
+
+
+@dataclass(frozen=True)
+class QuestionKind:
+    """One kind of question: what it asks, and its maker over a record's units."""
+
+    name: str
+    summary: str
+    per_record: int  # at most this many questions of the kind from one record
+    units: Callable[[Pyramid], list[Any]]  # operations or goals to ask about
+    make: Callable[[Record, Pyramid, Any, random.Random], Question | None]
+
+
+QUESTION_KINDS: dict[str, QuestionKind] = {
+    k.name: k
+    for k in (
+        QuestionKind("next_action", "The next action, given the observation and a short "
+                     "instruction.", 8, lambda p: list(p.operations), _next_action),
+        QuestionKind("goal_sequence", "The right sequence of operations for a medium goal.",
+                     4, lambda p: list(p.goals), _goal_sequence),
+        QuestionKind("consistency", "The instruction/action pair consistent with a medium "
+                     "goal.", 4, lambda p: list(p.goals), _consistency),
+    )
+}
