@@ -128,6 +128,8 @@ OUTCOMES: dict[str, Outcome] = {
     o.name: o
     for o in (
         *(Outcome(name, "terminated", summary) for name, summary in MISSION_OUTCOMES.items()),
+        Outcome("subtask_done", "terminated",
+                "Stepwise track: the episode's subtask (one objective) is done."),
         Outcome("truncated", "truncated", "A decision or game-time budget ran out first."),
         Outcome("agent_timeout", "aborted", "The agent was silent past a wall-clock deadline."),
         Outcome("agent_crashed", "aborted", "The agent exited or closed its output early."),

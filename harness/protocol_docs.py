@@ -22,6 +22,7 @@ from harness.protocol import (
     USAGE_FIELDS,
 )
 from harness.rl.tables import rl_tables
+from harness.subtask import CHAIN_ORDERS
 from harness.tracks import TRACKS
 from world.face import (
     ALERT_LEVELS,
@@ -56,6 +57,7 @@ def enums_schema() -> dict[str, Any]:
             "object_state": {"enum": [*OBJECT_STATES, None]},
             "door_state": {"enum": list(DOOR_STATE_MEANINGS)},
             "carried_kind": {"enum": list(CARRIED_KINDS)},
+            "chain_order": {"enum": list(CHAIN_ORDERS)},
         },
     }
 
@@ -155,6 +157,7 @@ def tables() -> dict[str, str]:
         "object_states": _table(("object state", "meaning"), list(OBJECT_STATES.items())),
         "door_states": _table(("door state", "meaning"), list(DOOR_STATE_MEANINGS.items())),
         "carried_kinds": _table(("carried kind", "what it is for"), list(CARRIED_KINDS.items())),
+        "chain_orders": _table(("order", "meaning"), list(CHAIN_ORDERS.items())),
         "usage": _table(("usage field", "meaning"),
                         [(f.name, f"{f.meaning} At most {f.most:g} a decision.")
                          for f in USAGE_FIELDS.values()]),
