@@ -16,6 +16,7 @@ from typing import Any
 from harness import outcome as endings
 from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
+from harness.chain import ChainRun
 from harness.game import Game, GameFactory
 from harness.outcome import Ending
 from harness.protocol import (
@@ -30,7 +31,7 @@ from harness.record import RECORD_FILE, RecordWriter, clip
 from harness.sandbox import SandboxSpec, plan
 from harness.settings import RunSettings
 from harness.snapshot import SNAPSHOTS_DIR, Snapshot, Step, restoring_factory, take, write_snapshot
-from harness.subtask import Subtask, episode_limits, subtask_ending
+from harness.subtask import ChainPlan, Limits, episode_limits
 from harness.tracks import TrackSpec
 from harness.turns import TurnState, observation_message, start_message
 from world.face import InvalidRequestError, Level, UnknownIdError
@@ -52,7 +53,7 @@ class EpisodeSpec:
             the record's header so replay needs no generator); None otherwise.
         track: The track played (macro actions or raw controls).
         origin: The snapshot the episode starts from (None: the level's start).
-        subtask: The subtask a stepwise episode plays (None: the whole mission).
+        chain: The chain a stepwise episode plays (None: the mission as a whole).
     """
 
     level: Level
@@ -65,7 +66,7 @@ class EpisodeSpec:
     generated: dict[str, Any] | None = None
     track: TrackSpec = field(default_factory=TrackSpec)
     origin: Snapshot | None = None
-    subtask: Subtask | None = None
+    chain: ChainPlan | None = None
 
 
 def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> dict[str, Any]:
@@ -91,7 +92,9 @@ class _Episode:
         if spec.origin is not None:
             game_factory = restoring_factory(spec.origin, game_factory)
         self.game: Game = game_factory(spec.level, spec.difficulty, spec.seed)
-        self.limits = episode_limits(spec.level, spec.track, self.game.tick, spec.subtask)
+        self.level_limits = episode_limits(spec.level, spec.track)
+        self.chain = None if spec.chain is None else ChainRun(
+            spec.chain, spec.level, game_factory, self.game)
         # Every turn's executed action from tick 0, so a snapshot can be taken at any turn.
         self.steps: list[Step] = list(spec.origin.steps) if spec.origin is not None else []
         self.done = self._done_now()
@@ -171,12 +174,15 @@ class _Episode:
             "start": self.start,
             "map": self.game.plan(),
             **({"origin": spec.origin.to_dict()} if spec.origin is not None else {}),
+            **({"success_states": [s.to_dict() for s in spec.chain.states]}
+               if spec.chain is not None else {}),
             **({"generated": spec.generated} if spec.generated is not None else {}),
         })
         self.header_written = True
 
     def _converse(self) -> Ending:
-        self.start = start_message(self.spec, self.game, self.limits)
+        stepwise = None if self.spec.chain is None else self.spec.chain.start_block(self.done)
+        self.start = start_message(self.spec, self.game, self.limits, stepwise)
         self.proc.send_line(encode(self.start))
         ending = self._await_hello()
         self._write_header()
@@ -226,18 +232,31 @@ class _Episode:
         stop = stopping.requested()
         if stop is not None:
             return endings.interrupted_ending(stop, self.state.turn)
+        if self.chain is not None:
+            if self.snapshot_due is not None:  # the moment an objective was done, kept
+                self._keep_snapshot(self.game.view())  # before a reset can replace it
+            self.game, ending = self.chain.advance(self.game, self.state.decisions)
+            if self.chain.reset_to is not None:
+                self.steps = list(self.chain.reset_to.steps)
+                self.done = self._done_now()
+            return ending
         status = self.game.status()
         if status.ended:
             return endings.mission_ending(status)
-        return subtask_ending(self.spec.subtask, status) or endings.budget_ending(
-            self.state.decisions, self.limits.max_decisions, self.game.tick,
-            self.limits.max_ticks)
+        return endings.budget_ending(self.state.decisions, self.limits.max_decisions,
+                                     self.game.tick, self.limits.max_ticks)
+
+    @property
+    def limits(self) -> Limits:
+        """The budgets in force: the level's, or the chain's subtask on."""
+        return self.level_limits if self.chain is None else self.chain.limits
 
     def _turn(self) -> Ending | None:
         st = self.state
         t_begin = time.monotonic()
         obs = observation_message(self.spec, self.game, st, self.ep_deadline - t_begin,
-                                  self.limits)
+                                  self.limits, None if self.chain is None
+                                  else self.chain.observation_block())
         state_hash = self.game.state_hash()
         tick = self.game.tick
         self._keep_snapshot(obs["view"])
@@ -361,6 +380,8 @@ class _Episode:
         counts = {"decisions": st.decisions, "invalid_actions": st.invalid,
                   "game_ticks": self.game.tick}
         summary = endings.summary_message(ending, status, counts)
+        if self.chain is not None:
+            summary["stepwise"] = self.chain.summary_block(self.game, st.decisions)
         self.proc.send_line(encode(summary))
         wall_s = round(time.monotonic() - self.t0, 3)
         final_hash = self.game.state_hash()
@@ -393,6 +414,7 @@ class _Episode:
             "usage": _usage_totals(self.usage, st.decisions),
             "snapshots": [{**s, "file": str(self.spec.run_dir / s["file"])}
                           for s in self.snapshots],
+            "stepwise": summary.get("stepwise"),
         }
 
 

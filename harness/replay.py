@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from harness import outcome as endings
+from harness.chain import ChainRun
 from harness.game import Game, GameFactory
 from harness.level_refs import from_header
 from harness.protocol import OUTCOMES, schema_errors
 from harness.record import Record, RecordError, read_record
 from harness.snapshot import Snapshot, SnapshotError, restore, view_digest
-from harness.subtask import Limits, Subtask, episode_limits, subtask_ending
+from harness.subtask import ChainPlan, Limits, episode_limits
 from harness.tracks import TrackSpec
 from world.face import InvalidRequestError, UnknownIdError
 
@@ -38,7 +39,8 @@ REPLAY_STATUSES: dict[str, tuple[int, str]] = {
 
 # Summary fields a replay re-derives and compares.
 CHECKED_SUMMARY = ("outcome", "terminated", "truncated", "success", "failure", "score",
-                   "progress", "objectives", "decisions", "invalid_actions", "game_ticks")
+                   "progress", "objectives", "decisions", "invalid_actions", "game_ticks",
+                   "stepwise")
 
 
 @dataclass(frozen=True)
@@ -121,22 +123,34 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
     if "map" in header and _plain(game.plan()) != header["map"]:
         return diverged(0, "the header's map differs from the one the level, difficulty and "
                         "seed give")
-    limits = episode_limits(level, track, game.tick, Subtask.from_start(start))
+    limits = episode_limits(level, track)
+    plan = ChainPlan.from_record(header)
+    chain = None if plan is None else ChainRun(plan, level, factory, game)
     kept = _Kept(record, origin)
+    decisions = 0
     for index, turn in enumerate(record.turns):
         if turn["turn"] != index:
             return diverged(index, f"turns are not numbered 0..n-1: line {index} of the "
                             f"turns says turn {turn['turn']}")
-        view = game.view()  # the episode built this turn's observation before hashing
+        # A snapshot is of the moment before a stepwise reset could replace the world.
+        problem = kept.check(index, game, game.view())
+        if problem is not None:
+            return diverged(index, problem)
+        if chain is not None:
+            game, ending = chain.advance(game, decisions)
+            if chain.reset_to is not None:
+                kept.steps = list(chain.reset_to.steps)
+            if ending is not None:
+                return diverged(index, f"turn {index}: the chain was over before it "
+                                f"({ending.reason})")
+        game.view()  # the episode built this turn's observation before hashing
         now = game.state_hash()
         if now != turn["state_hash"] or game.tick != turn["tick"]:
             return diverged(index, f"turn {index}: state hash {now[:12]} at tick {game.tick}, "
                             f"record says {turn['state_hash'][:12]} at tick {turn['tick']}")
-        problem = kept.check(index, game, view)
-        if problem is not None:
-            return diverged(index, problem)
         action = turn.get("action")
         kept.steps.append(None)
+        decisions += int(action is not None or turn.get("error") is not None)
         if action is not None and turn.get("error") is None:
             kept.steps[-1] = {"action": action["action"], "arguments": action["arguments"]}
             try:
@@ -150,14 +164,19 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
                                 "record's")
     if interrupted:
         return ReplayReport(False, len(record.turns), None, True)
-    if game.state_hash() != record.end["final_state_hash"]:
-        return diverged(len(record.turns), "final state hash differs")
     problem = kept.check(len(record.turns), game, game.view())
     if problem is None and kept.unseen():
         problem = f"snapshots at turns {kept.unseen()} are listed for turns the record lacks"
     if problem is not None:
         return diverged(len(record.turns), problem)
-    summary = _rederive(record, game, limits)
+    ending = None
+    claimed_kind = OUTCOMES.get(str(record.end["summary"].get("outcome")))
+    if chain is not None and claimed_kind is not None and claimed_kind.kind != "aborted":
+        # The episode asked the chain once more after the last turn; an aborted one did not.
+        game, ending = chain.advance(game, decisions)
+    if game.state_hash() != record.end["final_state_hash"]:
+        return diverged(len(record.turns), "final state hash differs")
+    summary = _rederive(record, game, limits, chain, ending)
     claimed = record.end["summary"]
     for name in CHECKED_SUMMARY:
         if summary.get(name) != claimed.get(name):
@@ -182,8 +201,8 @@ class _Kept:
 
     def __init__(self, record: Record, origin: Snapshot | None) -> None:
         self.header, self.folder = record.header, record.path.parent
+        # The steps that led to the moment being replayed (a stepwise reset replaces them).
         self.steps: list[Any] = list(origin.steps) if origin is not None else []
-        self.first = len(self.steps)
         listed = (record.end or {}).get("snapshots") or []
         self.listed = {int(s["turn"]): s for s in listed}
         self.seen: set[int] = set()
@@ -208,7 +227,7 @@ class _Kept:
         claims = (snap.level_hash, snap.difficulty, snap.seed, list(snap.steps), snap.tick,
                   snap.state_hash, snap.view_hash, entry["state_hash"], entry["tick"])
         derived = (header["level_hash"], header["difficulty"], header["seed"],
-                   _plain(self.steps[:self.first + turn]), game.tick, game.state_hash(),
+                   _plain(self.steps), game.tick, game.state_hash(),
                    view_digest(view), game.state_hash(), game.tick)
         names = ("level hash", "difficulty", "seed", "steps", "tick", "state hash",
                  "view digest", "listed state hash", "listed tick")
@@ -218,8 +237,8 @@ class _Kept:
         return None
 
 
-def _rederive(record: Record, game: Game, limits: Limits
-              ) -> dict[str, Any]:
+def _rederive(record: Record, game: Game, limits: Limits, chain: ChainRun | None,
+              chain_ending: endings.Ending | None) -> dict[str, Any]:
     """The summary the replayed world supports.
 
     The record's outcome is kept only where the agent's conduct (not the world) decided
@@ -231,12 +250,13 @@ def _rederive(record: Record, game: Game, limits: Limits
     invalid = sum(1 for t in turns if t.get("error") is not None)
     counts = {"decisions": decisions, "invalid_actions": invalid, "game_ticks": game.tick}
     status = game.status()
-    if status.ended:
+    if chain is not None:
+        ending = chain_ending
+    elif status.ended:
         ending = endings.mission_ending(status)
     else:
-        ending = subtask_ending(Subtask.from_start(record.header.get("start") or {}),
-                                status) or endings.budget_ending(
-            decisions, limits.max_decisions, game.tick, limits.max_ticks)
+        ending = endings.budget_ending(decisions, limits.max_decisions, game.tick,
+                                       limits.max_ticks)
     claimed = record.end["summary"]
     if ending is None:
         # Only an aborted ending can stand where the world shows neither an end nor a
@@ -249,7 +269,10 @@ def _rederive(record: Record, game: Game, limits: Limits
                     "outcome": "none: the world shows no ending and no spent budget, and "
                                "the turns show no fault of the agent's"}
         ending = endings.Ending(outcome, str(claimed.get("reason", "")))
-    return endings.summary_message(ending, status, counts)
+    summary = endings.summary_message(ending, status, counts)
+    if chain is not None:
+        summary["stepwise"] = chain.summary_block(game, decisions)
+    return summary
 
 
 def _conduct_bears_out(outcome: str, record: Record) -> bool:

@@ -24,6 +24,7 @@ from harness.record import RecordError, record_text
 from harness.settings import RunSettings, sandbox_notice
 from harness.snapshot import Snapshot, SnapshotError, read_snapshot
 from harness.stopping import Interrupted
+from harness.subtask import ChainPlan
 from harness.tracks import TrackSpec
 from world.face import Level
 
@@ -79,7 +80,8 @@ def run(
     settings: RunSettings | None = None,
     game_factory: GameFactory | None = None,
     track: TrackSpec | None = None,
-    origin: str | os.PathLike[str] | None = None,
+    origin: str | os.PathLike[str] | Snapshot | None = None,
+    chain: ChainPlan | None = None,
 ) -> dict[str, Any]:
     """Play one episode and return its summary.
 
@@ -92,8 +94,9 @@ def run(
         settings: Deadlines and limits (defaults as in PROTOCOL.md).
         game_factory: Builds the game (default: the track's; a test may swap it).
         track: The track to play (default: macro actions).
-        origin: A snapshot file to start from (its difficulty, seed and track are the
-            episode's; one given as well must agree).
+        origin: A snapshot (or its file) to start from (its difficulty, seed and track
+            are the episode's; one given as well must agree).
+        chain: The chain of a stepwise episode (None: the mission as a whole).
 
     Returns:
         The summary: run_dir, record, stderr_log, level, difficulty, seed, outcome,
@@ -126,7 +129,8 @@ def run(
         raise UsageError(refused)
     run_dir = new_run_dir(Path(out_dir), level, chosen, seed)
     spec = EpisodeSpec(level, found.source, chosen, seed, agent_command, run_dir, settings,
-                       generated=found.generated, track=track, origin=snapshot)
+                       generated=found.generated, track=track, origin=snapshot,
+                       chain=chain)
     try:
         summary = run_episode(spec, game_factory or track.game_factory())
     except (AgentLaunchError, SnapshotError) as exc:
@@ -142,12 +146,12 @@ def run(
     return summary
 
 
-def _origin(path: str | os.PathLike[str], level: Level, difficulty: str | None,
+def _origin(path: str | os.PathLike[str] | Snapshot, level: Level, difficulty: str | None,
             seed: int | None, track: TrackSpec) -> Snapshot:
     # The snapshot's own difficulty, seed and track are the episode's: asking for others
     # is a mistake, said in one line.
     try:
-        snapshot = read_snapshot(path)
+        snapshot = path if isinstance(path, Snapshot) else read_snapshot(path)
         snapshot.matches(level)
     except SnapshotError as exc:
         raise UsageError(str(exc)) from None
@@ -156,10 +160,11 @@ def _origin(path: str | os.PathLike[str], level: Level, difficulty: str | None,
             "track": snapshot.track.get("name")}
     for name, value in asked.items():
         if value is not None and value != held[name]:
-            raise UsageError(f"{path}: the snapshot was taken at {name} {held[name]!r}, "
+            raise UsageError(f"{snapshot.source or 'snapshot'}: the snapshot was taken at "
+                             f"{name} {held[name]!r}, "
                              f"not {value!r}")
     if track.name == "raw" and snapshot.track.get("frame_skip") != track.frame_skip:
-        raise UsageError(f"{path}: the snapshot was taken at frame skip "
+        raise UsageError(f"{snapshot.source or 'snapshot'}: the snapshot was taken at frame skip "
                          f"{snapshot.track.get('frame_skip')}, not {track.frame_skip}")
     return snapshot
 

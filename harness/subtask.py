@@ -1,11 +1,12 @@
-"""An episode's limits, and the subtask a stepwise episode plays.
+"""An episode's limits, and the chain of subtasks a stepwise episode plays.
 
 A plain episode has the level's budgets: the track's decisions, and the level's game
 seconds on the world's clock (an episode started from a snapshot keeps that clock, so
-its time left is what the moment had left). A stepwise episode plays one subtask of a
-chain (one objective) from a moment of its episode, with budgets of its own counted
-from that moment, and ends as soon as its objective is done. The start message carries
-the subtask (`start.stepwise`), so replay applies the same limits.
+its time left is what the moment had left). A stepwise episode plays its level's chain
+of subtasks (objectives), each with a budget of its own counted from the moment it
+began (`harness.chain`). The start message carries the chain and the budgets
+(`start.stepwise`) and the record's header the success states, so replay applies the
+same limits and resets.
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from harness.game import GameStatus
-from harness.outcome import Ending
+from harness.snapshot import Snapshot
 from harness.tracks import TrackSpec
 from world.face import Level, seconds_to_ticks, ticks_to_seconds
 
@@ -29,45 +29,46 @@ CHAIN_ORDERS = {
 
 
 @dataclass(frozen=True)
-class Subtask:
-    """The subtask of a stepwise episode.
-
-    Attributes:
-        objective: Its objective number (1-based, as the observation numbers them).
-        chain: Every subtask of the chain, in order (objective numbers).
-        done: Subtasks already done at the episode's first moment.
-        order: A key of `CHAIN_ORDERS`.
-        max_decisions: Decisions this episode may take.
-        max_game_seconds: Game seconds this episode may take, from its first moment.
-    """
+class Leg:
+    """One subtask of a chain: its objective number and the budget it gets."""
 
     objective: int
-    chain: tuple[int, ...]
-    done: tuple[int, ...]
-    order: str
     max_decisions: int
     max_game_seconds: float
 
-    def start_block(self) -> dict[str, Any]:
-        """The start message's `stepwise` object."""
-        return {"subtask": self.objective, "chain": list(self.chain), "done": list(self.done),
-                "order": self.order, "max_decisions": self.max_decisions,
-                "max_game_seconds": self.max_game_seconds}
+
+@dataclass(frozen=True)
+class ChainPlan:
+    """A stepwise episode's chain: its subtasks in order and their success states.
+
+    Attributes:
+        order: A key of `CHAIN_ORDERS`.
+        legs: The subtasks in order, each with its budget.
+        states: The reference run's success state of each leg, in the same order.
+    """
+
+    order: str
+    legs: tuple[Leg, ...]
+    states: tuple[Snapshot, ...]
+
+    def start_block(self, done: tuple[int, ...]) -> dict[str, Any]:
+        """The start message's `stepwise` object (`done`: subtasks done at the start)."""
+        return {"chain": [leg.objective for leg in self.legs], "order": self.order,
+                "done": list(done),
+                "subtasks": [{"subtask": leg.objective, "max_decisions": leg.max_decisions,
+                              "max_game_seconds": leg.max_game_seconds} for leg in self.legs]}
 
     @classmethod
-    def from_start(cls, start: dict[str, Any]) -> Subtask | None:
-        """The subtask a start message names; None for an episode that is not stepwise."""
-        block = start.get("stepwise")
+    def from_record(cls, header: dict[str, Any]) -> ChainPlan | None:
+        """The chain a record's header names (start.stepwise and success_states), or None."""
+        block = (header.get("start") or {}).get("stepwise")
         if not isinstance(block, dict):
             return None
-        return cls(int(block["subtask"]), tuple(block["chain"]), tuple(block["done"]),
-                   str(block["order"]), int(block["max_decisions"]),
-                   float(block["max_game_seconds"]))
-
-    def is_done(self, status: GameStatus) -> bool:
-        """Whether its objective is done."""
-        return any(o["index"] == self.objective and o["status"] == "done"
-                   for o in status.objectives)
+        legs = tuple(Leg(int(s["subtask"]), int(s["max_decisions"]),
+                         float(s["max_game_seconds"])) for s in block["subtasks"])
+        states = tuple(Snapshot.from_dict(d, f"header success state {i}")
+                       for i, d in enumerate(header.get("success_states") or [], 1))
+        return cls(str(block["order"]), legs, states)
 
 
 @dataclass(frozen=True)
@@ -92,20 +93,15 @@ class Limits:
         return max(0.0, self.max_game_seconds - ticks_to_seconds(tick))
 
 
-def episode_limits(level: Level, track: TrackSpec, first_tick: int,
-                   subtask: Subtask | None) -> Limits:
-    """The limits of an episode whose first moment is at `first_tick`."""
-    if subtask is None:
-        return Limits(track.max_decisions(level), level.budgets.max_game_seconds)
-    return Limits(subtask.max_decisions,
-                  ticks_to_seconds(first_tick + seconds_to_ticks(subtask.max_game_seconds)))
+def episode_limits(level: Level, track: TrackSpec) -> Limits:
+    """The level's limits on a track: its decisions, and its game seconds from tick 0."""
+    return Limits(track.max_decisions(level), level.budgets.max_game_seconds)
 
 
-def subtask_ending(subtask: Subtask | None, status: GameStatus) -> Ending | None:
-    """The end of a stepwise episode whose objective is done, else None."""
-    if subtask is None or not subtask.is_done(status):
-        return None
-    return Ending("subtask_done", f"subtask {subtask.objective} is done")
+def leg_limits(leg: Leg, decisions: int, tick: int) -> Limits:
+    """The limits of a leg that starts after `decisions` decisions, at `tick`."""
+    return Limits(decisions + leg.max_decisions,
+                  ticks_to_seconds(tick + seconds_to_ticks(leg.max_game_seconds)))
 
 
 def chain_order(level: Level, chain: tuple[str, ...]) -> str:

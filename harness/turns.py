@@ -32,13 +32,15 @@ class TurnState:
     warnings: list[dict[str, str]] = field(default_factory=list)
 
 
-def start_message(spec: EpisodeSpec, game: Game, limits: Limits) -> dict[str, Any]:
+def start_message(spec: EpisodeSpec, game: Game, limits: Limits,
+                  stepwise: dict[str, Any] | None = None) -> dict[str, Any]:
     """The start message for an episode.
 
     Args:
         spec: The episode.
         game: Its game.
-        limits: The episode's decision and game-time limits.
+        limits: The decision and game-time limits in force at the start.
+        stepwise: The chain of a stepwise episode (`ChainPlan.start_block`), or None.
 
     Returns:
         The message, valid against schemas/messages/start.schema.json.
@@ -73,12 +75,13 @@ def start_message(spec: EpisodeSpec, game: Game, limits: Limits) -> dict[str, An
         **({"origin": {"tick": spec.origin.tick,
                        "objectives_done": list(spec.origin.objectives_done),
                        "reason": spec.origin.reason}} if spec.origin is not None else {}),
-        **({"stepwise": spec.subtask.start_block()} if spec.subtask is not None else {}),
+        **({"stepwise": stepwise} if stepwise is not None else {}),
     }
 
 
 def observation_message(
-    spec: EpisodeSpec, game: Game, state: TurnState, wall_left_s: float, limits: Limits
+    spec: EpisodeSpec, game: Game, state: TurnState, wall_left_s: float, limits: Limits,
+    stepwise: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The observation for the current turn, both views included.
 
@@ -87,7 +90,8 @@ def observation_message(
         game: The game at this moment.
         state: Counters and the previous turn's result, error and warnings.
         wall_left_s: Wall-clock seconds left in the episode.
-        limits: The episode's decision and game-time limits.
+        limits: The decision and game-time limits in force.
+        stepwise: A stepwise episode's state (`ChainRun.observation_block`), or None.
 
     Returns:
         The message, valid against schemas/messages/observation.schema.json.
@@ -112,6 +116,7 @@ def observation_message(
         "error": state.error,
         "warnings": list(state.warnings),
         **spec.track.observation_extra(game),
+        **({"stepwise": stepwise} if stepwise is not None else {}),
     }
     message["text"] = render_text_view(message)
     return message

@@ -23,7 +23,7 @@ def observation(env: MissionEnv, state: TurnState | None = None) -> dict[str, An
                        env.settings)
     state = state if state is not None else TurnState(turn=env.steps, decisions=env.decisions)
     return observation_message(spec, env.game, state, env.settings.episode_timeout_s,
-                               episode_limits(env.level, spec.track, 0, None))
+                               episode_limits(env.level, spec.track))
 
 
 def text_view(env: MissionEnv) -> str:
