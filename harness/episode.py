@@ -16,6 +16,7 @@ from typing import Any
 from harness import outcome as endings
 from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
+from harness.chain import ChainRun
 from harness.game import Game, GameFactory
 from harness.outcome import Ending
 from harness.protocol import (
@@ -29,9 +30,11 @@ from harness.protocol import (
 from harness.record import RECORD_FILE, RecordWriter, clip
 from harness.sandbox import SandboxSpec, plan
 from harness.settings import RunSettings
+from harness.snapshot import SNAPSHOTS_DIR, Snapshot, Step, restoring_factory, take, write_snapshot
+from harness.subtask import ChainPlan, Limits, episode_limits
 from harness.tracks import TrackSpec
 from harness.turns import TurnState, observation_message, start_message
-from world.face import InvalidRequestError, Level, UnknownIdError, seconds_to_ticks
+from world.face import InvalidRequestError, Level, UnknownIdError
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,8 @@ class EpisodeSpec:
         generated: For a generated level, what produced it and its content (stored in
             the record's header so replay needs no generator); None otherwise.
         track: The track played (macro actions or raw controls).
+        origin: The snapshot the episode starts from (None: the level's start).
+        chain: The chain a stepwise episode plays (None: the mission as a whole).
     """
 
     level: Level
@@ -60,6 +65,8 @@ class EpisodeSpec:
     settings: RunSettings = field(default_factory=RunSettings)
     generated: dict[str, Any] | None = None
     track: TrackSpec = field(default_factory=TrackSpec)
+    origin: Snapshot | None = None
+    chain: ChainPlan | None = None
 
 
 def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> dict[str, Any]:
@@ -74,6 +81,7 @@ def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> d
 
     Raises:
         harness.agent_process.AgentLaunchError: The agent cannot be started at all.
+        harness.snapshot.SnapshotError: The origin snapshot does not restore here.
     """
     return _Episode(spec, game_factory or spec.track.game_factory()).play()
 
@@ -81,7 +89,17 @@ def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> d
 class _Episode:
     def __init__(self, spec: EpisodeSpec, game_factory: GameFactory) -> None:
         self.spec, self.s = spec, spec.settings
+        if spec.origin is not None:
+            game_factory = restoring_factory(spec.origin, game_factory)
         self.game: Game = game_factory(spec.level, spec.difficulty, spec.seed)
+        self.level_limits = episode_limits(spec.level, spec.track)
+        self.chain = None if spec.chain is None else ChainRun(
+            spec.chain, spec.level, game_factory, self.game)
+        # Every turn's executed action from tick 0, so a snapshot can be taken at any turn.
+        self.steps: list[Step] = list(spec.origin.steps) if spec.origin is not None else []
+        self.done = self._done_now()
+        self.snapshot_due: str | None = None  # why a snapshot is to be taken at this moment
+        self.snapshots: list[dict[str, Any]] = []
         self.state = TurnState()
         self.hello: dict[str, Any] | None = None
         self.usage: dict[str, float] = {}
@@ -155,12 +173,16 @@ class _Episode:
             "hello": self.hello,
             "start": self.start,
             "map": self.game.plan(),
+            **({"origin": spec.origin.to_dict()} if spec.origin is not None else {}),
+            **({"success_states": [s.to_dict() for s in spec.chain.states]}
+               if spec.chain is not None else {}),
             **({"generated": spec.generated} if spec.generated is not None else {}),
         })
         self.header_written = True
 
     def _converse(self) -> Ending:
-        self.start = start_message(self.spec, self.game)
+        stepwise = None if self.spec.chain is None else self.spec.chain.start_block(self.done)
+        self.start = start_message(self.spec, self.game, self.limits, stepwise)
         self.proc.send_line(encode(self.start))
         ending = self._await_hello()
         self._write_header()
@@ -210,20 +232,34 @@ class _Episode:
         stop = stopping.requested()
         if stop is not None:
             return endings.interrupted_ending(stop, self.state.turn)
+        if self.chain is not None:
+            if self.snapshot_due is not None:  # the moment an objective was done, kept
+                self._keep_snapshot(self.game.view())  # before a reset can replace it
+            self.game, ending = self.chain.advance(self.game, self.state.decisions)
+            if self.chain.reset_to is not None:
+                self.steps = list(self.chain.reset_to.steps)
+                self.done = self._done_now()
+            return ending
         status = self.game.status()
         if status.ended:
             return endings.mission_ending(status)
-        max_ticks = seconds_to_ticks(self.spec.level.budgets.max_game_seconds)
-        return endings.budget_ending(self.state.decisions,
-                                     self.spec.track.max_decisions(self.spec.level),
-                                     self.game.tick, max_ticks)
+        return endings.budget_ending(self.state.decisions, self.limits.max_decisions,
+                                     self.game.tick, self.limits.max_ticks)
+
+    @property
+    def limits(self) -> Limits:
+        """The budgets in force: the level's, or the chain's subtask on."""
+        return self.level_limits if self.chain is None else self.chain.limits
 
     def _turn(self) -> Ending | None:
         st = self.state
         t_begin = time.monotonic()
-        obs = observation_message(self.spec, self.game, st, self.ep_deadline - t_begin)
+        obs = observation_message(self.spec, self.game, st, self.ep_deadline - t_begin,
+                                  self.limits, None if self.chain is None
+                                  else self.chain.observation_block())
         state_hash = self.game.state_hash()
         tick = self.game.tick
+        self._keep_snapshot(obs["view"])
         self.proc.send_line(encode(obs))
         t_sent = time.monotonic()
         deadline, which, limit = self._deadline(self.s.decision_timeout_s)
@@ -246,7 +282,37 @@ class _Episode:
         turn["harness_ms"] = round(((t_sent - t_begin) + (time.monotonic() - t_got)) * 1000, 3)
         self.record.write("turn", turn)
         st.turn += 1
+        executed = turn["action"] if turn["result"] is not None else None
+        self.steps.append(None if executed is None else {
+            "action": executed["action"], "arguments": executed["arguments"]})
+        self._note_done()
         return ending
+
+    def _done_now(self) -> tuple[int, ...]:
+        return tuple(int(o["index"]) for o in self.game.status().objectives
+                     if o["status"] == "done")
+
+    def _note_done(self) -> None:
+        # An objective done in this turn: keep the moment after it (taken when its view
+        # is built, at the next observation or at the end).
+        done = self._done_now()
+        new = [i for i in done if i not in self.done]
+        self.done = done
+        if new:
+            self.snapshot_due = "objective " + ", ".join(map(str, new)) + " done"
+
+    def _keep_snapshot(self, view: dict[str, Any]) -> None:
+        if self.snapshot_due is None:
+            return
+        spec, turn = self.spec, self.state.turn
+        snap = take(self.game, spec.level, spec.difficulty, spec.seed,
+                    {"name": spec.track.name, "frame_skip": spec.track.frame_skip},
+                    self.steps, self.snapshot_due, view)
+        name = f"{SNAPSHOTS_DIR}/turn_{turn:04d}.json"
+        write_snapshot(spec.run_dir / name, snap)
+        self.snapshots.append({"turn": turn, "tick": snap.tick, "state_hash": snap.state_hash,
+                               "file": name, "reason": snap.reason})
+        self.snapshot_due = None
 
     def _decide(self, event, turn: dict[str, Any]) -> Ending | None:
         st = self.state
@@ -314,16 +380,23 @@ class _Episode:
         counts = {"decisions": st.decisions, "invalid_actions": st.invalid,
                   "game_ticks": self.game.tick}
         summary = endings.summary_message(ending, status, counts)
+        if self.chain is not None:
+            summary["stepwise"] = self.chain.summary_block(self.game, st.decisions)
         self.proc.send_line(encode(summary))
         wall_s = round(time.monotonic() - self.t0, 3)
+        final_hash = self.game.state_hash()
+        view = self.game.view()
+        if ending.outcome not in ("harness_error", "interrupted"):
+            self._keep_snapshot(view)
         self.record.write("end", {
             "summary": summary,
-            "final_state_hash": self.game.state_hash(),
-            "final_position": _player_position(self.game.view()),
+            "final_state_hash": final_hash,
+            "final_position": _player_position(view),
             "agent_error": ending.agent_error,
             "usage": _usage_totals(self.usage, st.decisions),
             "wall_s": wall_s,
             "stderr_dropped_bytes": self.proc.stderr_dropped_bytes,
+            **({"snapshots": self.snapshots} if self.snapshots else {}),
         })
         return {
             "run_dir": str(self.spec.run_dir),
@@ -339,6 +412,9 @@ class _Episode:
             "agent": self.hello,
             "agent_error": ending.agent_error,
             "usage": _usage_totals(self.usage, st.decisions),
+            "snapshots": [{**s, "file": str(self.spec.run_dir / s["file"])}
+                          for s in self.snapshots],
+            "stepwise": summary.get("stepwise"),
         }
 
 

@@ -20,6 +20,7 @@ from harness.settings import (
     refuse_to_start,
     settings_from_arguments,
 )
+from harness.stepwise import default_cache
 from harness.suite import (
     BackendFactory,
     SuiteMismatchError,
@@ -54,6 +55,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "this machine belongs to); without it a local Ray instance starts")
     parser.add_argument("--cpus-per-episode", type=cpu_share, default=None,
                         help="with --backend ray: CPUs each episode reserves (default 1)")
+    parser.add_argument("--stepwise", action="store_true",
+                        help="also play each episode as its chain of subtasks, each from the "
+                        "success state of a reference run (README, Stepwise track)")
+    parser.add_argument("--reference-cache", default=None, metavar="DIR",
+                        help="with --stepwise: where reference runs are cached (default "
+                        "$XDG_CACHE_HOME/mission-harness/reference, else "
+                        "~/.cache/mission-harness/reference)")
     add_agent_arguments(parser)
 
 
@@ -92,7 +100,9 @@ def run(args: argparse.Namespace) -> int:
     """
     settings = settings_from_arguments(args)
     out = Path(args.out)
-    misplaced = _backend_problem(args)
+    misplaced = _backend_problem(args) or (
+        "--reference-cache needs --stepwise" if args.reference_cache and not args.stepwise
+        else None)
     if misplaced:
         print(f"harness eval: {misplaced}", file=sys.stderr)
         return 2
@@ -105,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         # One suite at a time per folder, from resume to the last results file.
         with suite_lock(out):
             rows = run_suite(episodes, args.agent, out, settings, args.jobs or 1, ProgressBar(),
-                             note=_note, backend=backend)
+                             note=_note, backend=backend, stepwise=_stepwise(args))
             return _report(args, out, settings, suite, rows)
     except (UsageError, SuiteMismatchError, SuiteLockedError) as exc:
         print(f"harness eval: {exc}", file=sys.stderr)
@@ -153,6 +163,13 @@ def _backend(args: argparse.Namespace) -> BackendFactory:
     return make
 
 
+def _stepwise(args: argparse.Namespace) -> dict[str, str] | None:
+    if not args.stepwise:
+        return None
+    cache = Path(args.reference_cache) if args.reference_cache else default_cache()
+    return {"cache": str(cache.resolve())}
+
+
 def _note(text: str) -> None:
     print(f"harness eval: {text}", file=sys.stderr)
 
@@ -164,6 +181,7 @@ def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
             # jobs None: as many at once as the Ray cluster had CPUs for.
             "jobs": 1 if args.jobs is None and args.address is None else args.jobs,
             "backend": args.backend, "address": args.address,
+            "stepwise": _stepwise(args),
             **suite_identity(args.agent, settings)}
     generated = {lv: origin(lv) for lv, _ in suite if is_generated(lv) and not Path(lv).exists()}
     if generated:  # a published figure names exactly what was played

@@ -131,6 +131,9 @@ OUTCOMES: dict[str, Outcome] = {
     o.name: o
     for o in (
         *(Outcome(name, "terminated", summary) for name, summary in MISSION_OUTCOMES.items()),
+        Outcome("chain_played", "terminated",
+                "Stepwise track: every subtask of the chain had its turn (the summary's "
+                "stepwise says how each went)."),
         Outcome("truncated", "truncated", "A decision or game-time budget ran out first."),
         Outcome("agent_timeout", "aborted", "The agent was silent past a wall-clock deadline."),
         Outcome("agent_crashed", "aborted", "The agent exited or closed its output early."),

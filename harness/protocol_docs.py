@@ -23,6 +23,7 @@ from harness.protocol import (
 )
 from harness.quiz_kinds import QUESTION_KINDS
 from harness.rl.tables import rl_tables
+from harness.subtask import CHAIN_ORDERS
 from harness.tracks import TRACKS
 from world.face import (
     ALERT_LEVELS,
@@ -58,6 +59,7 @@ def enums_schema() -> dict[str, Any]:
             "door_state": {"enum": list(DOOR_STATE_MEANINGS)},
             "carried_kind": {"enum": list(CARRIED_KINDS)},
             "question_kind": {"enum": list(QUESTION_KINDS)},
+            "chain_order": {"enum": list(CHAIN_ORDERS)},
         },
     }
 
@@ -159,6 +161,7 @@ def tables() -> dict[str, str]:
         "carried_kinds": _table(("carried kind", "what it is for"), list(CARRIED_KINDS.items())),
         "question_kinds": _table(("question kind", "what it asks"),
                                  [(k.name, k.summary) for k in QUESTION_KINDS.values()]),
+        "chain_orders": _table(("order", "meaning"), list(CHAIN_ORDERS.items())),
         "usage": _table(("usage field", "meaning"),
                         [(f.name, f"{f.meaning} At most {f.most:g} a decision.")
                          for f in USAGE_FIELDS.values()]),

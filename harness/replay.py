@@ -17,18 +17,21 @@ from pathlib import Path
 from typing import Any
 
 from harness import outcome as endings
+from harness.chain import ChainRun
 from harness.game import Game, GameFactory
 from harness.level_refs import from_header
 from harness.protocol import OUTCOMES, schema_errors
 from harness.record import Record, RecordError, read_record
+from harness.snapshot import Snapshot, SnapshotError, restore, view_digest
+from harness.subtask import ChainPlan, Limits, episode_limits
 from harness.tracks import TrackSpec
-from world.face import InvalidRequestError, UnknownIdError, seconds_to_ticks
+from world.face import InvalidRequestError, UnknownIdError
 
 # Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
 REPLAY_STATUSES: dict[str, tuple[int, str]] = {
     "verified": (0, "every claim of the record was re-derived and matches"),
-    "diverged": (1, "a state hash, the turn numbering, the map, a path walked or the summary "
-                 "differs"),
+    "diverged": (1, "a state hash, the turn numbering, the map, a path walked, a snapshot or "
+                 "the summary differs"),
     "unusable": (2, "the file is not a readable, schema-valid record, or its level is gone"),
     "interrupted": (3, "the run was interrupted (no end line, or the outcome `interrupted`): "
                     "its turns may match, but it proves no result"),
@@ -36,7 +39,8 @@ REPLAY_STATUSES: dict[str, tuple[int, str]] = {
 
 # Summary fields a replay re-derives and compares.
 CHECKED_SUMMARY = ("outcome", "terminated", "truncated", "success", "failure", "score",
-                   "progress", "objectives", "decisions", "invalid_actions", "game_ticks")
+                   "progress", "objectives", "decisions", "invalid_actions", "game_ticks",
+                   "stepwise")
 
 
 @dataclass(frozen=True)
@@ -104,23 +108,51 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
     if level.content_hash != header["level_hash"]:
         return diverged(0, "the level file changed since the run "
                         f"(hash {level.content_hash[:12]} vs {header['level_hash'][:12]})")
-    track = TrackSpec.from_start(header.get("start") or {})
+    start = header.get("start") or {}
+    track = TrackSpec.from_start(start)
     factory = game_factory or track.game_factory()
-    game = factory(level, header["difficulty"], header["seed"])
+    origin = None
+    if "origin" in header:
+        origin = Snapshot.from_dict(header["origin"], f"{record.path}: header origin")
+        try:
+            game = restore(origin, level, factory)
+        except SnapshotError as exc:
+            return diverged(0, f"the snapshot it starts from does not restore: {exc}")
+    else:
+        game = factory(level, header["difficulty"], header["seed"])
     if "map" in header and _plain(game.plan()) != header["map"]:
         return diverged(0, "the header's map differs from the one the level, difficulty and "
                         "seed give")
+    limits = episode_limits(level, track)
+    plan = ChainPlan.from_record(header)
+    chain = None if plan is None else ChainRun(plan, level, factory, game)
+    kept = _Kept(record, origin)
+    decisions = 0
     for index, turn in enumerate(record.turns):
         if turn["turn"] != index:
             return diverged(index, f"turns are not numbered 0..n-1: line {index} of the "
                             f"turns says turn {turn['turn']}")
+        # A snapshot is of the moment before a stepwise reset could replace the world.
+        problem = kept.check(index, game, game.view())
+        if problem is not None:
+            return diverged(index, problem)
+        if chain is not None:
+            game, ending = chain.advance(game, decisions)
+            if chain.reset_to is not None:
+                kept.steps = list(chain.reset_to.steps)
+            if ending is not None:
+                return diverged(index, f"turn {index}: the chain was over before it "
+                                f"({ending.reason})")
         game.view()  # the episode built this turn's observation before hashing
         now = game.state_hash()
         if now != turn["state_hash"] or game.tick != turn["tick"]:
             return diverged(index, f"turn {index}: state hash {now[:12]} at tick {game.tick}, "
                             f"record says {turn['state_hash'][:12]} at tick {turn['tick']}")
         action = turn.get("action")
+        kept.steps.append(None)
+        decisions += int(action is not None or turn.get("error") is not None)
         if action is not None and turn.get("error") is None:
+            kept.steps[-1] = {"action": action["action"], "arguments": action["arguments"]}
             try:
                 result = game.act(action["action"], dict(action["arguments"]))
             except (UnknownIdError, InvalidRequestError) as exc:
@@ -132,9 +164,19 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
                                 "record's")
     if interrupted:
         return ReplayReport(False, len(record.turns), None, True)
+    problem = kept.check(len(record.turns), game, game.view())
+    if problem is None and kept.unseen():
+        problem = f"snapshots at turns {kept.unseen()} are listed for turns the record lacks"
+    if problem is not None:
+        return diverged(len(record.turns), problem)
+    ending = None
+    claimed_kind = OUTCOMES.get(str(record.end["summary"].get("outcome")))
+    if chain is not None and claimed_kind is not None and claimed_kind.kind != "aborted":
+        # The episode asked the chain once more after the last turn; an aborted one did not.
+        game, ending = chain.advance(game, decisions)
     if game.state_hash() != record.end["final_state_hash"]:
         return diverged(len(record.turns), "final state hash differs")
-    summary = _rederive(record, game, level, track)
+    summary = _rederive(record, game, limits, chain, ending)
     claimed = record.end["summary"]
     for name in CHECKED_SUMMARY:
         if summary.get(name) != claimed.get(name):
@@ -154,7 +196,49 @@ def _short(value: Any) -> str:
     return text if len(text) <= 200 else text[:200] + "..."
 
 
-def _rederive(record: Record, game: Game, level: Any, track: TrackSpec) -> dict[str, Any]:
+class _Kept:
+    """The snapshots a record lists, checked at their turns against the replayed world."""
+
+    def __init__(self, record: Record, origin: Snapshot | None) -> None:
+        self.header, self.folder = record.header, record.path.parent
+        # The steps that led to the moment being replayed (a stepwise reset replaces them).
+        self.steps: list[Any] = list(origin.steps) if origin is not None else []
+        listed = (record.end or {}).get("snapshots") or []
+        self.listed = {int(s["turn"]): s for s in listed}
+        self.seen: set[int] = set()
+
+    def unseen(self) -> list[int]:
+        return sorted(set(self.listed) - self.seen)
+
+    def check(self, turn: int, game: Game, view: dict[str, Any]) -> str | None:
+        entry = self.listed.get(turn)
+        if entry is None:
+            return None
+        self.seen.add(turn)
+        name = f"snapshots/turn_{turn:04d}.json"
+        if entry["file"] != name:
+            return f"the snapshot of turn {turn} is listed as {entry['file']!r}, not {name!r}"
+        path = self.folder / name
+        try:
+            snap = Snapshot.from_dict(json.loads(path.read_text(encoding="utf-8")), str(path))
+        except (OSError, ValueError, SnapshotError) as exc:
+            return f"the snapshot of turn {turn} cannot be read: {exc}"
+        header = self.header
+        claims = (snap.level_hash, snap.difficulty, snap.seed, list(snap.steps), snap.tick,
+                  snap.state_hash, snap.view_hash, entry["state_hash"], entry["tick"])
+        derived = (header["level_hash"], header["difficulty"], header["seed"],
+                   _plain(self.steps), game.tick, game.state_hash(),
+                   view_digest(view), game.state_hash(), game.tick)
+        names = ("level hash", "difficulty", "seed", "steps", "tick", "state hash",
+                 "view digest", "listed state hash", "listed tick")
+        for what, claim, truth in zip(names, claims, derived, strict=True):
+            if claim != truth:
+                return f"the snapshot of turn {turn} ({path}) differs from the replay: its {what}"
+        return None
+
+
+def _rederive(record: Record, game: Game, limits: Limits, chain: ChainRun | None,
+              chain_ending: endings.Ending | None) -> dict[str, Any]:
     """The summary the replayed world supports.
 
     The record's outcome is kept only where the agent's conduct (not the world) decided
@@ -166,12 +250,13 @@ def _rederive(record: Record, game: Game, level: Any, track: TrackSpec) -> dict[
     invalid = sum(1 for t in turns if t.get("error") is not None)
     counts = {"decisions": decisions, "invalid_actions": invalid, "game_ticks": game.tick}
     status = game.status()
-    if status.ended:
+    if chain is not None:
+        ending = chain_ending
+    elif status.ended:
         ending = endings.mission_ending(status)
     else:
-        budgets = level.budgets
-        ending = endings.budget_ending(decisions, track.max_decisions(level), game.tick,
-                                       seconds_to_ticks(budgets.max_game_seconds))
+        ending = endings.budget_ending(decisions, limits.max_decisions, game.tick,
+                                       limits.max_ticks)
     claimed = record.end["summary"]
     if ending is None:
         # Only an aborted ending can stand where the world shows neither an end nor a
@@ -184,7 +269,10 @@ def _rederive(record: Record, game: Game, level: Any, track: TrackSpec) -> dict[
                     "outcome": "none: the world shows no ending and no spent budget, and "
                                "the turns show no fault of the agent's"}
         ending = endings.Ending(outcome, str(claimed.get("reason", "")))
-    return endings.summary_message(ending, status, counts)
+    summary = endings.summary_message(ending, status, counts)
+    if chain is not None:
+        summary["stepwise"] = chain.summary_block(game, decisions)
+    return summary
 
 
 def _conduct_bears_out(outcome: str, record: Record) -> bool:

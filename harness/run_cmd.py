@@ -23,13 +23,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     parser.add_argument("level", help="level id in levels/ (e.g. outpost) or a level file path")
     parser.add_argument("--difficulty", help="difficulty id (default: the level's middle one)")
-    parser.add_argument("--seed", type=seed_number, default=0, help="episode seed (default 0)")
+    parser.add_argument("--seed", type=seed_number, default=None,
+                        help="episode seed (default 0, or the snapshot's with --from)")
     parser.add_argument("--out", default="runs", help="parent directory of run directories")
     parser.add_argument("--track", choices=list(TRACKS), default="macro",
                         help="macro: one macro action a decision (default); raw: controller "
                         "input held for --frame-skip ticks a decision (PROTOCOL.md)")
     parser.add_argument("--frame-skip", type=int, default=4,
                         help="raw track: ticks each decision's controls are held (default 4)")
+    parser.add_argument("--from", dest="origin", metavar="SNAPSHOT",
+                        help="start from a snapshot (a moment of an earlier episode of this "
+                        "level: snapshots/turn_N.json in its run directory); its difficulty, "
+                        "seed and track are the episode's")
     add_agent_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
@@ -63,4 +68,4 @@ def _play(args: argparse.Namespace, settings: RunSettings) -> dict:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return runner.run(args.level, args.agent, difficulty=args.difficulty, seed=args.seed,
-                      out_dir=args.out, settings=settings, track=track)
+                      out_dir=args.out, settings=settings, track=track, origin=args.origin)

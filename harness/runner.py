@@ -22,7 +22,9 @@ from harness.level_refs import UsageError
 from harness.pages import write_episode_page_safely
 from harness.record import RecordError, record_text
 from harness.settings import RunSettings, sandbox_notice
+from harness.snapshot import Snapshot, SnapshotError, read_snapshot
 from harness.stopping import Interrupted
+from harness.subtask import ChainPlan
 from harness.tracks import TrackSpec
 from world.face import Level
 
@@ -73,11 +75,13 @@ def run(
     agent_command: str,
     *,
     difficulty: str | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     out_dir: str | os.PathLike[str] = "runs",
     settings: RunSettings | None = None,
     game_factory: GameFactory | None = None,
     track: TrackSpec | None = None,
+    origin: str | os.PathLike[str] | Snapshot | None = None,
+    chain: ChainPlan | None = None,
 ) -> dict[str, Any]:
     """Play one episode and return its summary.
 
@@ -85,11 +89,14 @@ def run(
         level_ref: Level id in levels/, a path to a level file or a generated name.
         agent_command: The agent's command line (any executable).
         difficulty: A difficulty id of the level (default: its middle one).
-        seed: The episode seed.
+        seed: The episode seed (default 0, or the snapshot's).
         out_dir: Parent of the new run directory.
         settings: Deadlines and limits (defaults as in PROTOCOL.md).
         game_factory: Builds the game (default: the track's; a test may swap it).
         track: The track to play (default: macro actions).
+        origin: A snapshot (or its file) to start from (its difficulty, seed and track
+            are the episode's; one given as well must agree).
+        chain: The chain of a stepwise episode (None: the mission as a whole).
 
     Returns:
         The summary: run_dir, record, stderr_log, level, difficulty, seed, outcome,
@@ -98,13 +105,19 @@ def run(
         agent_error (None, or turn, kind, message) and usage (self-reported).
 
     Raises:
-        UsageError: Unknown level or difficulty, an agent that cannot be started, or
-            a sandbox that is required but cannot be made.
+        UsageError: Unknown level or difficulty, an agent that cannot be started, a
+            sandbox that is required but cannot be made, or a snapshot that does not
+            fit (another version, level, difficulty, seed or track, or forged).
         harness.stopping.Interrupted: A stop signal came before the episode began (once
             it has begun, the episode ends as `interrupted` and its summary comes back).
     """
     found = level_refs.resolve(level_ref)
     level = found.level
+    track = track or TrackSpec()
+    snapshot = _origin(origin, level, difficulty, seed, track) if origin is not None else None
+    if snapshot is not None:
+        difficulty, seed = snapshot.difficulty, snapshot.seed
+    seed = 0 if seed is None else seed
     chosen = pick_difficulty(level, difficulty)
     settings = settings or RunSettings()
     try:
@@ -115,12 +128,13 @@ def run(
     if refused:
         raise UsageError(refused)
     run_dir = new_run_dir(Path(out_dir), level, chosen, seed)
-    track = track or TrackSpec()
     spec = EpisodeSpec(level, found.source, chosen, seed, agent_command, run_dir, settings,
-                       generated=found.generated, track=track)
+                       generated=found.generated, track=track, origin=snapshot,
+                       chain=chain)
     try:
         summary = run_episode(spec, game_factory or track.game_factory())
-    except AgentLaunchError as exc:
+    except (AgentLaunchError, SnapshotError) as exc:
+        shutil.rmtree(run_dir, ignore_errors=True)
         raise UsageError(str(exc)) from exc
     except Interrupted:
         # Stopped while the world was being built: no agent ran and nothing was recorded.
@@ -130,6 +144,29 @@ def run(
     # The page is only a view of the finished record: failing to write it never loses a run.
     write_episode_page_safely(run_dir)
     return summary
+
+
+def _origin(path: str | os.PathLike[str] | Snapshot, level: Level, difficulty: str | None,
+            seed: int | None, track: TrackSpec) -> Snapshot:
+    # The snapshot's own difficulty, seed and track are the episode's: asking for others
+    # is a mistake, said in one line.
+    try:
+        snapshot = path if isinstance(path, Snapshot) else read_snapshot(path)
+        snapshot.matches(level)
+    except SnapshotError as exc:
+        raise UsageError(str(exc)) from None
+    asked = {"difficulty": difficulty, "seed": seed, "track": track.name}
+    held = {"difficulty": snapshot.difficulty, "seed": snapshot.seed,
+            "track": snapshot.track.get("name")}
+    for name, value in asked.items():
+        if value is not None and value != held[name]:
+            raise UsageError(f"{snapshot.source or 'snapshot'}: the snapshot was taken at "
+                             f"{name} {held[name]!r}, "
+                             f"not {value!r}")
+    if track.name == "raw" and snapshot.track.get("frame_skip") != track.frame_skip:
+        raise UsageError(f"{snapshot.source or 'snapshot'}: the snapshot was taken at frame skip "
+                         f"{snapshot.track.get('frame_skip')}, not {track.frame_skip}")
+    return snapshot
 
 
 def _holds_lines(run_dir: Path) -> bool:

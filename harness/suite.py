@@ -26,11 +26,15 @@ from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import UsageError
 from harness.settings import RunSettings
+from harness.stepwise import play_chain
 from harness.suite_files import folder_name, write_atomically
 from harness.suite_workers import Play, Workers
 from world.face import TICKS_PER_SECOND
 
 SUITE_FILE = "suite.json"
+# A stepwise job plays the end-to-end episode, the reference run when it is not cached
+# and one episode per subtask: its worker may run this many episode timeouts.
+STEPWISE_TIMEOUTS = 10
 
 
 class Backend(Protocol):
@@ -79,9 +83,12 @@ class Episode:
     difficulty: str
     seed: int
 
-    def folder(self, out: Path) -> Path:
-        """Where this episode's run directory is made (always inside `out`)."""
-        return out / "episodes" / folder_name(self.level) / self.difficulty / f"s{self.seed}"
+    def folder(self, out: Path, track: str = "episodes") -> Path:
+        """Where this episode's run directory is made (always inside `out`).
+
+        `track` "stepwise" gives the folder of its stepwise chain instead.
+        """
+        return out / track / folder_name(self.level) / self.difficulty / f"s{self.seed}"
 
 
 def plan(levels: Iterable[tuple[str, Iterable[str]]], seeds: int) -> list[Episode]:
@@ -176,8 +183,10 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any],
     return None
 
 
-def _set_aside(run_dir: Path, out: Path, why: str, note: Callable[[str], None]) -> None:
-    target = out / SET_ASIDE / run_dir.relative_to(out / "episodes")
+def _set_aside(run_dir: Path, out: Path, why: str, note: Callable[[str], None],
+               track: str = "episodes") -> None:
+    target = out / SET_ASIDE / ("" if track == "episodes" else track) \
+        / run_dir.relative_to(out / track)
     target.parent.mkdir(parents=True, exist_ok=True)
     while target.exists():  # never merge into (or over) what was set aside before
         target = target.with_name(target.name + "+")
@@ -219,27 +228,42 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
 
     Args:
         job: episode (level, difficulty, seed), agent (command line), out (the suite's
-            folder) and settings (RunSettings fields).
+            folder) and settings (RunSettings fields); for the stepwise track also
+            stepwise ({"cache": the reference runs' folder}) and, when the end-to-end
+            episode was finished before, its row.
 
     Returns:
-        The results row.
+        The results row (with `stepwise`, the chain's results, on the stepwise track).
     """
     ep = Episode(**job["episode"])
-    folder = ep.folder(Path(job["out"]))
-    folder.mkdir(parents=True, exist_ok=True)
+    out = Path(job["out"])
     data = dict(job["settings"])
     data["env_passthrough"] = tuple(data["env_passthrough"])
-    summary = runner.run(ep.level, job["agent"], difficulty=ep.difficulty, seed=ep.seed,
-                         out_dir=folder, settings=RunSettings(**data))
-    # The row comes from the harness's own summary in memory: the record file sits where
-    # the agent ran, and nothing the agent can write is read back as a result.
-    return row_from_summary(ep, Path(summary["run_dir"]), summary)
+    settings = RunSettings(**data)
+    row = job.get("row")
+    if row is None:
+        folder = ep.folder(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        summary = runner.run(ep.level, job["agent"], difficulty=ep.difficulty, seed=ep.seed,
+                             out_dir=folder, settings=settings)
+        # The row comes from the harness's own summary in memory: the record file sits
+        # where the agent ran, and nothing the agent can write is read back as a result.
+        row = row_from_summary(ep, Path(summary["run_dir"]), summary)
+    if job.get("stepwise"):
+        chain = ep.folder(out, "stepwise")
+        if chain.exists():  # a chain is played whole: what an earlier run left is kept aside
+            _set_aside(chain, out, "an unfinished or earlier chain", lambda _text: None,
+                       "stepwise")
+        row = {**row, "stepwise": play_chain(ep.level, job["agent"], ep.difficulty, ep.seed,
+                                             chain, settings, Path(job["stepwise"]["cache"]))}
+    return row
 
 
 def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSettings,
               jobs: int, progress: Callable[[int, int, dict[str, Any] | None], None],
               note: Callable[[str], None] = lambda _text: None,
-              backend: BackendFactory = Workers) -> list[dict[str, Any]]:
+              backend: BackendFactory = Workers,
+              stepwise: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Play every episode not finished before, `jobs` at a time, and return all rows.
 
     Args:
@@ -251,6 +275,9 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         progress: Called with (done, total, row) as episodes finish (row None at start).
         note: Called with a sentence for each earlier run set aside on resume.
         backend: Where episodes are played (forked local processes by default).
+        stepwise: For the stepwise track, {"cache": the reference runs' folder}: each
+            episode's chain is played too (whole, also when its end-to-end episode is
+            reused on resume).
 
     Returns:
         One row per episode, in plan order.
@@ -268,14 +295,18 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         if row is not None:
             rows[ep] = row
     total = len(episodes)
-    queue = [ep for ep in episodes if ep not in rows]
-    with backend(jobs, play_one, settings.episode_timeout_s) as workers:
+    queue = [ep for ep in episodes if ep not in rows or stepwise]
+    reused = {ep: rows.pop(ep) for ep in list(rows) if stepwise}
+    limit_s = settings.episode_timeout_s * (STEPWISE_TIMEOUTS if stepwise else 1)
+    with backend(jobs, play_one, limit_s) as workers:
         progress(len(rows), total, None)  # once the backend is up (Ray checks the agent first)
         while queue or workers.running:
             while queue and workers.free:
                 ep = queue.pop(0)
                 workers.start(ep, {"episode": asdict(ep), "agent": agent, "out": str(out),
-                                   "settings": settings.to_dict()})
+                                   "settings": settings.to_dict(),
+                                   **({"stepwise": stepwise, "row": reused.get(ep)}
+                                      if stepwise else {})})
             for ep, result in workers.finished():
                 rows[ep] = _row(ep, result)
                 progress(len(rows), total, rows[ep])

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from harness.protocol import OUTCOMES
+from harness.stepwise_report import stepwise_markdown, summarise_stepwise
 from harness.suite_files import write_atomically
 
 # Column -> (header, how a row of the table renders it). Declared once for every output.
@@ -123,9 +124,15 @@ def write_results(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -
         The table as Markdown.
     """
     summaries = summarise(rows)
-    data = {"suite": meta, "episodes": rows, "table": summaries}
+    stepwise = summarise_stepwise(rows)
+    data = {"suite": meta, "episodes": rows, "table": summaries,
+            **({"stepwise_table": stepwise} if stepwise else {})}
     write_atomically(out / "results.json", json.dumps(data, indent=2) + "\n")
     table = markdown_table(summaries)
+    if stepwise:
+        table += ("\nStepwise track (each subtask from the success state of the reference "
+                  "run; a chain passes when every subtask succeeds):\n\n"
+                  + stepwise_markdown(stepwise))
     title = f"# Suite results: `{meta['agent']}`\n\n"
     versions = sorted({g["generator_version"] for g in meta.get("generated", {}).values()})
     if versions:

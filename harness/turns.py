@@ -12,6 +12,7 @@ from world.face import TICKS_PER_SECOND, catalog
 
 if TYPE_CHECKING:
     from harness.episode import EpisodeSpec
+    from harness.subtask import Limits
 
 # The last result as the agent sees it; the record keeps the full result.
 _PUBLIC_RESULT_KEYS = ("action", "end_reason", "ticks", "distance_moved", "detail", "changes",
@@ -31,12 +32,15 @@ class TurnState:
     warnings: list[dict[str, str]] = field(default_factory=list)
 
 
-def start_message(spec: EpisodeSpec, game: Game) -> dict[str, Any]:
+def start_message(spec: EpisodeSpec, game: Game, limits: Limits,
+                  stepwise: dict[str, Any] | None = None) -> dict[str, Any]:
     """The start message for an episode.
 
     Args:
         spec: The episode.
-        game: Its game (unused for now beyond the level; kept for symmetry).
+        game: Its game.
+        limits: The decision and game-time limits in force at the start.
+        stepwise: The chain of a stepwise episode (`ChainPlan.start_block`), or None.
 
     Returns:
         The message, valid against schemas/messages/start.schema.json.
@@ -51,8 +55,8 @@ def start_message(spec: EpisodeSpec, game: Game) -> dict[str, Any]:
         "seed": spec.seed,
         "brief": level.brief,
         "budgets": {
-            "max_decisions": spec.track.max_decisions(level),
-            "max_game_seconds": level.budgets.max_game_seconds,
+            "max_decisions": limits.max_decisions,
+            "max_game_seconds": limits.max_game_seconds,
             "hello_timeout_s": s.hello_timeout_s,
             "decision_timeout_s": s.decision_timeout_s,
             "episode_timeout_s": s.episode_timeout_s,
@@ -68,11 +72,16 @@ def start_message(spec: EpisodeSpec, game: Game) -> dict[str, Any]:
         },
         "tools": [a.tool_definition() for a in spec.track.actions()],
         "track": spec.track.start_block(),
+        **({"origin": {"tick": spec.origin.tick,
+                       "objectives_done": list(spec.origin.objectives_done),
+                       "reason": spec.origin.reason}} if spec.origin is not None else {}),
+        **({"stepwise": stepwise} if stepwise is not None else {}),
     }
 
 
 def observation_message(
-    spec: EpisodeSpec, game: Game, state: TurnState, wall_left_s: float
+    spec: EpisodeSpec, game: Game, state: TurnState, wall_left_s: float, limits: Limits,
+    stepwise: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The observation for the current turn, both views included.
 
@@ -81,11 +90,12 @@ def observation_message(
         game: The game at this moment.
         state: Counters and the previous turn's result, error and warnings.
         wall_left_s: Wall-clock seconds left in the episode.
+        limits: The decision and game-time limits in force.
+        stepwise: A stepwise episode's state (`ChainRun.observation_block`), or None.
 
     Returns:
         The message, valid against schemas/messages/observation.schema.json.
     """
-    budgets = spec.level.budgets
     last = state.last_result
     message: dict[str, Any] = {
         "type": "observation",
@@ -96,10 +106,8 @@ def observation_message(
         "view": game.view(),
         "last_result": None if last is None else {k: last.get(k) for k in _PUBLIC_RESULT_KEYS},
         "budgets": {
-            "decisions_left": spec.track.max_decisions(spec.level) - state.decisions,
-            "game_seconds_left": round(
-                max(0.0, budgets.max_game_seconds - game.tick / TICKS_PER_SECOND), 3
-            ),
+            "decisions_left": limits.max_decisions - state.decisions,
+            "game_seconds_left": round(limits.seconds_left(game.tick), 3),
             "episode_wall_s_left": round(max(0.0, wall_left_s), 1),
             "decision_timeout_s": spec.settings.decision_timeout_s,
             "invalid_in_a_row": state.invalid_in_a_row,
@@ -108,6 +116,7 @@ def observation_message(
         "error": state.error,
         "warnings": list(state.warnings),
         **spec.track.observation_extra(game),
+        **({"stepwise": stepwise} if stepwise is not None else {}),
     }
     message["text"] = render_text_view(message)
     return message

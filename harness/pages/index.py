@@ -17,6 +17,7 @@ from harness.pages.render import render
 from harness.pages.usage import FIELDS, usage_report
 from harness.protocol import OUTCOMES
 from harness.record import read_record
+from harness.stepwise_report import STEPWISE_COLUMNS, stepwise_cells, summarise_stepwise
 from harness.suite_files import write_atomically
 
 
@@ -131,13 +132,14 @@ def _stats(name: str, eps: list[EpisodeSummary]) -> dict[str, Any]:
 
 
 def index_context(episodes: Iterable[EpisodeSummary], out_path: Path,
-                  title: str) -> dict[str, Any]:
+                  title: str, stepwise: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The index template's context.
 
     Args:
         episodes: The episodes to list.
         out_path: Where the page will be written (links are made relative to it).
         title: The page title.
+        stepwise: The stepwise track's summaries (`harness.stepwise_report`), if played.
 
     Returns:
         The context.
@@ -151,23 +153,28 @@ def index_context(episodes: Iterable[EpisodeSummary], out_path: Path,
         link = os.path.relpath(Path(ep.run_dir) / "index.html", out_path.parent)
         rows.append({"ep": ep, "link": Path(link).as_posix(), "name": Path(ep.run_dir).name})
     return {"title": title, "rows": rows, "levels": _level_rows(eps), "usage_fields": FIELDS,
-            "outcome_words": {name: o.summary for name, o in OUTCOMES.items()}}
+            "outcome_words": {name: o.summary for name, o in OUTCOMES.items()},
+            "stepwise_columns": STEPWISE_COLUMNS,
+            "stepwise": [stepwise_cells(s) for s in stepwise or []]}
 
 
 def write_index_page(episodes: Iterable[EpisodeSummary], out_path: str | Path,
-                     title: str = "Episodes") -> Path:
+                     title: str = "Episodes",
+                     stepwise: list[dict[str, Any]] | None = None) -> Path:
     """Write the index page of a batch of episodes.
 
     Args:
         episodes: The episodes, e.g. `EpisodeSummary.from_run_summary(...)` for each run.
         out_path: The HTML file to write.
         title: The page title.
+        stepwise: The stepwise track's summaries, shown beside the end-to-end figures.
 
     Returns:
         The path written.
     """
     out = Path(out_path)
-    write_atomically(out, render("index.html.j2", **index_context(episodes, out, title)))
+    write_atomically(out, render("index.html.j2",
+                                 **index_context(episodes, out, title, stepwise)))
     return out
 
 
@@ -185,4 +192,6 @@ def write_index(out_path: str | Path, meta: Mapping[str, Any],
         The path written.
     """
     title = f"Evaluation of {meta.get('agent', 'an agent')}"
-    return write_index_page([EpisodeSummary.from_run_summary(r) for r in rows], out_path, title)
+    rows = list(rows)
+    return write_index_page([EpisodeSummary.from_run_summary(r) for r in rows], out_path, title,
+                            summarise_stepwise([dict(r) for r in rows]))

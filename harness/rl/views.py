@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from harness.episode import EpisodeSpec
+from harness.subtask import episode_limits
 from harness.turns import TurnState, observation_message
 
 if TYPE_CHECKING:
@@ -21,7 +22,8 @@ def observation(env: MissionEnv, state: TurnState | None = None) -> dict[str, An
     spec = EpisodeSpec(env.level, "", env.difficulty, env.seed_used or 0, "", Path(),
                        env.settings)
     state = state if state is not None else TurnState(turn=env.steps, decisions=env.decisions)
-    return observation_message(spec, env.game, state, env.settings.episode_timeout_s)
+    return observation_message(spec, env.game, state, env.settings.episode_timeout_s,
+                               episode_limits(env.level, spec.track))
 
 
 def text_view(env: MissionEnv) -> str:

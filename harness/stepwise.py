@@ -1,0 +1,185 @@
+"""The stepwise track: a mission played as its chain of subtasks, each from a success state.
+
+The chain is the level's work objectives (not standing conditions, not survive) that a
+reference run (agents/reference_agent.py, same level, difficulty and seed) did, in the
+order it did them; the level's `after` lists make it causal, else thematic. The
+reference run is made on demand and cached, content-addressed by the level's hash, the
+difficulty, the seed and the harness version; the snapshots its record keeps after each
+objective are the success states. The agent plays the chain as one episode
+(`harness.chain`): each subtask has its own budget (`subtask.budget_rule` of what the
+reference spent on it); a failed one resets the world to the reference's success state
+of it, so the failure is localised and later subtasks are still played and counted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness import runner
+from harness.episode import _harness_version
+from harness.level_refs import resolve
+from harness.protocol import OUTCOMES
+from harness.record import RecordError, read_record
+from harness.replay import replay
+from harness.runner import UsageError
+from harness.settings import RunSettings
+from harness.snapshot import read_snapshot
+from harness.subtask import ChainPlan, Leg, budget_rule, chain_order
+from world.face import VERIFIERS, Level, ticks_to_seconds
+
+REFERENCE_AGENT = Path(__file__).resolve().parents[1] / "agents" / "reference_agent.py"
+
+
+def default_cache() -> Path:
+    """Where reference runs are cached: $XDG_CACHE_HOME (or ~/.cache)/mission-harness/reference."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "mission-harness" / "reference"
+
+
+def reference_key(level: Level, difficulty: str, seed: int) -> str:
+    """The cache key of a reference run: sha256 of level hash, difficulty, seed, harness version."""
+    text = json.dumps([level.content_hash, difficulty, seed, _harness_version()])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def reference_run(level_ref: str, difficulty: str, seed: int, cache: Path,
+                  settings: RunSettings) -> Path:
+    """The run directory of the reference run, made now unless a verified one is cached.
+
+    Raises:
+        UsageError: The reference agent is not there (an installed wheel without the
+            repository's agents/), or it cannot be started.
+    """
+    level = resolve(level_ref).level
+    home = cache / reference_key(level, difficulty, seed)
+    if home.is_dir():
+        try:
+            if replay(home).verified:
+                return home
+        except (RecordError, UsageError):
+            pass
+        shutil.rmtree(home, ignore_errors=True)  # stale or broken: made again
+    if not REFERENCE_AGENT.is_file():
+        raise UsageError(f"the stepwise track needs the reference agent at {REFERENCE_AGENT}")
+    scratch = cache / ".making" / f"{home.name}-{os.getpid()}"
+    shutil.rmtree(scratch, ignore_errors=True)
+    summary = runner.run(level_ref, f"{sys.executable} {REFERENCE_AGENT}",
+                         difficulty=difficulty, seed=seed, out_dir=scratch, settings=settings)
+    home.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.replace(summary["run_dir"], home)  # whole or not at all
+    except OSError:
+        if not home.is_dir():  # another suite made it meanwhile: theirs is as good
+            raise
+    shutil.rmtree(scratch, ignore_errors=True)
+    return home
+
+
+@dataclass(frozen=True)
+class Step:
+    """One subtask of a chain, with what the reference spent on it and its success state."""
+
+    objective: int
+    text: str
+    reference_decisions: int
+    reference_seconds: float
+    success_state: Path
+
+    def budget(self) -> tuple[int, float]:
+        """Decisions and game seconds the agent gets for it."""
+        return budget_rule(self.reference_decisions, self.reference_seconds)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A level's subtasks in order, from its reference run."""
+
+    steps: tuple[Step, ...]
+    order: str
+    reference_dir: Path
+    reference_completed: bool
+
+
+def chain_of(level: Level, reference_dir: Path) -> Chain:
+    """The chain a reference run gives (see the module's docstring)."""
+    record = read_record(reference_dir)
+    end = record.end or {}
+    summary = end.get("summary") or {}
+    work = {o["index"] for o in summary.get("objectives", [])
+            if o["counts"] and o["status"] == "done"
+            and not _passive(level.objectives[o["index"] - 1].kind)}
+    found: dict[int, tuple[int, int, Path]] = {}
+    for kept in end.get("snapshots") or []:
+        path = reference_dir / kept["file"]
+        for index in read_snapshot(path).objectives_done:
+            if index in work and index not in found:
+                found[index] = (kept["turn"], kept["tick"], path)
+    steps, turn, tick = [], 0, 0
+    for index in sorted(found, key=lambda i: (found[i][0], i)):
+        at_turn, at_tick, path = found[index]
+        steps.append(Step(index, level.objectives[index - 1].text, at_turn - turn,
+                          ticks_to_seconds(at_tick - tick), path))
+        turn, tick = at_turn, at_tick
+    ids = tuple(level.objectives[s.objective - 1].id for s in steps)
+    return Chain(tuple(steps), chain_order(level, ids), reference_dir,
+                 bool(summary.get("success")))
+
+
+def _passive(kind: str) -> bool:
+    verifier = VERIFIERS[kind]
+    return bool(verifier.standing or verifier.passive)
+
+
+def chain_plan(chain: Chain) -> ChainPlan:
+    """The plan a stepwise episode plays: the subtasks' budgets and success states."""
+    legs = []
+    for step in chain.steps:
+        decisions, seconds = step.budget()
+        legs.append(Leg(step.objective, decisions, seconds))
+    return ChainPlan(chain.order, tuple(legs),
+                     tuple(read_snapshot(s.success_state) for s in chain.steps))
+
+
+def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path,
+               settings: RunSettings, cache: Path) -> dict[str, Any]:
+    """Play a level's chain with an agent (one stepwise episode); return its results.
+
+    Returns:
+        chain (objective numbers), order, reference (its run directory and whether it
+        completed the mission), run_dir, outcome, subtasks (the summary's: each one's
+        result, with its text, budget and the reference's cost beside it), first_failed
+        (an objective number or None), passed (every subtask played and succeeded) and
+        harness_error (None, or what went wrong).
+    """
+    level = resolve(level_ref).level
+    chain = chain_of(level, reference_run(level_ref, difficulty, seed, cache, settings))
+    plan = chain_plan(chain)
+    base = {"chain": [s.objective for s in chain.steps], "order": chain.order,
+            "reference": {"run_dir": str(chain.reference_dir),
+                          "completed": chain.reference_completed}}
+    if not chain.steps:
+        return {**base, "run_dir": None, "outcome": None, "subtasks": [],
+                "first_failed": None, "passed": False,
+                "harness_error": "the reference run did no subtask to make a chain of"}
+    summary = runner.run(level_ref, agent, difficulty=difficulty, seed=seed, out_dir=out,
+                         settings=settings, chain=plan)
+    block = summary.get("stepwise") or {"subtasks": [], "first_failed": None, "passed": False}
+    subtasks = []
+    for result, step, leg in zip(block["subtasks"], chain.steps, plan.legs, strict=False):
+        subtasks.append({**result, "text": step.text,
+                         "budget": {"decisions": leg.max_decisions,
+                                    "game_seconds": leg.max_game_seconds},
+                         "reference": {"decisions": step.reference_decisions,
+                                       "game_seconds": round(step.reference_seconds, 2)}})
+    by_harness = OUTCOMES[summary["outcome"]].by_harness
+    return {**base, "run_dir": summary["run_dir"], "outcome": summary["outcome"],
+            "subtasks": subtasks, "first_failed": block["first_failed"],
+            "passed": bool(block["passed"]) and not by_harness,
+            "harness_error": summary["reason"] if by_harness else None}
