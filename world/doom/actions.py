@@ -28,7 +28,12 @@ INSIDE = 40.0  # go_to_area stops this far past the way out
 
 def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float, float]] | None:
     snap = session.engine.snap
-    return session.planner.plan(snap.xy, goal, Heights(snap.floors, snap.ceilings))
+    heights = Heights(snap.floors, snap.ceilings)
+    avoid = tuple((s.thing.x, s.thing.y) for s in session.known.things.values()
+                  if s.kind == "prop" and math.dist((s.thing.x, s.thing.y), goal) > 48)
+    # Harmful pickups are walked around when a route around them exists.
+    return (session.planner.plan(snap.xy, goal, heights, avoid=avoid)
+            or session.planner.plan(snap.xy, goal, heights))
 
 
 def _walk_to(session: DoomSession, play: Play, goal: tuple[float, float], *,

@@ -31,10 +31,15 @@ KINDS: MappingProxyType[str, tuple[str, str]] = MappingProxyType({
     "Powerup": ("object", "prop"), "Monster": ("character", "monster"),
 })
 
+# Actor names whose category misleads: ViZDoom's poison vial is listed as health.
+NAMED: MappingProxyType[str, tuple[str, str]] = MappingProxyType({
+    "Poison": ("object", "prop"),
+})
+
 
 def kind_of(thing: Thing) -> tuple[str, str] | None:
     """(group, kind) of a thing, or None for scenery and the player."""
-    return KINDS.get(thing.category)
+    return NAMED.get(thing.name) or KINDS.get(thing.category)
 
 
 class EpisodeIds:

@@ -86,13 +86,20 @@ class Planner:
         return None if best is None else best[1]
 
     def plan(self, start: tuple[float, float], goal: tuple[float, float],
-             heights: Heights, reach: int = 4) -> list[tuple[float, float]] | None:
+             heights: Heights, reach: int = 4,
+             avoid: tuple[tuple[float, float], ...] = ()) -> list[tuple[float, float]] | None:
         """Waypoints from start to goal (the goal last), or None when no route exists.
 
         A goal inside a wall's margin is moved to the nearest free cell within `reach`
-        cells; the last waypoint is then that cell's middle.
+        cells; the last waypoint is then that cell's middle. Cells near the `avoid`
+        points (harmful pickups) are kept off, except at the start and the goal.
         """
         free = self._grid(heights)
+        if avoid:
+            free = free.copy()
+            for x, y in avoid:
+                ci, cj = self.cell(x, y)
+                free[max(0, ci - 2):ci + 3, max(0, cj - 2):cj + 3] = False
         s = self._nearest_free(free, self.cell(*start))
         g = self._nearest_free(free, self.cell(*goal), reach)
         if s is None or g is None:

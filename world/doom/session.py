@@ -31,6 +31,7 @@ from world.observe.status import GameStatus
 from world.sim.clock import TICKS_PER_SECOND
 
 THREAT_RANGE = 1500.0  # return fire answers monsters in view this close
+HURT = 10.0  # health lost in one action that interrupts it (acid floors drain less often)
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ class DoomSession:
                 return "stage"
             if [i.status for i in self.judge.items] != statuses:
                 return "objective"
-            if snap.counters["HEALTH"] < before.counters["HEALTH"] and action != "attack":
+            if snap.counters["HEALTH"] <= before.counters["HEALTH"] - HURT and action != "attack":
                 return "damage"
             return None
 
@@ -153,9 +154,10 @@ class DoomSession:
         # A pickup that vanishes next to the player was taken by it (the pickups verifier).
         present = {t.id for t in snap.things}
         for t in getattr(self, "_last_things", ()):
+            kind = kind_of(t)
             if t.id not in present and math.dist((t.x, t.y), snap.xy) < 64 \
-                    and kind_of(t) and kind_of(t)[0] == "object":
-                self.facts.pickups[t.category] = self.facts.pickups.get(t.category, 0) + 1
+                    and kind is not None and kind[0] == "object":
+                self.facts.pickups[kind[1]] = self.facts.pickups.get(kind[1], 0) + 1
         self._last_things = snap.things
 
     def _check_id(self, kind: str, ep: str, groups: tuple[str, ...]) -> None:

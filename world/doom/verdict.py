@@ -30,7 +30,7 @@ class Facts:
 
     timeout_tic: int
     monsters_at_start: int
-    pickups: dict[str, int]
+    pickups: dict[str, int]  # kind (in the benchmark's words) -> pickups taken
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ def _secrets(args: dict[str, Any], snap: Snapshot, facts: Facts) -> tuple[str, f
 
 
 def _pickups(args: dict[str, Any], snap: Snapshot, facts: Facts) -> tuple[str, float]:
-    return _count(facts.pickups.get(str(args["category"]), 0), float(args["at_least"]))
+    return _count(facts.pickups.get(str(args["kind"]), 0), float(args["at_least"]))
 
 
 def _health_floor(args: dict[str, Any], snap: Snapshot, facts: Facts) -> tuple[str, float]:
