@@ -14,6 +14,7 @@ import pytest
 
 from world.doom.files import DoomUnavailableError, iwad, scenario
 from world.doom.polygons import sector_polygons
+from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.wad import MapData, WadError, load_map, map_names
 
 try:
@@ -114,3 +115,53 @@ def test_a_broken_textmap_is_named_with_its_line(tmp_path):
 def test_a_missing_map_lists_the_maps_there():
     with pytest.raises(WadError, match=r"map E9M9: not in this file \(maps: MAP01\)"):
         load_map(scenario("my_way_home"), "E9M9")
+
+
+@cache
+def doom_rooms(name: str, map_name: str) -> DoomRooms:
+    return build_rooms(doom_map(name, map_name))
+
+
+def test_e1m1_has_rooms_doors_and_its_exit_switch():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    assert 20 <= len(rooms.areas) <= 120
+    names = [a.name for a in rooms.areas]
+    assert len(set(names)) == len(names) and names[0] == "room 1"
+    # Every sector is a room's or a doorway's, and the rooms do not overlap.
+    assert sorted(s for a in rooms.areas for s in a.sectors) == [
+        s for s, a in enumerate(rooms.sector_area) if a >= 0]
+    [exit_line] = rooms.exits
+    assert not exit_line.secret and exit_line.trigger == "use"
+    assert rooms.map.lines[exit_line.line].special == 11  # S1 exit: the exit switch
+    assert rooms.area_at(*exit_line.at) is rooms.areas[exit_line.area]
+    assert any(s.line == exit_line.line and s.kind == "exit" for s in rooms.switches)
+    assert len(rooms.doors) >= 10 and any(d.key == "blue" for d in rooms.doors)
+    assert all(len(d.areas) >= 1 for d in rooms.doors)
+    assert {w.kind for w in rooms.ways} >= {"open", "door", "lift"}
+    assert len(rooms.secrets) >= 1
+    assert any(a.secret for a in rooms.areas)
+
+
+def test_the_start_and_the_things_stand_in_rooms():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    start = next(p for p in rooms.things if p.type == 1)
+    assert start.kind == "player_start" and start.area >= 0
+    assert rooms.area_at(start.x, start.y).index == start.area
+    kinds = {p.kind for p in rooms.things}
+    assert {"monster", "medkit", "ammo", "armour", "weapon", "key"} <= kinds
+    assert sum(p.area >= 0 for p in rooms.things) >= 0.95 * len(rooms.things)
+    assert rooms.area_at(-100000.0, -100000.0) is None
+
+
+def test_my_way_home_is_rooms_and_corridors_with_the_vest_in_one():
+    rooms = doom_rooms("my_way_home", "MAP01")
+    assert len(rooms.areas) == 18 and all(w.kind == "open" for w in rooms.ways)
+    vest = [p for p in rooms.things if p.kind == "armour"]
+    assert len(vest) == 1 and vest[0].name == "green armour" and vest[0].area >= 0
+
+
+def test_freedoom2_map01_finds_its_teleports():
+    rooms = doom_rooms("freedoom2", "MAP01")
+    teleports = [w for w in rooms.ways if w.kind == "teleport"]
+    assert teleports and all(a >= 0 and b >= 0 for a, b in (w.areas for w in teleports))
+    assert len(rooms.exits) == 1
