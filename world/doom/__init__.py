@@ -1,1 +1,1 @@
-"""The Doom world: ViZDoom missions behind the same face as the shipped world."""
+"""The Doom world: maps read from WAD files, played on ViZDoom."""

@@ -1,0 +1,167 @@
+"""The Doom map reader: WAD files, sector polygons, rooms, routes and sight.
+
+The maps are the ones ViZDoom ships (Freedoom's E1M1, E1M2 and MAP01 and the scenario
+WADs); without ViZDoom installed every test here is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import struct
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from world.doom.files import DoomUnavailableError, iwad, scenario
+from world.doom.polygons import sector_polygons
+from world.doom.rooms import DoomRooms, build_rooms
+from world.doom.wad import MapData, WadError, load_map, map_names
+
+try:
+    iwad("freedoom1")
+except DoomUnavailableError as exc:
+    pytest.skip(f"the Doom map tests read ViZDoom's WADs: {exc}", allow_module_level=True)
+
+# (file, map) -> (sectors, lines, things) as the WADs of ViZDoom 1.3.2 hold them.
+MAPS = {
+    ("freedoom1", "E1M1"): (182, 1175, 292),
+    ("freedoom1", "E1M2"): (380, 2290, 356),
+    ("freedoom2", "MAP01"): (211, 1274, 200),
+    ("my_way_home", "MAP01"): (18, 94, 19),
+    ("defend_the_center", "MAP01"): (1, 18, 1),
+    ("health_gathering_supreme", "MAP01"): (1, 117, 13),
+}
+
+
+def wad_path(name: str) -> Path:
+    return iwad(name) if name.startswith("freedoom") else scenario(name)
+
+
+@cache
+def doom_map(name: str, map_name: str) -> MapData:
+    return load_map(wad_path(name), map_name)
+
+
+@pytest.mark.parametrize(("wad", "map_name"), sorted(MAPS))
+def test_maps_parse_with_their_counts(wad, map_name):
+    found = doom_map(wad, map_name)
+    assert (len(found.sectors), len(found.lines), len(found.things)) == MAPS[wad, map_name]
+    assert found.format == ("doom" if wad.startswith("freedoom") else "udmf")
+    assert all(0 <= side.sector < len(found.sectors) for side in found.sides)
+
+
+@pytest.mark.parametrize(("wad", "map_name"), sorted(MAPS))
+def test_every_sector_is_a_valid_polygon(wad, map_name):
+    polygons = sector_polygons(doom_map(wad, map_name))
+    assert all(p is not None and p.is_valid and p.area > 0 for p in polygons)
+
+
+def test_map_names_list_the_episodes_in_order():
+    names = map_names(iwad("freedoom1"))
+    assert names[:3] == ["E1M1", "E1M2", "E1M3"]
+    assert map_names(scenario("my_way_home")) == ["MAP01"]
+
+
+def test_udmf_things_keep_their_skills_and_types():
+    start = [t for t in doom_map("my_way_home", "MAP01").things if t.type == 1]
+    assert len(start) == 1 and start[0].skills == frozenset(range(1, 6))
+    assert (start[0].x, start[0].y) == (240.0, -176.0)
+
+
+def _copy(tmp_path: Path, data: bytes) -> Path:
+    path = tmp_path / "broken.wad"
+    path.write_bytes(data)
+    return path
+
+
+def test_a_file_that_is_no_wad_is_named(tmp_path):
+    path = _copy(tmp_path, b"PK\x03\x04 not a wad at all")
+    with pytest.raises(WadError, match=r"broken\.wad: header: not a WAD file"):
+        map_names(path)
+
+
+def test_a_directory_past_the_end_is_named(tmp_path):
+    path = _copy(tmp_path, b"PWAD" + struct.pack("<ii", 50, 12))
+    with pytest.raises(WadError, match=r"broken\.wad: directory: 50 entries"):
+        load_map(path, "MAP01")
+
+
+def test_a_truncated_lump_is_named(tmp_path):
+    data = bytearray(wad_path("freedoom1").read_bytes())
+    count, offset = struct.unpack_from("<ii", data, 4)
+    for i in range(count):
+        _, size, raw = struct.unpack_from("<ii8s", data, offset + 16 * i)
+        if raw.rstrip(b"\0") == b"LINEDEFS":
+            struct.pack_into("<i", data, offset + 16 * i + 4, size - 3)
+            break
+    with pytest.raises(WadError, match=r"E1M1 lump LINEDEFS: .* not a whole number of "
+                                       r"14-byte records"):
+        load_map(_copy(tmp_path, bytes(data)), "E1M1")
+
+
+def test_a_broken_textmap_is_named_with_its_line(tmp_path):
+    text = b'namespace = "zdoom";\nvertex { x = 1.0; y = ; }\n'
+    lumps = [(b"MAP01", b""), (b"TEXTMAP", text), (b"ENDMAP", b"")]
+    body, table, pos = b"", b"", 12
+    for name, data in lumps:
+        table += struct.pack("<ii8s", pos, len(data), name)
+        body += data
+        pos += len(data)
+    path = _copy(tmp_path, b"PWAD" + struct.pack("<ii", len(lumps), pos) + body + table)
+    with pytest.raises(WadError, match=r"MAP01 lump TEXTMAP: line 2: key y has no value"):
+        load_map(path, "MAP01")
+
+
+def test_a_missing_map_lists_the_maps_there():
+    with pytest.raises(WadError, match=r"map E9M9: not in this file \(maps: MAP01\)"):
+        load_map(scenario("my_way_home"), "E9M9")
+
+
+@cache
+def doom_rooms(name: str, map_name: str) -> DoomRooms:
+    return build_rooms(doom_map(name, map_name))
+
+
+def test_e1m1_has_rooms_doors_and_its_exit_switch():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    assert 20 <= len(rooms.areas) <= 120
+    names = [a.name for a in rooms.areas]
+    assert len(set(names)) == len(names) and names[0] == "room 1"
+    # Every sector is a room's or a doorway's, and the rooms do not overlap.
+    assert sorted(s for a in rooms.areas for s in a.sectors) == [
+        s for s, a in enumerate(rooms.sector_area) if a >= 0]
+    [exit_line] = rooms.exits
+    assert not exit_line.secret and exit_line.trigger == "use"
+    assert rooms.map.lines[exit_line.line].special == 11  # S1 exit: the exit switch
+    assert rooms.area_at(*exit_line.at) is rooms.areas[exit_line.area]
+    assert any(s.line == exit_line.line and s.kind == "exit" for s in rooms.switches)
+    assert len(rooms.doors) >= 10 and any(d.key == "blue" for d in rooms.doors)
+    assert all(len(d.areas) >= 1 for d in rooms.doors)
+    assert {w.kind for w in rooms.ways} >= {"open", "door", "lift"}
+    assert len(rooms.secrets) >= 1
+    assert any(a.secret for a in rooms.areas)
+
+
+def test_the_start_and_the_things_stand_in_rooms():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    start = next(p for p in rooms.things if p.type == 1)
+    assert start.kind == "player_start" and start.area >= 0
+    assert rooms.area_at(start.x, start.y).index == start.area
+    kinds = {p.kind for p in rooms.things}
+    assert {"monster", "medkit", "ammo", "armour", "weapon", "key"} <= kinds
+    assert sum(p.area >= 0 for p in rooms.things) >= 0.95 * len(rooms.things)
+    assert rooms.area_at(-100000.0, -100000.0) is None
+
+
+def test_my_way_home_is_rooms_and_corridors_with_the_vest_in_one():
+    rooms = doom_rooms("my_way_home", "MAP01")
+    assert len(rooms.areas) == 18 and all(w.kind == "open" for w in rooms.ways)
+    vest = [p for p in rooms.things if p.kind == "armour"]
+    assert len(vest) == 1 and vest[0].name == "green armour" and vest[0].area >= 0
+
+
+def test_freedoom2_map01_finds_its_teleports():
+    rooms = doom_rooms("freedoom2", "MAP01")
+    teleports = [w for w in rooms.ways if w.kind == "teleport"]
+    assert teleports and all(a >= 0 and b >= 0 for a, b in (w.areas for w in teleports))
+    assert len(rooms.exits) == 1
