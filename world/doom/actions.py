@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from world.doom.controls import Play, aim_and_fire, face, press_use, walk
-from world.doom.geometry import Heights
+from world.doom.geometry import HEADROOM, Heights
 from world.errors import InvalidRequestError
 
 if TYPE_CHECKING:
@@ -28,7 +28,11 @@ INSIDE = 40.0  # go_to_area stops this far past the way out
 
 def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float, float]] | None:
     snap = session.engine.snap
-    heights = Heights(snap.floors, snap.ceilings)
+    # Doors are planned as open: the walk presses use at them on the way.
+    ceilings = list(snap.ceilings)
+    for sector in session.doors:
+        ceilings[sector] = max(ceilings[sector], snap.floors[sector] + 2 * HEADROOM)
+    heights = Heights(snap.floors, tuple(ceilings))
     avoid = tuple((s.thing.x, s.thing.y) for s in session.known.things.values()
                   if s.kind == "prop" and math.dist((s.thing.x, s.thing.y), goal) > 48)
     # Harmful pickups are walked around when a route around them exists.
@@ -83,9 +87,10 @@ def go_to_object(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
     spot = session.spot_of(args["object_id"])
     if spot is None:
         return ("target_gone", "It is no longer there.", None)
-    reason = _walk_to(session, play, spot, use_on_way=True, reach=24.0)
+    wall = session.switch_face(args["object_id"])
+    reason = _walk_to(session, play, spot, use_on_way=True, reach=24.0 if wall is None else 12.0)
     if reason == "arrived":
-        reason = face(play, spot) or press_use(play) or "arrived"
+        reason = face(play, wall or spot) or press_use(play) or "arrived"
     if reason == "arrived" and session.spot_of(args["object_id"]) is None:
         return ("arrived", "Took it.", None)
     return (reason, "Walked up to it and pressed use." if reason == "arrived"

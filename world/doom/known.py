@@ -29,6 +29,7 @@ KINDS: MappingProxyType[str, tuple[str, str]] = MappingProxyType({
     "Armor": ("object", "armour"), "Health": ("object", "medkit"),
     "Ammo": ("object", "ammo"), "Weapon": ("object", "weapon"), "Key": ("object", "key"),
     "Powerup": ("object", "prop"), "Monster": ("character", "monster"),
+    "Switch": ("object", "switch"),
 })
 
 # Actor names whose category misleads: ViZDoom's poison vial is listed as health.
@@ -91,8 +92,9 @@ class Sighting:
 class Knowledge:
     """What the player has perceived, brought up to date from snapshots."""
 
-    def __init__(self, geo: MapGeometry) -> None:
+    def __init__(self, geo: MapGeometry, fixed: tuple[Thing, ...] = ()) -> None:
         self.geo = geo
+        self.fixed = fixed  # things of the map itself (switches), never taken
         self.areas: set[int] = set()
         self.visited: set[int] = set()
         self.things: dict[int, Sighting] = {}
@@ -113,7 +115,7 @@ class Knowledge:
         present = {t.id for t in snap.things}
         for sighting in self.things.values():
             sighting.now = False
-        for thing in snap.things:
+        for thing in snap.things + self.fixed:
             kind = kind_of(thing)
             if kind is None or not self.in_view(snap, (thing.x, thing.y), walls):
                 continue
@@ -123,7 +125,7 @@ class Knowledge:
                 self.areas.add(where)
         for tid, sighting in list(self.things.items()):
             spot = (sighting.thing.x, sighting.thing.y)
-            if tid not in present and (math.dist(spot, snap.xy) < 64
+            if tid not in present and tid >= 0 and (math.dist(spot, snap.xy) < 64
                                        or self.in_view(snap, spot, walls)):
                 self.gone.add(tid)
                 del self.things[tid]

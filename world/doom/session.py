@@ -19,13 +19,16 @@ from world.actions.catalog import catalog
 from world.actions.timing import explicit
 from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
-from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec
+from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
+from world.doom.files import iwad
 from world.doom.geometry import HEADROOM, Heights, MapGeometry, crosses_any
 from world.doom.known import EpisodeIds, Knowledge, kind_of
 from world.doom.mission import DoomLevel
+from world.doom.rooms import build_rooms
 from world.doom.route import Planner
 from world.doom.verdict import Facts, Judge
 from world.doom.view import build_plan, build_view
+from world.doom.wad import load_map
 from world.errors import UnknownIdError
 from world.observe.status import GameStatus
 from world.sim.clock import TICKS_PER_SECOND
@@ -61,7 +64,8 @@ class DoomSession:
         self.ids = EpisodeIds(seed, {"area": self.geo.sector_count, "way": len(self.way_list),
                                      "door": max(1, len(self.doors))})
         self.ways = {self.ids.of("way", w.index): w for w in self.way_list}
-        self.known = Knowledge(self.geo)
+        self.switches = switches_of(level)
+        self.known = Knowledge(self.geo, tuple(t for t, _ in self.switches))
         snap = self.engine.snap
         monsters = sum(1 for t in snap.things if t.category == "Monster")
         self.facts = Facts(budget_tics + 350 + self.start_tic, monsters, {})
@@ -217,6 +221,14 @@ class DoomSession:
         thing = self.known.things[found[1]].thing
         return (thing.x, thing.y)
 
+    def switch_face(self, ep: str) -> tuple[float, float] | None:
+        """For a switch, the middle of its wall (to face when pressing use); else None."""
+        found = self.ids.lookup(ep)
+        for thing, wall in self.switches:
+            if found is not None and thing.id == found[1]:
+                return wall
+        return None
+
     def live_position(self, ep: str) -> tuple[float, float] | None:
         """Where a known monster is now while it is alive; None once down or gone."""
         found = self.ids.lookup(ep)
@@ -249,6 +261,29 @@ class DoomSession:
     def close(self) -> None:
         """Stop the engine."""
         self.engine.close()
+
+
+def switches_of(level: DoomLevel) -> list[tuple[Thing, tuple[float, float]]]:
+    """The map's switches (its exit's first) as things standing in front of their walls.
+
+    Read from the WAD (world/doom/rooms.py); a scenario map has none listed. Ids are
+    negative, apart from the engine's things.
+    """
+    if level.iwad is None or level.map is None:
+        return []
+    found = load_map(iwad(level.iwad), level.map)
+    rooms = build_rooms(found)
+    out = []
+    for k, switch in enumerate(sorted(rooms.switches, key=lambda s: (s.kind != "exit", s.line))):
+        line = found.lines[switch.line]
+        a, b = found.vertices[line.v1], found.vertices[line.v2]
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        n = math.hypot(dx, dy) or 1.0
+        # The front side lies to the right of the line's direction.
+        front = (switch.at[0] + dy / n * 28, switch.at[1] - dx / n * 28)
+        name = "exit switch" if switch.kind == "exit" else f"{switch.kind} switch"
+        out.append((Thing(-(k + 1), name, "Switch", front[0], front[1], 0.0, 0.0), switch.at))
+    return out
 
 
 def _changes(before: dict[str, float], after: dict[str, float]) -> list[str]:
