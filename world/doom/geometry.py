@@ -67,6 +67,7 @@ class MapGeometry:
         self.lines: tuple[Line, ...] = tuple(
             Line(e[0], e[1], e[2], tuple(sorted(e[3]))) for _, e in sorted(joined.items()))
         self.sector_count = len(sector_lines)
+        self._at: dict[tuple[float, float], int | None] = {}
         self._ends = np.array([[*ln.a, *ln.b] for ln in self.lines], dtype=float).reshape(-1, 4)
         self._by_sector: list[list[int]] = [[] for _ in sector_lines]
         for i, line in enumerate(self.lines):
@@ -83,10 +84,13 @@ class MapGeometry:
 
     def sector_at(self, x: float, y: float) -> int | None:
         """The sector holding a point (even-odd over each sector's lines), or None."""
-        for s in range(self.sector_count):
-            if self._inside(s, x, y):
-                return s
-        return None
+        key = (round(x, 1), round(y, 1))
+        if key not in self._at:
+            if len(self._at) > 50_000:  # things stand still; a walk passes many points
+                self._at.clear()
+            self._at[key] = next((s for s in range(self.sector_count)
+                                  if self._inside(s, x, y)), None)
+        return self._at[key]
 
     def _inside(self, sector: int, x: float, y: float) -> bool:
         # A line with this sector on both sides (listed once, not blocking) bounds nothing.

@@ -178,6 +178,9 @@ class DoomSession:
         for sighting in self.known.things.values():
             if sighting.group in groups:
                 out.append(self.ids.thing(sighting.thing, sighting.group))
+        if "door" in groups:
+            out += [self.ids.of("door", k) for k, sector in enumerate(self.doors)
+                    if sector in self.known.areas]
         return sorted(out, key=lambda e: (e[0], int(e[1:])))
 
     def _ways(self) -> list[Way]:
@@ -216,6 +219,9 @@ class DoomSession:
     def spot_of(self, ep: str) -> tuple[float, float] | None:
         """Where a known thing is (or was last seen); None once seen gone."""
         found = self.ids.lookup(ep)
+        if found is not None and found[0] == "door":
+            ways = [w for w in self.way_list if self.doors[found[1]] in w.sectors]
+            return ways[0].point if ways else None
         if found is None or found[1] not in self.known.things:
             return None
         thing = self.known.things[found[1]].thing
