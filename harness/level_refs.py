@@ -21,6 +21,7 @@ from world.face import (
     GenerateError,
     Level,
     LevelError,
+    WorldError,
     check_level,
     doom_available,
     generate,
@@ -70,7 +71,7 @@ def resolve(ref: str) -> ResolvedLevel:
             raise UsageError(DOOM_EXTRA_MESSAGE)
         try:
             mission = load_mission(ref)
-        except LevelError as exc:
+        except WorldError as exc:
             raise UsageError(str(exc)) from exc
         return ResolvedLevel(mission, mission.id)  # type: ignore[arg-type]
     if is_generated(ref) and not Path(ref).is_file():

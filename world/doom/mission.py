@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from world.errors import LevelError
+from world.errors import LevelError, LevelProblem, WorldError
 
 TASKS_DIR = Path(__file__).parent / "tasks"
 PREFIX = "doom:"
@@ -89,21 +89,26 @@ def load_mission(ref: str) -> DoomLevel:
     """The mission a `doom:` reference names (its id or an alias).
 
     Raises:
-        LevelError: No such mission (the message lists them), or a bad file (naming the
-            file and field).
+        WorldError: No such mission (the message lists them).
+        LevelError: A bad mission file (naming the file and field).
     """
     missions = [_parse(path) for path in mission_files()]
     for mission in missions:
         if ref == mission.id or ref in mission.aliases:
             return mission
     known = ", ".join(m.id for m in missions)
-    raise LevelError(f"no Doom mission {ref!r} (known: {known})")
+    raise WorldError(f"no Doom mission {ref!r} (known: {known})")
 
 
-def _need(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
-    value = data.get(key)
+def _bad(where: str, message: str) -> LevelError:
+    file, _, path = where.partition(": ")
+    return LevelError([LevelProblem(file, path or "$", message)])
+
+
+def _need(data: Any, key: str, kind: type, where: str) -> Any:
+    value = data.get(key) if isinstance(data, dict) else None
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise LevelError(f"{where}: field {key!r} must be a {kind.__name__}, got {value!r}")
+        raise _bad(where, f"field {key!r} must be a {kind.__name__}, got {value!r}")
     return value
 
 
@@ -112,17 +117,17 @@ def _parse(path: Path) -> DoomLevel:
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise LevelError(f"{path}: not JSON: {exc}") from None
+        raise _bad(str(path), f"not JSON: {exc}") from None
     where = str(path)
     engine = _need(data, "engine", dict, where)
     diffs = tuple(DoomDifficulty(_need(d, "id", str, where), int(_need(d, "skill", int, where)))
                   for d in _need(data, "difficulties", list, where))
     if not diffs or any(not 1 <= d.skill <= 5 for d in diffs):
-        raise LevelError(f"{where}: 'difficulties' must list at least one, each with skill 1-5")
+        raise _bad(where, "'difficulties' must list at least one, each with skill 1-5")
     budgets = _need(data, "budgets", dict, where)
     objectives = []
     for i, o in enumerate(_need(data, "objectives", list, where)):
-        at = f"{where}: objectives[{i}]"
+        at = f"{where}: $.objectives[{i}]"
         objectives.append(DoomObjective(
             _need(o, "id", str, at), _need(o, "kind", str, at), _need(o, "text", str, at),
             _need(o, "verifier", dict, at), float(o.get("weight", 1.0)),

@@ -68,7 +68,7 @@ class DoomSession:
         self.known = Knowledge(self.geo, tuple(t for t, _ in self.switches))
         snap = self.engine.snap
         monsters = sum(1 for t in snap.things if t.category == "Monster")
-        self.facts = Facts(budget_tics + 350 + self.start_tic, monsters, {})
+        self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
         self.judge = Judge(level, difficulty, self.facts)
         self.known.update(snap)
         self.judge.update(snap, 0)

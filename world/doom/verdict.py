@@ -28,6 +28,7 @@ PICKUP_REACH = 64.0  # a pickup that vanishes this close to the player was taken
 class Facts:
     """What verifiers read besides the snapshot: counts gathered over the episode."""
 
+    start_tic: int  # the engine's clock when the player gets control
     timeout_tic: int
     monsters_at_start: int
     pickups: dict[str, int]  # kind (in the benchmark's words) -> pickups taken
@@ -52,9 +53,10 @@ def _exit(args: dict[str, Any], snap: Snapshot, facts: Facts) -> tuple[str, floa
 
 def _survive(args: dict[str, Any], snap: Snapshot, facts: Facts) -> tuple[str, float]:
     need = float(args["seconds"]) * TICS_PER_SECOND
+    lived = snap.tic - facts.start_tic
     if snap.dead:
-        return FAILED, min(1.0, snap.tic / need)
-    return (DONE, 1.0) if snap.tic >= need else (TODO, snap.tic / need)
+        return FAILED, min(1.0, lived / need)
+    return (DONE, 1.0) if lived >= need else (TODO, lived / need)
 
 
 def _count(have: float, need: float) -> tuple[str, float]:
