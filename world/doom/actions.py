@@ -91,8 +91,8 @@ def go_to_object(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
     reason = _walk_to(session, play, spot, use_on_way=True, reach=24.0 if wall is None else 12.0)
     if reason == "arrived":
         reason = face(play, wall or spot) or press_use(play) or "arrived"
-    if reason == "arrived" and session.spot_of(args["object_id"]) is None:
-        return ("arrived", "Took it.", None)
+    if session.spot_of(args["object_id"]) is None:
+        return (reason, "Took it.", None)
     return (reason, "Walked up to it and pressed use." if reason == "arrived"
             else "Did not reach it.", None)
 
