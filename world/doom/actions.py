@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from world.doom.controls import Play, aim_and_fire, face, press_use, walk
-from world.doom.geometry import HEADROOM, Heights
+from world.doom.geometry import Heights
 from world.errors import InvalidRequestError
 
 if TYPE_CHECKING:
@@ -30,8 +30,9 @@ def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float,
     snap = session.engine.snap
     # Doors are planned as open: the walk presses use at them on the way.
     ceilings = list(snap.ceilings)
-    for sector in session.doors:
-        ceilings[sector] = max(ceilings[sector], snap.floors[sector] + 2 * HEADROOM)
+    for door in session.doors:
+        if door.manual and door.key is None:
+            ceilings[door.sector] = max(ceilings[door.sector], snap.floors[door.sector] + 128)
     heights = Heights(snap.floors, tuple(ceilings))
     avoid = tuple((s.thing.x, s.thing.y) for s in session.known.things.values()
                   if s.kind == "prop" and math.dist((s.thing.x, s.thing.y), goal) > 48)
@@ -56,8 +57,8 @@ def _walk_to(session: DoomSession, play: Play, goal: tuple[float, float], *,
 def go_to(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     """Walk to a point on known floor."""
     goal = (float(args["x"]), float(args["z"]))
-    sector = session.geo.sector_at(*goal)
-    if sector is None or sector not in session.known.areas:
+    area = session.layout.area_at(*goal)
+    if area is None or area not in session.known.areas:
         return ("no_known_route", "No known route leads there; explore further.", None)
     reason = _walk_to(session, play, goal, use_on_way=bool(args.get("use_on_way")))
     where = session.engine.snap.xy
@@ -68,13 +69,13 @@ def go_to(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
 def go_to_area(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     """Walk through a way out of the current sector into the next one."""
     way = session.ways[args["exit_id"]]
-    here = session.geo.sector_at(*session.engine.snap.xy)
-    if here not in way.sectors:
+    here = session.layout.area_at(*session.engine.snap.xy)
+    if not session.leads_out(way, here):
         raise InvalidRequestError(f"way out {args['exit_id']!r} does not lead out of this area")
-    target = way.sectors[1] if way.sectors[0] == here else way.sectors[0]
+    target = way.areas[1] if way.areas[0] == here else way.areas[0]
     goal = session.inside(way, target)
     reason = _walk_to(session, play, goal, use_on_way=True)
-    now = session.geo.sector_at(*session.engine.snap.xy)
+    now = session.layout.area_at(*session.engine.snap.xy)
     if reason in ("arrived", "stuck") and now == target:
         return ("arrived", "Went through into {area}.", None)
     if reason == "arrived":

@@ -2,8 +2,9 @@
 
 Things are named in the benchmark's words by the engine's own category (one table,
 `KINDS`), and numbered per episode like the shipped world's ids: a letter per group and
-numbers shuffled with the episode seed. The player knows its start sector, every sector
-it has stood in, the sectors next to those through an open portal, and every thing it
+numbers shuffled with the episode seed. The player knows its start room, every room
+it has stood in, the rooms it sees into from there (through an opening or an open
+door), the rooms of things it has seen, and every thing it
 has had in view: within the 90-degree field of view, 3,000 units, with no wall or shut
 door between (the engine's live heights decide). A thing out of view keeps where it was
 last seen; one seen gone (its spot in view, the thing not there) is dropped.
@@ -19,6 +20,7 @@ import numpy as np
 
 from world.doom.engine import Snapshot, Thing
 from world.doom.geometry import Heights, MapGeometry, crosses_any
+from world.doom.layout import DoorSpot, Layout, Way
 
 SIGHT_RANGE = 3000.0
 HALF_FOV = 45.0
@@ -92,8 +94,8 @@ class Sighting:
 class Knowledge:
     """What the player has perceived, brought up to date from snapshots."""
 
-    def __init__(self, geo: MapGeometry, fixed: tuple[Thing, ...] = ()) -> None:
-        self.geo = geo
+    def __init__(self, geo: MapGeometry, layout: Layout, fixed: tuple[Thing, ...] = ()) -> None:
+        self.geo, self.layout = geo, layout
         self.fixed = fixed  # things of the map itself (switches), never taken
         self.areas: set[int] = set()
         self.visited: set[int] = set()
@@ -103,14 +105,13 @@ class Knowledge:
     def update(self, snap: Snapshot) -> None:
         """Learn from one moment: the sector stood in, its neighbours, things in view."""
         heights = Heights(snap.floors, snap.ceilings)
-        here = self.geo.sector_at(*snap.xy)
+        here = self.layout.area_at(*snap.xy)
         if here is not None:
             self.visited.add(here)
             self.areas.add(here)
-            for i in self.geo.portals:
-                line = self.geo.lines[i]
-                if here in line.sectors:
-                    self.areas.update(line.sectors)
+            for way in self.layout.ways:
+                if here in way.areas and self._see_through(way, heights):
+                    self.areas.update(way.areas)
         walls = self.geo.walls(heights, sight=True)
         present = {t.id for t in snap.things}
         for sighting in self.things.values():
@@ -120,7 +121,7 @@ class Knowledge:
             if kind is None or not self.in_view(snap, (thing.x, thing.y), walls):
                 continue
             self.things[thing.id] = Sighting(thing, kind[0], kind[1], snap.tic, True)
-            where = self.geo.sector_at(thing.x, thing.y)
+            where = self.layout.area_at(thing.x, thing.y)
             if where is not None:
                 self.areas.add(where)
         for tid, sighting in list(self.things.items()):
@@ -129,6 +130,16 @@ class Knowledge:
                                        or self.in_view(snap, spot, walls)):
                 self.gone.add(tid)
                 del self.things[tid]
+
+    def _see_through(self, way: Way, heights: Heights) -> bool:
+        if way.door is None:
+            return True
+        sector = self.layout.doors[way.door].sector
+        return heights.ceiling[sector] - heights.floor[sector] > 0
+
+    def knows_door(self, door: DoorSpot) -> bool:
+        """Doors on the ways out of every area the player has been in are known."""
+        return any(a in self.visited for a in door.areas)
 
     def in_view(self, snap: Snapshot, point: tuple[float, float], walls: np.ndarray) -> bool:
         """Whether a point is in the player's field of view with a clear line to it."""

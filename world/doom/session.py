@@ -12,39 +12,26 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from world.actions.catalog import catalog
 from world.actions.timing import explicit
 from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
-from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
-from world.doom.files import iwad
-from world.doom.geometry import HEADROOM, Heights, MapGeometry, crosses_any
+from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec
+from world.doom.geometry import Heights, MapGeometry, crosses_any
 from world.doom.known import EpisodeIds, Knowledge, kind_of
+from world.doom.layout import Layout, Way
 from world.doom.mission import DoomLevel
-from world.doom.rooms import build_rooms
 from world.doom.route import Planner
 from world.doom.verdict import Facts, Judge
 from world.doom.view import build_plan, build_view
-from world.doom.wad import load_map
 from world.errors import UnknownIdError
 from world.observe.status import GameStatus
 from world.sim.clock import TICKS_PER_SECOND
 
 THREAT_RANGE = 1500.0  # return fire answers monsters in view this close
 HURT = 10.0  # health lost in one action that interrupts it (acid floors drain less often)
-
-
-@dataclass(frozen=True)
-class Way:
-    """A way between two sectors: the sectors and the middle of its widest portal line."""
-
-    index: int
-    sectors: tuple[int, int]
-    point: tuple[float, float]
-    normal: tuple[float, float]
 
 
 class DoomSession:
@@ -58,14 +45,14 @@ class DoomSession:
         self.start_tic = self.engine.snap.tic
         self.geo = MapGeometry(self.engine.sector_lines)
         self.planner = Planner(self.geo)
-        self.way_list = self._ways()
-        self.doors = [s for s in range(self.geo.sector_count)
-                      if self.engine.snap.ceilings[s] - self.engine.snap.floors[s] < HEADROOM]
-        self.ids = EpisodeIds(seed, {"area": self.geo.sector_count, "way": len(self.way_list),
-                                     "door": max(1, len(self.doors))})
+        self.layout = Layout(level)
+        self.way_list = self.layout.ways
+        self.doors = self.layout.doors
+        self.ids = EpisodeIds(seed, {"area": len(self.layout.names), "way": len(self.way_list),
+                                     "door": len(self.doors)})
         self.ways = {self.ids.of("way", w.index): w for w in self.way_list}
-        self.switches = switches_of(level)
-        self.known = Knowledge(self.geo, tuple(t for t, _ in self.switches))
+        self.switches = self.layout.switches
+        self.known = Knowledge(self.geo, self.layout, tuple(t for t, _ in self.switches))
         snap = self.engine.snap
         monsters = sum(1 for t in snap.things if t.category == "Monster")
         self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
@@ -173,44 +160,27 @@ class DoomSession:
     def _known_ids(self, groups: tuple[str, ...]) -> list[str]:
         out = []
         if "way" in groups:
-            here = self.geo.sector_at(*self.engine.snap.xy)
-            out += [ep for ep, w in self.ways.items() if here in w.sectors]
+            here = self.layout.area_at(*self.engine.snap.xy)
+            out += [ep for ep, w in self.ways.items() if self.leads_out(w, here)]
         for sighting in self.known.things.values():
             if sighting.group in groups:
                 out.append(self.ids.thing(sighting.thing, sighting.group))
         if "door" in groups:
-            out += [self.ids.of("door", k) for k, sector in enumerate(self.doors)
-                    if sector in self.known.areas]
+            out += [self.ids.of("door", d.index) for d in self.doors if self.known.knows_door(d)]
         return sorted(out, key=lambda e: (e[0], int(e[1:])))
 
-    def _ways(self) -> list[Way]:
-        best: dict[tuple[int, int], Any] = {}
-        for i in self.geo.portals:
-            line = self.geo.lines[i]
-            pair = (line.sectors[0], line.sectors[1])
-            if pair not in best or line.length > best[pair].length:
-                best[pair] = line
-        ways = []
-        for index, (pair, line) in enumerate(sorted(best.items())):
-            dx, dy = line.b[0] - line.a[0], line.b[1] - line.a[1]
-            n = math.hypot(dx, dy) or 1.0
-            ways.append(Way(index, pair, line.mid, (-dy / n, dx / n)))
-        return ways
+    def leads_out(self, way: Way, area: int | None) -> bool:
+        """Whether a way leads out of an area (a teleport only from its start)."""
+        return area == way.areas[0] or (area == way.areas[1] and not way.one_way)
 
-    def inside(self, way: Way, sector: int) -> tuple[float, float]:
-        """A point just inside a sector past a way's middle."""
-        for distance in (40.0, 24.0, 64.0, 12.0):
-            for sign in (1, -1):
-                p = (way.point[0] + sign * way.normal[0] * distance,
-                     way.point[1] + sign * way.normal[1] * distance)
-                if self.geo.sector_at(*p) == sector:
-                    return p
-        return way.point
+    def inside(self, way: Way, area: int) -> tuple[float, float]:
+        """A point just inside an area past a way's middle."""
+        return self.layout.inside(way, area)
 
     def area_id_at(self, xy: tuple[float, float]) -> str | None:
-        """The episode id of the sector at a point."""
-        sector = self.geo.sector_at(*xy)
-        return None if sector is None else self.ids.of("area", sector)
+        """The episode id of the area at a point."""
+        area = self.layout.area_at(*xy)
+        return None if area is None else self.ids.of("area", area)
 
     def _floor(self, x: float, y: float) -> float:
         sector = self.geo.sector_at(x, y)
@@ -220,8 +190,7 @@ class DoomSession:
         """Where a known thing is (or was last seen); None once seen gone."""
         found = self.ids.lookup(ep)
         if found is not None and found[0] == "door":
-            ways = [w for w in self.way_list if self.doors[found[1]] in w.sectors]
-            return ways[0].point if ways else None
+            return self.doors[found[1]].point
         if found is None or found[1] not in self.known.things:
             return None
         thing = self.known.things[found[1]].thing
@@ -267,29 +236,6 @@ class DoomSession:
     def close(self) -> None:
         """Stop the engine."""
         self.engine.close()
-
-
-def switches_of(level: DoomLevel) -> list[tuple[Thing, tuple[float, float]]]:
-    """The map's switches (its exit's first) as things standing in front of their walls.
-
-    Read from the WAD (world/doom/rooms.py); a scenario map has none listed. Ids are
-    negative, apart from the engine's things.
-    """
-    if level.iwad is None or level.map is None:
-        return []
-    found = load_map(iwad(level.iwad), level.map)
-    rooms = build_rooms(found)
-    out = []
-    for k, switch in enumerate(sorted(rooms.switches, key=lambda s: (s.kind != "exit", s.line))):
-        line = found.lines[switch.line]
-        a, b = found.vertices[line.v1], found.vertices[line.v2]
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        n = math.hypot(dx, dy) or 1.0
-        # The front side lies to the right of the line's direction.
-        front = (switch.at[0] + dy / n * 28, switch.at[1] - dx / n * 28)
-        name = "exit switch" if switch.kind == "exit" else f"{switch.kind} switch"
-        out.append((Thing(-(k + 1), name, "Switch", front[0], front[1], 0.0, 0.0), switch.at))
-    return out
 
 
 def _changes(before: dict[str, float], after: dict[str, float]) -> list[str]:

@@ -3,16 +3,13 @@
 The view holds what the player knows (world/doom/known.py) in episode ids and the
 benchmark's words, in the schema of schemas/messages/observation.schema.json, so the
 harness's text view and every agent read it as they read the shipped world's. The map
-(schemas/record/map.schema.json) draws every sector's outline from the engine's lines.
+(schemas/record/map.schema.json) draws every room's outline from the WAD's geometry.
 """
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING, Any
-
-from shapely.geometry import LineString
-from shapely.ops import polygonize
 
 from world.doom.geometry import HEADROOM
 from world.doom.known import kind_of
@@ -30,14 +27,11 @@ def _point(session: DoomSession, xy: tuple[float, float], z: float | None = None
     return [round(xy[0], 1), round(height, 1), round(xy[1], 1)]
 
 
-def _area_name(sector: int) -> str:
-    return f"sector {sector}"
-
-
 def build_view(session: DoomSession) -> dict[str, Any]:
     """The structured view now."""
     snap, known, ids = session.engine.snap, session.known, session.ids
-    here = session.geo.sector_at(*snap.xy)
+    here = session.layout.area_at(*snap.xy)
+    names = session.layout.names
     c = snap.counters
     weapon = WEAPONS.get(int(c["SELECTED_WEAPON"]), "fist")
     player = {
@@ -57,24 +51,23 @@ def build_view(session: DoomSession) -> dict[str, Any]:
     if here is not None:
         ways = []
         for ep, way in sorted(session.ways.items(), key=lambda kv: kv[1].index):
-            if here not in way.sectors:
+            if not session.leads_out(way, here):
                 continue
-            to = way.sectors[1] if way.sectors[0] == here else way.sectors[0]
-            door = session.doors.index(to) if to in session.doors else None
-            ways.append({"id": ep, "to": ids.of("area", to), "to_name": _area_name(to),
+            to = way.areas[1] if way.areas[0] == here else way.areas[0]
+            door = way.door
+            ways.append({"id": ep, "to": ids.of("area", to), "to_name": names[to],
                          "via": "door" if door is not None else "opening",
                          "door": None if door is None else ids.of("door", door),
                          "position": _point(session, way.point), "visited": to in known.visited,
-                         "one_way": False, "other_storey": False,
+                         "one_way": way.one_way, "other_storey": False,
                          "distance": round(math.dist(snap.xy, way.point), 1)})
-        area = {"id": ids.of("area", here), "name": _area_name(here), "storey": STOREY,
+        area = {"id": ids.of("area", here), "name": names[here], "storey": STOREY,
                 "ways_out": ways, "windows": []}
     objects, characters = [], []
     for tid in sorted(known.things):
         s = known.things[tid]
         xy = (s.thing.x, s.thing.y)
-        sector = session.geo.sector_at(*xy)
-        row_area = None if sector is None else ids.of("area", sector)
+        row_area = session.area_id_at(xy)
         distance = round(math.dist(snap.xy, xy), 1)
         if s.group == "object":
             objects.append({"id": ids.thing(s.thing, "object"), "kind": s.kind,
@@ -120,50 +113,37 @@ def _objectives(session: DoomSession, objects: list[dict[str, Any]]) -> list[dic
 
 
 def _doors(session: DoomSession, here: int | None) -> list[dict[str, Any]]:
-    snap, rows = session.engine.snap, []
-    for k, sector in enumerate(session.doors):
-        if sector not in session.known.areas:
+    snap, rows, ids = session.engine.snap, [], session.ids
+    for door in session.doors:
+        if not session.known.knows_door(door):
             continue
-        ways = [w for w in session.way_list if sector in w.sectors]
-        if not ways:
-            continue
-        spot = ways[0].point
-        gap = snap.ceilings[sector] - snap.floors[sector]
-        rows.append({"id": session.ids.of("door", k), "position": _point(session, spot),
-                     "between": [session.ids.of("area", s) for w in ways for s in w.sectors
-                                 if s != sector][:2],
-                     "state": "open" if gap >= HEADROOM else "closed",
-                     "locked_from_this_side": False, "key": None, "key_area": None,
-                     "needs_key": False, "panel": None, "has_panel": False,
-                     "open_seconds": None, "one_way": False,
-                     "distance": round(math.dist(snap.xy, spot), 1)})
+        gap = snap.ceilings[door.sector] - snap.floors[door.sector]
+        state = "open" if gap >= HEADROOM else ("locked" if door.key else "closed")
+        rows.append({"id": ids.of("door", door.index), "position": _point(session, door.point),
+                     "between": [ids.of("area", a) for a in door.areas][:2],
+                     "state": state, "locked_from_this_side": False, "key": None,
+                     "key_area": None, "needs_key": door.key is not None, "panel": None,
+                     "has_panel": not door.manual, "open_seconds": None, "one_way": False,
+                     "distance": round(math.dist(snap.xy, door.point), 1)})
     return rows
-
-
-def sector_ring(session: DoomSession, sector: int) -> list[list[float]]:
-    """A sector's outline (its largest face), for drawing."""
-    lines = [session.geo.lines[i] for i in session.geo.sector_lines(sector)]
-    faces = list(polygonize([LineString([ln.a, ln.b]) for ln in lines if ln.a != ln.b]))
-    if not faces:
-        return [[round(lines[0].a[0], 1), round(lines[0].a[1], 1)],
-                [round(lines[0].b[0], 1), round(lines[0].b[1], 1)]] if lines else [[0, 0], [0, 0]]
-    face = max(faces, key=lambda f: f.area)
-    return [[round(x, 1), round(y, 1)] for x, y in face.exterior.coords[:-1]]
 
 
 def build_plan(session: DoomSession) -> dict[str, Any]:
     """The map a record carries: every sector, way and thing at the start."""
     ids, snap = session.ids, session.engine.snap
-    areas = [{"id": ids.of("area", s), "name": _area_name(s), "storey": STOREY,
-              "polygon": sector_ring(session, s), "secret": False, "exit": False}
-             for s in range(session.geo.sector_count)]
-    exits = [{"id": ep, "kind": "opening", "storey": STOREY,
-              "areas": [ids.of("area", s) for s in w.sectors],
+    layout = session.layout
+    areas = [{"id": ids.of("area", a), "name": name, "storey": STOREY,
+              "polygon": layout.shape_ring(a), "secret": layout.rooms.areas[a].secret,
+              "exit": False}
+             for a, name in enumerate(layout.names)]
+    exits = [{"id": ep if w.door is None else ids.of("door", w.door),
+              "kind": "opening" if w.door is None else "door", "storey": STOREY,
+              "areas": [ids.of("area", a) for a in w.areas],
               "segment": [[round(w.point[0] - 8 * w.normal[1], 1),
                            round(w.point[1] + 8 * w.normal[0], 1)],
                           [round(w.point[0] + 8 * w.normal[1], 1),
                            round(w.point[1] - 8 * w.normal[0], 1)]],
-              "hidden": False, "door": None}
+              "hidden": False, "door": None if w.door is None else _door_start(session, w.door)}
              for ep, w in sorted(session.ways.items(), key=lambda kv: kv[1].index)]
     objects, characters = [], []
     start_ids = EpisodeIdsView(session)
@@ -183,7 +163,14 @@ def build_plan(session: DoomSession) -> dict[str, Any]:
             "characters": characters,
             "objectives": [{"index": n, "id": o.id, "text": o.text}
                            for n, o in enumerate(session.level.objectives, 1)],
-            "ids": {a["id"]: _area_name(s) for s, a in enumerate(areas)}}
+            "ids": {a["id"]: a["name"] for a in areas}}
+
+
+def _door_start(session: DoomSession, index: int) -> str:
+    door, snap = session.doors[index], session.engine.snap
+    if snap.ceilings[door.sector] - snap.floors[door.sector] >= HEADROOM:
+        return "open"
+    return "locked" if door.key else "closed"
 
 
 class EpisodeIdsView:
