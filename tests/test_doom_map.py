@@ -6,13 +6,18 @@ WADs); without ViZDoom installed every test here is skipped with the reason.
 
 from __future__ import annotations
 
+import itertools
+import random
 import struct
 from functools import cache
 from pathlib import Path
 
+import numpy as np
 import pytest
+import shapely
 
 from world.doom.files import DoomUnavailableError, iwad, scenario
+from world.doom.navgrid import NavGrid, build_navgrid, doors_open, map_heights
 from world.doom.polygons import sector_polygons
 from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.wad import MapData, WadError, load_map, map_names
@@ -165,3 +170,53 @@ def test_freedoom2_map01_finds_its_teleports():
     teleports = [w for w in rooms.ways if w.kind == "teleport"]
     assert teleports and all(a >= 0 and b >= 0 for a, b in (w.areas for w in teleports))
     assert len(rooms.exits) == 1
+
+
+@cache
+def e1m1_grid() -> NavGrid:
+    return build_navgrid(doom_rooms("freedoom1", "E1M1"))
+
+
+def _reachable_goals(grid: NavGrid, start: tuple[float, float], heights, count: int,
+                     seed: int) -> list[tuple[float, float]]:
+    """Cell centres a walk from the start reaches, drawn at random (seeded)."""
+    cells = np.flatnonzero(grid.reachable(start, heights)).tolist()
+    rng = random.Random(seed)
+    return [grid.centre(cell) for cell in rng.sample(cells, count)]
+
+
+def test_e1m1_routes_reach_forty_random_goals_clear_of_walls():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    grid = e1m1_grid()
+    heights = doors_open(rooms, map_heights(rooms))
+    start = next(p for p in rooms.things if p.type == 1)
+    goals = _reachable_goals(grid, (start.x, start.y), heights, 40, seed=7)
+    walls = shapely.MultiLineString([
+        (rooms.map.vertices[ln.v1], rooms.map.vertices[ln.v2])
+        for ln in rooms.map.lines if ln.back is None or ln.blocking])
+    for goal in goals:
+        route = grid.plan((start.x, start.y), goal, heights)
+        assert route and route[-1] == goal
+        assert route == grid.plan((start.x, start.y), goal, heights)  # deterministic
+        for a, b in itertools.pairwise(route):
+            assert shapely.LineString([a, b]).distance(walls) >= 4.0, (goal, a, b)
+
+
+def test_closed_doors_keep_routes_in_fewer_rooms():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    grid = e1m1_grid()
+    start = next(p for p in rooms.things if p.type == 1)
+    closed = grid.reachable((start.x, start.y), map_heights(rooms))
+    opened = grid.reachable((start.x, start.y), doors_open(rooms, map_heights(rooms)))
+    assert closed.any() and not (closed & ~opened).any()
+    assert closed.sum() < 0.8 * opened.sum()
+    inside = np.flatnonzero(opened & ~closed)[0]
+    goal = grid.centre(int(inside))
+    assert grid.plan((start.x, start.y), goal, map_heights(rooms)) is None
+
+
+def test_unreachable_goals_answer_none_at_once():
+    grid = e1m1_grid()
+    rooms = doom_rooms("freedoom1", "E1M1")
+    start = next(p for p in rooms.things if p.type == 1)
+    assert grid.plan((start.x, start.y), (-100000.0, 5.0), map_heights(rooms)) is None
