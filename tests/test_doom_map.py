@@ -7,6 +7,7 @@ WADs); without ViZDoom installed every test here is skipped with the reason.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import struct
 from functools import cache
@@ -20,6 +21,7 @@ from world.doom.files import DoomUnavailableError, iwad, scenario
 from world.doom.navgrid import NavGrid, build_navgrid, doors_open, map_heights
 from world.doom.polygons import sector_polygons
 from world.doom.rooms import DoomRooms, build_rooms
+from world.doom.sight import EYE, Sight
 from world.doom.wad import MapData, WadError, load_map, map_names
 
 try:
@@ -220,3 +222,43 @@ def test_unreachable_goals_answer_none_at_once():
     rooms = doom_rooms("freedoom1", "E1M1")
     start = next(p for p in rooms.things if p.type == 1)
     assert grid.plan((start.x, start.y), (-100000.0, 5.0), map_heights(rooms)) is None
+
+
+def _across(rooms: DoomRooms, door) -> tuple[tuple[float, float, float], ...]:
+    """Two eyes facing each other through a doorway, 40 units off its centre line."""
+    (x1, y1), (x2, y2) = door.segment
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    length = math.hypot(x2 - x1, y2 - y1)
+    nx, ny = -(y2 - y1) / length, (x2 - x1) / length
+    eyes = []
+    for side in (1, -1):
+        x, y = mx + side * 40 * nx, my + side * 40 * ny
+        floor = rooms.map.sectors[rooms.sector_at(x, y)].floor
+        eyes.append((x, y, floor + EYE))
+    return tuple(eyes)
+
+
+def test_a_closed_door_blocks_sight_and_an_open_one_does_not():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    sight = Sight(rooms.map)
+    closed, opened = map_heights(rooms), doors_open(rooms, map_heights(rooms))
+    doors = [d for d in rooms.doors if d.manual and len(d.areas) == 2]
+    assert doors
+    for door in doors:
+        a, b = _across(rooms, door)
+        assert not sight.visible(a, b, closed), door
+        assert sight.visible(a, b, opened) and sight.visible(b, a, opened), door
+
+
+def test_walls_block_sight_and_open_floor_does_not():
+    rooms = doom_rooms("my_way_home", "MAP01")
+    sight = Sight(rooms.map)
+    heights = map_heights(rooms)
+    # Room 0 (x 160-320, y -256..-96) and room 1 (x 384-544): a wall between, the
+    # corridor 15 (y -208..-144) joins them.
+    assert sight.visible((200, -176, 41), (500, -176, 41), heights)
+    assert not sight.visible((200, -240, 41), (500, -240, 41), heights)
+    assert not sight.visible((200, -176, 41), (1040, -352, 41), heights)
+    many = sight.visible_many((200, -176, 41), [(500, -176, 41), (200, -240, 41),
+                                                (500, -240, 41)], heights)
+    assert many.tolist() == [True, True, False]
