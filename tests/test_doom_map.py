@@ -7,17 +7,23 @@ WADs); without ViZDoom installed every test here is skipped with the reason.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 import struct
 from functools import cache
 from pathlib import Path
 
+import jsonschema
 import numpy as np
 import pytest
 import shapely
 
+from harness.pages.endstate import EndState
+from harness.pages.map_svg import build_maps
+from tests.shared import ROOT
 from world.doom.files import DoomUnavailableError, iwad, scenario
+from world.doom.mapview import record_map
 from world.doom.navgrid import NavGrid, build_navgrid, doors_open, map_heights
 from world.doom.polygons import sector_polygons
 from world.doom.rooms import DoomRooms, build_rooms
@@ -262,3 +268,36 @@ def test_walls_block_sight_and_open_floor_does_not():
     many = sight.visible_many((200, -176, 41), [(500, -176, 41), (200, -240, 41),
                                                 (500, -240, 41)], heights)
     assert many.tolist() == [True, True, False]
+
+
+class _Numbers:
+    """Episode ids numbered in order, as a session's numbering would give them."""
+
+    def of(self, group: str, index: int) -> str:
+        return f"{group[0]}{index + 1}"
+
+
+def test_the_record_map_of_e1m1_meets_the_schema_and_draws():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    plan = record_map(rooms, _Numbers(), skill=3, objectives=[("exit", "Press the exit switch")])
+    schema = json.loads((ROOT / "schemas" / "record" / "map.schema.json").read_text())
+    jsonschema.validate(plan, schema)
+    assert {a["id"] for a in plan["areas"]} == {f"a{i + 1}" for i in range(len(rooms.areas))}
+    [exit_room] = {a["id"] for a in plan["areas"] if a["exit"]}
+    assert exit_room == f"a{rooms.exits[0].area + 1}"
+    doors = [e for e in plan["exits"] if e["kind"] == "door"]
+    assert doors and {e["door"] for e in doors} <= {"closed", "open", "locked"}
+    assert any(e["door"] == "locked" for e in doors)  # the blue doors
+    monsters = [c for c in plan["characters"]]
+    assert monsters and all(c["side"] == "hostile" for c in monsters)
+    assert plan["hazards"], "E1M1's nukage is drawn as damaging floor"
+    assert plan["ids"][exit_room] == rooms.areas[rooms.exits[0].area].name
+    [drawn] = build_maps(plan, EndState(), [], [])
+    assert len(drawn.areas) == len(plan["areas"]) and len(drawn.exits) == len(plan["exits"])
+
+
+def test_skill_decides_which_things_the_map_shows():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    easy = record_map(rooms, _Numbers(), skill=1)
+    hard = record_map(rooms, _Numbers(), skill=5)
+    assert len(easy["characters"]) < len(hard["characters"])
