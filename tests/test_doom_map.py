@@ -28,6 +28,7 @@ from world.doom.navgrid import NavGrid, build_navgrid, doors_open, map_heights
 from world.doom.polygons import sector_polygons
 from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.sight import EYE, Sight
+from world.doom.specials import line_special
 from world.doom.wad import MapData, WadError, load_map, map_names
 
 try:
@@ -112,15 +113,63 @@ def test_a_truncated_lump_is_named(tmp_path):
         load_map(_copy(tmp_path, bytes(data)), "E1M1")
 
 
-def test_a_broken_textmap_is_named_with_its_line(tmp_path):
-    text = b'namespace = "zdoom";\nvertex { x = 1.0; y = ; }\n'
-    lumps = [(b"MAP01", b""), (b"TEXTMAP", text), (b"ENDMAP", b"")]
+def _wad(lumps: list[tuple[bytes, bytes]]) -> bytes:
+    """A PWAD holding these lumps in order."""
     body, table, pos = b"", b"", 12
     for name, data in lumps:
         table += struct.pack("<ii8s", pos, len(data), name)
         body += data
         pos += len(data)
-    path = _copy(tmp_path, b"PWAD" + struct.pack("<ii", len(lumps), pos) + body + table)
+    return b"PWAD" + struct.pack("<ii", len(lumps), pos) + body + table
+
+
+_SQUARE = b"".join(struct.pack("<hh", x, y) for x, y in ((0, 0), (256, 0), (256, 256),
+                                                          (0, 256)))
+_SIDES = struct.pack("<hh8s8s8sH", 0, 0, b"-", b"-", b"STARTAN3", 0) * 4
+_SECTOR = struct.pack("<hh8s8shhh", 0, 128, b"FLOOR4_8", b"CEIL3_5", 160, 9, 0)
+
+
+def test_a_hexen_map_keeps_its_activation_arguments_and_thing_ids(tmp_path):
+    use_repeat = (1 << 10) | 0x0200 | 0x0001
+    lines = b"".join(struct.pack("<HHHB5BHH", i, (i + 1) % 4, use_repeat if i == 0 else 1,
+                                 12 if i == 0 else 0, 0, 16, 150, 0, 0, i, 0xFFFF)
+                     for i in range(4))
+    things = struct.pack("<hhhhhhhB5B", 7, 128, 128, 0, 90, 1, 0x107 | 0x100, 0,
+                         0, 0, 0, 0, 0)
+    path = _copy(tmp_path, _wad([(b"MAP01", b""), (b"THINGS", things), (b"LINEDEFS", lines),
+                                 (b"SIDEDEFS", _SIDES), (b"VERTEXES", _SQUARE),
+                                 (b"SECTORS", _SECTOR), (b"BEHAVIOR", b"ACS\0")]))
+    found = load_map(path, "MAP01")
+    assert found.format == "hexen" and len(found.lines) == 4
+    door = found.lines[0]
+    assert (door.special, door.activation, door.repeat, door.args) == (12, "use", True,
+                                                                        (0, 16, 150, 0, 0))
+    special = line_special(found, door)
+    assert special is not None and (special.kind, special.trigger, special.repeat,
+                                    special.tag) == ("door", "use", True, 0)
+    [start] = found.things
+    assert (start.tid, start.type, start.angle, start.single) == (7, 1, 90, True)
+    assert start.skills == frozenset(range(1, 6))
+    assert found.sectors[0].secret  # special 9
+    [shape] = sector_polygons(found)
+    assert shape.area == 256 * 256
+
+
+def test_an_index_out_of_range_is_named(tmp_path):
+    lines = b"".join(struct.pack("<HHHHHHH", i, (i + 1) % 4 if i < 3 else 9, 1, 0, 0, i,
+                                 0xFFFF) for i in range(4))
+    things = struct.pack("<hhhhh", 128, 128, 0, 1, 7)
+    path = _copy(tmp_path, _wad([(b"E1M1", b""), (b"THINGS", things), (b"LINEDEFS", lines),
+                                 (b"SIDEDEFS", _SIDES), (b"VERTEXES", _SQUARE),
+                                 (b"SECTORS", _SECTOR)]))
+    with pytest.raises(WadError, match=r"E1M1 lump LINEDEFS: linedef 3: v2 9 is out of "
+                                       r"range \(0-3\)"):
+        load_map(path, "E1M1")
+
+
+def test_a_broken_textmap_is_named_with_its_line(tmp_path):
+    text = b'namespace = "zdoom";\nvertex { x = 1.0; y = ; }\n'
+    path = _copy(tmp_path, _wad([(b"MAP01", b""), (b"TEXTMAP", text), (b"ENDMAP", b"")]))
     with pytest.raises(WadError, match=r"MAP01 lump TEXTMAP: line 2: key y has no value"):
         load_map(path, "MAP01")
 
