@@ -25,7 +25,7 @@ from tests.shared import ROOT
 from world.doom.files import DoomUnavailableError, iwad, scenario
 from world.doom.mapview import record_map
 from world.doom.navgrid import NavGrid, build_navgrid, doors_open, map_heights
-from world.doom.polygons import sector_polygons
+from world.doom.polygons import line_segments, sector_of_sides, sector_polygons
 from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.sight import EYE, Sight
 from world.doom.specials import line_special
@@ -350,3 +350,39 @@ def test_skill_decides_which_things_the_map_shows():
     easy = record_map(rooms, _Numbers(), skill=1)
     hard = record_map(rooms, _Numbers(), skill=5)
     assert len(easy["characters"]) < len(hard["characters"])
+
+
+@pytest.mark.parametrize(("wad", "map_name"), [("freedoom1", "E1M1"), ("my_way_home", "MAP01")])
+def test_the_engine_numbers_sectors_as_the_wad_does(wad, map_name):
+    """Live heights are asked by the WAD's sector index: the engine's must be the same."""
+    vzd = pytest.importorskip("vizdoom")
+    game = vzd.DoomGame()
+    if wad.startswith("freedoom"):
+        game.set_doom_game_path(str(iwad(wad)))
+    else:
+        game.set_doom_game_path(str(iwad("freedoom2")))
+        game.set_doom_scenario_path(str(scenario(wad)))
+    game.set_doom_map(map_name)
+    game.set_window_visible(False)
+    game.set_sectors_info_enabled(True)
+    game.set_screen_resolution(vzd.ScreenResolution.RES_160X120)
+    game.init()
+    try:
+        game.new_episode()
+        engine = game.get_state().sectors
+    finally:
+        game.close()
+    found = doom_map(wad, map_name)
+    segs = line_segments(found)
+    front, back = sector_of_sides(found)
+
+    def ends(x1, y1, x2, y2):
+        return tuple(sorted([(round(x1), round(y1)), (round(x2), round(y2))]))
+
+    assert len(engine) == len(found.sectors)
+    for index, sector in enumerate(engine):
+        mine = found.sectors[index]
+        assert (sector.floor_height, sector.ceiling_height) == (mine.floor, mine.ceiling)
+        theirs = {ends(ln.x1, ln.y1, ln.x2, ln.y2) for ln in sector.lines}
+        assert theirs == {ends(*seg) for seg, a, b in zip(segs.tolist(), front, back,
+                                                           strict=True) if index in (a, b)}
