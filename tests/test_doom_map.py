@@ -196,6 +196,8 @@ def test_e1m1_has_rooms_doors_and_its_exit_switch():
     assert not exit_line.secret and exit_line.trigger == "use"
     assert rooms.map.lines[exit_line.line].special == 11  # S1 exit: the exit switch
     assert rooms.area_at(*exit_line.at) is rooms.areas[exit_line.area]
+    assert rooms.area_at(*exit_line.reach) is rooms.areas[exit_line.area]
+    assert all(rooms.area_at(*a.anchor) is a for a in rooms.areas)
     assert any(s.line == exit_line.line and s.kind == "exit" for s in rooms.switches)
     assert len(rooms.doors) >= 10 and any(d.key == "blue" for d in rooms.doors)
     assert all(len(d.areas) >= 1 for d in rooms.doors)
@@ -270,6 +272,17 @@ def test_closed_doors_keep_routes_in_fewer_rooms():
     inside = np.flatnonzero(opened & ~closed)[0]
     goal = grid.centre(int(inside))
     assert grid.plan((start.x, start.y), goal, map_heights(rooms)) is None
+
+
+def test_the_exit_switch_is_reached_once_doors_open():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    grid = e1m1_grid()
+    start = next(p for p in rooms.things if p.type == 1)
+    [exit_line] = rooms.exits
+    assert grid.plan((start.x, start.y), exit_line.reach, map_heights(rooms)) is None
+    route = grid.plan((start.x, start.y), exit_line.reach,
+                      doors_open(rooms, map_heights(rooms)))
+    assert route and route[-1] == exit_line.reach
 
 
 def test_unreachable_goals_answer_none_at_once():
