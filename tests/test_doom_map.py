@@ -29,6 +29,7 @@ from world.doom.polygons import line_segments, sector_of_sides, sector_polygons
 from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.sight import EYE, Sight
 from world.doom.specials import line_special
+from world.doom.udmf import parse_udmf, read_tokens
 from world.doom.wad import MapData, WadError, load_map, map_names
 
 try:
@@ -399,3 +400,17 @@ def test_the_engine_numbers_sectors_as_the_wad_does(wad, map_name):
         theirs = {ends(ln.x1, ln.y1, ln.x2, ln.y2) for ln in sector.lines}
         assert theirs == {ends(*seg) for seg, a, b in zip(segs.tolist(), front, back,
                                                            strict=True) if index in (a, b)}
+
+
+@pytest.mark.parametrize("name", ["my_way_home", "defend_the_center", "health_gathering_supreme",
+                                  "deathmatch", "cig"])
+def test_the_quick_textmap_reader_agrees_with_the_careful_one(name):
+    path = scenario(name)
+    data = path.read_bytes()
+    count, offset = struct.unpack_from("<ii", data, 4)
+    for i in range(count):
+        pos, size, raw = struct.unpack_from("<ii8s", data, offset + 16 * i)
+        if raw.rstrip(b"\0") == b"TEXTMAP":
+            text = data[pos:pos + size].decode("latin-1")
+            assert parse_udmf(text) == read_tokens(text)
+            assert len(parse_udmf(text)) > 10
