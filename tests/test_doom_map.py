@@ -23,10 +23,11 @@ from harness.pages.endstate import EndState
 from harness.pages.map_svg import build_maps
 from tests.shared import ROOT
 from world.doom.files import DoomUnavailableError, iwad, scenario
+from world.doom.maps import load_navgrid, load_rooms
 from world.doom.mapview import record_map
-from world.doom.navgrid import NavGrid, build_navgrid, doors_open, map_heights
+from world.doom.navgrid import NavGrid, doors_open, map_heights
 from world.doom.polygons import line_segments, sector_of_sides, sector_polygons
-from world.doom.rooms import DoomRooms, build_rooms
+from world.doom.rooms import DoomRooms
 from world.doom.sight import EYE, Sight
 from world.doom.specials import line_special
 from world.doom.udmf import parse_udmf, read_tokens
@@ -180,9 +181,8 @@ def test_a_missing_map_lists_the_maps_there():
         load_map(scenario("my_way_home"), "E9M9")
 
 
-@cache
 def doom_rooms(name: str, map_name: str) -> DoomRooms:
-    return build_rooms(doom_map(name, map_name))
+    return load_rooms(wad_path(name), map_name)
 
 
 def test_e1m1_has_rooms_doors_and_its_exit_switch():
@@ -232,9 +232,8 @@ def test_freedoom2_map01_finds_its_teleports():
     assert len(rooms.exits) == 1
 
 
-@cache
 def e1m1_grid() -> NavGrid:
-    return build_navgrid(doom_rooms("freedoom1", "E1M1"))
+    return load_navgrid(iwad("freedoom1"), "E1M1")
 
 
 def _reachable_goals(grid: NavGrid, start: tuple[float, float], heights, count: int,
