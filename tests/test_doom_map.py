@@ -413,3 +413,65 @@ def test_the_quick_textmap_reader_agrees_with_the_careful_one(name):
             text = data[pos:pos + size].decode("latin-1")
             assert parse_udmf(text) == read_tokens(text)
             assert len(parse_udmf(text)) > 10
+
+
+def _walker(vzd):
+    """ViZDoom on E1M1 without monsters, moved by forward and sideways thrust."""
+    game = vzd.DoomGame()
+    game.set_doom_game_path(str(iwad("freedoom1")))
+    game.set_doom_map("E1M1")
+    game.set_window_visible(False)
+    game.set_screen_resolution(vzd.ScreenResolution.RES_160X120)
+    game.add_game_args("-nomonsters")
+    game.set_available_buttons([vzd.Button.MOVE_FORWARD_BACKWARD_DELTA,
+                                vzd.Button.MOVE_LEFT_RIGHT_DELTA])
+    game.set_available_game_variables([vzd.GameVariable.POSITION_X,
+                                       vzd.GameVariable.POSITION_Y, vzd.GameVariable.ANGLE])
+    game.set_episode_timeout(1_000_000)
+    game.set_seed(1)
+    game.init()
+    return game
+
+
+def _walk_to(game, vzd, point, reach: float = 16.0, budget: int = 300) -> int | None:
+    """Thrust towards a point until within reach; the tics it took, None if stuck."""
+    for tic in range(budget):
+        x, y, angle = (game.get_game_variable(v) for v in (
+            vzd.GameVariable.POSITION_X, vzd.GameVariable.POSITION_Y, vzd.GameVariable.ANGLE))
+        dx, dy = point[0] - x, point[1] - y
+        if math.hypot(dx, dy) <= reach:
+            return tic
+        a = math.radians(angle)
+        ahead = dx * math.cos(a) + dy * math.sin(a)
+        right = dx * math.sin(a) - dy * math.cos(a)
+        scale = 50.0 / max(abs(ahead), abs(right), 1e-9)
+        game.make_action([ahead * scale, right * scale])
+    return None
+
+
+@pytest.mark.slow
+def test_the_engine_walks_every_waypoint_of_routes_in_the_start_region():
+    """Routes under the start's heights (doors shut) are walkable in the engine itself:
+    every waypoint is passed within 16 units."""
+    vzd = pytest.importorskip("vizdoom")
+    rooms = doom_rooms("freedoom1", "E1M1")
+    grid = e1m1_grid()
+    heights = map_heights(rooms)
+    start = next(p for p in rooms.things if p.type == 1)
+    goals = _reachable_goals(grid, (start.x, start.y), heights, 20, seed=3)
+    game = _walker(vzd)
+    reached, total, tics = 0, 0, []
+    try:
+        for goal in goals:
+            game.new_episode()
+            for point in grid.plan((start.x, start.y), goal, heights):
+                total += 1
+                took = _walk_to(game, vzd, point)
+                if took is None:
+                    break
+                reached += 1
+                tics.append(took)
+    finally:
+        game.close()
+    assert reached == total, f"{reached} of {total} waypoints reached"
+    assert total >= 20 and sorted(tics)[len(tics) // 2] < 120

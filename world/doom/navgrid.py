@@ -115,12 +115,23 @@ class NavGrid:
         return out.reshape(-1)
 
     def surfaces(self, heights: Heights) -> tuple[np.ndarray, np.ndarray]:
-        """Per cell, the highest floor and the lowest ceiling the player's box touches."""
-        pairs = np.array([heights(s) for s in range(self.sectors)] + [(-1e9, 1e9)],
-                         dtype=np.float64)
-        floor = self._box(pairs[self.sector, 0], np.maximum)
-        ceiling = self._box(pairs[self.sector, 1], np.minimum)
-        return floor, ceiling
+        """Per cell, the floor a route counts there and the ceiling above it.
+
+        The ceiling is the lowest the player's box touches. The floor is the highest, as
+        Doom stands the player, except on a ledge's edge (floors under the box more than
+        a step apart): there it is the lowest, since a player that drifts a few units
+        off the edge falls, and a route along the edge would be stranded below.
+        """
+        pairs = np.array([heights(s) for s in range(self.sectors)], dtype=np.float64)
+        floors = np.append(pairs[:, 0], np.nan)[self.sector]
+        ceilings = np.append(pairs[:, 1], 1e9)[self.sector]
+        high = self._box(np.nan_to_num(floors, nan=-1e9), np.maximum)
+        low = self._box(np.nan_to_num(floors, nan=1e9), np.minimum)
+        ceiling = self._box(ceilings, np.minimum)
+        floor = np.where(high - low > STEP, low, high)
+        # Headroom is measured from where the player stands (the highest floor): the
+        # ceiling given is lowered by as much as the counted floor lies below that.
+        return floor, ceiling - (high - floor)
 
     def _walkable(self, heights: Heights) -> tuple[list[float], list[bool]]:
         key = tuple(heights(s) for s in range(self.sectors))
