@@ -18,6 +18,7 @@ from world.doom.wad import MapData
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
 TELEPORT_DESTINATION = 14  # the thing type a Doom-format teleport lands on
+USE_REACH = 32.0  # a standing point this far in front of a line: within Doom's 64-unit use
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Switch:
     kind: str
     area: int
     at: tuple[float, float]
+    reach: tuple[float, float]  # where the player stands to use it: in front of its middle
     key: str | None
     targets: tuple[int, ...]  # the sectors it moves
 
@@ -64,6 +66,7 @@ class Exit:
     trigger: str
     area: int
     at: tuple[float, float]
+    reach: tuple[float, float]  # in front of its middle, on the side it is used from
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,18 @@ def _midpoint(found: MapData, line: int) -> tuple[float, float]:
     ln = found.lines[line]
     (x1, y1), (x2, y2) = found.vertices[ln.v1], found.vertices[ln.v2]
     return ((x1 + x2) / 2, (y1 + y2) / 2)
+
+
+def _in_front(found: MapData, line: int) -> tuple[float, float]:
+    """A point USE_REACH units in front of a line's middle, where a player stands to use it.
+
+    Doom's front is the right of the line from its first vertex to its second.
+    """
+    ln = found.lines[line]
+    (x1, y1), (x2, y2) = found.vertices[ln.v1], found.vertices[ln.v2]
+    length = max(float(np.hypot(x2 - x1, y2 - y1)), 1e-9)
+    mx, my = _midpoint(found, line)
+    return (mx + USE_REACH * (y2 - y1) / length, my - USE_REACH * (x2 - x1) / length)
 
 
 def _long_axis(shape: Polygon | MultiPolygon | None) -> Segment:
@@ -231,7 +246,8 @@ def find_switches(found: MapData, sector_area: tuple[int, ...],
         if special is None or special.trigger != "use" or special.manual:
             continue
         area = _area_of(sector_area, doors, found.sides[ln.front].sector)
-        out.append(Switch(i, special.kind, area, _midpoint(found, i), special.key,
+        out.append(Switch(i, special.kind, area, _midpoint(found, i), _in_front(found, i),
+                          special.key,
                           _tagged(found, special.tag)))
     return tuple(out)
 
@@ -246,7 +262,7 @@ def find_exits(found: MapData, sector_area: tuple[int, ...],
             continue
         area = _area_of(sector_area, doors, found.sides[ln.front].sector)
         out.append(Exit(i, special.kind == "secret_exit", special.trigger, area,
-                        _midpoint(found, i)))
+                        _midpoint(found, i), _in_front(found, i)))
     return tuple(out)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon
+from shapely.ops import polylabel
 
 from world.doom.polygons import line_segments, sector_of_sides, sector_polygons
 from world.doom.roomparts import (
@@ -54,6 +55,7 @@ class Area:
     sectors: tuple[int, ...]
     shape: Polygon | MultiPolygon
     secret: bool
+    anchor: tuple[float, float]  # the point of its largest part farthest from its edges
 
 
 class SectorLocator:
@@ -181,7 +183,7 @@ def build_rooms(found: MapData) -> DoomRooms:
         shape = shapely.union_all(parts) if parts else Polygon()
         index_of[root] = len(areas)
         areas.append(Area(len(areas), f"{kind} {counters[kind]}", kind, members, shape,
-                          any(found.sectors[s].secret for s in members)))
+                          any(found.sectors[s].secret for s in members), _anchor(shape)))
     sector_area = tuple(-1 if s in doors_at else index_of[groups.find(s)] for s in range(n))
     doors = find_doors(found, doors_at, sector_area, borders, shapes)
     locate = SectorLocator(shapes)
@@ -194,6 +196,16 @@ def build_rooms(found: MapData) -> DoomRooms:
         secrets=tuple(s for s in range(n) if found.sectors[s].secret),
         things=(), sector_at=locate)
     return replace(rooms, things=place_things(found, rooms.area_index))
+
+
+def _anchor(shape: Polygon | MultiPolygon) -> tuple[float, float]:
+    """Where a walk to the area aims: the pole of inaccessibility of its largest part."""
+    if shape.is_empty:
+        return (0.0, 0.0)
+    parts = list(shape.geoms) if isinstance(shape, MultiPolygon) else [shape]
+    largest = max(parts, key=lambda p: (p.area, p.bounds))
+    pole = polylabel(largest, tolerance=4.0)
+    return (round(pole.x, 1), round(pole.y, 1))
 
 
 def _line_pairs(found: MapData):
