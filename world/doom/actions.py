@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from world.doom.controls import Play, aim_and_fire, face, press_use, walk
 from world.doom.geometry import Heights
+from world.doom.navgrid import doors_open
 from world.errors import InvalidRequestError
 
 if TYPE_CHECKING:
@@ -28,17 +29,26 @@ INSIDE = 40.0  # go_to_area stops this far past the way out
 
 def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float, float]] | None:
     snap = session.engine.snap
-    # Doors are planned as open: the walk presses use at them on the way.
-    ceilings = list(snap.ceilings)
-    for door in session.doors:
-        if door.manual and door.key is None:
-            ceilings[door.sector] = max(ceilings[door.sector], snap.floors[door.sector] + 128)
-    heights = Heights(snap.floors, tuple(ceilings))
+    floors, ceilings = snap.floors, snap.ceilings
+
+    def live(sector: int) -> tuple[float, float]:
+        return floors[sector], ceilings[sector]
+
+    # Doors use opens are planned as open: the walk presses use at them on the way.
+    opened = doors_open(session.layout.rooms, live)
+    usable = {d.sector for d in session.doors if d.manual and d.key is None}
+
+    def planned(sector: int) -> tuple[float, float]:
+        return opened(sector) if sector in usable else live(sector)
+
     avoid = tuple((s.thing.x, s.thing.y) for s in session.known.things.values()
                   if s.kind == "prop" and math.dist((s.thing.x, s.thing.y), goal) > 48)
-    # Harmful pickups are walked around when a route around them exists.
-    return (session.planner.plan(snap.xy, goal, heights, avoid=avoid)
-            or session.planner.plan(snap.xy, goal, heights))
+    if avoid:
+        # Harmful pickups are walked around when a route around them exists.
+        around = session.planner.plan(snap.xy, goal, Heights(floors, ceilings), avoid=avoid)
+        if around is not None:
+            return around
+    return session.layout.navgrid.plan(snap.xy, goal, planned)
 
 
 def _walk_to(session: DoomSession, play: Play, goal: tuple[float, float], *,

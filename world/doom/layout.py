@@ -15,9 +15,11 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from world.doom.engine import Thing
 from world.doom.files import iwad, scenario
+from world.doom.maps import load_navgrid, load_rooms
 from world.doom.mission import DoomLevel
-from world.doom.rooms import DoomRooms, build_rooms
-from world.doom.wad import load_map, map_names
+from world.doom.navgrid import NavGrid
+from world.doom.rooms import DoomRooms
+from world.doom.wad import map_names
 
 SWITCH_STAND = 28.0  # a switch is pressed from this far in front of its wall
 
@@ -63,11 +65,13 @@ class Layout:
     def __init__(self, level: DoomLevel) -> None:
         if level.scenario is not None:
             wad = scenario(level.scenario)
-            found = load_map(wad, map_names(wad)[0])
+            name = map_names(wad)[0]
         else:
-            found = load_map(iwad(str(level.iwad)), str(level.map))
-        self.map = found
-        self.rooms: DoomRooms = build_rooms(found)
+            wad, name = iwad(str(level.iwad)), str(level.map)
+        # Rooms and the route grid are built once per process and map (world/doom/maps.py).
+        self.rooms: DoomRooms = load_rooms(wad, name)
+        self.navgrid: NavGrid = load_navgrid(wad, name)
+        self.map = self.rooms.map
         self.names = tuple(a.name for a in self.rooms.areas)
         self.doors = tuple(DoorSpot(i, d.sector, d.areas, d.key, d.manual,
                                     _mid_normal(d.segment)[0])
