@@ -1,7 +1,8 @@
 """Level references, which every command resolves here.
 
-A reference is a shipped level id, a level file, or a generated name
-`TEMPLATE@SEED[?name=value&...]` (world/generate).
+A reference is a shipped level id, a level file, a generated name
+`TEMPLATE@SEED[?name=value&...]` (world/generate), or a Doom mission `doom:NAME`
+(world/doom/tasks; played on ViZDoom).
 
 A generated level is built once and carried whole: the record's header stores its content
 and what produced it, so replay and pages never run the generator again.
@@ -14,14 +15,19 @@ from pathlib import Path
 from typing import Any
 
 from world.face import (
+    DOOM_EXTRA_MESSAGE,
     LEVELS_DIR,
     TEMPLATES,
     GenerateError,
     Level,
     LevelError,
+    WorldError,
     check_level,
+    doom_available,
     generate,
+    is_doom,
     is_generated,
+    load_mission,
     parse_level,
     parse_names,
     read_level_json,
@@ -60,6 +66,14 @@ def resolve(ref: str) -> ResolvedLevel:
         UsageError: No such level or template, bad parameters, or a level `harness check`
             rejects (its messages).
     """
+    if is_doom(ref):
+        if not doom_available():
+            raise UsageError(DOOM_EXTRA_MESSAGE)
+        try:
+            mission = load_mission(ref)
+        except WorldError as exc:
+            raise UsageError(str(exc)) from exc
+        return ResolvedLevel(mission, mission.id)  # type: ignore[arg-type]
     if is_generated(ref) and not Path(ref).is_file():
         try:
             made = generate(ref)
@@ -109,6 +123,8 @@ def from_header(header: dict[str, Any]) -> ResolvedLevel:
         name = str(generated.get("name", header.get("level", "")))
         return ResolvedLevel(_checked(name, generated.get("level"), name), name, generated)
     source = str(header.get("level_source") or "")
+    if is_doom(source):
+        return resolve(source)
     return resolve(source if source and Path(source).is_file() else str(header.get("level", "")))
 
 

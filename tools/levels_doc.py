@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # runs from a checkout without the package installed
 
+from world.doom.mission import load_mission, mission_files  # noqa: E402
 from world.level.load import level_schema, load_level  # noqa: E402
 from world.level.model import Difficulty, Level  # noqa: E402
 
@@ -32,6 +33,16 @@ SWEEP_PLACEHOLDER = "_No sweep results yet._"
 GENERATED_BEGIN = ("<!-- BEGIN GENERATED MISSIONS RESULTS: written by the sweep script's "
                    "generated mode; levels_doc.py keeps it -->")
 GENERATED_END = "<!-- END GENERATED MISSIONS RESULTS -->"
+DOOM_BEGIN = ("<!-- BEGIN DOOM RESULTS: written by benchmarks/doom_tasks.py --doc; "
+              "levels_doc.py keeps it -->")
+DOOM_END = "<!-- END DOOM RESULTS -->"
+DOOM_INTRO = (
+    "Missions played on the real Doom engine (ViZDoom, the `doom` extra: `pip install "
+    "'mission-harness[doom]'`) through the same protocol: areas are the map's sectors, "
+    "objectives are judged from the engine's own counters. Each is a file in "
+    "world/doom/tasks/; its id is `doom:<file name>`, and an alias may name it too. "
+    "Freedoom's maps (freedoom1.wad, freedoom2.wad) are under the BSD-3-Clause licence; "
+    "ViZDoom's scenarios are MIT-licensed, part of ViZDoom.")
 MAP_SEEDS = (0, 1)  # the seeds tools/template_maps.py draws
 GENERATED_INTRO = (
     "Levels made by the mission templates (docs/templates.md lists them and their "
@@ -239,6 +250,30 @@ def template_entries() -> list[str]:
     return lines
 
 
+def doom_entries() -> list[str]:
+    """One section per Doom mission, read from its file."""
+    lines: list[str] = []
+    for path in mission_files():
+        m = load_mission(f"doom:{path.stem}")
+        engine = (f"ViZDoom scenario `{m.scenario}`" if m.scenario
+                  else f"`{m.iwad}.wad`, map {m.map}")
+        aliases = ", ".join(f"`{a}`" for a in m.aliases)
+        lines += [f"### {m.task}: {m.title} (`{m.id}`{', also ' + aliases if aliases else ''})",
+                  "", m.brief, "", f"- engine: {engine}",
+                  "- difficulties: " + ", ".join(f"{d.id} (skill {d.skill})"
+                                                 for d in m.difficulties),
+                  f"- budgets: {m.budgets.max_decisions} decisions, "
+                  f"{m.budgets.max_game_seconds:g} game seconds"]
+        for n, o in enumerate(m.objectives, 1):
+            args = ", ".join(f"{k}={v}" for k, v in o.verifier.items() if k != "type")
+            lines.append(f"- objective {n} ({o.kind}, from {o.min_difficulty}): {o.text} "
+                         f"[verifier `{o.verifier['type']}`{': ' + args if args else ''}]")
+        if m.design_note:
+            lines += ["", m.design_note]
+        lines.append("")
+    return lines
+
+
 def render(levels: list[Level], existing: str | None = None) -> str:
     """The whole page.
 
@@ -253,6 +288,8 @@ def render(levels: list[Level], existing: str | None = None) -> str:
     lines += ["## Sweep results", "", *sweep_block(existing), ""]
     for level in levels:
         lines += section(level)
+    lines += ["## Doom missions", "", DOOM_INTRO, "",
+              *sweep_block(existing, DOOM_BEGIN, DOOM_END), "", *doom_entries()]
     lines += ["## Generated missions", "", GENERATED_INTRO, "",
               *sweep_block(existing, GENERATED_BEGIN, GENERATED_END), "",
               *template_entries()]

@@ -13,9 +13,12 @@ scan over the view cone and the session that holds the input for `frame_skip` ti
 
 from __future__ import annotations
 
+from typing import Any
+
 from world.actions.catalog import ActionSpec, Catalog, EndReason, catalog
 from world.characters.alertness import ALERT_LEVELS
 from world.data_paths import LEVELS_DIR, SCHEMA_DIR
+from world.doom.mission import DoomLevel, is_doom, load_mission, mission_files
 from world.errors import (
     InvalidRequestError,
     LevelError,
@@ -59,18 +62,37 @@ from world.sim.clock import TICKS_PER_SECOND, seconds_to_ticks, ticks_to_seconds
 from world.sim.doors import DOOR_STATE_MEANINGS
 from world.sim.items import CARRIED_KINDS
 
+DOOM_EXTRA_MESSAGE = ("Doom levels need the ViZDoom engine: pip install "
+                      "'mission-harness[doom]' (the `doom` extra)")
 
-def new_session(level: Level, difficulty: str, seed: int) -> WorldSession:
+
+def doom_available() -> bool:
+    """Whether the ViZDoom engine (the `doom` extra) is installed."""
+    import importlib.util  # start-up cost: only asked for Doom levels
+
+    return importlib.util.find_spec("vizdoom") is not None
+
+
+def new_session(level: Level | DoomLevel, difficulty: str, seed: int) -> Any:
     """One episode's world behind episode ids: view, act, status and state hash.
 
     Args:
-        level: The level, loaded and checked.
+        level: The level, loaded and checked (a Doom mission plays on ViZDoom).
         difficulty: One of the level's difficulty ids.
         seed: The episode seed (the world's one generator is made from it).
 
     Returns:
         The session at tick 0.
+
+    Raises:
+        WorldError: A Doom mission without the ViZDoom engine installed.
     """
+    if isinstance(level, DoomLevel):
+        if not doom_available():
+            raise WorldError(DOOM_EXTRA_MESSAGE)
+        from world.doom.session import DoomSession  # start-up cost: loads the engine
+
+        return DoomSession(level, difficulty, seed)
     return WorldSession(level, difficulty, seed)
 
 
@@ -99,6 +121,7 @@ __all__ = [
     "ALERT_LEVELS",
     "CARRIED_KINDS",
     "DEFAULT_FRAME_SKIP",
+    "DOOM_EXTRA_MESSAGE",
     "DOOR_STATE_MEANINGS",
     "END_RULES",
     "GENERATOR_VERSION",
@@ -121,6 +144,7 @@ __all__ = [
     "ActionSpec",
     "Catalog",
     "CheckReport",
+    "DoomLevel",
     "EndReason",
     "GameStatus",
     "GenerateError",
@@ -141,9 +165,13 @@ __all__ = [
     "check_frame_skip",
     "check_level",
     "describe_param",
+    "doom_available",
     "generate",
+    "is_doom",
     "is_generated",
     "level_solids",
+    "load_mission",
+    "mission_files",
     "navmesh_bench",
     "new_raw_session",
     "new_session",

@@ -1,0 +1,131 @@
+"""The reference agent on the Doom missions: success over seeds, and what a decision costs.
+
+For each mission, plays seeds 0..N-1 with the reference agent (one episode at a time,
+`harness run` as a library call) and prints one JSON object: successes, mean score,
+mean decisions, the harness's own time per decision (the records' `harness_ms`: the
+observation built and the action run, tics included, agent time excluded) and, in the
+same run, ViZDoom's raw tics per second on the same map with the same settings (state
+read every tic, as the harness reads it, and not read). With --doc the table is also
+written into docs/levels.md between its Doom results markers.
+
+Usage: python benchmarks/doom_tasks.py [--seeds 10] [--tasks t17_my_way_home,...] [--doc]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from harness import runner  # noqa: E402
+from world.doom.engine import Engine, EngineSpec  # noqa: E402
+from world.doom.mission import load_mission, mission_files  # noqa: E402
+
+AGENT = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
+DOC = ROOT / "docs" / "levels.md"
+BEGIN = ("<!-- BEGIN DOOM RESULTS: written by benchmarks/doom_tasks.py --doc; "
+         "levels_doc.py keeps it -->")
+END = "<!-- END DOOM RESULTS -->"
+
+
+def raw_tics(mission_id: str, tics: int = 1500) -> dict[str, float]:
+    """ViZDoom's tics per second on a mission's map, state read each tic and not."""
+    m = load_mission(mission_id)
+    out = {}
+    for label, read in (("raw_tics_per_s_reading_state", True), ("raw_tics_per_s", False)):
+        engine = Engine(EngineSpec(m.scenario, m.iwad, m.map, m.difficulties[0].skill,
+                                   tics + 100), 0)
+        game = engine.game
+        start = time.perf_counter()
+        for _ in range(tics):
+            if game.is_episode_finished():
+                game.new_episode()
+            game.make_action([0.0, 0.0, 1.0, 0.0, 0.0], 1)
+            if read:
+                engine._read()
+        out[label] = round(tics / (time.perf_counter() - start), 1)
+        engine.close()
+    return out
+
+
+def harness_ms(record: str) -> list[float]:
+    """Each turn's harness time of a record."""
+    with gzip.open(record, "rt", encoding="utf-8") as fh:
+        lines = [json.loads(line) for line in fh]
+    return [t["harness_ms"] for t in lines if t.get("kind") == "turn" and "harness_ms" in t]
+
+
+def one_task(mission_id: str, seeds: int, out_dir: str) -> dict:
+    """The reference agent over seeds 0..seeds-1 on one mission."""
+    rows, times = [], []
+    for seed in range(seeds):
+        summary = runner.run(mission_id, AGENT, seed=seed, out_dir=out_dir)
+        rows.append(summary)
+        times += harness_ms(summary["record"])
+    return {
+        "task": mission_id,
+        "seeds": seeds,
+        "successes": sum(bool(r["success"]) for r in rows),
+        "mean_score": round(statistics.fmean(r["score"] for r in rows), 3),
+        "mean_decisions": round(statistics.fmean(r["decisions"] for r in rows), 1),
+        "outcomes": sorted({r["outcome"] for r in rows}),
+        "harness_ms_per_decision_mean": round(statistics.fmean(times), 1) if times else None,
+        "harness_ms_per_decision_p50": round(statistics.median(times), 1) if times else None,
+        **raw_tics(mission_id),
+        "load_average": round(os.getloadavg()[0], 2),
+    }
+
+
+def table(results: list[dict]) -> list[str]:
+    """The results as a Markdown table."""
+    lines = ["| mission | successes | mean score | decisions | harness ms / decision (mean, "
+             "p50) | ViZDoom tics/s (state read each tic; not read) |",
+             "|---|---|---|---|---|---|"]
+    for r in results:
+        lines.append(f"| `{r['task']}` | {r['successes']}/{r['seeds']} | {r['mean_score']} | "
+                     f"{r['mean_decisions']} | {r['harness_ms_per_decision_mean']}, "
+                     f"{r['harness_ms_per_decision_p50']} | "
+                     f"{r['raw_tics_per_s_reading_state']}; {r['raw_tics_per_s']} |")
+    return lines
+
+
+def write_doc(results: list[dict]) -> None:
+    """Put the table between the Doom results markers of docs/levels.md."""
+    page = DOC.read_text(encoding="utf-8")
+    head, rest = page.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    note = ("Reference agent, seeds 0 to "
+            f"{results[0]['seeds'] - 1}, one episode at a time (load average "
+            f"{results[-1]['load_average']} at the end).")
+    DOC.write_text(head + BEGIN + "\n" + "\n".join([note, "", *table(results)]) + "\n" + END
+                   + tail, encoding="utf-8")
+
+
+def main() -> int:
+    """Run the benchmark and print one JSON object per mission."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--tasks", default=",".join(p.stem for p in mission_files()))
+    parser.add_argument("--doc", action="store_true", help="write the table into docs/levels.md")
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory() as out_dir:
+        for name in args.tasks.split(","):
+            results.append(one_task(f"doom:{name}", args.seeds, out_dir))
+            print(json.dumps(results[-1]), flush=True)
+    if args.doc:
+        write_doc(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The Doom world: maps read from WAD files, played on ViZDoom."""

@@ -1,0 +1,174 @@
+"""The macro actions on a Doom map, with the shipped catalogue's names and end reasons.
+
+Each executor takes the session and the arguments (ids already looked up) and returns
+(end reason, sentence, adjusted target or None). Actions with no Doom meaning (shooting
+objects, equipping, using items on things) are refused with the reason. Walks plan on
+the grid of `world.doom.route` from the live heights and keep to sectors the player
+knows; a target there that no route reaches is `unreachable`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from world.doom.controls import Play, aim_and_fire, face, press_use, walk
+from world.doom.geometry import Heights
+from world.doom.navgrid import doors_open
+from world.errors import InvalidRequestError
+
+if TYPE_CHECKING:
+    from world.doom.session import DoomSession
+
+Outcome = tuple[str, str, tuple[float, float] | None]
+FIRE_RANGE = 1200.0  # an attack walks until the target is this close and in view
+INSIDE = 40.0  # go_to_area stops this far past the way out
+
+
+def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float, float]] | None:
+    snap = session.engine.snap
+    floors, ceilings = snap.floors, snap.ceilings
+
+    def live(sector: int) -> tuple[float, float]:
+        return floors[sector], ceilings[sector]
+
+    # Doors use opens are planned as open: the walk presses use at them on the way.
+    opened = doors_open(session.layout.rooms, live)
+    usable = {d.sector for d in session.doors if d.manual and d.key is None}
+
+    def planned(sector: int) -> tuple[float, float]:
+        return opened(sector) if sector in usable else live(sector)
+
+    avoid = tuple((s.thing.x, s.thing.y) for s in session.known.things.values()
+                  if s.kind == "prop" and math.dist((s.thing.x, s.thing.y), goal) > 48)
+    if avoid:
+        # Harmful pickups are walked around when a route around them exists.
+        around = session.planner.plan(snap.xy, goal, Heights(floors, ceilings), avoid=avoid)
+        if around is not None:
+            return around
+    return session.layout.navgrid.plan(snap.xy, goal, planned)
+
+
+def _walk_to(session: DoomSession, play: Play, goal: tuple[float, float], *,
+             use_on_way: bool = False, reach: float = 20.0) -> str:
+    # Replans once after a stuck leg: a door may have opened or a monster moved away.
+    for _ in range(2):
+        points = _route(session, goal)
+        if points is None:
+            return "unreachable"
+        reason = walk(play, points, use_on_way=use_on_way, last_reach=reach)
+        if reason != "stuck":
+            return reason
+    return "stuck"
+
+
+def go_to(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
+    """Walk to a point on known floor."""
+    goal = (float(args["x"]), float(args["z"]))
+    area = session.layout.area_at(*goal)
+    if area is None or area not in session.known.areas:
+        return ("no_known_route", "No known route leads there; explore further.", None)
+    reason = _walk_to(session, play, goal, use_on_way=bool(args.get("use_on_way")))
+    where = session.engine.snap.xy
+    return (reason, f"Walked {play.moved:.0f} units; now {math.dist(where, goal):.0f} "
+            "from the point.", None)
+
+
+def go_to_area(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
+    """Walk through a way out of the current sector into the next one."""
+    way = session.ways[args["exit_id"]]
+    here = session.layout.area_at(*session.engine.snap.xy)
+    if not session.leads_out(way, here):
+        raise InvalidRequestError(f"way out {args['exit_id']!r} does not lead out of this area")
+    target = way.areas[1] if way.areas[0] == here else way.areas[0]
+    goal = session.inside(way, target)
+    reason = _walk_to(session, play, goal, use_on_way=True)
+    now = session.layout.area_at(*session.engine.snap.xy)
+    if reason in ("arrived", "stuck") and now == target:
+        return ("arrived", "Went through into {area}.", None)
+    if reason == "arrived":
+        reason = "stuck"
+    return (reason, "Did not get through the way out.", None)
+
+
+def go_to_object(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
+    """Walk up to a thing (taking a pickup by touching it) or a door, and press use."""
+    spot = session.spot_of(args["object_id"])
+    if spot is None:
+        return ("target_gone", "It is no longer there.", None)
+    wall = session.switch_face(args["object_id"])
+    reason = _walk_to(session, play, spot, use_on_way=True, reach=24.0 if wall is None else 12.0)
+    if reason == "arrived":
+        reason = face(play, wall or spot) or press_use(play) or "arrived"
+    if session.spot_of(args["object_id"]) is None:
+        return (reason, "Took it.", None)
+    return (reason, "Walked up to it and pressed use." if reason == "arrived"
+            else "Did not reach it.", None)
+
+
+def turn_and_use(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
+    """Face a point and press use."""
+    point = (float(args["x"]), float(args["z"]))
+    reason = face(play, point) or press_use(play) or "arrived"
+    return (reason, "Pressed use.", None)
+
+
+def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
+    """Close in on a monster until it is in view and in range, then aim and fire."""
+    target = args["character_id"]
+
+    def where() -> tuple[float, float] | None:
+        return session.live_position(target)
+
+    spot = where()
+    if spot is None:
+        return ("target_gone", "It is down or gone.", None)
+    snap = session.engine.snap
+    if math.dist(snap.xy, spot) > FIRE_RANGE or not session.sees(spot):
+        reason = _walk_to(session, play, spot, reach=FIRE_RANGE / 2)
+        if reason not in ("arrived", "gave_up") or where() is None:
+            return (reason, "Closed in on it.", None)
+    if session.ammo() <= 0:
+        return ("out_of_ammo", "The weapon in hand has no ammunition.", None)
+    reason = aim_and_fire(play, where)
+    if reason == "arrived":
+        return ("arrived", "It went down.", None)
+    return (reason, "Fired at it.", None)
+
+
+def wait(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
+    """Let time pass, shooting back at monsters in view (automatic return fire)."""
+    need = max(1, round(float(args["seconds"]) * 35))
+    while play.tics < need:
+        threat = session.nearest_threat()
+        if threat is not None:
+            delta = (math.degrees(math.atan2(threat[1] - play.last.xy[1],
+                                             threat[0] - play.last.xy[0]))
+                     - play.last.angle + 180) % 360 - 180
+            turn = max(-30.0, min(30.0, delta))
+            _, reason = play.tic(turn=turn, attack=abs(delta) < 4 and session.ammo() > 0)
+        else:
+            _, reason = play.tic()
+        if reason is not None:
+            return (reason, "Stopped waiting.", None)
+    return ("arrived", f"Waited {need / 35:.1f} s.", None)
+
+
+def refused(why: str) -> Callable[[DoomSession, Play, dict[str, Any]], Outcome]:
+    """An executor that refuses: the action has no meaning on a Doom map."""
+    def run(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
+        return ("refused", why, None)
+    return run
+
+
+EXECUTORS: MappingProxyType[str, Callable[[DoomSession, Play, dict[str, Any]], Outcome]] = \
+    MappingProxyType({
+        "go_to": go_to, "go_to_area": go_to_area, "go_to_object": go_to_object,
+        "turn_and_use": turn_and_use, "attack": attack, "wait": wait,
+        "shoot_object": refused("Doom maps have nothing to shoot but monsters and barrels; "
+                                "use attack on a monster."),
+        "equip": refused("Doom picks the weapon itself; there is nothing to equip."),
+        "use_item_on": refused("Doom has no items to use on things; walk over pickups."),
+    })

@@ -1,0 +1,154 @@
+"""One ViZDoom game in synchronous mode: seeded, no window, advanced one tic at a time.
+
+The engine is the only module that touches ViZDoom. It starts a scenario (its .cfg from
+the package's scenarios folder) or a map of an IWAD, with the skill and seed given,
+and after every tic reads what the rest of the Doom world needs into a frozen
+`Snapshot`: the player's position, angle and counters, the objects and the sectors'
+live heights. Controls are the delta buttons (forward, strafe, turn in degrees) plus
+attack and use, so a tic's input is exact.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import vizdoom as vzd
+
+TICS_PER_SECOND = 35  # Doom's own clock
+PACKAGE = Path(os.path.dirname(vzd.__file__))
+SCENARIOS = PACKAGE / "scenarios"
+IWADS = {"freedoom1": PACKAGE / "freedoom1.wad", "freedoom2": PACKAGE / "freedoom2.wad"}
+
+_BUTTONS = (vzd.Button.MOVE_FORWARD_BACKWARD_DELTA, vzd.Button.MOVE_LEFT_RIGHT_DELTA,
+            vzd.Button.TURN_LEFT_RIGHT_DELTA, vzd.Button.ATTACK, vzd.Button.USE)
+_GV = vzd.GameVariable
+# Game variables read every tic, in this order (names are Snapshot.counters' keys).
+VARIABLES = ("HEALTH", "ARMOR", "KILLCOUNT", "ITEMCOUNT", "SECRETCOUNT", "DEAD",
+             "POSITION_X", "POSITION_Y", "POSITION_Z", "ANGLE", "SELECTED_WEAPON",
+             "SELECTED_WEAPON_AMMO", "AMMO2", "AMMO3", "AMMO5", "AMMO6", "WEAPON2", "WEAPON3",
+             "WEAPON4", "WEAPON5", "WEAPON6", "WEAPON7")
+
+
+@dataclass(frozen=True)
+class Thing:
+    """One object of the map as the engine lists it."""
+
+    id: int
+    name: str
+    category: str
+    x: float
+    y: float
+    z: float
+    angle: float
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything read from the engine after one tic."""
+
+    tic: int
+    finished: bool
+    counters: dict[str, float]
+    things: tuple[Thing, ...]
+    floors: tuple[float, ...]
+    ceilings: tuple[float, ...]
+
+    @property
+    def xy(self) -> tuple[float, float]:
+        """The player's ground position."""
+        return (self.counters["POSITION_X"], self.counters["POSITION_Y"])
+
+    @property
+    def angle(self) -> float:
+        """The player's heading in degrees (0 along +x, counter-clockwise)."""
+        return self.counters["ANGLE"]
+
+    @property
+    def dead(self) -> bool:
+        """Whether the player is dead."""
+        return self.counters["DEAD"] > 0
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """What to start: a scenario by name, or an IWAD and a map; the skill; the tic cap."""
+
+    scenario: str | None
+    iwad: str | None
+    map: str | None
+    skill: int
+    timeout_tics: int
+
+
+class Engine:
+    """A running game; `step` advances one tic and returns the new snapshot."""
+
+    def __init__(self, spec: EngineSpec, seed: int) -> None:
+        game = vzd.DoomGame()
+        if spec.scenario is not None:
+            game.load_config(str(SCENARIOS / f"{spec.scenario}.cfg"))
+            game.set_doom_scenario_path(str(SCENARIOS / f"{spec.scenario}.wad"))
+        else:
+            game.set_doom_game_path(str(IWADS[str(spec.iwad)]))
+            game.set_doom_map(str(spec.map))
+        game.set_doom_skill(spec.skill)
+        game.set_window_visible(False)
+        game.set_mode(vzd.Mode.PLAYER)
+        game.set_screen_format(vzd.ScreenFormat.GRAY8)
+        game.set_screen_resolution(vzd.ScreenResolution.RES_160X120)
+        game.set_render_hud(False)
+        game.set_sound_enabled(False)
+        game.set_console_enabled(False)
+        game.set_sectors_info_enabled(True)
+        game.set_objects_info_enabled(True)
+        game.set_available_buttons(list(_BUTTONS))
+        game.set_available_game_variables([getattr(_GV, v) for v in VARIABLES])
+        game.set_episode_timeout(spec.timeout_tics)
+        game.set_living_reward(0.0)
+        game.set_seed(seed)
+        game.add_game_args("+vizdoom_nocheat 1")
+        game.init()
+        self.game = game
+        self.snap = self._read()
+        self.sector_lines = [
+            [(ln.x1, ln.y1, ln.x2, ln.y2, ln.is_blocking) for ln in s.lines]
+            for s in game.get_state().sectors]
+
+    def step(self, forward: float = 0.0, strafe: float = 0.0, turn: float = 0.0,
+             attack: bool = False, use: bool = False) -> Snapshot:
+        """Advance one tic with this input; turn is degrees counter-clockwise."""
+        if not self.snap.finished:
+            # The turn delta button turns clockwise for positive values.
+            self.game.make_action([forward, strafe, -turn, float(attack), float(use)], 1)
+            self.snap = self._read()
+        return self.snap
+
+    def _read(self) -> Snapshot:
+        game = self.game
+        finished = game.is_episode_finished()
+        state = None if finished else game.get_state()
+        if state is None:
+            # After the end the state is gone: the counters keep their last values.
+            old = getattr(self, "snap", None)
+            counters = dict(old.counters) if old else {v: 0.0 for v in VARIABLES}
+            counters["DEAD"] = float(game.is_player_dead())
+            # The episode's clock also stops being reported: the ending tic is the next one.
+            tic = old.tic + 1 if old else game.get_episode_time()
+            return Snapshot(tic, True, counters,
+                            old.things if old else (), old.floors if old else (),
+                            old.ceilings if old else ())
+        counters = {name: float(value)
+                    for name, value in zip(VARIABLES, state.game_variables, strict=True)}
+        things = tuple(sorted(
+            (Thing(o.id, o.name, str(o.category), float(o.position_x), float(o.position_y),
+                   float(o.position_z), float(o.angle)) for o in state.objects),
+            key=lambda t: t.id))
+        return Snapshot(game.get_episode_time(), finished, counters, things,
+                        tuple(float(s.floor_height) for s in state.sectors),
+                        tuple(float(s.ceiling_height) for s in state.sectors))
+
+    def close(self) -> None:
+        """Stop the engine's process."""
+        self.game.close()

@@ -1,0 +1,154 @@
+"""Episode ids and what the player knows of a Doom map.
+
+Things are named in the benchmark's words by the engine's own category (one table,
+`KINDS`), and numbered per episode like the shipped world's ids: a letter per group and
+numbers shuffled with the episode seed. The player knows its start room, every room
+it has stood in, the rooms it sees into from there (through an opening or an open
+door), the rooms of things it has seen, and every thing it
+has had in view: within the 90-degree field of view, 3,000 units, with no wall or shut
+door between (the engine's live heights decide). A thing out of view keeps where it was
+last seen; one seen gone (its spot in view, the thing not there) is dropped.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from world.doom.engine import Snapshot, Thing
+from world.doom.geometry import Heights, MapGeometry, crosses_any
+from world.doom.layout import DoorSpot, Layout, Way
+
+SIGHT_RANGE = 3000.0
+HALF_FOV = 45.0
+_SALT = 0x1D5  # keeps the numbering apart from anything else drawn from the seed
+LETTERS = {"area": "a", "door": "d", "way": "w", "object": "o", "character": "c"}
+# Engine category -> (group, kind in the benchmark's words); other categories are scenery.
+KINDS: MappingProxyType[str, tuple[str, str]] = MappingProxyType({
+    "Armor": ("object", "armour"), "Health": ("object", "medkit"),
+    "Ammo": ("object", "ammo"), "Weapon": ("object", "weapon"), "Key": ("object", "key"),
+    "Powerup": ("object", "prop"), "Monster": ("character", "monster"),
+    "Switch": ("object", "switch"),
+})
+
+# Actor names whose category misleads: ViZDoom's poison vial is listed as health.
+NAMED: MappingProxyType[str, tuple[str, str]] = MappingProxyType({
+    "Poison": ("object", "prop"),
+})
+
+
+def kind_of(thing: Thing) -> tuple[str, str] | None:
+    """(group, kind) of a thing, or None for scenery and the player."""
+    return NAMED.get(thing.name) or KINDS.get(thing.category)
+
+
+class EpisodeIds:
+    """Episode ids for sectors, ways, things; numbering shuffled with the seed."""
+
+    def __init__(self, seed: int, sizes: dict[str, int]) -> None:
+        rng = np.random.default_rng([seed, _SALT])
+        self._perm = {g: [int(i) + 1 for i in rng.permutation(n)] for g, n in sizes.items()}
+        self._things: dict[int, str] = {}
+        self._back: dict[str, tuple[str, int]] = {}
+        self._next = {"object": 1, "character": 1}
+
+    def of(self, group: str, index: int) -> str:
+        """The id of the index-th area, way or door."""
+        ep = f"{LETTERS[group]}{self._perm[group][index]}"
+        self._back[ep] = (group, index)
+        return ep
+
+    def thing(self, thing: Thing, group: str) -> str:
+        """The id of a thing (numbered in order of first sight)."""
+        if thing.id not in self._things:
+            ep = f"{LETTERS[group]}{self._next[group]}"
+            self._next[group] += 1
+            self._things[thing.id] = ep
+            self._back[ep] = (group, thing.id)
+        return self._things[thing.id]
+
+    def lookup(self, ep: str) -> tuple[str, int] | None:
+        """(group, index or engine thing id) of an id handed out, or None."""
+        return self._back.get(ep)
+
+    def handed_out(self, groups: tuple[str, ...]) -> list[str]:
+        """Every id of these groups handed out so far, in order."""
+        return sorted((e for e, (g, _) in self._back.items() if g in groups),
+                      key=lambda e: (e[0], int(e[1:])))
+
+
+@dataclass
+class Sighting:
+    """A thing as last seen: where, when, and whether in view now."""
+
+    thing: Thing
+    group: str
+    kind: str
+    tic: int
+    now: bool
+
+
+class Knowledge:
+    """What the player has perceived, brought up to date from snapshots."""
+
+    def __init__(self, geo: MapGeometry, layout: Layout, fixed: tuple[Thing, ...] = ()) -> None:
+        self.geo, self.layout = geo, layout
+        self.fixed = fixed  # things of the map itself (switches), never taken
+        self.areas: set[int] = set()
+        self.visited: set[int] = set()
+        self.things: dict[int, Sighting] = {}
+        self.gone: set[int] = set()
+
+    def update(self, snap: Snapshot) -> None:
+        """Learn from one moment: the sector stood in, its neighbours, things in view."""
+        heights = Heights(snap.floors, snap.ceilings)
+        here = self.layout.area_at(*snap.xy)
+        if here is not None:
+            self.visited.add(here)
+            self.areas.add(here)
+            for way in self.layout.ways:
+                if here in way.areas and self._see_through(way, heights):
+                    self.areas.update(way.areas)
+        walls = self.geo.walls(heights, sight=True)
+        present = {t.id for t in snap.things}
+        for sighting in self.things.values():
+            sighting.now = False
+        for thing in snap.things + self.fixed:
+            kind = kind_of(thing)
+            if kind is None or not self.in_view(snap, (thing.x, thing.y), walls):
+                continue
+            self.things[thing.id] = Sighting(thing, kind[0], kind[1], snap.tic, True)
+            where = self.layout.area_at(thing.x, thing.y)
+            if where is not None:
+                self.areas.add(where)
+        for tid, sighting in list(self.things.items()):
+            spot = (sighting.thing.x, sighting.thing.y)
+            if tid not in present and tid >= 0 and (math.dist(spot, snap.xy) < 64
+                                       or self.in_view(snap, spot, walls)):
+                self.gone.add(tid)
+                del self.things[tid]
+
+    def _see_through(self, way: Way, heights: Heights) -> bool:
+        if way.door is None:
+            return True
+        sector = self.layout.doors[way.door].sector
+        return heights.ceiling[sector] - heights.floor[sector] > 0
+
+    def knows_door(self, door: DoorSpot) -> bool:
+        """Doors on the ways out of every area the player has been in are known."""
+        return any(a in self.visited for a in door.areas)
+
+    def in_view(self, snap: Snapshot, point: tuple[float, float], walls: np.ndarray) -> bool:
+        """Whether a point is in the player's field of view with a clear line to it."""
+        dx, dy = point[0] - snap.xy[0], point[1] - snap.xy[1]
+        distance = math.hypot(dx, dy)
+        if distance > SIGHT_RANGE:
+            return False
+        if distance > 32:
+            off = (math.degrees(math.atan2(dy, dx)) - snap.angle + 180) % 360 - 180
+            if abs(off) > HALF_FOV:
+                return False
+        return not crosses_any(snap.xy, point, walls)

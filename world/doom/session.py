@@ -1,0 +1,252 @@
+"""One Doom episode behind the harness's `Game` face: view, act, status and state hash.
+
+The session starts the engine for a mission (world/doom/mission.py), derives the
+sectors, their ways out and the route grid from the engine's map, and runs each macro
+action tic by tic (world/doom/actions.py). Game time is reported in the harness's ticks
+(30 a second) from Doom's tics (35 a second). Positions are [x, height, y] so that, as
+in the shipped world, x and z span the ground and y is up; angles keep Doom's sense.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from typing import Any
+
+from world.actions.catalog import catalog
+from world.actions.timing import explicit
+from world.doom.actions import EXECUTORS
+from world.doom.controls import Play
+from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec
+from world.doom.geometry import Heights, MapGeometry, crosses_any
+from world.doom.known import EpisodeIds, Knowledge, kind_of
+from world.doom.layout import Layout, Way
+from world.doom.mission import DoomLevel
+from world.doom.route import Planner
+from world.doom.verdict import Facts, Judge
+from world.doom.view import build_plan, build_view
+from world.errors import UnknownIdError
+from world.observe.status import GameStatus
+from world.sim.clock import TICKS_PER_SECOND
+
+THREAT_RANGE = 1500.0  # return fire answers monsters in view this close
+HURT = 10.0  # health lost in one action that interrupts it (acid floors drain less often)
+
+
+class DoomSession:
+    """One Doom episode as the harness drives it (the `Game` protocol)."""
+
+    def __init__(self, level: DoomLevel, difficulty: str, seed: int) -> None:
+        self.level, self.difficulty, self.seed = level, difficulty, seed
+        budget_tics = int(level.budgets.max_game_seconds * TICS_PER_SECOND)
+        self.engine = Engine(EngineSpec(level.scenario, level.iwad, level.map,
+                                        level.skill(difficulty), budget_tics + 350), seed)
+        self.start_tic = self.engine.snap.tic
+        self.geo = MapGeometry(self.engine.sector_lines)
+        self.planner = Planner(self.geo)
+        self.layout = Layout(level)
+        self.way_list = self.layout.ways
+        self.doors = self.layout.doors
+        self.ids = EpisodeIds(seed, {"area": len(self.layout.names), "way": len(self.way_list),
+                                     "door": len(self.doors)})
+        self.ways = {self.ids.of("way", w.index): w for w in self.way_list}
+        self.switches = self.layout.switches
+        self.known = Knowledge(self.geo, self.layout, tuple(t for t, _ in self.switches))
+        snap = self.engine.snap
+        monsters = sum(1 for t in snap.things if t.category == "Monster")
+        self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
+        self.judge = Judge(level, difficulty, self.facts)
+        self.known.update(snap)
+        self.judge.update(snap, 0)
+
+    # --- the Game protocol -------------------------------------------------------------
+    @property
+    def tick(self) -> int:
+        """Game time in the harness's ticks (30 a second)."""
+        return (self.engine.snap.tic - self.start_tic) * TICKS_PER_SECOND // TICS_PER_SECOND
+
+    def view(self) -> dict[str, Any]:
+        """The structured view now (what the player knows)."""
+        self.known.update(self.engine.snap)
+        return build_view(self)
+
+    def plan(self) -> dict[str, Any]:
+        """The map a record carries, in this episode's ids."""
+        return build_plan(self)
+
+    def status(self) -> GameStatus:
+        """The mission status now."""
+        j = self.judge
+        objectives = tuple({"index": n, "status": i.status, "counts": i.counts,
+                            "text": i.objective.text,
+                            "tick": None if i.tick is None else i.tick}
+                           for n, i in enumerate(j.items, 1))
+        return GameStatus(j.ending is not None, j.success, j.failure(), j.score(),
+                          j.progress(), objectives)
+
+    def state_hash(self) -> str:
+        """A digest of position, health, armour, ammunition, kills, things and heights."""
+        snap = self.engine.snap
+        data = [snap.tic, sorted(snap.counters.items()), snap.floors, snap.ceilings,
+                [(t.id, round(t.x, 3), round(t.y, 3)) for t in snap.things]]
+        return hashlib.sha256(json.dumps(data).encode()).hexdigest()
+
+    def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Execute one macro action given in episode ids."""
+        args = dict(arguments)
+        for name, groups in (("exit_id", ("way",)), ("object_id", ("object", "door")),
+                             ("character_id", ("character",))):
+            if name in args:
+                self._check_id(name.removesuffix("_id"), args[name], groups)
+        limit = explicit(float(args.get("time_limit_s") or catalog().time_cap_s))
+        limit_tics = round(limit.seconds * TICS_PER_SECOND)
+        before = self.engine.snap
+        statuses = [i.status for i in self.judge.items]
+        start_tick = self.tick
+
+        def interrupt() -> str | None:
+            snap = self.engine.snap
+            self.judge.update(snap, self.tick)
+            if play.tics % 5 == 0:
+                self.known.update(snap)
+            if snap.dead:
+                return "dead"
+            if snap.finished or self.judge.ending is not None:
+                return "stage"
+            if [i.status for i in self.judge.items] != statuses:
+                return "objective"
+            if snap.counters["HEALTH"] <= before.counters["HEALTH"] - HURT and action != "attack":
+                return "damage"
+            return None
+
+        play = Play(self._advance, interrupt, limit_tics)
+        play.last = before
+        reason, sentence, _ = EXECUTORS[action](self, play, args)
+        self.known.update(self.engine.snap)
+        after = self.engine.snap
+        return {
+            "action": action, "args": dict(arguments), "end_reason": reason,
+            "ticks": self.tick - start_tick, "distance_moved": round(play.moved, 2),
+            "events": [], "adjusted_target": None, "adjusted_by": 0.0, "door": None,
+            "detail": sentence.replace("{area}", self.area_id_at(after.xy) or "another area"),
+            "capped": limit.capped, "time_limit_ticks": limit.ticks,
+            "path": [[round(x), round(self._floor(x, y)), round(y)] for x, y in play.path],
+            "changes": _changes(before.counters, after.counters),
+        }
+
+    # --- helpers for actions and views -------------------------------------------------
+    def _advance(self, *controls: Any) -> Any:
+        snap = self.engine.step(*controls)
+        self._note_pickups(snap)
+        return snap
+
+    def _note_pickups(self, snap: Any) -> None:
+        # A pickup that vanishes next to the player was taken by it (the pickups verifier).
+        present = {t.id for t in snap.things}
+        for t in getattr(self, "_last_things", ()):
+            kind = kind_of(t)
+            if t.id not in present and math.dist((t.x, t.y), snap.xy) < 64 \
+                    and kind is not None and kind[0] == "object":
+                self.facts.pickups[kind[1]] = self.facts.pickups.get(kind[1], 0) + 1
+        self._last_things = snap.things
+
+    def _check_id(self, kind: str, ep: str, groups: tuple[str, ...]) -> None:
+        found = self.ids.lookup(ep)
+        known = self._known_ids(groups)
+        if found is None or found[0] not in groups or ep not in known:
+            raise UnknownIdError(kind, ep, known)
+
+    def _known_ids(self, groups: tuple[str, ...]) -> list[str]:
+        out = []
+        if "way" in groups:
+            here = self.layout.area_at(*self.engine.snap.xy)
+            out += [ep for ep, w in self.ways.items() if self.leads_out(w, here)]
+        for sighting in self.known.things.values():
+            if sighting.group in groups:
+                out.append(self.ids.thing(sighting.thing, sighting.group))
+        if "door" in groups:
+            out += [self.ids.of("door", d.index) for d in self.doors if self.known.knows_door(d)]
+        return sorted(out, key=lambda e: (e[0], int(e[1:])))
+
+    def leads_out(self, way: Way, area: int | None) -> bool:
+        """Whether a way leads out of an area (a teleport only from its start)."""
+        return area == way.areas[0] or (area == way.areas[1] and not way.one_way)
+
+    def inside(self, way: Way, area: int) -> tuple[float, float]:
+        """A point just inside an area past a way's middle."""
+        return self.layout.inside(way, area)
+
+    def area_id_at(self, xy: tuple[float, float]) -> str | None:
+        """The episode id of the area at a point."""
+        area = self.layout.area_at(*xy)
+        return None if area is None else self.ids.of("area", area)
+
+    def _floor(self, x: float, y: float) -> float:
+        sector = self.geo.sector_at(x, y)
+        return self.engine.snap.floors[sector] if sector is not None else 0.0
+
+    def spot_of(self, ep: str) -> tuple[float, float] | None:
+        """Where a known thing is (or was last seen); None once seen gone."""
+        found = self.ids.lookup(ep)
+        if found is not None and found[0] == "door":
+            return self.doors[found[1]].point
+        if found is None or found[1] not in self.known.things:
+            return None
+        thing = self.known.things[found[1]].thing
+        return (thing.x, thing.y)
+
+    def switch_face(self, ep: str) -> tuple[float, float] | None:
+        """For a switch, the middle of its wall (to face when pressing use); else None."""
+        found = self.ids.lookup(ep)
+        for thing, wall in self.switches:
+            if found is not None and thing.id == found[1]:
+                return wall
+        return None
+
+    def live_position(self, ep: str) -> tuple[float, float] | None:
+        """Where a known monster is now while it is alive; None once down or gone."""
+        found = self.ids.lookup(ep)
+        for t in self.engine.snap.things if found else ():
+            if t.id == found[1]:
+                return (t.x, t.y)
+        return None
+
+    def sees(self, point: tuple[float, float]) -> bool:
+        """Whether nothing blocks the line from the player to a point."""
+        snap = self.engine.snap
+        walls = self.geo.walls(Heights(snap.floors, snap.ceilings), sight=True)
+        return not crosses_any(snap.xy, point, walls)
+
+    def nearest_threat(self) -> tuple[float, float] | None:
+        """The nearest monster with a clear line within return-fire range, if any."""
+        snap = self.engine.snap
+        rows = sorted((math.dist(snap.xy, (t.x, t.y)), t.id, (t.x, t.y)) for t in snap.things
+                      if t.category == "Monster")
+        for distance, _, spot in rows:
+            if distance <= THREAT_RANGE and self.sees(spot):
+                return spot
+        return None
+
+    def ammo(self) -> float:
+        """Rounds of the weapon in hand (melee weapons count as loaded)."""
+        counters = self.engine.snap.counters
+        return counters["SELECTED_WEAPON_AMMO"] if counters["SELECTED_WEAPON"] > 1 else 1.0
+
+    def close(self) -> None:
+        """Stop the engine."""
+        self.engine.close()
+
+
+def _changes(before: dict[str, float], after: dict[str, float]) -> list[str]:
+    lines = []
+    for name, word in (("HEALTH", "health"), ("ARMOR", "armour")):
+        delta = after[name] - before[name]
+        if delta:
+            lines.append(f"you {'lost' if delta < 0 else 'gained'} {abs(delta):.0f} {word}")
+    for name, word in (("KILLCOUNT", "monsters killed"), ("ITEMCOUNT", "items picked up"),
+                       ("SECRETCOUNT", "secrets found")):
+        delta = after[name] - before[name]
+        if delta > 0:
+            lines.append(f"{delta:.0f} {word}")
+    return lines

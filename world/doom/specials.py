@@ -1,0 +1,96 @@
+"""What a map's numbers mean: line specials, damaging sectors and thing types.
+
+The tables are data (specials.json); this module only reads them into typed answers.
+Doom-format specials carry their trigger in the number (specials.json's `line_doom`);
+Hexen and UDMF (ZDoom) specials take the trigger from the line's activation flags and
+their tag and lock from the special's arguments (`line_hexen`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from world.doom.wad import Line, MapData, Sector
+
+_TABLE = Path(__file__).with_name("specials.json")
+LINE_KINDS = ("door", "lift", "exit", "secret_exit", "teleport", "floor", "ceiling", "stairs",
+              "crusher")
+# What the "moving" kinds do: a player waits for these sectors, not merely walks through.
+MOVING_KINDS = frozenset({"door", "lift"})
+
+
+@dataclass(frozen=True)
+class LineSpecial:
+    """A line's special in plain terms.
+
+    `tag` is 0 for a manual special (a door's own line: it moves the sector behind it);
+    otherwise the sectors with that tag move (a teleport's tag names the destination).
+    """
+
+    kind: str
+    trigger: str  # "use", "cross" or "shoot"
+    repeat: bool
+    key: str | None  # "blue", "yellow", "red" or None
+    tag: int
+
+    @property
+    def manual(self) -> bool:
+        """A door or lift worked from its own line, moving the sector behind it."""
+        return self.tag == 0 and self.kind in MOVING_KINDS
+
+
+@dataclass(frozen=True)
+class ThingType:
+    """A thing type in the benchmark's words: its kind and name."""
+
+    kind: str
+    name: str
+
+
+@cache
+def _tables() -> dict:
+    return json.loads(_TABLE.read_text())
+
+
+_DOOM_TRIGGERS = {"D": "use", "S": "use", "W": "cross", "G": "shoot"}
+_HEXEN_TRIGGERS = {"use": "use", "push": "use", "cross": "cross", "shoot": "shoot"}
+
+
+def line_special(found: MapData, line: Line) -> LineSpecial | None:
+    """The line's special, or None when it has none the player can trigger or we know."""
+    if not line.special:
+        return None
+    tables = _tables()
+    if found.format == "doom":
+        entry = tables["line_doom"].get(str(line.special))
+        if entry is None:
+            return None
+        kind, trigger, key = entry
+        tag = 0 if trigger[0] == "D" else line.tag
+        return LineSpecial(kind, _DOOM_TRIGGERS[trigger[0]], trigger.endswith("R"), key, tag)
+    entry = tables["line_hexen"].get(str(line.special))
+    trigger = _HEXEN_TRIGGERS.get(line.activation)
+    if entry is None or trigger is None:
+        return None
+    kind, tag_arg, lock_arg = entry
+    key = None if lock_arg is None else tables["hexen_locks"].get(str(line.args[lock_arg]))
+    tag = line.args[0] if tag_arg is None else line.args[tag_arg]
+    if kind == "teleport":
+        # Teleport(tid, tag): the destination is the thing with that tid.
+        tag = line.args[0]
+    return LineSpecial(kind, trigger, line.repeat, key, tag)
+
+
+def thing_type(type_number: int) -> ThingType | None:
+    """The thing type's kind and name, or None for decorations and unknown types."""
+    entry = _tables()["things"].get(str(type_number))
+    return None if entry is None else ThingType(entry[0], entry[1])
+
+
+def hurts(sector: Sector) -> bool:
+    """A floor that damages whoever stands on it (nukage, lava and the like)."""
+    # Vanilla numbers sit in the low five bits; Boom's generalized damage in bits 5-6.
+    return (sector.special & 0x1F) in _tables()["sector_hurts"] or bool(sector.special & 0x60)

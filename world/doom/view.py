@@ -1,0 +1,185 @@
+"""The structured view and the record's map of a Doom episode, in the shipped shapes.
+
+The view holds what the player knows (world/doom/known.py) in episode ids and the
+benchmark's words, in the schema of schemas/messages/observation.schema.json, so the
+harness's text view and every agent read it as they read the shipped world's. The map
+(schemas/record/map.schema.json) draws every room's outline from the WAD's geometry.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from world.doom.geometry import HEADROOM
+from world.doom.known import kind_of
+
+if TYPE_CHECKING:
+    from world.doom.session import DoomSession
+
+STOREY = "map"  # one storey: heights are read, not layered
+WEAPONS = {2: "pistol", 3: "shotgun", 4: "chaingun", 5: "rocket launcher",
+           6: "plasma rifle", 7: "bfg"}
+
+
+def _point(session: DoomSession, xy: tuple[float, float], z: float | None = None) -> list[float]:
+    height = session._floor(*xy) if z is None else z
+    return [round(xy[0], 1), round(height, 1), round(xy[1], 1)]
+
+
+def build_view(session: DoomSession) -> dict[str, Any]:
+    """The structured view now."""
+    snap, known, ids = session.engine.snap, session.known, session.ids
+    here = session.layout.area_at(*snap.xy)
+    names = session.layout.names
+    c = snap.counters
+    weapon = WEAPONS.get(int(c["SELECTED_WEAPON"]), "fist")
+    player = {
+        "position": _point(session, snap.xy, c["POSITION_Z"]),
+        "facing_deg": round(snap.angle % 360, 1),
+        "health": round(max(0.0, c["HEALTH"]) / 100, 3),
+        "armour": round(c["ARMOR"] / 100, 3),
+        "alive": not snap.dead,
+        "in_hand": None,
+        "carried": [{"id": f"i{slot}", "kind": "weapon", "name": name,
+                     "ammo": int(c["SELECTED_WEAPON_AMMO"]) if name == weapon else None,
+                     "weapon": name}
+                    for slot, name in WEAPONS.items() if c.get(f"WEAPON{slot}", 0) > 0],
+        "keys": [],
+    }
+    area = None
+    if here is not None:
+        ways = []
+        for ep, way in sorted(session.ways.items(), key=lambda kv: kv[1].index):
+            if not session.leads_out(way, here):
+                continue
+            to = way.areas[1] if way.areas[0] == here else way.areas[0]
+            door = way.door
+            ways.append({"id": ep, "to": ids.of("area", to), "to_name": names[to],
+                         "via": "door" if door is not None else "opening",
+                         "door": None if door is None else ids.of("door", door),
+                         "position": _point(session, way.point), "visited": to in known.visited,
+                         "one_way": way.one_way, "other_storey": False,
+                         "distance": round(math.dist(snap.xy, way.point), 1)})
+        area = {"id": ids.of("area", here), "name": names[here], "storey": STOREY,
+                "ways_out": ways, "windows": []}
+    objects, characters = [], []
+    for tid in sorted(known.things):
+        s = known.things[tid]
+        xy = (s.thing.x, s.thing.y)
+        row_area = session.area_id_at(xy)
+        distance = round(math.dist(snap.xy, xy), 1)
+        if s.group == "object":
+            objects.append({"id": ids.thing(s.thing, "object"), "kind": s.kind,
+                            "name": s.thing.name, "position": _point(session, xy, s.thing.z),
+                            "area": row_area, "distance": distance,
+                            "objective": _targeted(session, s.thing.name), "state": None,
+                            "weapon": None, "facing_deg": None, "view_angle_deg": None,
+                            "view_range": None})
+        else:
+            characters.append({"id": ids.thing(s.thing, "character"), "kind": s.thing.name,
+                               "position": _point(session, xy, s.thing.z), "area": row_area,
+                               "health": 1.0, "down": False, "alertness": "in_combat",
+                               "armed": True, "weapon": None, "friendly": False,
+                               "seen": "now" if s.now else "before", "seen_tick": s.tic,
+                               "distance": distance, "facing_deg": None,
+                               "view_angle_deg": None, "view_range": None})
+    objects.sort(key=lambda o: (o["distance"], o["id"]))
+    characters.sort(key=lambda o: (o["distance"], o["id"]))
+    return {"player": player, "area": area, "objectives": _objectives(session, objects),
+            "characters": characters, "objects": objects, "doors": _doors(session, here),
+            "hazards": [], "exit": None}
+
+
+def _targeted(session: DoomSession, name: str) -> bool:
+    return any(name in o.targets for o in session.level.objectives)
+
+
+def _objectives(session: DoomSession, objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    rows = []
+    for n, item in enumerate(session.judge.items, 1):
+        o = item.objective
+        targets = [r for r in objects if r["name"] in o.targets]
+        first = targets[0] if targets else None
+        rows.append({"index": n, "status": item.status, "min_difficulty": o.min_difficulty,
+                     "counts": item.counts, "text": o.text,
+                     "area": first["area"] if first else None,
+                     "area_name": None, "distance": first["distance"] if first else None,
+                     "kind": o.kind, "standing": o.kind in ("protect", "stay_unseen"),
+                     "targets": [r["id"] for r in targets],
+                     "point": first["position"] if first else None, "heading_to": None,
+                     "located": bool(targets) if o.targets else None})
+    return rows
+
+
+def _doors(session: DoomSession, here: int | None) -> list[dict[str, Any]]:
+    snap, rows, ids = session.engine.snap, [], session.ids
+    for door in session.doors:
+        if not session.known.knows_door(door):
+            continue
+        gap = snap.ceilings[door.sector] - snap.floors[door.sector]
+        state = "open" if gap >= HEADROOM else ("locked" if door.key else "closed")
+        rows.append({"id": ids.of("door", door.index), "position": _point(session, door.point),
+                     "between": [ids.of("area", a) for a in door.areas][:2],
+                     "state": state, "locked_from_this_side": False, "key": None,
+                     "key_area": None, "needs_key": door.key is not None, "panel": None,
+                     "has_panel": not door.manual, "open_seconds": None, "one_way": False,
+                     "distance": round(math.dist(snap.xy, door.point), 1)})
+    return rows
+
+
+def build_plan(session: DoomSession) -> dict[str, Any]:
+    """The map a record carries: every sector, way and thing at the start."""
+    ids, snap = session.ids, session.engine.snap
+    layout = session.layout
+    areas = [{"id": ids.of("area", a), "name": name, "storey": STOREY,
+              "polygon": layout.shape_ring(a), "secret": layout.rooms.areas[a].secret,
+              "exit": False}
+             for a, name in enumerate(layout.names)]
+    exits = [{"id": ep if w.door is None else ids.of("door", w.door),
+              "kind": "opening" if w.door is None else "door", "storey": STOREY,
+              "areas": [ids.of("area", a) for a in w.areas],
+              "segment": [[round(w.point[0] - 8 * w.normal[1], 1),
+                           round(w.point[1] + 8 * w.normal[0], 1)],
+                          [round(w.point[0] + 8 * w.normal[1], 1),
+                           round(w.point[1] - 8 * w.normal[0], 1)]],
+              "hidden": False, "door": None if w.door is None else _door_start(session, w.door)}
+             for ep, w in sorted(session.ways.items(), key=lambda kv: kv[1].index)]
+    objects, characters = [], []
+    start_ids = EpisodeIdsView(session)
+    for t in snap.things:
+        kind = kind_of(t)
+        if kind is None:
+            continue
+        if kind[0] == "object":
+            objects.append({"id": start_ids.next("o"), "kind": kind[1], "name": t.name,
+                            "storey": STOREY, "at": [round(t.x, 1), round(t.y, 1)],
+                            "target": _targeted(session, t.name)})
+        else:
+            characters.append({"id": start_ids.next("c"), "kind": t.name, "side": "hostile",
+                               "at": [round(t.x, 1), round(t.z, 1), round(t.y, 1)]})
+    return {"version": 1, "storeys": [{"id": STOREY, "y": 0.0}], "areas": areas,
+            "exits": exits, "stairs": [], "hazards": [], "objects": objects,
+            "characters": characters,
+            "objectives": [{"index": n, "id": o.id, "text": o.text}
+                           for n, o in enumerate(session.level.objectives, 1)],
+            "ids": {a["id"]: a["name"] for a in areas}}
+
+
+def _door_start(session: DoomSession, index: int) -> str:
+    door, snap = session.doors[index], session.engine.snap
+    if snap.ceilings[door.sector] - snap.floors[door.sector] >= HEADROOM:
+        return "open"
+    return "locked" if door.key else "closed"
+
+
+class EpisodeIdsView:
+    """Numbers things on the map by their order at the start (the page labels them)."""
+
+    def __init__(self, session: DoomSession) -> None:
+        self.counts: dict[str, int] = {}
+
+    def next(self, letter: str) -> str:
+        """The next id with this letter."""
+        self.counts[letter] = self.counts.get(letter, 0) + 1
+        return f"{letter}{self.counts[letter]}"
