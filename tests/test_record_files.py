@@ -21,7 +21,7 @@ from harness.record import (
 from harness.replay import replay
 from harness.runner import run
 from harness.settings import RunSettings
-from tests.shared import ROOT
+from tests.shared import SHIPPED_AGENTS
 
 
 def _write(path: Path, turns: int) -> RecordWriter:
@@ -84,7 +84,7 @@ def test_a_compression_bomb_is_refused(tmp_path: Path, monkeypatch) -> None:
 @pytest.mark.timeout(120)
 def test_a_long_record_is_small_and_replays_and_zcat_reads_it(tmp_path: Path) -> None:
     # 200 waits on outpost: about 1 MB of JSON lines before compression.
-    summary = run("outpost", str(ROOT / "agents" / "wait_agent.sh"), out_dir=tmp_path,
+    summary = run("outpost", str(SHIPPED_AGENTS / "wait_agent.sh"), out_dir=tmp_path,
                   settings=RunSettings())
     path = Path(summary["record"])
     assert path.name == RECORD_FILE and summary["decisions"] == 200
