@@ -1,7 +1,9 @@
 """The reference agent plays every shipped level through the real runner, within a bound.
 
-Each level is one episode at the middle difficulty and seed 0. A timeout per test turns
-a regression that hangs into a failure; the full sweep lives in benchmarks/sweep.py.
+Each level is one episode at easy and seed 0, and the facility is played at normal and
+hard too. These are whole episodes, so they are marked slow: the quick subset keeps only
+the tests of the agent's memory below. A timeout per test turns a regression that hangs
+into a failure; the full sweep lives in benchmarks/sweep.py.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ LEVELS = SHIPPED_IDS
 KNOWN_GAPS: frozenset[str] = frozenset()
 
 
+@pytest.mark.slow  # a whole episode of a shipped level
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("level", LEVELS)
 def test_reference_agent_plays_level(level: str, tmp_path: Path) -> None:
@@ -33,6 +36,7 @@ def test_reference_agent_plays_level(level: str, tmp_path: Path) -> None:
         assert summary["success"], f"{level}: {summary['reason']}"
 
 
+@pytest.mark.slow  # a whole episode of a shipped level
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("difficulty", ["normal", "hard"])
 def test_reference_agent_clears_the_facility(difficulty: str, tmp_path: Path) -> None:
