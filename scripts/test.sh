@@ -36,5 +36,7 @@ system_program bwrap bubblewrap "the agent-sandbox tests"
 python3 -m ruff check .
 # Strict on the world's face and the protocol modules (pyproject.toml's [tool.mypy]).
 python3 -m mypy
-# -rs: each skipped test is listed with its reason (and how to enable it).
-python3 -m pytest -rs
+# -rs: each skipped test is listed with its reason (and how to enable it). -n 2: two
+# pytest-xdist workers; loadgroup keeps the tests of one xdist_group (the Ray tests, which
+# each start a local Ray instance) on one worker.
+python3 -m pytest -rs -n 2 --dist loadgroup

@@ -4,6 +4,7 @@ Levels are loaded once per run (tests/shared.py). A module
 picks the level of `level` and `world` with LEVEL_FILE (a file of tests/levels, default
 sim_rooms.json) and the world's difficulty and seed with DIFFICULTY and SEED (default
 easy and 1). `shipped_level_id` runs a test once per level shipped in levels/.
+Tests marked `full` run only with `--full` (tests/README.md has the whole layout).
 """
 
 from __future__ import annotations
@@ -18,6 +19,21 @@ from world.level.model import Level
 from world.objectives import ObjectivesSystem
 from world.observe.session import WorldSession, build_world
 from world.sim import World
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--full", action="store_true",
+                     help="also run the tests marked full (the whole matrix of shipped records)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Deselected rather than skipped, so a run without --full lists no skip per test.
+    if config.getoption("--full"):
+        return
+    full = [item for item in items if item.get_closest_marker("full")]
+    if full:
+        config.hook.pytest_deselected(items=full)
+        items[:] = [item for item in items if not item.get_closest_marker("full")]
 
 
 @pytest.fixture(scope="session")

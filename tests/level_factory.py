@@ -13,13 +13,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-LEVELS = Path(__file__).resolve().parent / "levels"
+from tests.shared import local_path
+
 _STEP = re.compile(r"([a-z_]+)|\[(\d+)\]")
 
 
 @cache
 def _base() -> dict[str, Any]:
-    return json.loads((LEVELS / "base.json").read_text(encoding="utf-8"))
+    return json.loads(local_path("base.json").read_text(encoding="utf-8"))
 
 
 def base_level() -> dict[str, Any]:

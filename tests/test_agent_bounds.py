@@ -17,12 +17,11 @@ from harness.protocol import Fault, parse_agent_line, schema_errors
 from harness.record import read_record, record_text
 from harness.runner import run
 from harness.settings import RunSettings
+from tests.proc_scan import wait_gone
+from tests.runner_fakes import FakeGame
+from tests.shared import TEST_AGENTS
 
-sys.path.insert(0, str(Path(__file__).parent))
-from proc_scan import wait_gone
-from runner_fakes import FakeGame
-
-AGENT = Path(__file__).parent / "agents" / "bounds_agent.py"
+AGENT = TEST_AGENTS / "bounds_agent.py"
 FAST = RunSettings(hello_timeout_s=5, decision_timeout_s=5, episode_timeout_s=60, grace_s=0.2)
 # Characters a page must never hold raw: controls but tab, newline and CR, DEL, C1, surrogates.
 RAW_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")

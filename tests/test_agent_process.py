@@ -19,8 +19,9 @@ from harness.agent_process import (
     NotUtf8,
     Timeout,
 )
+from tests.shared import TEST_AGENTS
 
-AGENTS = Path(__file__).parent / "agents"
+AGENTS = TEST_AGENTS
 GRACE = 0.2
 
 

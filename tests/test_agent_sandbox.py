@@ -25,15 +25,12 @@ from harness.runner import run
 from harness.sandbox import SandboxSpec, bubblewrap_problem
 from harness.sandbox_fs import MountPlan
 from harness.settings import RunSettings
+from tests.proc_scan import live_with
+from tests.runner_fakes import FakeGame
+from tests.shared import ROOT, TEST_AGENTS, shipped_path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from proc_scan import live_with
-from runner_fakes import FakeGame
-
-from tests.shared import ROOT
-
-AGENTS = ROOT / "tests" / "agents"
-LEVEL = ROOT / "levels" / "outpost.json"
+AGENTS = TEST_AGENTS
+LEVEL = shipped_path("outpost")
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, episode_timeout_s=60, grace_s=0.2)
 needs_bwrap = pytest.mark.skipif(bubblewrap_problem() is not None,
                                  reason=f"no agent sandbox here: {bubblewrap_problem()}")

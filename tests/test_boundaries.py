@@ -199,3 +199,21 @@ def test_no_import_cycles() -> None:
         if ours(i.target) and i.target in edges and i.target != i.source:
             edges[i.source].add(i.target)
     assert find_cycle(edges) is None
+
+
+# Test code that may find files from its own `__file__`: the one place for the rest, the
+# agents (separate programs, run in a sandbox), and a module that also runs as a script.
+OWN_PATHS = {"tests/shared.py", "tests/test_sim_determinism.py"}
+
+
+def test_test_modules_find_files_through_shared() -> None:
+    # tests/README.md: paths come from tests/shared.py, and tests/ is never put on sys.path.
+    offenders = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        where = path.relative_to(ROOT).as_posix()
+        if where in OWN_PATHS or where.startswith(("tests/agents/", "tests/data/")):
+            continue
+        text = path.read_text(encoding="utf-8")
+        if re.search(r"Path\(__file__\)|sys\.path\.insert\(0, str\(Path", text):
+            offenders.append(where)
+    assert offenders == []

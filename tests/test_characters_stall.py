@@ -5,13 +5,12 @@ line: without stall handling they meet head-on and push each other for ever.
 """
 
 import math
-from pathlib import Path
 
+from tests.shared import local
 from world.characters.system import CharactersSystem
-from world.level.load import load_level
 from world.sim.world import World
 
-LEVEL = load_level(Path(__file__).parent / "levels" / "characters_corridor.json")
+LEVEL = local("characters_corridor.json")
 
 
 def world(seed: int = 1) -> World:

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
+from tests.shared import local
 from world.characters import CharactersSystem
-from world.level.load import load_level
 from world.sim.world import World
-
-LEVELS = Path(__file__).parent / "levels"
-_CACHE: dict[str, object] = {}
 
 
 def make(name: str, difficulty: str | None = None, seed: int = 0):
     """A fresh world of tests/levels/<name>.json with the characters system attached."""
-    if name not in _CACHE:
-        _CACHE[name] = load_level(LEVELS / f"{name}.json")
-    level = _CACHE[name]
+    level = local(f"{name}.json")
     world = World(level, difficulty or level.difficulties[0].id, seed)
     return world, CharactersSystem.attach(world)
 

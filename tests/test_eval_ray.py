@@ -23,13 +23,14 @@ import pytest
 
 from harness.cli import main
 from harness.record import record_text
+from tests.proc_scan import live_with, wait_gone
+from tests.shared import ROOT, SHIPPED_AGENTS, TEST_AGENTS, python_agent
 
-sys.path.insert(0, str(Path(__file__).parent))
-from proc_scan import live_with, wait_gone
+# Each Ray test starts its own local Ray instance: under pytest-xdist they share a worker.
+pytestmark = pytest.mark.xdist_group("ray")
 
-ROOT = Path(__file__).resolve().parents[1]
-AGENT = f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}"
-GO_AGENT = ROOT / "tests" / "agents" / "go_file_agent.py"
+AGENT = python_agent(SHIPPED_AGENTS / "random_agent.py")
+GO_AGENT = TEST_AGENTS / "go_file_agent.py"
 SUITE = ["--levels", "exit_switch,blue_door", "--difficulties", "easy", "--seeds", "2",
          "--jobs", "2"]
 

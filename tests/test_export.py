@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import collections
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,10 +17,8 @@ from harness.export_cmd import METRES_PER_UNIT
 from harness.record import read_record, record_text
 from harness.runner import run
 from harness.settings import RunSettings
-from tests.shared import ROOT
-from world.data_paths import LEVELS_DIR
+from tests.shared import SHIPPED_AGENTS, python_agent, shipped
 from world.level.geometry3d import FLOOR_THICKNESS, PATH_LIFT, WALL_THICKNESS, wall_heights
-from world.level.load import load_level
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
@@ -49,7 +46,7 @@ def units(mesh: trimesh.Trimesh) -> np.ndarray:
 @pytest.mark.parametrize(("level_id", "fmt"),
                          [("outpost", "glb"), ("outpost", "obj"), ("facility", "glb")])
 def test_level_model_matches_the_level(capsys, tmp_path, level_id, fmt):
-    level = load_level(LEVELS_DIR / f"{level_id}.json")
+    level = shipped(level_id)
     scene = export(capsys, tmp_path, level_id, fmt)
     kinds = by_kind(scene)
     exits = collections.Counter(e.kind for e in level.exits)
@@ -78,7 +75,7 @@ def test_level_model_matches_the_level(capsys, tmp_path, level_id, fmt):
 
 
 def test_walls_stand_on_area_edges_and_leave_openings_open(capsys, tmp_path):
-    level = load_level(LEVELS_DIR / "outpost.json")
+    level = shipped("outpost")
     scene = export(capsys, tmp_path, "outpost", "glb")
     heights = wall_heights(level)
     for storey in level.storeys:
@@ -99,13 +96,13 @@ def test_walls_stand_on_area_edges_and_leave_openings_open(capsys, tmp_path):
 @pytest.fixture(scope="module")
 def reference_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs")
-    agent = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
+    agent = python_agent(SHIPPED_AGENTS / "reference_agent.py")
     return Path(run("outpost", agent, seed=1, out_dir=out, settings=FAST)["run_dir"])
 
 
 def test_record_model_adds_the_walked_path(capsys, tmp_path, reference_run):
     record = read_record(reference_run)
-    level = load_level(LEVELS_DIR / "outpost.json")
+    level = shipped("outpost")
     scene = export(capsys, tmp_path, str(reference_run / "record.jsonl.gz"), "glb")
     assert len(by_kind(scene)["floor"]) == len(level.areas)
     low, high = units(scene.geometry["path/-/route"])

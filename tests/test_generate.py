@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from harness.level_refs import UsageError, expand, resolve
+from tests.shared import ROOT
 from world.generate.naming import GenerateError, parse_names
 from world.generate.registry import TEMPLATES, generate
 from world.level.check import check_data
 
-ROOT = Path(__file__).resolve().parents[1]
 KINDS = {"maze", "rescue", "stealth", "hold", "errand", "crossing", "courier"}
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,16 +18,16 @@ from harness.replay import replay
 from harness.runner import run
 from harness.settings import RunSettings
 from harness.templates_doc import TEMPLATES_MD, render
+from tests.shared import SHIPPED_AGENTS, python_agent
 from world.generate import registry
 
-ROOT = Path(__file__).resolve().parents[1]
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
 
 @pytest.fixture(scope="module")
 def generated_run(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("runs")
-    agent = f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}"
+    agent = python_agent(SHIPPED_AGENTS / "random_agent.py")
     return run("maze@11?rooms=5", agent, seed=2, out_dir=out, settings=FAST)
 
 

@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.level_factory import base_level, delete_at, get_at, set_at, write_level
-from tests.shared import ROOT
+from tests.shared import ROOT, local
 from world.level.check import check_data, check_level
-from world.level.load import load_level
 
 LINE = re.compile(r"^\S+\.json: \$[^ ]*: .+$")
 
@@ -320,7 +319,7 @@ def test_door_locked_from_one_side(tmp_path, side, ok):
 def test_check_data_and_loaded_level_agree():
     data = base_level()
     assert check_data(data, "base.json").ok
-    assert check_level(load_level(Path(__file__).parent / "levels" / "base.json")).ok
+    assert check_level(local("base.json")).ok
 
 
 def test_shipped_levels_pass_on_the_command_line():

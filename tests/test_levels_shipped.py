@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.shared import ROOT
+from tests.shared import ROOT, SHIPPED_IDS, shipped_path
 from world.level.check import check_level
 from world.level.load import load_level
 from world.level.model import Level
 
-LEVEL_FILES = sorted((ROOT / "levels").glob("*.json"))
+LEVEL_FILES = [shipped_path(level_id) for level_id in SHIPPED_IDS]
 DIFFICULTIES = ["easy", "normal", "hard"]
 
 
@@ -99,7 +99,7 @@ def test_one_level_is_large_enough_to_benchmark() -> None:
 
 def test_facility_matches_its_generator() -> None:
     make_facility = _tool("make_facility")
-    written = (ROOT / "levels" / "facility.json").read_text(encoding="utf-8")
+    written = shipped_path("facility").read_text(encoding="utf-8")
     assert written == make_facility.dump(make_facility.level())
 
 

@@ -10,7 +10,9 @@ from email.utils import formatdate
 from pathlib import Path
 
 import pytest
-from fake_openai_server import (
+
+from harness.record import record_text
+from tests.fake_openai_server import (
     FakeOpenAIServer,
     check_messages,
     error_reply,
@@ -18,13 +20,12 @@ from fake_openai_server import (
     text_reply,
     tool_call,
 )
-
-from harness.record import record_text
+from tests.shared import ROOT, SHIPPED_AGENTS
 from world.actions.catalog import catalog
 
-ROOT = Path(__file__).resolve().parents[1]
-AGENT = ROOT / "agents" / "llm_agent.py"
-sys.path.insert(0, str(ROOT / "agents"))
+AGENT = SHIPPED_AGENTS / "llm_agent.py"
+# The agent's own package (agents/llm) is imported as the agent imports it, by plain name.
+sys.path.insert(0, str(SHIPPED_AGENTS))
 
 from llm.client import ChatClient, ChatError, RetryPolicy, parse_retry_after  # noqa: E402
 from llm.config import ConfigError, Prices, load_config  # noqa: E402

@@ -6,14 +6,14 @@ paths the cut leaves unchanged, with the Polyanya authors' exact lengths (to 0.0
 """
 
 from functools import cache
-from pathlib import Path
 
 import pytest
 
+from tests.shared import NAVMESH_DATA
 from world.navmesh.polyanya_format import read_mesh, read_scenarios
 from world.navmesh.query import PathFinder
 
-DATA = Path(__file__).parent / "data" / "navmesh"
+DATA = NAVMESH_DATA
 
 
 @cache

@@ -2,14 +2,13 @@
 
 import importlib.util
 import json
-from pathlib import Path
 
+from tests.shared import NAVMESH_DATA, ROOT
 from world.navmesh.bench import bench
 from world.navmesh.polyanya_format import read_mesh, read_scenarios
 from world.navmesh.query import PathFinder
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data" / "navmesh"
+DATA = NAVMESH_DATA
 
 
 def _script():

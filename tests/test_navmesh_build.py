@@ -7,8 +7,8 @@ import pytest
 from shapely.geometry import Polygon
 
 from tests.level_factory import base_level, set_at
-from tests.shared import ROOT
-from world.level.load import load_level, parse_level
+from tests.shared import shipped
+from world.level.load import parse_level
 from world.navmesh.build import build_navmesh, build_navmesh_full
 from world.navmesh.level_paths import DoorBlock, LevelPaths
 from world.navmesh.locate import PointLocator
@@ -17,7 +17,7 @@ from world.navmesh.query import PathFinder
 
 @pytest.fixture(scope="module")
 def outpost():
-    return load_level(ROOT / "levels" / "outpost.json")
+    return shipped("outpost")
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["merged", "triangles"])

@@ -1,14 +1,14 @@
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.shared import NAVMESH_DATA
 from world.navmesh.locate import PointLocator
 from world.navmesh.mesh import NavMesh
 from world.navmesh.polyanya_format import parse_mesh, parse_scenarios, read_mesh, read_scenarios
 from world.navmesh.search_trace import edge_sides, trace_segment
 
-DATA = Path(__file__).parent / "data" / "navmesh"
+DATA = NAVMESH_DATA
 
 EXAMPLE = """mesh
 2

@@ -5,16 +5,15 @@ east room only) and by a second door that is locked from the hub's side.
 """
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
+from tests.shared import local
 from world.level.check_reach import Regions, reachable_regions
-from world.level.load import load_level
 from world.navmesh.build import build_navmesh_full
 from world.navmesh.query import PathFinder
 
-LEVEL = load_level(Path(__file__).parent / "levels" / "sim_rooms.json")
+LEVEL = local("sim_rooms.json")
 HUB, EAST = (1100.0, 150.0), (1300.0, 150.0)
 LOCKED = frozenset({"d_lockside"})
 

@@ -2,15 +2,15 @@ import itertools
 import math
 import time
 from functools import cache
-from pathlib import Path
 
 import pytest
 
+from tests.shared import NAVMESH_DATA
 from world.navmesh.mesh import NavMesh
 from world.navmesh.polyanya_format import read_mesh, read_scenarios
 from world.navmesh.query import PathFinder
 
-DATA = Path(__file__).parent / "data" / "navmesh"
+DATA = NAVMESH_DATA
 
 
 @cache

@@ -2,13 +2,12 @@
 
 import heapq
 import math
-from pathlib import Path
 
 import pytest
 from shapely.geometry import LineString, Polygon, box
 from shapely.ops import unary_union
 
-from world.level.load import load_level
+from tests.shared import NAVMESH_DATA, local
 from world.navmesh.build import build_navmesh_full
 from world.navmesh.mesh import NavMesh
 from world.navmesh.polyanya_format import read_mesh
@@ -16,8 +15,8 @@ from world.navmesh.query import PathFinder
 from world.navmesh.search import dead_ends
 from world.navmesh.search_mesh import merge_for_search
 
-DATA = Path(__file__).parent / "data" / "navmesh"
-ROOMS = load_level(Path(__file__).parent / "levels" / "sim_rooms.json")
+DATA = NAVMESH_DATA
+ROOMS = local("sim_rooms.json")
 
 
 def _area(pts, ring) -> float:

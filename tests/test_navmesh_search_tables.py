@@ -1,13 +1,13 @@
 """The successor step's tables: the ways out of each polygon, and the dead ends a query opens."""
 
 from functools import cache
-from pathlib import Path
 
+from tests.shared import NAVMESH_DATA
 from world.navmesh.polyanya_format import read_mesh, read_scenarios
 from world.navmesh.query import PathFinder
 from world.navmesh.search_intervals import entries_of, entry_tables, query_entries
 
-DATA = Path(__file__).parent / "data" / "navmesh"
+DATA = NAVMESH_DATA
 
 
 @cache

@@ -8,13 +8,13 @@ from __future__ import annotations
 import copy
 import json
 from functools import cache
-from pathlib import Path
 
+from tests.shared import local_path
 from world.level.load import parse_level
 from world.objectives import install
 from world.sim import PlayerIntent, World
 
-BASE = Path(__file__).resolve().parent / "levels" / "objectives_base.json"
+BASE = local_path("objectives_base.json")
 
 
 @cache

@@ -18,21 +18,19 @@ from harness.pages.map_svg import build_maps
 from harness.pages.words import names, plain_failure, readable
 from harness.replay import replay
 from tests.browser.records import hostile_run, read_lines, write_lines
+from tests.shared import ROOT, shipped, shipped_path
 from world.actions.catalog import catalog
 from world.actions.trail import PATH_EVERY_TICKS, Trail
-from world.level.load import load_level
 from world.objectives.outcome import END_RULES
 from world.observe.ids import IdMap
 from world.observe.plan import level_plan
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def moved(tmp_path_factory) -> Path:
     """A run of a level file that is deleted after the run, its page then re-rendered."""
     tmp = tmp_path_factory.mktemp("moved")
-    level = json.loads((ROOT / "levels" / "outpost.json").read_text(encoding="utf-8"))
+    level = json.loads(shipped_path("outpost").read_text(encoding="utf-8"))
     level["id"] = "outpost_copy_gone"  # no shipped level to fall back on
     path = tmp / "outpost_copy_gone.json"
     path.write_text(json.dumps(level), encoding="utf-8")
@@ -196,7 +194,7 @@ def test_names_and_readable_sentences():
 
 
 def test_each_storey_map_is_framed_on_its_own_floor():
-    level = load_level(ROOT / "levels" / "facility.json")
+    level = shipped("facility")
     plan = level_plan(level, "normal", IdMap(level, 0))
     maps = build_maps(plan, EndState(), [], [])
     assert [m.id for m in maps] == [s.id for s in level.storeys]
@@ -229,7 +227,7 @@ def test_the_trail_keeps_corners_and_drops_straight_stretches():
 
 
 def test_replay_checks_the_map_and_the_paths(moved, tmp_path):
-    level = ROOT / "levels" / "outpost.json"
+    level = shipped_path("outpost")
     lines = read_lines(moved)
     copy = json.loads(level.read_text(encoding="utf-8"))
     copy["id"] = "outpost_copy_gone"

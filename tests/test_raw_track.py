@@ -13,9 +13,9 @@ from harness.replay import replay
 from harness.runner import run
 from harness.settings import RunSettings
 from harness.tracks import TrackSpec
+from tests.shared import SHIPPED_AGENTS
 
-ROOT = Path(__file__).resolve().parents[1]
-SHELL_AGENT = ROOT / "agents" / "raw_walker.sh"
+SHELL_AGENT = SHIPPED_AGENTS / "raw_walker.sh"
 
 
 def _controls(**values: int) -> str:

@@ -21,7 +21,7 @@ from harness.record import (
 from harness.replay import replay
 from harness.runner import run
 from harness.settings import RunSettings
-from tests.shared import ROOT
+from tests.shared import SHIPPED_AGENTS
 
 
 def _write(path: Path, turns: int) -> RecordWriter:
@@ -59,10 +59,12 @@ def test_plain_records_of_earlier_versions_still_read(tmp_path: Path) -> None:
     assert find_records(tmp_path) == [tmp_path / "record.jsonl"]
 
 
+# mtime=0: the gzip header holds no clock, so every pytest-xdist worker collects the same
+# parameters.
 @pytest.mark.parametrize(("data", "message"), [
     (b"\x1f\x8b\x08\x00garbage-after-the-magic", "damaged gzip data"),
-    (gzip.compress(b"\xff\xfe not utf-8"), "cannot read record"),
-])
+    (gzip.compress(b"\xff\xfe not utf-8", mtime=0), "cannot read record"),
+], ids=["damaged-gzip", "not-utf-8"])
 def test_damaged_files_are_record_errors(tmp_path: Path, data: bytes, message: str) -> None:
     (tmp_path / RECORD_FILE).write_bytes(data)
     with pytest.raises(RecordError, match=message):
@@ -84,7 +86,7 @@ def test_a_compression_bomb_is_refused(tmp_path: Path, monkeypatch) -> None:
 @pytest.mark.timeout(120)
 def test_a_long_record_is_small_and_replays_and_zcat_reads_it(tmp_path: Path) -> None:
     # 200 waits on outpost: about 1 MB of JSON lines before compression.
-    summary = run("outpost", str(ROOT / "agents" / "wait_agent.sh"), out_dir=tmp_path,
+    summary = run("outpost", str(SHIPPED_AGENTS / "wait_agent.sh"), out_dir=tmp_path,
                   settings=RunSettings())
     path = Path(summary["record"])
     assert path.name == RECORD_FILE and summary["decisions"] == 200

@@ -1,27 +1,29 @@
 """The reference agent plays every shipped level through the real runner, within a bound.
 
-Each level is one episode at the middle difficulty and seed 0. A timeout per test turns
-a regression that hangs into a failure; the full sweep lives in benchmarks/sweep.py.
+Each level is one episode at easy and seed 0, and the facility is played at normal and
+hard too. These are whole episodes, so they are marked slow: the quick subset keeps only
+the tests of the agent's memory below. A timeout per test turns a regression that hangs
+into a failure; the full sweep lives in benchmarks/sweep.py.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
 from harness import runner
 from harness.settings import RunSettings
-from tests.shared import ROOT
+from tests.shared import SHIPPED_AGENTS, SHIPPED_IDS, python_agent
 
-AGENT = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
-LEVELS = sorted(p.stem for p in (ROOT / "levels").glob("*.json"))
+AGENT = python_agent(SHIPPED_AGENTS / "reference_agent.py")
+LEVELS = SHIPPED_IDS
 # Levels the agent does not clear yet at this difficulty and seed: each is a known gap
 # (see docs/levels.md's sweep tables), expected to fail until the gap is closed.
 KNOWN_GAPS: frozenset[str] = frozenset()
 
 
+@pytest.mark.slow  # a whole episode of a shipped level
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("level", LEVELS)
 def test_reference_agent_plays_level(level: str, tmp_path: Path) -> None:
@@ -34,6 +36,7 @@ def test_reference_agent_plays_level(level: str, tmp_path: Path) -> None:
         assert summary["success"], f"{level}: {summary['reason']}"
 
 
+@pytest.mark.slow  # a whole episode of a shipped level
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("difficulty", ["normal", "hard"])
 def test_reference_agent_clears_the_facility(difficulty: str, tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
 
@@ -12,7 +11,7 @@ from harness.record import read_record, record_text
 from harness.replay import replay
 from harness.runner import UsageError, run
 from harness.settings import RunSettings
-from tests.shared import ROOT
+from tests.shared import SHIPPED_AGENTS, python_agent
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
@@ -20,7 +19,7 @@ FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 @pytest.fixture(scope="module")
 def random_run(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("runs")
-    agent = f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}"
+    agent = python_agent(SHIPPED_AGENTS / "random_agent.py")
     return run("outpost", agent, seed=3, out_dir=out, settings=FAST)
 
 
@@ -68,7 +67,7 @@ def test_interrupted_record_says_so(random_run, tmp_path) -> None:
 
 
 def test_shell_agent_runs_a_shipped_level(tmp_path) -> None:
-    summary = run("outpost", str(ROOT / "agents" / "wait_agent.sh"), out_dir=tmp_path,
+    summary = run("outpost", str(SHIPPED_AGENTS / "wait_agent.sh"), out_dir=tmp_path,
                   settings=FAST)
     assert summary["agent"]["name"] == "wait-agent"
     assert summary["outcome"] in ("truncated", "failed", "completed")

@@ -14,10 +14,10 @@ from harness.record import record_text
 from harness.replay import REPLAY_STATUSES, replay
 from harness.runner import run
 from harness.settings import RunSettings
-from tests.shared import ROOT
+from tests.shared import ROOT, SHIPPED_AGENTS, python_agent
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
-WAIT_AGENT = str(ROOT / "agents" / "wait_agent.sh")
+WAIT_AGENT = str(SHIPPED_AGENTS / "wait_agent.sh")
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +112,7 @@ def test_a_record_breaking_its_schema_is_unusable_with_a_message(wait_run, tmp_p
 def test_characters_spawned_mid_episode_replay(tmp_path) -> None:
     # hold_centre's waves spawn characters; their ids are given when an observation is
     # built, so a replay that skipped building it diverged on every such record.
-    agent = f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}"
+    agent = python_agent(SHIPPED_AGENTS / "random_agent.py")
     summary = run("hold_centre", agent, difficulty="easy", seed=0, out_dir=tmp_path,
                   settings=FAST)
     report = replay(summary["run_dir"])

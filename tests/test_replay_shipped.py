@@ -1,14 +1,19 @@
-"""Every record of the shipped levels replays: the reference and random agents play each
-level and difficulty with seed 0 through the real runner, and each record is replayed.
+"""Records of the shipped levels replay: the reference and random agents play levels
+through the real runner with seed 0, and each record is replayed.
 
-The full matrix is slow (90 episodes, about seven minutes on two cores); the fast
-variant plays four episodes on three levels: characters spawned mid-episode
-(hold_centre), bots taking pickups (arena_frags), doors and keys (outpost).
+Three sizes. The quick subset plays four episodes on three levels: characters spawned
+mid-episode (hold_centre), bots taking pickups (arena_frags), doors and keys (outpost).
+The slow run plays every shipped level once (15 episodes, not the 90 of the whole
+matrix), the difficulty turning easy, normal, hard and the agent reference, random
+along the sorted level ids, so each level, each difficulty and both agents are covered
+but not every pairing. The whole matrix (every level x difficulty x agent, about seven
+minutes on two cores) is marked `full` and runs with `pytest --full`; between those
+runs the sweep (`benchmarks/sweep.py --replay`) replays every record it makes, and
+docs/levels.md reports how many verified.
 """
 
 from __future__ import annotations
 
-import sys
 from itertools import pairwise
 from pathlib import Path
 
@@ -19,14 +24,17 @@ from harness.record import read_record, record_text
 from harness.replay import replay
 from harness.settings import RunSettings
 from tests.level_factory import base_level, set_at, write_level
-from tests.shared import ROOT
+from tests.shared import SHIPPED_AGENTS, SHIPPED_IDS, TEST_AGENTS, python_agent
 
 AGENTS = {
-    "reference": f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}",
-    "random": f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}",
+    "reference": python_agent(SHIPPED_AGENTS / "reference_agent.py"),
+    "random": python_agent(SHIPPED_AGENTS / "random_agent.py"),
 }
-LEVELS = sorted(p.stem for p in (ROOT / "levels").glob("*.json"))
+LEVELS = SHIPPED_IDS
 DIFFICULTIES = ("easy", "normal", "hard")
+# One episode per level: the difficulty turns with each level, the agent every three.
+ONCE_EACH = [(level, DIFFICULTIES[i % 3], ("reference", "random")[i // 3 % 2])
+             for i, level in enumerate(LEVELS)]
 FAST = [("hold_centre", "reference"), ("hold_centre", "random"), ("arena_frags", "random"),
         ("outpost", "reference")]
 SETTINGS = RunSettings(decision_timeout_s=20.0, episode_timeout_s=150.0)
@@ -58,6 +66,15 @@ def test_records_of_a_few_levels_replay(level: str, agent: str, tmp_path: Path) 
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
+@pytest.mark.parametrize("level, difficulty, agent", ONCE_EACH)
+def test_a_record_of_every_shipped_level_replays(level: str, difficulty: str, agent: str,
+                                                 tmp_path: Path) -> None:
+    _play_and_replay(level, difficulty, agent, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.full
+@pytest.mark.timeout(600)
 @pytest.mark.parametrize("agent", sorted(AGENTS))
 @pytest.mark.parametrize("difficulty", DIFFICULTIES)
 @pytest.mark.parametrize("level", LEVELS)
@@ -66,11 +83,17 @@ def test_every_shipped_record_replays(level: str, difficulty: str, agent: str,
     _play_and_replay(level, difficulty, agent, tmp_path)
 
 
+def test_the_slow_run_covers_every_level_difficulty_and_agent() -> None:
+    assert sorted(level for level, _, _ in ONCE_EACH) == sorted(SHIPPED_IDS)
+    assert {d for _, d, _ in ONCE_EACH} == set(DIFFICULTIES)
+    assert {a for _, _, a in ONCE_EACH} == set(AGENTS)
+
+
 def test_the_sweep_counts_records_that_replay(tmp_path: Path) -> None:
     from benchmarks.sweep import replays
 
     level = write_level(tmp_path, set_at(base_level(), "budgets.max_decisions", 3))
-    agent = f"{sys.executable} {ROOT / 'tests' / 'agents' / 'protocol_agent.py'} good"
+    agent = python_agent(TEST_AGENTS / "protocol_agent.py", "good")
     summary = runner.run(str(level), agent, seed=0, out_dir=tmp_path / "runs",
                          settings=RunSettings(hello_timeout_s=20, decision_timeout_s=20))
     good = Path(summary["run_dir"])

@@ -20,8 +20,9 @@ from harness.rl.macro_env import MacroEnv  # noqa: E402
 from harness.rl.raw_env import RawEnv  # noqa: E402
 from harness.runner import run  # noqa: E402
 from harness.settings import RunSettings  # noqa: E402
+from tests.shared import ROOT, TEST_AGENTS  # noqa: E402
 
-AGENT = Path(__file__).parent / "agents" / "scripted_agent.py"
+AGENT = TEST_AGENTS / "scripted_agent.py"
 IDS = ("MissionHarness/Macro-v0", "MissionHarness/Raw-v0")
 
 
@@ -175,7 +176,7 @@ def test_entry_point_declared_in_pyproject_registers_both() -> None:
     import importlib
     import tomllib
 
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"]
     module, _, name = declared["gymnasium.envs"]["__root__"].partition(":")
     for env_id in IDS:

@@ -12,11 +12,10 @@ from harness.protocol import USAGE_FIELDS, schema_errors
 from harness.record import read_record
 from harness.runner import run
 from harness.settings import RunSettings
+from tests.runner_fakes import FakeGame
+from tests.shared import TEST_AGENTS
 
-sys.path.insert(0, str(Path(__file__).parent))
-from runner_fakes import FakeGame
-
-AGENT = Path(__file__).parent / "agents" / "protocol_agent.py"
+AGENT = TEST_AGENTS / "protocol_agent.py"
 FAST = RunSettings(hello_timeout_s=3, decision_timeout_s=1.5, episode_timeout_s=60, grace_s=0.2)
 
 

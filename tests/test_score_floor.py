@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from harness.runner import run
 from harness.settings import RunSettings
+from tests.shared import SHIPPED_AGENTS
 
-ROOT = Path(__file__).resolve().parents[1]
-WAIT_AGENT = str(ROOT / "agents" / "wait_agent.sh")
+WAIT_AGENT = str(SHIPPED_AGENTS / "wait_agent.sh")
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
 

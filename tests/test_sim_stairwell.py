@@ -5,15 +5,14 @@ into the stairwell from it), so a body walking down must reach the lower storey 
 its centre reaches the foot.
 """
 
-from pathlib import Path
 
 import pytest
 
+from tests.shared import local
 from world.actions.registry import execute
-from world.level.load import load_level
 from world.sim import PlayerIntent, World
 
-LEVEL = load_level(Path(__file__).parent / "levels" / "sim_stairwell.json")
+LEVEL = local("sim_stairwell.json")
 
 
 @pytest.fixture

@@ -16,13 +16,10 @@ from pathlib import Path
 import pytest
 
 from harness.record import record_text
+from tests.proc_scan import wait_gone
+from tests.shared import ROOT, TEST_AGENTS
 
-sys.path.insert(0, str(Path(__file__).parent))
-from proc_scan import wait_gone
-
-from tests.shared import ROOT
-
-KILLER = ROOT / "tests" / "agents" / "worker_killer_agent.py"
+KILLER = TEST_AGENTS / "worker_killer_agent.py"
 
 
 def start(tmp_path: Path, *args: str, group: bool = False) -> tuple[subprocess.Popen, str]:

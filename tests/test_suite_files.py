@@ -21,14 +21,11 @@ from harness.record import record_text
 from harness.suite import Episode
 from harness.suite_files import folder_name, suite_lock, write_atomically
 from harness.suite_report import write_results
+from tests.proc_scan import wait_gone
+from tests.shared import ROOT, TEST_AGENTS, python_agent, shipped_path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from proc_scan import wait_gone
-
-from tests.shared import ROOT
-
-KILLER = ROOT / "tests" / "agents" / "worker_killer_agent.py"
-CRASH = f"{sys.executable} {ROOT / 'tests' / 'agents' / 'protocol_agent.py'} crash 0"
+KILLER = TEST_AGENTS / "worker_killer_agent.py"
+CRASH = python_agent(TEST_AGENTS / "protocol_agent.py", "crash", "0")
 
 
 def test_a_second_suite_on_the_same_out_is_refused_naming_the_first(tmp_path, capsys) -> None:
@@ -118,7 +115,7 @@ def test_level_names_stay_readable_and_distinct() -> None:
 def test_levels_given_as_paths_keep_run_directories_under_out(tmp_path, monkeypatch) -> None:
     for where in ("x", "abs"):
         (tmp_path / where).mkdir()
-        shutil.copy(ROOT / "levels" / "blue_door.json", tmp_path / where / "blue_door.json")
+        shutil.copy(shipped_path("blue_door"), tmp_path / where / "blue_door.json")
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)

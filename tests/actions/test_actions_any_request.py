@@ -10,20 +10,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from harness.runner import resolve_level
+from tests.shared import SHIPPED_IDS
 from world.actions.catalog import catalog
 from world.actions.registry import execute
 from world.errors import WorldError
 from world.setup import create_world
 from world.sim.world import World
 
-ROOT = Path(__file__).resolve().parents[2]
-LEVELS = sorted(p.stem for p in (ROOT / "levels").glob("*.json"))
+LEVELS = SHIPPED_IDS
 ACTIONS = 60
 LIMIT_S = 3  # short walks keep the stream cheap
 

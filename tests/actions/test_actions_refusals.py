@@ -7,7 +7,6 @@ player walks ends as `target_gone` with a full result, and its record replays.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from harness.replay import replay
 from harness.runner import run
 from harness.settings import RunSettings
 from tests.level_factory import base_level, set_at, write_level
+from tests.shared import TEST_AGENTS, python_agent
 from world.actions.driver import Finish, drive
 from world.actions.registry import execute
 from world.actions.timing import Limit
@@ -25,8 +25,6 @@ from world.errors import InvalidRequestError, UnknownIdError, WorldError
 from world.level.load import parse_level
 from world.setup import create_world
 from world.sim.world import PlayerIntent, World
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _armed_level():
@@ -166,7 +164,7 @@ def test_a_pickup_taken_mid_way_ends_the_walk(action: str, args: dict) -> None:
 
 def test_a_taken_pickup_is_a_result_in_the_record_and_replays(tmp_path: Path) -> None:
     level = write_level(tmp_path, SNATCHED)
-    agent = f"{sys.executable} {ROOT / 'tests' / 'agents' / 'fetch_agent.py'}"
+    agent = python_agent(TEST_AGENTS / "fetch_agent.py")
     summary = run(str(level), agent, seed=0, out_dir=tmp_path / "runs",
                   settings=RunSettings(hello_timeout_s=20, decision_timeout_s=20))
     assert summary["invalid_actions"] == 0

@@ -10,9 +10,9 @@ from pathlib import Path
 from shapely.geometry import Polygon
 
 from harness.record import record_text
+from tests.shared import ROOT, TEST_AGENTS
 
-ROOT = Path(__file__).resolve().parents[2]
-HOSTILE = ROOT / "tests" / "agents" / "hostile_text_agent.py"
+HOSTILE = TEST_AGENTS / "hostile_text_agent.py"
 
 
 def hostile_run(out: Path, level: str = "outpost") -> Path:
