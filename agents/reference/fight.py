@@ -44,12 +44,20 @@ SETTLE_S = 0.3  # game seconds between looks needed to judge who stands still
 STILL_SPEED = 50.0  # units per second under which a hostile counts as standing
 STAND_OFF = 250.0  # nearer than this, standing still is a brawl, not a shooter's stance
 PATCH_UP = 0.5  # below this, a medkit comes before a duel at range
-LOW_ROUNDS = 16  # fewer rounds than this, and known ammunition is fetched while calm
+LOW_ROUNDS = 24  # fewer rounds than this (loaded and spare), and known ammunition is fetched
+# while calm
 # How a player who knows shooters ranks guns by kind: steady long-range fire first, a
 # spray next, a slow heavy gun, a sidearm, a short-range scattergun last.
 GUN_RANK = {"rifle": 5.0, "smg": 4.0, "heavy_cannon": 3.0, "pistol": 2.0,
             "silenced_pistol": 2.0, "shotgun": 1.0}
 UNKNOWN_GUN = 2.5  # a kind not in the table: likely better than a sidearm
+# Shots a second of each kind of gun, as a player who knows them knows.
+FIRE_RATE = {"pistol": 2.5, "silenced_pistol": 2.0, "smg": 10.0, "rifle": 5.0,
+             "shotgun": 1.0, "heavy_cannon": 2.0}
+AIM_S = 0.4  # turning to the target before the first shot
+MIN_BURST_S = 1.0  # an attack is never cut shorter than this
+MIN_BURST = 3  # with fewer rounds loaded the reload is part of the fight: no cut
+COVER_S = 1.5  # the step out of the line of fire while the gun reloads
 ARMOUR_DETOUR = 900.0  # a medkit is wasted above this health, armour above this armour
 # Objective kinds done with the hands (a press, a pickup, a gadget held to a thing): the
 # first target is the thing, any further ones the tools of which one must be carried.
@@ -61,8 +69,13 @@ def hostile(row: dict[str, Any]) -> bool:
     return row["friendly"] is not True and not row["down"]
 
 
+def rounds(item: dict[str, Any]) -> int:
+    """Rounds a carried gun has: those in its magazine and those carried besides."""
+    return (item.get("loaded") or 0) + (item.get("ammo") or 0)
+
+
 def _loaded(item: dict[str, Any]) -> bool:
-    return item["kind"] == "weapon" and (item["ammo"] or 0) > 0
+    return item["kind"] == "weapon" and rounds(item) > 0
 
 
 def _rank(item: dict[str, Any]) -> float:
@@ -93,7 +106,7 @@ def ready_weapon(mem: Memory) -> Decision | None:
 
 def armed(mem: Memory) -> bool:
     """Whether a loaded weapon is carried."""
-    return any((c["ammo"] or 0) > 0 for c in mem.carried("weapon"))
+    return any(rounds(c) > 0 for c in mem.carried("weapon"))
 
 
 def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
@@ -186,8 +199,25 @@ def attack(mem: Memory, row: dict[str, Any], why: str) -> Decision | None:
         step = walk_to(mem, _short_of(mem, row["position"]), f"{why}: closing in")
         if step is not None:
             return step
-    decision: Decision = ("attack", {"character_id": row["id"]}, why)
+    decision: Decision = ("attack", {"character_id": row["id"], **_magazine_limit(mem, row)},
+                          why)
     return None if mem.failed(decision) else decision
+
+
+def _magazine_limit(mem: Memory, row: dict[str, Any]) -> dict[str, Any]:
+    # Against a gunman, with a way to step out of his line, the attack is cut where the
+    # magazine runs dry: the reload is waited out in cover, not in the open.
+    player, area = mem.view["player"], mem.view["area"]
+    gun = next((c for c in player["carried"] if c["id"] == player["in_hand"]), None)
+    if gun is None or (gun.get("loaded") or 0) < MIN_BURST or not gun.get("ammo") \
+            or area is None \
+            or row["armed"] is False or row["distance"] < BRAWL \
+            or not any(w["visited"] for w in area["ways_out"]):
+        return {}
+    rate = FIRE_RATE.get(gun.get("weapon") or "")
+    if rate is None:
+        return {}
+    return {"time_limit_s": round(max(MIN_BURST_S, gun["loaded"] / rate + AIM_S), 1)}
 
 
 def _short_of(mem: Memory, point: list[float]) -> tuple[float, float, float]:
@@ -250,7 +280,8 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return _ambush(mem)
-    step = _fall_back(mem, rows) or _patch_up(mem, rows) or _not_yet(mem, rows)
+    step = (_cover(mem, rows) or _fall_back(mem, rows) or _patch_up(mem, rows)
+            or _not_yet(mem, rows))
     if step is not None:
         return step
     for row in rows:
@@ -306,7 +337,35 @@ def _fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
         return None
     if mem.last is not None and mem.last["end_reason"] == "damage":
         return None  # already under fire: every hit would stop the walk, so shoot back
+    decision = _retreat(mem, gunmen, f"falling back: {len(gunmen)} gunmen after me")
+    if decision is None:
+        return None
+    mem.failures[("fall_back", area["id"])] += 1
+    return decision
+
+
+def _cover(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
+    # A gun being reloaded cannot answer: standing in the open meanwhile gives a gunman
+    # free shots, so the player steps out of his line through a way out it came by, and
+    # meets him at the doorway with a full magazine.
+    gunmen = _gunmen(rows)
+    area = mem.view["area"]
+    if not mem.view["player"].get("reloading") or not gunmen or area is None:
+        return None
+    if min(r["distance"] for r in gunmen) < BRAWL or mem.failures[("cover", area["id"])] >= 2:
+        return None
+    if mem.last is not None and mem.last["end_reason"] == "damage":
+        return None  # hit on the way: every hit would stop the walk, so stand and wait
+    decision = _retreat(mem, gunmen, "reloading: out of the line of fire", COVER_S)
+    if decision is not None:
+        mem.failures[("cover", area["id"])] += 1
+    return decision
+
+
+def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
+             limit: float | None = None) -> Decision | None:
     # The way out farthest from the gunmen, relative to how far the player must walk.
+    area = mem.view["area"]
     gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
     gz = sum(r["position"][2] for r in gunmen) / len(gunmen)
     x, _, z = mem.position
@@ -324,13 +383,13 @@ def _fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     length = max(math.hypot(wx - x, wz - z), 1.0)
     # Step well past the doorway and off its line, so the frame hides the player.
     beyond = (wx + (wx - x) / length * PAST * 2, wy, wz + (wz - z) / length * PAST * 2)
-    args = {"x": round(beyond[0], 1), "z": round(beyond[2], 1), "y": round(beyond[1], 1),
-            "use_on_way": True, "fire_on_way": True}
-    decision: Decision = ("go_to", args, f"falling back to {way['to_name']}: "
-                          f"{len(gunmen)} gunmen after me")
+    args: dict[str, Any] = {"x": round(beyond[0], 1), "z": round(beyond[2], 1),
+                            "y": round(beyond[1], 1), "use_on_way": True, "fire_on_way": True}
+    if limit is not None:
+        args["time_limit_s"] = limit
+    decision: Decision = ("go_to", args, f"{why} (to {way['to_name']})")
     if mem.failed(decision, 2):
         return None
-    mem.failures[("fall_back", area["id"])] += 1
     mem.failures[("ambush", way["to"])] = 0
     return decision
 
@@ -384,15 +443,15 @@ def _armour_nearby(mem: Memory) -> Decision | None:
 def _rearm(mem: Memory) -> Decision | None:
     # A magazine or two left is not enough for the next room: rounds lying in a room
     # already seen are worth the walk while nobody shoots.
-    rounds = sum(c["ammo"] or 0 for c in mem.carried("weapon"))
-    if rounds == 0 and mem.carried("weapon"):
+    left = sum(rounds(c) for c in mem.carried("weapon"))
+    if left == 0 and mem.carried("weapon"):
         # An empty gun is no gun: rounds or a weapon are fetched before any other errand,
         # with as many tries as when someone is shooting (a box once behind a shut door
         # may be reachable now), since the next guard met unarmed is not survived.
         return restock(mem)
-    if rounds >= LOW_ROUNDS or _hand_work_here(mem):
+    if left >= LOW_ROUNDS or _hand_work_here(mem):
         return None
-    return _nearest_pickup(mem, ("ammo",), f"only {rounds} rounds left, rearming", tries=1)
+    return _nearest_pickup(mem, ("ammo",), f"only {left} rounds left, rearming", tries=1)
 
 
 def _hand_work_here(mem: Memory) -> bool:
@@ -422,7 +481,13 @@ def _nearest_pickup(mem: Memory, kinds: tuple[str, ...], why: str,
     present = _present(mem)
     rows = [o for o in mem.objects.values() if o["kind"] in kinds and o["id"] in present
             and _fits(mem, o)]
-    for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
+    # A walk to one that ran out of time goes on to it: turning to whichever is nearer
+    # as the crow flies each time swings between two and reaches neither.
+    done, last = mem.last_decision, mem.last
+    going = done[1].get("object_id") if done is not None and done[0] == "go_to_object" \
+        and last is not None and last["end_reason"] == "gave_up" else None
+    for row in sorted(rows, key=lambda r: (r["id"] != going, mem.distance(r["position"]),
+                                           r["id"])):
         # A pickup that could not be reached once (a locked door, no route) is skipped
         # while healing: another one may be nearer by the floor.
         if mem.failures[("go_to_object", row["id"])] >= tries:

@@ -312,7 +312,7 @@ def _key_place(world: World, key_id: str) -> tuple[str | None, str | None]:
 
 
 def plan(world: World, start: Point3, goal: Point3, use_on_way: bool) -> Route | Finish | None:
-    """Plan a walk from start to goal under the doors' current states.
+    """Plan a walk from start to goal under the doors as the player perceives them.
 
     Args:
         world: The world.
