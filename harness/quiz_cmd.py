@@ -34,7 +34,7 @@ def _records(paths: list[str]) -> list[Path]:
 def _build(args: argparse.Namespace) -> int:
     quiz = build(_records(args.records))
     write(quiz, Path(args.out))
-    counts = {}
+    counts: dict[str, int] = {}
     for q in quiz["questions"]:
         counts[q["kind"]] = counts.get(q["kind"], 0) + 1
     shown = ", ".join(f"{n} {k}" for k, n in counts.items()) or "none"

@@ -131,7 +131,7 @@ def read(path: Path) -> dict[str, Any]:
     ids = [q["id"] for q in quiz["questions"]]
     if len(set(ids)) != len(ids):
         raise QuizError(f"{path}: question ids repeat")
-    return quiz
+    return dict(quiz)
 
 
 def _truth(question: Question, pyr: Pyramid) -> str | None:

@@ -71,7 +71,7 @@ def known_until(record: Record, turn: int) -> Known:
     """What the player had perceived up to and including a turn's observation."""
     known = Known()
     for t in record.turns[:turn + 1]:
-        known.learn(t["observation"]["view"])
+        known.learn_observation(t["observation"])
     return known
 
 
@@ -83,7 +83,7 @@ def _arguments_validator(name: str) -> Draft202012Validator:
 
 def _passes(action: dict[str, Any]) -> bool:
     # The check an agent's action gets before the world sees it (the arguments' schema).
-    return _arguments_validator(action["action"]).is_valid(action["arguments"])
+    return bool(_arguments_validator(action["action"]).is_valid(action["arguments"]))
 
 
 def _like(value: float, template: Any) -> float | int:
@@ -163,7 +163,8 @@ def _next_action(record: Record, pyr: Pyramid, op: Operation, rng: random.Random
     rng.shuffle(same)
     # Points on the authors' grid first when the taken one is, off it when it is not, so
     # the numbers' roundness does not single out the right option.
-    same.sort(key=lambda a: _round_point(a) != _round_point(op.action))
+    taken_round = _round_point(op.action)
+    same.sort(key=lambda a: _round_point(a) != taken_round)
     wrong = [canonical(a) for a in same[:3]]
     options, answer = shuffled_options(right, wrong, rng)
     return {"prompt": f"Instruction: {op.plain}. Which action carries it out now?",

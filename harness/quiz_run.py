@@ -71,6 +71,9 @@ def _await_answer(proc: AgentProcess, question: dict[str, Any], earlier: set[str
     while True:
         event = proc.read_line(deadline)
         if isinstance(event, Timeout):
+            if deadline >= end_by:
+                return None, (f"the set's time limit ({settings.episode_timeout_s:g} s) "
+                              "ran out"), False
             return None, f"no answer within {settings.decision_timeout_s:g} s", False
         if isinstance(event, Eof):
             return None, f"the agent exited (status {event.returncode})", True
@@ -108,7 +111,8 @@ def ask(quiz: dict[str, Any], quiz_path: Path, command: str, settings: RunSettin
                             max_line_bytes=settings.max_line_bytes, sandbox=sandbox) as proc:
         gone = False
         for question in quiz["questions"]:
-            choice, problem = None, "not asked: the agent had exited"
+            choice: int | None = None
+            problem: str | None = "not asked: the agent had exited"
             if not gone:
                 proc.send_line(encode(question_message(question, observation)))
                 choice, problem, gone = _await_answer(proc, question, earlier, settings, end_by)

@@ -178,3 +178,19 @@ def test_reading_the_observation_answers_next_action_questions(tmp_path) -> None
     assert seen["kinds"]["next_action"]["ci95"][0] > 0.5, seen["kinds"]
     low, high = blind["kinds"]["next_action"]["ci95"]
     assert low <= 0.25 <= high, blind["kinds"]
+
+
+def test_unusable_files_are_named_without_a_traceback(quiz_file, tmp_path, capsys) -> None:
+    junk = tmp_path / "junk.json.gz"
+    junk.write_bytes(b"\x1f\x8bnot gzip at all")
+    assert main(["quiz", "run", str(junk), "--agent", "true", "--log",
+                 str(tmp_path / "log")]) == 2
+    err = capsys.readouterr().err
+    assert str(junk) in err and "not a readable question set" in err
+    assert main(["quiz", "check", str(quiz_file), str(tmp_path / "missing")]) == 2
+    assert "no such record file or folder" in capsys.readouterr().err
+    other = json.loads(json.dumps(read(quiz_file)))
+    other["questions"][0]["provenance"]["record"] = "0" * 64
+    _, problems = check(other, [reference_run()])
+    assert problems == [f"question {other['questions'][0]['id']}: no record given has "
+                        f"play hash 000000000000..."]
