@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.cli import main
 from harness.level_refs import resolve
 from harness.record import read_record
 from harness.replay import replay
@@ -123,3 +124,29 @@ def test_the_reference_passes_each_chain_it_passes_end_to_end(level_id, cache, t
     result = play_chain(level_id, REFERENCE, "normal", 0, tmp_path, FAST, cache)
     if read_record(home).end["summary"]["success"]:
         assert result["passed"], result["subtasks"]
+
+
+@pytest.mark.timeout(600)
+def test_eval_stepwise_shows_chains_beside_end_to_end(cache, tmp_path) -> None:
+    out = tmp_path / "suite"
+    agent = f"{SHIRKER} 1 {ROOT / 'agents' / 'reference_agent.py'}"
+    args = ["eval", "--agent", agent, "--levels", "exit_switch", "--difficulties", "normal",
+            "--seeds", "1", "--out", str(out), "--stepwise", "--reference-cache", str(cache)]
+    assert main(args) == 0
+    data = json.loads((out / "results.json").read_text())
+    (row,) = data["episodes"]
+    assert row["success"]  # end to end the shirker plays as the reference does
+    assert row["stepwise"]["first_failed"] == 1 and not row["stepwise"]["passed"]
+    (table,) = data["stepwise_table"]
+    assert table["end_to_end"] == 1 and table["passed"] == 0
+    assert table["each"] == {"2": [1, 1], "1": [0, 1], "3": [1, 1], "4": [1, 1]}
+    assert table["first_failed"] == {"1": 1}
+    assert "| exit_switch | normal | 1 | 1/1 | 0/1 | 3/4 |" in (out / "results.md").read_text()
+    page = (out / "index.html").read_text()
+    assert "<h2>Stepwise track</h2>" in page and "1: 0/1" in page
+    # Played again, the end-to-end episode is reused and the chain is played whole again.
+    assert main(args) == 0
+    again = json.loads((out / "results.json").read_text())["episodes"][0]
+    assert again["run_dir"] == row["run_dir"]
+    assert again["stepwise"]["run_dir"] != row["stepwise"]["run_dir"]
+    assert again["stepwise"]["subtasks"] == row["stepwise"]["subtasks"]
