@@ -150,3 +150,10 @@ def test_eval_stepwise_shows_chains_beside_end_to_end(cache, tmp_path) -> None:
     assert again["run_dir"] == row["run_dir"]
     assert again["stepwise"]["run_dir"] != row["stepwise"]["run_dir"]
     assert again["stepwise"]["subtasks"] == row["stepwise"]["subtasks"]
+
+
+def test_stepwise_flags_are_checked(capsys) -> None:
+    assert main(["eval", "--agent", REFERENCE, "--stepwise", "--backend", "ray"]) == 2
+    assert "--stepwise runs on the local backend only" in capsys.readouterr().err
+    assert main(["eval", "--agent", REFERENCE, "--reference-cache", "x"]) == 2
+    assert "--reference-cache needs --stepwise" in capsys.readouterr().err
