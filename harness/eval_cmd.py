@@ -102,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     misplaced = _backend_problem(args) or (
         "--reference-cache needs --stepwise" if args.reference_cache and not args.stepwise
-        else None)
+        # A Ray task sends back its episode's run directory only, not the chain's.
+        else "--stepwise runs on the local backend only" if args.stepwise
+        and args.backend == "ray" else None)
     if misplaced:
         print(f"harness eval: {misplaced}", file=sys.stderr)
         return 2

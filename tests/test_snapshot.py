@@ -86,11 +86,13 @@ def _two_processes(level_id: str, tmp_path: Path) -> None:
     assert hashes == expected, f"{level_id}: the restored world diverged"
 
 
+@pytest.mark.timeout(300)
 def test_two_processes_exit_switch(tmp_path) -> None:
     _two_processes("exit_switch", tmp_path)
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)
 @pytest.mark.parametrize("level_id", [i for i in SHIPPED_IDS if i != "exit_switch"])
 def test_two_processes_every_shipped_level(level_id, tmp_path) -> None:
     _two_processes(level_id, tmp_path)
