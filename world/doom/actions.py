@@ -132,9 +132,11 @@ def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
             return (reason, "Closed in on it.", None)
     if session.ammo() <= 0:
         return ("out_of_ammo", "The weapon in hand has no ammunition.", None)
-    reason = aim_and_fire(play, where)
+    reason = aim_and_fire(play, where, session.sees)
     if reason == "arrived":
         return ("arrived", "It went down.", None)
+    if reason == "target_gone":
+        return (reason, "It went out of sight.", None)
     return (reason, "Fired at it.", None)
 
 

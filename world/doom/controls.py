@@ -19,6 +19,7 @@ WALK = 50.0  # forward delta: a steady walk of about 8 units a tic
 ARRIVE = 20.0  # a waypoint this close is reached
 STUCK_TICS = 70  # over this many tics...
 STUCK_MOVE = 24.0  # ...moving less than this is stuck
+LOST_TICS = 35  # a target out of sight this long is lost
 AIM_TOLERANCE = 4.0  # degrees off a target at which firing hits (Doom aims vertically)
 
 
@@ -114,16 +115,22 @@ def press_use(play: Play, tics: int = 4) -> str | None:
     return None
 
 
-def aim_and_fire(play: Play, where: Callable[[], tuple[float, float] | None]) -> str:
+def aim_and_fire(play: Play, where: Callable[[], tuple[float, float] | None],
+                 sees: Callable[[tuple[float, float]], bool]) -> str:
     """Turn toward a target and fire while aligned, until it is gone or the action stops.
 
-    `where` gives the target's position now, or None once it is down or gone.
+    `where` gives the target's position now, or None once it is down or gone; a target
+    out of sight for a second ends the fire as `target_gone` (nothing to shoot at).
     """
+    unseen = 0
     while True:
         spot = where()
         if spot is None:
             return "arrived"
+        unseen = 0 if sees(spot) else unseen + 1
+        if unseen > LOST_TICS:
+            return "target_gone"
         delta = turn_delta(play.last, heading_to(play.last, spot))
-        _, reason = play.tic(turn=delta, attack=abs(delta) <= AIM_TOLERANCE)
+        _, reason = play.tic(turn=delta, attack=abs(delta) <= AIM_TOLERANCE and not unseen)
         if reason is not None:
             return reason
