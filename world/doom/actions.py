@@ -132,11 +132,13 @@ def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
             return (reason, "Closed in on it.", None)
     if session.ammo() <= 0:
         return ("out_of_ammo", "The weapon in hand has no ammunition.", None)
-    reason = aim_and_fire(play, where, session.sees)
+    reason = aim_and_fire(play, where, session.sees, lambda: session.can_hit(where()))
     if reason == "arrived":
         return ("arrived", "It went down.", None)
     if reason == "target_gone":
         return (reason, "It went out of sight.", None)
+    if reason == "out_of_ammo":
+        return (reason, "The weapon in hand ran out of ammunition.", None)
     return (reason, "Fired at it.", None)
 
 

@@ -116,11 +116,13 @@ def press_use(play: Play, tics: int = 4) -> str | None:
 
 
 def aim_and_fire(play: Play, where: Callable[[], tuple[float, float] | None],
-                 sees: Callable[[tuple[float, float]], bool]) -> str:
+                 sees: Callable[[tuple[float, float]], bool],
+                 loaded: Callable[[], bool]) -> str:
     """Turn toward a target and fire while aligned, until it is gone or the action stops.
 
     `where` gives the target's position now, or None once it is down or gone; a target
-    out of sight for a second ends the fire as `target_gone` (nothing to shoot at).
+    out of sight for a second ends the fire as `target_gone` (nothing to shoot at), an
+    empty weapon as `out_of_ammo`.
     """
     unseen = 0
     while True:
@@ -130,6 +132,8 @@ def aim_and_fire(play: Play, where: Callable[[], tuple[float, float] | None],
         unseen = 0 if sees(spot) else unseen + 1
         if unseen > LOST_TICS:
             return "target_gone"
+        if not loaded():
+            return "out_of_ammo"
         delta = turn_delta(play.last, heading_to(play.last, spot))
         _, reason = play.tic(turn=delta, attack=abs(delta) <= AIM_TOLERANCE and not unseen)
         if reason is not None:
