@@ -21,6 +21,7 @@ STUCK_TICS = 70  # over this many tics...
 STUCK_MOVE = 24.0  # ...moving less than this is stuck
 LOST_TICS = 35  # a target out of sight this long is lost
 AIM_TOLERANCE = 4.0  # degrees off a target at which firing hits (Doom aims vertically)
+REFIRE_TICS = 20  # a pistol shot's whole cycle, so the next press is a fresh shot
 
 
 def heading_to(snap: Snapshot, point: tuple[float, float]) -> float:
@@ -65,6 +66,18 @@ class Play:
         return snap, reason
 
     last: Snapshot = None  # type: ignore[assignment]
+    pressed_at: int = -REFIRE_TICS
+
+    def trigger(self, aimed: bool) -> bool:
+        """Whether to press attack this tic: aimed, and only once the last shot is done.
+
+        Held fire re-fires with Doom's spread; a press every REFIRE_TICS lets each shot
+        go as a first, accurate one.
+        """
+        if aimed and self.tics - self.pressed_at >= REFIRE_TICS:
+            self.pressed_at = self.tics
+            return True
+        return False
 
 
 def walk(play: Play, waypoints: list[tuple[float, float]], *, use_on_way: bool = False,
@@ -135,6 +148,7 @@ def aim_and_fire(play: Play, where: Callable[[], tuple[float, float] | None],
         if not loaded():
             return "out_of_ammo"
         delta = turn_delta(play.last, heading_to(play.last, spot))
-        _, reason = play.tic(turn=delta, attack=abs(delta) <= AIM_TOLERANCE and not unseen)
+        _, reason = play.tic(turn=delta, attack=play.trigger(abs(delta) <= AIM_TOLERANCE
+                                                             and not unseen))
         if reason is not None:
             return reason
