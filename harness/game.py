@@ -61,8 +61,12 @@ GameFactory = Callable[[Level, str, int], Game]
 
 
 def world_game(level: Level, difficulty: str, seed: int) -> Game:
-    """The real game: the World behind the observation and action layer."""
-    return new_session(level, difficulty, seed)
+    """The real game: the World behind the observation and action layer.
+
+    A Doom mission (`doom:` ids) gets the Doom session, which has the same face.
+    """
+    game: Game = new_session(level, difficulty, seed)
+    return game
 
 
 __all__ = ["Game", "GameFactory", "GameStatus", "world_game"]

@@ -120,3 +120,26 @@ def test_bad_mission_file_is_named_with_its_field(tmp_path, monkeypatch) -> None
         mission.load_mission("doom:broken")
     assert str(err.value).startswith(str(tmp_path / "broken.json") + ": ")
     assert "skill 1-5" in str(err.value)
+
+
+@needs_engine
+def test_e1m1_start_knows_only_what_the_player_saw() -> None:
+    level = resolve("doom:t01_e1m1_exit").level
+    session = new_session(level, "normal", 1)
+    try:
+        view = session.view()
+        # The exit switch is rooms away: unseen, so unnamed, and naming a guess is refused.
+        assert not [o for o in view["objects"] if o["kind"] == "switch"]
+        assert view["objectives"][0]["located"] is False
+        with pytest.raises(Exception) as err:
+            session.act("go_to_object", {"object_id": "o99"})
+        assert "o99" in str(err.value)
+        # The zombiemen on the floor below the start are out of sight: not listed.
+        below = [t for t in session.engine.snap.things if t.category == "Monster"
+                 and t.z < session.engine.snap.counters["POSITION_Z"] - 64]
+        assert below
+        assert all(c["position"][1] >= 0 for c in view["characters"])
+        # Ways out name the rooms they lead to, in episode ids.
+        assert all(w["to_name"].startswith(("room", "lift")) for w in view["area"]["ways_out"])
+    finally:
+        session.close()

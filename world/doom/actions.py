@@ -14,7 +14,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from world.doom.controls import Play, aim_and_fire, face, press_use, walk
+from world.doom.controls import AIM_TOLERANCE, Play, aim_and_fire, face, press_use, walk
 from world.doom.geometry import Heights
 from world.doom.navgrid import doors_open
 from world.errors import InvalidRequestError
@@ -132,9 +132,13 @@ def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
             return (reason, "Closed in on it.", None)
     if session.ammo() <= 0:
         return ("out_of_ammo", "The weapon in hand has no ammunition.", None)
-    reason = aim_and_fire(play, where)
+    reason = aim_and_fire(play, where, session.sees, lambda: session.can_hit(where()))
     if reason == "arrived":
         return ("arrived", "It went down.", None)
+    if reason == "target_gone":
+        return (reason, "It went out of sight.", None)
+    if reason == "out_of_ammo":
+        return (reason, "The weapon in hand ran out of ammunition.", None)
     return (reason, "Fired at it.", None)
 
 
@@ -148,7 +152,8 @@ def wait(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
                                              threat[0] - play.last.xy[0]))
                      - play.last.angle + 180) % 360 - 180
             turn = max(-30.0, min(30.0, delta))
-            _, reason = play.tic(turn=turn, attack=abs(delta) < 4 and session.ammo() > 0)
+            aimed = abs(delta) < AIM_TOLERANCE and session.can_hit(threat)
+            _, reason = play.tic(turn=turn, attack=play.trigger(aimed))
         else:
             _, reason = play.tic()
         if reason is not None:

@@ -19,7 +19,9 @@ WALK = 50.0  # forward delta: a steady walk of about 8 units a tic
 ARRIVE = 20.0  # a waypoint this close is reached
 STUCK_TICS = 70  # over this many tics...
 STUCK_MOVE = 24.0  # ...moving less than this is stuck
+LOST_TICS = 35  # a target out of sight this long is lost
 AIM_TOLERANCE = 4.0  # degrees off a target at which firing hits (Doom aims vertically)
+REFIRE_TICS = 20  # a pistol shot's whole cycle, so the next press is a fresh shot
 
 
 def heading_to(snap: Snapshot, point: tuple[float, float]) -> float:
@@ -64,6 +66,18 @@ class Play:
         return snap, reason
 
     last: Snapshot = None  # type: ignore[assignment]
+    pressed_at: int = -REFIRE_TICS
+
+    def trigger(self, aimed: bool) -> bool:
+        """Whether to press attack this tic: aimed, and only once the last shot is done.
+
+        Held fire re-fires with Doom's spread; a press every REFIRE_TICS lets each shot
+        go as a first, accurate one.
+        """
+        if aimed and self.tics - self.pressed_at >= REFIRE_TICS:
+            self.pressed_at = self.tics
+            return True
+        return False
 
 
 def walk(play: Play, waypoints: list[tuple[float, float]], *, use_on_way: bool = False,
@@ -114,16 +128,27 @@ def press_use(play: Play, tics: int = 4) -> str | None:
     return None
 
 
-def aim_and_fire(play: Play, where: Callable[[], tuple[float, float] | None]) -> str:
+def aim_and_fire(play: Play, where: Callable[[], tuple[float, float] | None],
+                 sees: Callable[[tuple[float, float]], bool],
+                 loaded: Callable[[], bool]) -> str:
     """Turn toward a target and fire while aligned, until it is gone or the action stops.
 
-    `where` gives the target's position now, or None once it is down or gone.
+    `where` gives the target's position now, or None once it is down or gone; a target
+    out of sight for a second ends the fire as `target_gone` (nothing to shoot at), an
+    empty weapon as `out_of_ammo`.
     """
+    unseen = 0
     while True:
         spot = where()
         if spot is None:
             return "arrived"
+        unseen = 0 if sees(spot) else unseen + 1
+        if unseen > LOST_TICS:
+            return "target_gone"
+        if not loaded():
+            return "out_of_ammo"
         delta = turn_delta(play.last, heading_to(play.last, spot))
-        _, reason = play.tic(turn=delta, attack=abs(delta) <= AIM_TOLERANCE)
+        _, reason = play.tic(turn=delta, attack=play.trigger(abs(delta) <= AIM_TOLERANCE
+                                                             and not unseen))
         if reason is not None:
             return reason

@@ -10,9 +10,11 @@ attack and use, so a tic's input is exact.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import vizdoom as vzd
 
@@ -44,16 +46,28 @@ class Thing:
     angle: float
 
 
-@dataclass(frozen=True)
 class Snapshot:
-    """Everything read from the engine after one tic."""
+    """Everything read from the engine after one tic.
 
-    tic: int
-    finished: bool
-    counters: dict[str, float]
-    things: tuple[Thing, ...]
-    floors: tuple[float, ...]
-    ceilings: tuple[float, ...]
+    The things are turned into `Thing`s only when asked for: a walk reads the player's
+    position every tic but the things only now and then, and E1M1 has hundreds.
+    """
+
+    def __init__(self, tic: int, finished: bool, counters: dict[str, float],
+                 things: Any, floors: tuple[float, ...], ceilings: tuple[float, ...]) -> None:
+        self.tic, self.finished, self.counters = tic, finished, counters
+        self._things = things
+        self.floors, self.ceilings = floors, ceilings
+
+    @functools.cached_property
+    def things(self) -> tuple[Thing, ...]:
+        """The map's things, by engine id."""
+        if isinstance(self._things, tuple):
+            return self._things
+        return tuple(sorted(
+            (Thing(o.id, o.name, str(o.category), float(o.position_x), float(o.position_y),
+                   float(o.position_z), float(o.angle)) for o in self._things),
+            key=lambda t: t.id))
 
     @property
     def xy(self) -> tuple[float, float]:
@@ -141,11 +155,7 @@ class Engine:
                             old.ceilings if old else ())
         counters = {name: float(value)
                     for name, value in zip(VARIABLES, state.game_variables, strict=True)}
-        things = tuple(sorted(
-            (Thing(o.id, o.name, str(o.category), float(o.position_x), float(o.position_y),
-                   float(o.position_z), float(o.angle)) for o in state.objects),
-            key=lambda t: t.id))
-        return Snapshot(game.get_episode_time(), finished, counters, things,
+        return Snapshot(game.get_episode_time(), finished, counters, state.objects,
                         tuple(float(s.floor_height) for s in state.sectors),
                         tuple(float(s.ceiling_height) for s in state.sectors))
 

@@ -68,6 +68,8 @@ class MapGeometry:
             Line(e[0], e[1], e[2], tuple(sorted(e[3]))) for _, e in sorted(joined.items()))
         self.sector_count = len(sector_lines)
         self._at: dict[tuple[float, float], int | None] = {}
+        self._walls_key: dict[bool, tuple[Heights, bool]] = {}
+        self._walls: dict[bool, np.ndarray] = {}
         self._ends = np.array([[*ln.a, *ln.b] for ln in self.lines], dtype=float).reshape(-1, 4)
         self._by_sector: list[list[int]] = [[] for _ in sector_lines]
         for i, line in enumerate(self.lines):
@@ -109,8 +111,17 @@ class MapGeometry:
         """Lines the player cannot pass (or, with sight, see through), as an N x 4 array.
 
         A two-sided line passes while the sectors' gap is open: for walking at least
-        the player's height and a step it can climb; for sight any gap at all.
+        the player's height and a step it can climb; for sight any gap at all. The
+        answer is remembered for the last heights asked (they change only as doors and
+        lifts move).
         """
+        key = (heights, sight)
+        if self._walls_key.get(sight) != key:
+            self._walls_key[sight] = key
+            self._walls[sight] = self._find_walls(heights, sight)
+        return self._walls[sight]
+
+    def _find_walls(self, heights: Heights, sight: bool) -> np.ndarray:
         keep = []
         for i, line in enumerate(self.lines):
             if len(line.sectors) < 2:

@@ -15,14 +15,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
 from world.doom.engine import Snapshot, Thing
-from world.doom.geometry import Heights, MapGeometry, crosses_any
+from world.doom.geometry import Heights, MapGeometry
 from world.doom.layout import DoorSpot, Layout, Way
 
 SIGHT_RANGE = 3000.0
+EYE = 41.0  # the player's eye above his feet
+AIM_HEIGHT = 28.0  # a thing is seen at about half a monster's height
 HALF_FOV = 45.0
 _SALT = 0x1D5  # keeps the numbering apart from anything else drawn from the seed
 LETTERS = {"area": "a", "door": "d", "way": "w", "object": "o", "character": "c"}
@@ -112,13 +115,16 @@ class Knowledge:
             for way in self.layout.ways:
                 if here in way.areas and self._see_through(way, heights):
                     self.areas.update(way.areas)
-        walls = self.geo.walls(heights, sight=True)
         present = {t.id for t in snap.things}
         for sighting in self.things.values():
             sighting.now = False
-        for thing in snap.things + self.fixed:
-            kind = kind_of(thing)
-            if kind is None or not self.in_view(snap, (thing.x, thing.y), walls):
+        candidates = [(t, kind_of(t)) for t in snap.things + self.fixed]
+        candidates = [(t, k) for t, k in candidates if k is not None]
+        # A switch stands on its floor; the engine's things carry their own height.
+        zs = [t.z if t.id >= 0 else self._floor(snap, t) for t, _ in candidates]
+        seen = self.in_view_many(snap, [(t.x, t.y) for t, _ in candidates], zs)
+        for (thing, kind), visible in zip(candidates, seen, strict=True):
+            if not visible:
                 continue
             self.things[thing.id] = Sighting(thing, kind[0], kind[1], snap.tic, True)
             where = self.layout.area_at(thing.x, thing.y)
@@ -126,8 +132,8 @@ class Knowledge:
                 self.areas.add(where)
         for tid, sighting in list(self.things.items()):
             spot = (sighting.thing.x, sighting.thing.y)
-            if tid not in present and tid >= 0 and (math.dist(spot, snap.xy) < 64
-                                       or self.in_view(snap, spot, walls)):
+            if tid not in present and tid >= 0 and (
+                    math.dist(spot, snap.xy) < 64 or self.in_view(snap, spot, sighting.thing.z)):
                 self.gone.add(tid)
                 del self.things[tid]
 
@@ -141,14 +147,38 @@ class Knowledge:
         """Doors on the ways out of every area the player has been in are known."""
         return any(a in self.visited for a in door.areas)
 
-    def in_view(self, snap: Snapshot, point: tuple[float, float], walls: np.ndarray) -> bool:
+    def in_view_many(self, snap: Snapshot, points: list[tuple[float, float]],
+                     zs: list[float]) -> list[bool]:
+        """`in_view` for many points at once (one pass over the walls)."""
+        if not points:
+            return []
+        p = np.array(points, dtype=float)
+        dx, dy = p[:, 0] - snap.xy[0], p[:, 1] - snap.xy[1]
+        distance = np.hypot(dx, dy)
+        off = (np.degrees(np.arctan2(dy, dx)) - snap.angle + 180) % 360 - 180
+        near = (distance <= SIGHT_RANGE) & ((distance <= 32) | (np.abs(off) <= HALF_FOV))
+        out = near.copy()
+        idx = np.flatnonzero(near)
+        if len(idx):
+            eye, live = eye_and_heights(snap)
+            targets = [(points[i][0], points[i][1], zs[i] + AIM_HEIGHT) for i in idx]
+            out[idx] = self.layout.sight.visible_many(eye, targets, live)
+        return out.tolist()
+
+    def in_view(self, snap: Snapshot, point: tuple[float, float], z: float) -> bool:
         """Whether a point is in the player's field of view with a clear line to it."""
-        dx, dy = point[0] - snap.xy[0], point[1] - snap.xy[1]
-        distance = math.hypot(dx, dy)
-        if distance > SIGHT_RANGE:
-            return False
-        if distance > 32:
-            off = (math.degrees(math.atan2(dy, dx)) - snap.angle + 180) % 360 - 180
-            if abs(off) > HALF_FOV:
-                return False
-        return not crosses_any(snap.xy, point, walls)
+        return self.in_view_many(snap, [point], [z])[0]
+
+    def _floor(self, snap: Snapshot, thing: Thing) -> float:
+        sector = self.layout.rooms.sector_at(thing.x, thing.y)
+        return snap.floors[sector] if sector is not None else 0.0
+
+
+def eye_and_heights(snap: Snapshot) -> tuple[tuple[float, float, float], Any]:
+    """The player's eye and the live heights as the sight test takes them."""
+    floors, ceilings = snap.floors, snap.ceilings
+
+    def live(sector: int) -> tuple[float, float]:
+        return floors[sector], ceilings[sector]
+
+    return (snap.xy[0], snap.xy[1], snap.counters["POSITION_Z"] + EYE), live

@@ -15,10 +15,11 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from world.doom.engine import Thing
 from world.doom.files import iwad, scenario
-from world.doom.maps import load_navgrid, load_rooms
+from world.doom.maps import load_navgrid, load_rooms, load_sight
 from world.doom.mission import DoomLevel
 from world.doom.navgrid import NavGrid
 from world.doom.rooms import DoomRooms
+from world.doom.sight import Sight
 from world.doom.wad import map_names
 
 SWITCH_STAND = 28.0  # a switch is pressed from this far in front of its wall
@@ -71,6 +72,7 @@ class Layout:
         # Rooms and the route grid are built once per process and map (world/doom/maps.py).
         self.rooms: DoomRooms = load_rooms(wad, name)
         self.navgrid: NavGrid = load_navgrid(wad, name)
+        self.sight: Sight = load_sight(wad, name)
         self.map = self.rooms.map
         self.names = tuple(a.name for a in self.rooms.areas)
         self.doors = tuple(DoorSpot(i, d.sector, d.areas, d.key, d.manual,

@@ -19,8 +19,8 @@ from world.actions.timing import explicit
 from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
 from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec
-from world.doom.geometry import Heights, MapGeometry, crosses_any
-from world.doom.known import EpisodeIds, Knowledge, kind_of
+from world.doom.geometry import MapGeometry
+from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, eye_and_heights, kind_of
 from world.doom.layout import Layout, Way
 from world.doom.mission import DoomLevel
 from world.doom.route import Planner
@@ -31,6 +31,9 @@ from world.observe.status import GameStatus
 from world.sim.clock import TICKS_PER_SECOND
 
 THREAT_RANGE = 1500.0  # return fire answers monsters in view this close
+PICKUP_EVERY = 4  # tics between looks for pickups taken
+PICKUP_REACH = 100.0  # a pickup gone this close to the player (a walk's 4 tics) was taken
+MELEE_REACH = 96.0  # a fist or chainsaw hurts only this close
 HURT = 10.0  # health lost in one action that interrupts it (acid floors drain less often)
 
 
@@ -143,10 +146,13 @@ class DoomSession:
 
     def _note_pickups(self, snap: Any) -> None:
         # A pickup that vanishes next to the player was taken by it (the pickups verifier).
+        # Looked at every few tics (reading the things costs), so "next to" is wider.
+        if snap.tic % PICKUP_EVERY and not snap.finished:
+            return
         present = {t.id for t in snap.things}
         for t in getattr(self, "_last_things", ()):
             kind = kind_of(t)
-            if t.id not in present and math.dist((t.x, t.y), snap.xy) < 64 \
+            if t.id not in present and math.dist((t.x, t.y), snap.xy) < PICKUP_REACH \
                     and kind is not None and kind[0] == "object":
                 self.facts.pickups[kind[1]] = self.facts.pickups.get(kind[1], 0) + 1
         self._last_things = snap.things
@@ -183,7 +189,7 @@ class DoomSession:
         return None if area is None else self.ids.of("area", area)
 
     def _floor(self, x: float, y: float) -> float:
-        sector = self.geo.sector_at(x, y)
+        sector = self.layout.rooms.sector_at(x, y)
         return self.engine.snap.floors[sector] if sector is not None else 0.0
 
     def spot_of(self, ep: str) -> tuple[float, float] | None:
@@ -212,11 +218,12 @@ class DoomSession:
                 return (t.x, t.y)
         return None
 
-    def sees(self, point: tuple[float, float]) -> bool:
-        """Whether nothing blocks the line from the player to a point."""
+    def sees(self, point: tuple[float, float], z: float | None = None) -> bool:
+        """Whether a sight line from the player's eye reaches a point (at a body's middle)."""
         snap = self.engine.snap
-        walls = self.geo.walls(Heights(snap.floors, snap.ceilings), sight=True)
-        return not crosses_any(snap.xy, point, walls)
+        eye, live = eye_and_heights(snap)
+        height = self._floor(*point) if z is None else z
+        return self.layout.sight.visible(eye, (point[0], point[1], height + AIM_HEIGHT), live)
 
     def nearest_threat(self) -> tuple[float, float] | None:
         """The nearest monster with a clear line within return-fire range, if any."""
@@ -232,6 +239,13 @@ class DoomSession:
         """Rounds of the weapon in hand (melee weapons count as loaded)."""
         counters = self.engine.snap.counters
         return counters["SELECTED_WEAPON_AMMO"] if counters["SELECTED_WEAPON"] > 1 else 1.0
+
+    def can_hit(self, spot: tuple[float, float] | None) -> bool:
+        """Whether the weapon in hand can hurt a target there (a fist only up close)."""
+        counters = self.engine.snap.counters
+        if counters["SELECTED_WEAPON"] > 1:
+            return counters["SELECTED_WEAPON_AMMO"] > 0
+        return spot is not None and math.dist(self.engine.snap.xy, spot) < MELEE_REACH
 
     def close(self) -> None:
         """Stop the engine."""

@@ -146,17 +146,19 @@ def build_plan(session: DoomSession) -> dict[str, Any]:
               "hidden": False, "door": None if w.door is None else _door_start(session, w.door)}
              for ep, w in sorted(session.ways.items(), key=lambda kv: kv[1].index)]
     objects, characters = [], []
-    start_ids = EpisodeIdsView(session)
-    for t in snap.things:
+    # Things are numbered here in the engine's order (the record's map is made once, at
+    # the start, and again identically by replay); the agent still learns an id only
+    # once the player has seen the thing.
+    for t in snap.things + tuple(thing for thing, _ in session.switches):
         kind = kind_of(t)
         if kind is None:
             continue
         if kind[0] == "object":
-            objects.append({"id": start_ids.next("o"), "kind": kind[1], "name": t.name,
+            objects.append({"id": ids.thing(t, "object"), "kind": kind[1], "name": t.name,
                             "storey": STOREY, "at": [round(t.x, 1), round(t.y, 1)],
                             "target": _targeted(session, t.name)})
         else:
-            characters.append({"id": start_ids.next("c"), "kind": t.name, "side": "hostile",
+            characters.append({"id": ids.thing(t, "character"), "kind": t.name, "side": "hostile",
                                "at": [round(t.x, 1), round(t.z, 1), round(t.y, 1)]})
     return {"version": 1, "storeys": [{"id": STOREY, "y": 0.0}], "areas": areas,
             "exits": exits, "stairs": [], "hazards": [], "objects": objects,
@@ -171,15 +173,3 @@ def _door_start(session: DoomSession, index: int) -> str:
     if snap.ceilings[door.sector] - snap.floors[door.sector] >= HEADROOM:
         return "open"
     return "locked" if door.key else "closed"
-
-
-class EpisodeIdsView:
-    """Numbers things on the map by their order at the start (the page labels them)."""
-
-    def __init__(self, session: DoomSession) -> None:
-        self.counts: dict[str, int] = {}
-
-    def next(self, letter: str) -> str:
-        """The next id with this letter."""
-        self.counts[letter] = self.counts.get(letter, 0) + 1
-        return f"{letter}{self.counts[letter]}"
