@@ -19,6 +19,7 @@ and clips only the edges a path can leave a polygon by, listed once per door set
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Sequence
@@ -195,7 +196,7 @@ class PolyanyaSearch:
             return PlanePath(((sx, sz), (gx, gz)), math.hypot(gx - sx, gz - sz))
         _, nbr_rows, corner, dead_end, way_out, slot = self._tables_for(blocked_doors, one_way)
         if not slot:
-            slot.extend((entry_tables(self._edges, nbr_rows, dead_end), OrderedDict()))
+            slot.extend((entry_tables(self._edges, nbr_rows, dead_end, corner), OrderedDict()))
         tables, opened = slot
         # Dead ends on the way out from the start and in to the goal stay open.
         allowed = set(goals)
@@ -209,72 +210,43 @@ class PolyanyaSearch:
         open_dead = frozenset(p for p in allowed if dead_end[p])
         entries = opened.get(open_dead)
         if entries is None:
-            entries = query_entries(tables, self._edges, nbr_rows, dead_end, open_dead)
+            entries = query_entries(tables, self._edges, nbr_rows, dead_end, corner, open_dead)
             opened[open_dead] = entries
             if len(opened) > _OPENED_CACHE_SIZE:
                 opened.popitem(last=False)
         else:
             opened.move_to_end(open_dead)
-        expand = make_expand(entries, corner, self.eps, root_g, goals)
-        vx, vz, twin = self.vx, self.vz, self._twin
+        vx, vz, twin, verts, eps = self.vx, self.vz, self._twin, self._verts, self.eps
         start_rec = (sx, sz, None)
         heap: list[tuple] = []
-        counter = 0
+        tick = itertools.count(1).__next__
         for p in starts:
-            ring = self._verts[p]
+            ring = verts[p]
             n = len(ring)
             for k in range(n):
                 nb = nbr_rows[p][k]
                 if nb < 0 or (dead_end[nb] and nb not in allowed):
                     continue
                 r, q = ring[k], ring[(k + 1) % n]
-                node = (
-                    sx,
-                    sz,
-                    -1,
-                    start_rec,
-                    0.0,
-                    vx[q],
-                    vz[q],
-                    q,
-                    vx[r],
-                    vz[r],
-                    r,
-                    nb,
-                    twin[p][k],
-                )
+                node = (sx, sz, -1, start_rec, 0.0, vx[q], vz[q], q, vx[r], vz[r], r, nb,
+                        twin[p][k])
                 h = heuristic(sx, sz, vx[q], vz[q], vx[r], vz[r], gx, gz)
-                counter += 1
-                heapq.heappush(heap, (h, counter, node))
-        best_goal = math.inf
-        eps = self.eps
-        push, pop = heapq.heappush, heapq.heappop
+                heapq.heappush(heap, (h, tick(), node))
+
+        def finish(node: tuple) -> tuple[float, tuple]:
+            return _goal_entry(node, gx, gz, eps, vx, vz, verts)
+
+        expand = make_expand(entries, eps, root_g, goals, (gx, gz), heap, tick, finish)
+        pop, inf = heapq.heappop, math.inf
         while heap:
-            _, _, node = pop(heap)
+            node = pop(heap)[2]
             if node[11] < 0:
                 return _plane_path(node)
             rid = node[2]
-            if rid >= 0 and node[4] > root_g.get(rid, math.inf) + eps:
+            if rid >= 0 and node[4] > root_g.get(rid, inf) + eps:
                 continue
-            while True:
-                if node[11] in goals:
-                    fg, points = _goal_entry(node, gx, gz, eps, vx, vz, self._verts)
-                    if fg < best_goal:
-                        best_goal = fg
-                        counter += 1
-                        push(heap, (fg, counter, (points, fg, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1)))
-                    break
-                succ = expand(node)
-                if len(succ) == 1 and succ[0][3] is node[3]:
-                    # A lone successor with the same root needs no heap round-trip.
-                    node = succ[0]
-                    continue
-                for s in succ:
-                    fs = s[4] + heuristic(s[0], s[1], s[5], s[6], s[8], s[9], gx, gz)
-                    if fs < best_goal:
-                        counter += 1
-                        push(heap, (fs, counter, s))
-                break
+            while node is not None:
+                node = expand(node)
         return None
 
 
