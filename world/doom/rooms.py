@@ -138,7 +138,7 @@ def _borders(found: MapData) -> dict[tuple[int, int], float]:
     return out
 
 
-def _joinable(found: MapData, moving: set[int], a: int, b: int) -> bool:
+def _joinable(found: MapData, moving: dict[int, str], a: int, b: int) -> bool:
     sa, sb = found.sectors[a], found.sectors[b]
     if a in moving or b in moving or sa.secret or sb.secret:
         return False
@@ -159,7 +159,7 @@ def build_rooms(found: MapData) -> DoomRooms:
     borders = _borders(found)
     blocked = {(min(a, b), max(a, b)) for ln, a, b in _line_pairs(found) if ln.blocking}
     for (a, b) in sorted(borders):
-        if (a, b) not in blocked and borders[a, b] >= _WIDE and _joinable(found, set(moving), a, b):
+        if (a, b) not in blocked and borders[a, b] >= _WIDE and _joinable(found, moving, a, b):
             groups.join(a, b)
     # Decoration (no floor space) joins the neighbour with the longest border.
     for s in range(n):
