@@ -283,6 +283,12 @@ def test_the_exit_switch_is_reached_once_doors_open():
     route = grid.plan((start.x, start.y), exit_line.reach,
                       doors_open(rooms, map_heights(rooms)))
     assert route and route[-1] == exit_line.reach
+    # Without a key the blue doors stay shut, yet the exit is reached.
+    no_keys = doors_open(rooms, map_heights(rooms), keys=())
+    assert grid.plan((start.x, start.y), exit_line.reach, no_keys) is not None
+    here = (start.x, start.y)
+    assert grid.reachable(here, no_keys).sum() < grid.reachable(
+        here, doors_open(rooms, map_heights(rooms), keys=("blue",))).sum()
 
 
 def test_unreachable_goals_answer_none_at_once():
