@@ -27,7 +27,7 @@ from world.doom.maps import load_navgrid, load_rooms
 from world.doom.mapview import record_map
 from world.doom.navgrid import NavGrid, doors_open, map_heights
 from world.doom.polygons import line_segments, sector_of_sides, sector_polygons
-from world.doom.rooms import DoomRooms
+from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.sight import EYE, Sight
 from world.doom.specials import line_special
 from world.doom.udmf import parse_udmf, read_tokens
@@ -481,3 +481,16 @@ def test_the_engine_walks_every_waypoint_of_routes_in_the_start_region():
         game.close()
     assert reached == total, f"{reached} of {total} waypoints reached"
     assert total >= 20 and sorted(tics)[len(tics) // 2] < 120
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("wad", ["freedoom1", "freedoom2"])
+def test_every_freedoom_map_reads_into_valid_sectors_and_rooms(wad):
+    names = map_names(iwad(wad))
+    assert len(names) == {"freedoom1": 36, "freedoom2": 32}[wad]
+    for name in names:
+        rooms = build_rooms(load_map(iwad(wad), name))  # not cached: 68 maps in memory
+        assert all(p is not None and p.is_valid and p.area > 0
+                   for p in rooms.sector_shapes), name
+        start = next(p for p in rooms.things if p.type == 1)
+        assert start.area >= 0 and rooms.areas, name
