@@ -25,7 +25,7 @@ from tests.shared import ROOT
 from world.doom.files import DoomUnavailableError, iwad, scenario
 from world.doom.maps import load_navgrid, load_rooms
 from world.doom.mapview import record_map
-from world.doom.navgrid import NavGrid, doors_open, map_heights
+from world.doom.navgrid import NavGrid, doors_open, lifts_down, map_heights
 from world.doom.polygons import line_segments, sector_of_sides, sector_polygons
 from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.sight import EYE, Sight
@@ -494,3 +494,20 @@ def test_every_freedoom_map_reads_into_valid_sectors_and_rooms(wad):
                    for p in rooms.sector_shapes), name
         start = next(p for p in rooms.things if p.type == 1)
         assert start.area >= 0 and rooms.areas, name
+
+
+def test_a_lift_lowered_then_risen_takes_a_route_upstairs():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    grid = e1m1_grid()
+    start = next(p for p in rooms.things if p.type == 1)
+    here = (start.x, start.y)
+    shut = doors_open(rooms, map_heights(rooms), keys=())
+    [high_lift] = [a for a in rooms.areas if a.kind == "lift"
+                   and grid.plan(here, a.anchor, shut) is None]
+    assert grid.plan(here, high_lift.anchor, lifts_down(rooms, shut)) is not None
+    # On top (the lift at its map height again) the rooms beyond are reached, which
+    # nothing reaches from the start without riding it.
+    upstairs = [a for a in rooms.areas if grid.plan(here, a.anchor, shut) is None
+                and grid.plan(high_lift.anchor, a.anchor, shut) is not None
+                and a is not high_lift]
+    assert upstairs

@@ -72,6 +72,33 @@ def doors_open(rooms: DoomRooms, heights: Heights,
     return opened
 
 
+def lifts_down(rooms: DoomRooms, heights: Heights) -> Heights:
+    """Heights with every lift lowered as Doom lowers it: to the lowest floor around it.
+
+    A route onto a lift from below plans with these; once the lift has risen, a new
+    plan from the live heights walks off at the top.
+    """
+    found = rooms.map
+    lifts = {s for a in rooms.areas if a.kind == "lift" for s in a.sectors}
+    around: dict[int, set[int]] = {s: set() for s in lifts}
+    for ln in found.lines:
+        if ln.back is None:
+            continue
+        a, b = found.sides[ln.front].sector, found.sides[ln.back].sector
+        if a in around and b != a:
+            around[a].add(b)
+        if b in around and a != b:
+            around[b].add(a)
+
+    def lowered(sector: int) -> tuple[float, float]:
+        floor, ceiling = heights(sector)
+        if around.get(sector):
+            floor = min(floor, min(heights(s)[0] for s in sorted(around[sector])))
+        return floor, ceiling
+
+    return lowered
+
+
 @dataclass(frozen=True)
 class NavGrid:
     """The static part of the grid; `plan` adds the live heights."""
