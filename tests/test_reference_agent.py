@@ -153,37 +153,3 @@ def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> No
     mem.update(observation)
     assert fight.heal(mem, 0.3)[1]["object_id"] == "o5"
 
-
-def _gunfight(reloading: bool, loaded: int) -> dict:
-    # The player with a half-spent pistol, a soldier with a gun after it 900 units off,
-    # and a way out it came in by.
-    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 16, "loaded": loaded,
-              "weapon": "pistol"}
-    observation = _observation([], carried=[pistol])
-    view = observation["view"]
-    view["player"].update(in_hand="o1", reloading=reloading)
-    view["area"]["ways_out"] = [{
-        "id": "w1", "to": "a0", "to_name": "Hall", "via": "opening", "door": None,
-        "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
-        "other_storey": False, "distance": 300.0}]
-    view["characters"] = [{
-        "id": "c1", "kind": "soldier", "position": [900.0, 0.0, 0.0], "area": "a1",
-        "health": 1.0, "down": False, "alertness": "in_combat", "armed": True,
-        "weapon": "smg", "friendly": False, "seen": "now", "seen_tick": 30,
-        "distance": 900.0}]
-    return observation
-
-
-def test_an_attack_stops_when_the_magazine_runs_dry_and_the_reload_is_waited_out_in_cover():
-    from agents.reference import fight
-    from agents.reference.memory import Memory
-
-    mem = Memory()
-    mem.update(_gunfight(reloading=False, loaded=3))
-    step = fight.fight(mem, stealth=False)
-    # Three pistol rounds last 1.2 s of fire, plus the aim.
-    assert step[0] == "attack" and step[1]["time_limit_s"] == 1.6
-    mem = Memory()
-    mem.update(_gunfight(reloading=True, loaded=0))
-    step = fight.fight(mem, stealth=False)
-    assert step[0] == "go_to" and step[1]["x"] < -300.0 and "reloading" in step[2]

@@ -51,13 +51,6 @@ LOW_ROUNDS = 24  # fewer rounds than this (loaded and spare), and known ammuniti
 GUN_RANK = {"rifle": 5.0, "smg": 4.0, "heavy_cannon": 3.0, "pistol": 2.0,
             "silenced_pistol": 2.0, "shotgun": 1.0}
 UNKNOWN_GUN = 2.5  # a kind not in the table: likely better than a sidearm
-# Shots a second of each kind of gun, as a player who knows them knows.
-FIRE_RATE = {"pistol": 2.5, "silenced_pistol": 2.0, "smg": 10.0, "rifle": 5.0,
-             "shotgun": 1.0, "heavy_cannon": 2.0}
-AIM_S = 0.4  # turning to the target before the first shot
-MIN_BURST_S = 1.0  # an attack is never cut shorter than this
-MIN_BURST = 3  # with fewer rounds loaded the reload is part of the fight: no cut
-COVER_S = 1.5  # the step out of the line of fire while the gun reloads
 ARMOUR_DETOUR = 900.0  # a medkit is wasted above this health, armour above this armour
 # Objective kinds done with the hands (a press, a pickup, a gadget held to a thing): the
 # first target is the thing, any further ones the tools of which one must be carried.
@@ -199,25 +192,8 @@ def attack(mem: Memory, row: dict[str, Any], why: str) -> Decision | None:
         step = walk_to(mem, _short_of(mem, row["position"]), f"{why}: closing in")
         if step is not None:
             return step
-    decision: Decision = ("attack", {"character_id": row["id"], **_magazine_limit(mem, row)},
-                          why)
+    decision: Decision = ("attack", {"character_id": row["id"]}, why)
     return None if mem.failed(decision) else decision
-
-
-def _magazine_limit(mem: Memory, row: dict[str, Any]) -> dict[str, Any]:
-    # Against a gunman, with a way to step out of his line, the attack is cut where the
-    # magazine runs dry: the reload is waited out in cover, not in the open.
-    player, area = mem.view["player"], mem.view["area"]
-    gun = next((c for c in player["carried"] if c["id"] == player["in_hand"]), None)
-    if gun is None or (gun.get("loaded") or 0) < MIN_BURST or not gun.get("ammo") \
-            or area is None \
-            or row["armed"] is False or row["distance"] < BRAWL \
-            or not any(w["visited"] for w in area["ways_out"]):
-        return {}
-    rate = FIRE_RATE.get(gun.get("weapon") or "")
-    if rate is None:
-        return {}
-    return {"time_limit_s": round(max(MIN_BURST_S, gun["loaded"] / rate + AIM_S), 1)}
 
 
 def _short_of(mem: Memory, point: list[float]) -> tuple[float, float, float]:
@@ -280,8 +256,7 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return _ambush(mem)
-    step = (_cover(mem, rows) or _fall_back(mem, rows) or _patch_up(mem, rows)
-            or _not_yet(mem, rows))
+    step = _fall_back(mem, rows) or _patch_up(mem, rows) or _not_yet(mem, rows)
     if step is not None:
         return step
     for row in rows:
@@ -344,26 +319,7 @@ def _fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     return decision
 
 
-def _cover(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
-    # A gun being reloaded cannot answer: standing in the open meanwhile gives a gunman
-    # free shots, so the player steps out of his line through a way out it came by, and
-    # meets him at the doorway with a full magazine.
-    gunmen = _gunmen(rows)
-    area = mem.view["area"]
-    if not mem.view["player"].get("reloading") or not gunmen or area is None:
-        return None
-    if min(r["distance"] for r in gunmen) < BRAWL or mem.failures[("cover", area["id"])] >= 2:
-        return None
-    if mem.last is not None and mem.last["end_reason"] == "damage":
-        return None  # hit on the way: every hit would stop the walk, so stand and wait
-    decision = _retreat(mem, gunmen, "reloading: out of the line of fire", COVER_S)
-    if decision is not None:
-        mem.failures[("cover", area["id"])] += 1
-    return decision
-
-
-def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
-             limit: float | None = None) -> Decision | None:
+def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str) -> Decision | None:
     # The way out farthest from the gunmen, relative to how far the player must walk.
     area = mem.view["area"]
     gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
@@ -383,10 +339,8 @@ def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
     length = max(math.hypot(wx - x, wz - z), 1.0)
     # Step well past the doorway and off its line, so the frame hides the player.
     beyond = (wx + (wx - x) / length * PAST * 2, wy, wz + (wz - z) / length * PAST * 2)
-    args: dict[str, Any] = {"x": round(beyond[0], 1), "z": round(beyond[2], 1),
-                            "y": round(beyond[1], 1), "use_on_way": True, "fire_on_way": True}
-    if limit is not None:
-        args["time_limit_s"] = limit
+    args = {"x": round(beyond[0], 1), "z": round(beyond[2], 1), "y": round(beyond[1], 1),
+            "use_on_way": True, "fire_on_way": True}
     decision: Decision = ("go_to", args, f"{why} (to {way['to_name']})")
     if mem.failed(decision, 2):
         return None
