@@ -22,10 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-import networkx as nx
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runs from a checkout as it is
 
+from world.generate.layout import room_graph_hash
 from world.generate.registry import TEMPLATES, generate
 from world.level.load import parse_level
 from world.navmesh.build import build_navmesh
@@ -49,15 +48,6 @@ def _spread(times: list[float]) -> dict:
     times = sorted(times)
     return {"median": round(statistics.median(times), 1),
             "p90": round(times[int(0.9 * (len(times) - 1))], 1), "max": round(times[-1], 1)}
-
-
-def room_graph_hash(data: dict) -> str:
-    """A hash of the room graph's shape (not its ids or sizes)."""
-    graph = nx.Graph()
-    graph.add_nodes_from(a["id"] for a in data["areas"])
-    graph.add_edges_from(tuple(e["areas"]) for e in data.get("exits", []) if e["kind"] != "window")
-    graph.add_edges_from((s["bottom"]["area"], s["top"]["area"]) for s in data.get("stairs", []))
-    return nx.weisfeiler_lehman_graph_hash(graph)
 
 
 def _places(level) -> list[tuple[float, float, float]]:

@@ -13,6 +13,7 @@ import pytest
 
 from harness.level_refs import UsageError, expand, resolve
 from tests.shared import ROOT
+from world.generate.layout import room_graph_hash
 from world.generate.naming import GenerateError, parse_names
 from world.generate.registry import TEMPLATES, generate
 from world.level.check import check_data
@@ -71,6 +72,13 @@ def _room_graph(data: dict) -> tuple:
 def test_layouts_differ_from_seed_to_seed(template: str) -> None:
     graphs = {_room_graph(generate(f"{template}@{seed}").data) for seed in range(10)}
     assert len(graphs) >= 8
+
+
+@pytest.mark.parametrize("template", sorted(KINDS))
+def test_room_graphs_differ_in_shape_not_only_in_size(template: str) -> None:
+    # Shapes, not ids or sizes: a template that only stretched one graph would give one.
+    shapes = {room_graph_hash(generate(f"{template}@{seed}").data) for seed in range(40)}
+    assert len(shapes) >= 10
 
 
 def test_the_same_name_gives_the_same_bytes_in_two_processes(tmp_path: Path) -> None:

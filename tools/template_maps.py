@@ -23,6 +23,8 @@ from harness.pages.render import render  # noqa: E402
 from tools.levels_doc import MAP_SEEDS  # noqa: E402
 from world.generate.registry import TEMPLATES, generate  # noqa: E402
 from world.level.load import parse_level  # noqa: E402
+from world.observe.ids import IdMap  # noqa: E402
+from world.observe.plan import level_plan  # noqa: E402
 
 MAPS = ROOT / "docs" / "maps"
 CSS = ROOT / "harness" / "pages" / "templates" / "_episode.css.j2"
@@ -35,8 +37,8 @@ def map_files(template: str, seed: int) -> dict[Path, str]:
     """One standalone SVG per storey of a template's seed."""
     made = generate(f"{template}@{seed}")
     level = parse_level(made.data, made.name)
-    header = {"seed": 0, "difficulty": "hard"}
-    maps = build_maps(level, header, end_state(level, header, ()), [], [])
+    plan = level_plan(level, "hard", IdMap(level, 0))  # the map a record's header carries
+    maps = build_maps(plan, end_state(plan, ()), [], [])
     style = "\n".join(line for line in CSS.read_text(encoding="utf-8").splitlines()
                       if _MAP_RULE.match(line))
     out = {}

@@ -31,8 +31,8 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
                        "border crossing with an escort. Stop him before he gets there, then "
                        "take his papers to your contact's house.")
     draft.data["design_note"] = (f"Generated interception: the courier's route crosses "
-                                 f"{len(route)} rooms; the player starts in a house beside it and takes "
-                                 "the papers to a contact's house off the route.")
+                                 f"{len(route)} rooms; the player starts in a house beside "
+                                 "it and takes the papers to a contact's house off it.")
     draft.storey("ground", 0)
     draft.rooms(grid, STREET_NAMES, rng)
     on_route = set(route)
@@ -44,12 +44,11 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
             exit_.pop("door")
     weapon = stock.give_weapon(draft, "rifle", "rifle", 60)
     side = [r for r in sorted(grid.rooms) if r not in on_route]
-    middle = route[len(route) // 2]
-    # Two rooms off the route when there is such a room: the courier is not walked into
-    # by waiting, the player has to go and meet him.
-    links = grid.distances(middle)
-    apart = [r for r in side if links.get(r) == 2]
-    near = apart or [r for r in side if links.get(r) == 1] or side or [route[1]]
+    # The player starts in a house by the depot, after the courier has set off: he is
+    # met only by going after him or cutting him off, not by waiting where he passes.
+    from_depot = grid.distances(depot)
+    nearest = min((from_depot[r] for r in side), default=0)
+    near = [r for r in side if from_depot[r] == nearest] or [route[1]]
     here = grid.rooms[rng.choice(near)]
     stock.start_in(draft, here, here.centre(), [weapon])
     stops = [{"area": r, "at": grid.rooms[r].centre()} for r in route]
@@ -77,15 +76,13 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     draft.objective("spare_town", "protect", "Do not harm the townsfolk.", characters=folk,
                     min_difficulty="normal")
     # Stopping him is half the job: the papers go to a contact in the house farthest
-    # from both the depot (where a lucky early shot drops him) and the player's start,
-    # which a player shooting at whatever comes by does not find.
-    from_depot, from_start = grid.distances(depot), grid.distances(here.id)
-    contact = max(sorted(grid.rooms), key=lambda r: (r not in on_route,
-                                                     min(from_depot[r], from_start[r])))
+    # from the player's start, which a player shooting at whatever comes by does not find.
+    from_start = grid.distances(here.id)
+    contact = max(sorted(grid.rooms), key=lambda r: (r not in on_route, from_start[r]))
     next(a for a in draft.data["areas"] if a["id"] == contact)["name"] = "Contact's house"
     draft.objective("deliver", "reach_area", "Then take his papers to your contact's house.",
                     area=contact, after=["stop_courier"])
-    draft.data["budgets"] = {"max_decisions": 50, "max_game_seconds": 120}
+    draft.data["budgets"] = {"max_decisions": 40, "max_game_seconds": 100}
     return draft.finish()
 
 
@@ -93,7 +90,7 @@ TEMPLATE = Template(
     name="courier",
     kind="interception",
     description="Stop a courier walking with bodyguards along a route of rooms before he "
-                "reaches the border room.",
+                "reaches the border room, then take his papers to a contact's house.",
     params={
         "route_rooms": int_param(3, 8, 5, "columns of streets between the depot and the border"),
         "speed": number_param(100, 300, 180, "the courier's walking speed (units per second)"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 from typing import Any
 
 from world.generate import stock
@@ -16,6 +17,7 @@ from world.generate.template import Params, Template, int_param
 
 RAMP = 600  # how far a flight of stairs runs between storeys
 RISE = 300
+LOOPS = 0.3  # chance that two neighbouring rooms on a storey are also joined
 
 
 def _shift(grid: Grid, dx: int) -> Grid:
@@ -26,26 +28,31 @@ def _shift(grid: Grid, dx: int) -> Grid:
 def _storeys(rng: random.Random, count: int, rooms: int) -> list[Grid]:
     """One grid per storey, joined by flights.
 
-    The first flight runs north from the ground's north-west room, the second west from
-    the first floor's south-west room.
+    Each storey draws its own grid (two or three cells each way), its own number of
+    rooms (one more or fewer than asked) and its own loops. The first flight runs north
+    from the ground's north-west room, the second west from the first floor's
+    south-west room.
     """
-    cols = rng.randint(2, 3)
-    ground = room_grid(rng, storey="s0", prefix="g", cols=cols, rows=2, rooms=rooms,
-                       first=(0, 1))
+    def drawn(storey: str, prefix: str, first: Callable[[int, int], tuple[int, int]],
+              origin: tuple[int, int] = (0, 0)) -> Grid:
+        cols, rows = rng.randint(2, 3), rng.randint(2, 3)
+        many = min(max(2, rooms + rng.randint(-1, 1)), cols * rows)
+        return room_grid(rng, storey=storey, prefix=prefix, cols=cols, rows=rows, rooms=many,
+                         loops=LOOPS, first=first(cols, rows), origin=origin)
+
+    ground = drawn("s0", "g", lambda cols, rows: (0, rows - 1))
     top_z = ground.rooms["g_0"].z1
-    grids = [ground, room_grid(rng, storey="s1", prefix="f", cols=rng.randint(2, 3), rows=2,
-                               rooms=rooms, origin=(0, top_z + RAMP), first=(0, 0))]
+    grids = [ground, drawn("s1", "f", lambda cols, rows: (0, 0), (0, top_z + RAMP))]
     if count == 3:
-        cols = rng.randint(2, 3)
-        third = room_grid(rng, storey="s2", prefix="t", cols=cols, rows=2, rooms=rooms,
-                          origin=(0, top_z + RAMP), first=(cols - 1, 0))
+        third = drawn("s2", "t", lambda cols, rows: (cols - 1, 0), (0, top_z + RAMP))
         grids.append(_shift(third, -RAMP - third.rooms["t_0"].x1))
     return grids
 
 
 def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
-    count, rooms = p["storeys"], p["rooms"]
+    count, rooms = rng.randint(2, p["storeys"]), p["rooms"]
     grids = _storeys(rng, count, rooms)
+    rooms = round(sum(len(g.rooms) for g in grids) / count)
     draft = LevelDraft(level_id, "An errand upstairs",
                        "Pick up the tracking device, then go upstairs: copy the data from "
                        "the console and plant the device on the transmitter. Come back "
@@ -116,8 +123,10 @@ TEMPLATE = Template(
     description="Fetch a device, climb to the upper storeys, copy data and plant the device "
                 "with gadgets, then come back down.",
     params={
-        "storeys": int_param(2, 3, 2, "storeys joined by stairs"),
-        "rooms": int_param(2, 6, 4, "rooms on each storey"),
+        "storeys": int_param(2, 3, 3, "the most storeys joined by stairs (each seed draws "
+                             "two up to this many)"),
+        "rooms": int_param(2, 6, 4, "rooms on each storey, give or take one drawn per "
+                           "storey"),
     },
     categories=tuple(["exploration", "stealth"]),
     build=_build,

@@ -15,12 +15,19 @@ RUSHER = {"kind": "soldier", "side": "hostile", "weapon": "fists", "health": 0.6
           "speed": 220, "view_angle_deg": 360, "view_range": 3000, "accuracy": 0.7}
 GUNNER = {"kind": "soldier", "side": "hostile", "weapon": "pistol", "health": 0.6,
           "speed": 180, "view_angle_deg": 360, "view_range": 3000, "accuracy": 0.15}
+SPREAD = 2  # rooms more or fewer than the parameter asks, drawn per seed
 
 
 def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
-    waves, rooms = p["waves"], p["rooms"]
-    grid = room_grid(rng, storey="ground", prefix="room", cols=3, rows=3, rooms=rooms,
-                     first=(1, 1), sizes=(700, 900, 1100))
+    waves = p["waves"]
+    # The layout's shape is the seed's: a three or four by three or four grid, the post
+    # in any of its cells, up to two rooms more or fewer than asked, and openings that
+    # sometimes close a loop around a room.
+    cols, rows = rng.choice(((3, 3), (4, 3), (3, 4), (4, 4)))
+    rooms = min(max(2, p["rooms"] + rng.randint(-SPREAD, SPREAD)), cols * rows)
+    grid = room_grid(rng, storey="ground", prefix="room", cols=cols, rows=rows, rooms=rooms,
+                     loops=0.35, first=(rng.randrange(cols), rng.randrange(rows)),
+                     sizes=(700, 900, 1100))
     post = grid.rooms["room_0"]
     seconds = 10 + 12 * waves
     draft = LevelDraft(level_id, "Hold the post",
@@ -76,7 +83,8 @@ TEMPLATE = Template(
                 "the time is up, and shoot out their signal beacon.",
     params={
         "waves": int_param(1, 6, 3, "waves of attackers (the time to hold grows with them)"),
-        "rooms": int_param(2, 9, 5, "rooms, the post included, on a three by three grid"),
+        "rooms": int_param(2, 9, 5, "rooms, the post included, give or take two drawn per "
+                           "seed (at least two), on a grid of three or four by three or four"),
     },
     categories=tuple(["defence", "combat"]),
     build=_build,

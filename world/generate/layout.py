@@ -13,6 +13,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import networkx as nx
+
 DOOR_WIDTH = 200
 WALL_MARGIN = 120  # objects and characters keep this far from walls
 
@@ -172,6 +174,19 @@ def door_segment(rng: random.Random, a: Room, b: Room, width: int = DOOR_WIDTH) 
     one, two = list(p), list(p)
     one[axis], two[axis] = at, at + width
     return [one, two]
+
+
+def room_graph_hash(data: dict[str, Any]) -> str:
+    """A hash of a level's room graph shape (not its ids, names or sizes).
+
+    Areas are joined by walkable exits and stairs; graphs are compared by their
+    Weisfeiler-Lehman hash.
+    """
+    graph = nx.Graph()
+    graph.add_nodes_from(a["id"] for a in data["areas"])
+    graph.add_edges_from(tuple(e["areas"]) for e in data.get("exits", []) if e["kind"] != "window")
+    graph.add_edges_from((s["bottom"]["area"], s["top"]["area"]) for s in data.get("stairs", []))
+    return nx.weisfeiler_lehman_graph_hash(graph)
 
 
 class LevelDraft:
