@@ -140,7 +140,7 @@ def operations(record: Record) -> list[Operation]:
     out = []
     for turn in record.turns:
         view = turn["observation"]["view"]
-        known.learn(view)
+        known.learn_observation(turn["observation"])
         action, result = turn.get("action"), turn.get("result") or {}
         if action is None:
             code = (turn.get("error") or {}).get("code", "no action")
@@ -213,12 +213,15 @@ def strategy(record: Record, ops: list[Operation], goal_list: list[Goal]) -> str
     start = record.header.get("start") or {}
     summary = (record.end or {}).get("summary") or {}
     title = start.get("title") or record.header.get("level", "the level")
-    order = [g.text.rstrip(".").lower() if g.status != "open" else
-             f"work toward \"{g.text.rstrip('.')}\" without finishing it" for g in goal_list]
-    steps = [f"{w} ({_count(len(g.turns), 'operation')})"
-             for w, g in zip(order, goal_list, strict=True)]
-    parts = [f"In {title} ({record.header.get('difficulty')}), the player's plan was to "
-             f"{joined(steps)}."]
+    objectives = _objective_texts(record)
+    steps = []
+    for g in goal_list:
+        said = [objectives[i]["text"].rstrip(".") for i in g.objectives if i in objectives]
+        aims = joined(f'"{t}"' for t in said) if said else f'"{g.text.rstrip(".")}"'
+        unfinished = ", unfinished" if g.status == "open" else ""
+        steps.append(f"{aims} ({_count(len(g.turns), 'operation')}{unfinished})")
+    parts = [f"In {title} ({record.header.get('difficulty')}), the player worked toward "
+             f"{', then '.join(steps)}."]
     fights = sorted(set(_counted(ops, "attack")))
     if fights:
         parts.append(f"It fought {len(fights)} characters on the way ({', '.join(fights)}).")

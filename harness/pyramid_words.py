@@ -49,6 +49,9 @@ class Known:
             self.areas[area["id"]] = area["name"]
             for way in area["ways_out"]:
                 self.areas[way["to"]] = way["to_name"]
+                if way.get("door"):
+                    self.doors.setdefault(way["door"], {"id": way["door"],
+                                                        "between": [area["id"], way["to"]]})
         for objective in view.get("objectives", ()):
             if objective.get("area") and objective.get("area_name"):
                 self.areas[objective["area"]] = objective["area_name"]
@@ -63,6 +66,13 @@ class Known:
             self.characters[char["id"]] = char
         for door in view.get("doors", ()):
             self.doors[door["id"]] = door
+
+    def learn_observation(self, observation: dict[str, Any]) -> None:
+        """Add what one observation names: its view, and the door a `door_closed` named."""
+        self.learn(observation["view"])
+        door = ((observation.get("last_result") or {}).get("door") or {}).get("door")
+        if door:
+            self.doors.setdefault(door, {"id": door})
 
     def area_name(self, area_id: str | None) -> str:
         """An area's name as the player knows it, or its id."""
@@ -160,7 +170,8 @@ def _use_item(args: dict[str, Any], known: Known, view: View) -> Phrase:
 
 def _wait(args: dict[str, Any], known: Known, view: View) -> Phrase:
     seconds = float(args.get("seconds", 0))
-    return Phrase(f"wait {seconds:g} s", f"wait {seconds:g} seconds")
+    unit = "second" if seconds == 1 else "seconds"
+    return Phrase(f"wait {seconds:g} s", f"wait {seconds:g} {unit}")
 
 
 def landmarks(view: View, known: Known) -> list[tuple[str, str, tuple[float, float]]]:

@@ -71,7 +71,7 @@ def known_until(record: Record, turn: int) -> Known:
     """What the player had perceived up to and including a turn's observation."""
     known = Known()
     for t in record.turns[:turn + 1]:
-        known.learn(t["observation"]["view"])
+        known.learn_observation(t["observation"])
     return known
 
 

@@ -56,7 +56,7 @@ def test_goals_close_where_their_objectives_turn_done() -> None:
                  else record.end["summary"]["game_ticks"])
         assert all(record.turns[last]["tick"] < done_at[i] <= after for i in goal.objectives)
     assert "completed" in pyr.strategy
-    assert all(g.text.rstrip(".").lower() in pyr.strategy for g in pyr.goals)
+    assert all(f'"{g.text.rstrip(".")}"' in pyr.strategy for g in pyr.goals)
 
 
 def test_every_macro_action_has_its_words() -> None:
