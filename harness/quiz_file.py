@@ -18,7 +18,7 @@ from typing import Any
 
 from harness.protocol import schema_errors
 from harness.pyramid import Pyramid, pyramid, read_checked
-from harness.quiz_kinds import QUESTION_KINDS, Question, canonical, pair, seeded
+from harness.quiz_kinds import QUESTION_KINDS, Question, seeded
 from harness.record import Record, RecordError
 from harness.settings import RunSettings
 from harness.text_view import render_text_view
@@ -135,21 +135,16 @@ def read(path: Path) -> dict[str, Any]:
 
 
 def _truth(question: Question, pyr: Pyramid) -> str | None:
-    # The right option re-derived from the record's own pyramid, by kind.
+    # The right option re-derived from the record's own pyramid, by the kind's rule.
     where = question["provenance"]
-    op = pyr.operations[where["turn"]] if where["turn"] < len(pyr.operations) else None
-    if op is None or op.action is None:
+    turn = where["turn"]
+    op = pyr.operations[turn] if turn < len(pyr.operations) else None
+    # A question asked about an operation is checked against the goal holding it.
+    goal = next((g for g in pyr.goals if g.number == where["goal"] or
+                 (where["goal"] is None and turn in g.turns)), None)
+    if op is None or op.action is None or goal is None or turn not in goal.turns:
         return None
-    if question["kind"] == "next_action":
-        return canonical(op.action)
-    goal = next((g for g in pyr.goals if g.number == where["goal"]), None)
-    if goal is None or where["turn"] not in goal.turns:
-        return None
-    if question["kind"] == "consistency":
-        return pair(op)
-    start = goal.turns.index(where["turn"])
-    return "; ".join(f"{n}) {pyr.operations[t].text}"
-                     for n, t in enumerate(goal.turns[start:], 1))
+    return QUESTION_KINDS[question["kind"]].truth(pyr, op, goal)
 
 
 def check(quiz: dict[str, Any], paths: Iterable[Path]) -> tuple[int, list[str]]:

@@ -16,8 +16,9 @@ same episode so that none is wrong on its face:
   of another goal), so every operation text and every order appears exactly twice.
 - `consistency`: a medium goal; which instruction/action pair is consistent across the
   horizons (the instruction is a step of that goal, the action carries it out). Two
-  turns with the same action, one in the goal and one outside, give four pairs in which
-  every instruction and every action appears twice, so wording alone cannot tell.
+  turns with the same action, one in the goal and one outside whose instruction shares
+  as many words with the prompt, give four pairs in which every instruction and every
+  action appears twice, so wording alone cannot tell.
 
 Options are shuffled by a generator seeded from the record and the question, so the
 same records always give the same file.
@@ -215,51 +216,63 @@ def pair(op: Operation) -> str:
 
 def _consistency(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
                  ) -> Question | None:
+    prompt = (f"Goal: {goal.text} Which instruction and action are consistent: the "
+              f"instruction is a step toward this goal and the action carries it out?")
+    asked = _words(prompt)
     inside = [pyr.operations[t] for t in goal.turns if _askable(pyr.operations[t])]
-    if not inside:
-        return None
-    first = rng.choice(inside)
-    assert first.action is not None
-    outside = [o for o in pyr.operations if o.turn not in goal.turns and o.action
-               and o.action["action"] == first.action["action"] and o.plain != first.plain
-               and canonical(o.action) != canonical(first.action)
-               and o.plain not in {p.plain for p in inside}]
-    if not outside:
-        return None
-    # The wrong instruction shares at least as many words with the goal as the right one
-    # where the episode offers one, so word overlap with the goal does not give it away.
-    overlap = len(_words(first.plain) & _words(goal.text))
-    outside.sort(key=lambda o: (len(_words(o.plain) & _words(goal.text)) < overlap, o.turn))
-    second = outside[0]
-    assert second.action is not None
-    crossed = [pair(second),
-               f"instruction: {first.plain} | action: {canonical(second.action)}",
-               f"instruction: {second.plain} | action: {canonical(first.action)}"]
-    options, answer = shuffled_options(pair(first), crossed, rng)
-    return {"prompt": f"Goal: {goal.text} Which instruction and action are consistent: the "
-                      f"instruction is a step toward this goal and the action carries it out?",
-            "options": options, "answer": answer, "turn": first.turn, "goal": goal.number}
+    rng.shuffle(inside)
+    plains = {p.plain for p in inside}
+    for first in inside:
+        assert first.action is not None
+        outside = [o for o in pyr.operations if o.turn not in goal.turns and o.action
+                   and o.action["action"] == first.action["action"]
+                   and canonical(o.action) != canonical(first.action) and o.plain not in plains]
+        # The wrong instruction shares as many words with the prompt as the right one (or
+        # more, failing that), so overlap with the goal's words does not give it away; a
+        # step with no such partner in the episode gives no question.
+        overlap = len(_words(first.plain) & asked)
+        fair = [o for o in outside if len(_words(o.plain) & asked) >= overlap]
+        if not fair:
+            continue
+        second = min(fair, key=lambda o: (len(_words(o.plain) & asked) - overlap, o.turn))
+        assert second.action is not None
+        crossed = [pair(second),
+                   f"instruction: {first.plain} | action: {canonical(second.action)}",
+                   f"instruction: {second.plain} | action: {canonical(first.action)}"]
+        options, answer = shuffled_options(pair(first), crossed, rng)
+        return {"prompt": prompt, "options": options, "answer": answer, "turn": first.turn,
+                "goal": goal.number}
+    return None
+
+
+def _sequence_from(pyr: Pyramid, op: Operation, goal: Goal) -> str:
+    # The goal's operations from the question's first one on: the right sequence.
+    return _steps([pyr.operations[t].text for t in goal.turns[goal.turns.index(op.turn):]])
 
 
 @dataclass(frozen=True)
 class QuestionKind:
-    """One kind of question: what it asks, and its maker over a record's units."""
+    """One kind of question: what it asks, its maker, and the right option from the record."""
 
     name: str
     summary: str
     per_record: int  # at most this many questions of the kind from one record
     units: Callable[[Pyramid], list[Any]]  # operations or goals to ask about
     make: Callable[[Record, Pyramid, Any, random.Random], Question | None]
+    # The right option re-derived from the pyramid, the question's operation and goal.
+    truth: Callable[[Pyramid, Operation, Goal], str]
 
 
 QUESTION_KINDS: dict[str, QuestionKind] = {
     k.name: k
     for k in (
         QuestionKind("next_action", "The next action, given the observation and a short "
-                     "instruction.", 8, lambda p: list(p.operations), _next_action),
+                     "instruction.", 8, lambda p: list(p.operations), _next_action,
+                     lambda p, op, g: canonical(op.action or {})),
         QuestionKind("goal_sequence", "The right sequence of operations for a medium goal.",
-                     4, lambda p: list(p.goals), _goal_sequence),
+                     4, lambda p: list(p.goals), _goal_sequence, _sequence_from),
         QuestionKind("consistency", "The instruction/action pair consistent with a medium "
-                     "goal.", 4, lambda p: list(p.goals), _consistency),
+                     "goal.", 4, lambda p: list(p.goals), _consistency,
+                     lambda p, op, g: pair(op)),
     )
 }
