@@ -219,6 +219,12 @@ class _Kept:
         if entry["file"] != name:
             return f"the snapshot of turn {turn} is listed as {entry['file']!r}, not {name!r}"
         path = self.folder / name
+        if not path.exists():
+            # A record copied alone still proves its result: the listed moment is checked,
+            # the file only when it is there.
+            if (entry["state_hash"], entry["tick"]) != (game.state_hash(), game.tick):
+                return f"the snapshot listed at turn {turn} claims another state than replay's"
+            return None
         try:
             snap = Snapshot.from_dict(json.loads(path.read_text(encoding="utf-8")), str(path))
         except (OSError, ValueError, SnapshotError) as exc:

@@ -185,3 +185,12 @@ def test_restore_refuses_another_view(reference_run) -> None:
     other = dataclasses.replace(snap, view_hash="f" * 64)
     with pytest.raises(SnapshotError, match="another view of the player's knowledge"):
         restore(other, level, world_game)
+
+
+def test_a_record_copied_without_its_snapshots_still_replays(reference_run, tmp_path) -> None:
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    source = Path(reference_run["run_dir"]) / "record.jsonl.gz"
+    (alone / "record.jsonl.gz").write_bytes(source.read_bytes())
+    report = replay(alone)
+    assert report.verified, report.divergence
