@@ -214,7 +214,7 @@ class DoomSession:
         """Where a known monster is now while it is alive; None once down or gone."""
         found = self.ids.lookup(ep)
         for t in self.engine.snap.things if found else ():
-            if t.id == found[1]:
+            if t.id == found[1] and t.category == "Monster":
                 return (t.x, t.y)
         return None
 
