@@ -170,3 +170,11 @@ def test_verifiers_read_the_counters_and_the_end_rules_decide() -> None:
     assert broken.ending == "objective_failed"
     assert broken.failure().startswith("objective 2 failed")
     assert 0 < broken.score() < 0.3  # partial credit for the kills, never a success's
+
+
+def test_export_of_a_doom_mission_is_refused_in_one_line(capsys) -> None:
+    from harness.cli import main
+
+    assert main(["export", "doom:t17_my_way_home"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Doom mission has no 3D model" in err
