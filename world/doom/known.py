@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from world.doom.engine import Snapshot, Thing
-from world.doom.geometry import Heights, MapGeometry
+from world.doom.geometry import Heights
 from world.doom.layout import DoorSpot, Layout, Way
 
 SIGHT_RANGE = 3000.0
@@ -104,8 +104,8 @@ class Sighting:
 class Knowledge:
     """What the player has perceived, brought up to date from snapshots."""
 
-    def __init__(self, geo: MapGeometry, layout: Layout, fixed: tuple[Thing, ...] = ()) -> None:
-        self.geo, self.layout = geo, layout
+    def __init__(self, layout: Layout, fixed: tuple[Thing, ...] = ()) -> None:
+        self.layout = layout
         self.fixed = fixed  # things of the map itself (switches), never taken
         self.areas: set[int] = set()
         self.visited: set[int] = set()

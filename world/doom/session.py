@@ -55,7 +55,7 @@ class DoomSession:
                                      "door": len(self.doors)})
         self.ways = {self.ids.of("way", w.index): w for w in self.way_list}
         self.switches = self.layout.switches
-        self.known = Knowledge(self.geo, self.layout, tuple(t for t, _ in self.switches))
+        self.known = Knowledge(self.layout, tuple(t for t, _ in self.switches))
         snap = self.engine.snap
         monsters = sum(1 for t in snap.things if t.category == "Monster")
         self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
