@@ -21,7 +21,7 @@ from harness.pages.map_svg import plan_bounds
 from harness.pages.trace import as_point, keep_on_map, turn_legs
 from harness.record import RecordError, is_run_dir
 from harness.runner import UsageError, resolve_level
-from world.face import Level, Solid, level_solids, path_solid
+from world.face import Level, Solid, is_doom, level_solids, path_solid
 
 FORMATS = ("glb", "obj")
 METRES_PER_UNIT = 0.01  # world units are about a centimetre; glTF counts metres
@@ -98,9 +98,16 @@ def summary(level: Level, solids: list[Solid]) -> str:
     return f"{len(level.storeys)} storeys: {kinds}"
 
 
+def _doom_record(source: str) -> bool:
+    return is_doom(str(load_run(source).record.header.get("level_source", "")))
+
+
 def run(args: argparse.Namespace) -> int:
     """Export; 0 when written, 2 for an unknown level, an unreadable record or a bad --out."""
     try:
+        if is_doom(args.source) or (is_record(args.source) and _doom_record(args.source)):
+            raise UsageError("a Doom mission has no 3D model to export: its map is read from "
+                             "the WAD, and its run page draws it")
         if is_record(args.source):
             level, solids, run_dir = run_solids(args.source)
             default = run_dir / f"model.{args.format}"

@@ -143,3 +143,38 @@ def test_e1m1_start_knows_only_what_the_player_saw() -> None:
         assert all(w["to_name"].startswith(("room", "lift")) for w in view["area"]["ways_out"])
     finally:
         session.close()
+
+
+@needs_engine
+def test_verifiers_read_the_counters_and_the_end_rules_decide() -> None:
+    from world.doom.engine import VARIABLES, Snapshot
+    from world.doom.verdict import Facts, Judge
+
+    level = resolve("doom:t16_map01_clear").level
+
+    def snap(tic: int, health: float, kills: float, dead: bool = False) -> Snapshot:
+        counters = {name: 0.0 for name in VARIABLES}
+        counters.update(HEALTH=health, KILLCOUNT=kills, DEAD=float(dead))
+        return Snapshot(tic, dead, counters, (), (), ())
+
+    judge = Judge(level, "hard", Facts(0, 10_000, monsters_at_start=4, pickups={}))
+    judge.update(snap(100, 80, 2), 86)
+    assert judge.ending is None and judge.items[0].progress == 0.5
+    judge.update(snap(200, 60, 4), 171)
+    # Every monster down with health held: the standing condition is done with it.
+    assert judge.success and [i.status for i in judge.items] == ["done", "done"]
+    assert judge.score() == 1.0
+
+    broken = Judge(level, "hard", Facts(0, 10_000, monsters_at_start=4, pickups={}))
+    broken.update(snap(100, 40, 3), 86)
+    assert broken.ending == "objective_failed"
+    assert broken.failure().startswith("objective 2 failed")
+    assert 0 < broken.score() < 0.3  # partial credit for the kills, never a success's
+
+
+def test_export_of_a_doom_mission_is_refused_in_one_line(capsys) -> None:
+    from harness.cli import main
+
+    assert main(["export", "doom:t17_my_way_home"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Doom mission has no 3D model" in err

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from world.doom.engine import Snapshot, Thing
-from world.doom.geometry import Heights, MapGeometry
+from world.doom.geometry import Heights
 from world.doom.layout import DoorSpot, Layout, Way
 
 SIGHT_RANGE = 3000.0
@@ -92,13 +92,20 @@ class Sighting:
     kind: str
     tic: int
     now: bool
+    down: bool = False  # a monster seen dead (the engine keeps its body as gore)
+    name: str = ""  # the name it was first seen by (a body is renamed by the engine)
+
+    @property
+    def kind_name(self) -> str:
+        """The thing's name as first seen."""
+        return self.name or self.thing.name
 
 
 class Knowledge:
     """What the player has perceived, brought up to date from snapshots."""
 
-    def __init__(self, geo: MapGeometry, layout: Layout, fixed: tuple[Thing, ...] = ()) -> None:
-        self.geo, self.layout = geo, layout
+    def __init__(self, layout: Layout, fixed: tuple[Thing, ...] = ()) -> None:
+        self.layout = layout
         self.fixed = fixed  # things of the map itself (switches), never taken
         self.areas: set[int] = set()
         self.visited: set[int] = set()
@@ -130,8 +137,15 @@ class Knowledge:
             where = self.layout.area_at(thing.x, thing.y)
             if where is not None:
                 self.areas.add(where)
+        bodies = {t.id: t for t in snap.things if t.category != "Monster"}
         for tid, sighting in list(self.things.items()):
             spot = (sighting.thing.x, sighting.thing.y)
+            body = bodies.get(tid) if sighting.group == "character" else None
+            if body is not None and not sighting.down and self.in_view(snap, spot, body.z):
+                # Seen going down: the body stays where it fell, and stays down.
+                self.things[tid] = Sighting(body, "character", sighting.kind, snap.tic,
+                                            True, down=True, name=sighting.kind_name)
+                continue
             if tid not in present and tid >= 0 and (
                     math.dist(spot, snap.xy) < 64 or self.in_view(snap, spot, sighting.thing.z)):
                 self.gone.add(tid)

@@ -165,12 +165,3 @@ class Planner:
             out.append(cells[far])
             k = far
         return out
-
-
-def path_length(points: list[tuple[float, float]], start: tuple[float, float]) -> float:
-    """Length of a walk from start through the points."""
-    total, here = 0.0, start
-    for p in points:
-        total += math.dist(here, p)
-        here = p
-    return total

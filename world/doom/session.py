@@ -55,7 +55,7 @@ class DoomSession:
                                      "door": len(self.doors)})
         self.ways = {self.ids.of("way", w.index): w for w in self.way_list}
         self.switches = self.layout.switches
-        self.known = Knowledge(self.geo, self.layout, tuple(t for t, _ in self.switches))
+        self.known = Knowledge(self.layout, tuple(t for t, _ in self.switches))
         snap = self.engine.snap
         monsters = sum(1 for t in snap.things if t.category == "Monster")
         self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
@@ -214,7 +214,7 @@ class DoomSession:
         """Where a known monster is now while it is alive; None once down or gone."""
         found = self.ids.lookup(ep)
         for t in self.engine.snap.things if found else ():
-            if t.id == found[1]:
+            if t.id == found[1] and t.category == "Monster":
                 return (t.x, t.y)
         return None
 

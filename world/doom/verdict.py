@@ -154,15 +154,18 @@ class Judge:
         return self.ending == "completed"
 
     def score(self) -> float:
-        """1 on success, else PARTIAL_SHARE times the weighted progress."""
+        """1 on success, else PARTIAL_SHARE times the weighted progress.
+
+        As in the shipped world, a failed mission keeps the credit of what it achieved.
+        """
         if self.success:
             return 1.0
         counted = [i for i in self.items if i.counts]
         total = sum(i.objective.weight for i in counted)
         if not total:
             return 0.0
-        got = sum(i.objective.weight * (0.0 if i.status == FAILED else i.progress)
-                  for i in counted)
+        # A failed objective keeps what its verifier credits (a survive its time lived).
+        got = sum(i.objective.weight * i.progress for i in counted)
         return round(PARTIAL_SHARE * got / total, 6)
 
     def progress(self) -> float:

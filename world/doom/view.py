@@ -77,9 +77,10 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                             "weapon": None, "facing_deg": None, "view_angle_deg": None,
                             "view_range": None})
         else:
-            characters.append({"id": ids.thing(s.thing, "character"), "kind": s.thing.name,
+            characters.append({"id": ids.thing(s.thing, "character"), "kind": s.kind_name,
                                "position": _point(session, xy, s.thing.z), "area": row_area,
-                               "health": 1.0, "down": False, "alertness": "in_combat",
+                               "health": 0.0 if s.down else 1.0, "down": s.down,
+                               "alertness": "in_combat",
                                "armed": True, "weapon": None, "friendly": False,
                                "seen": "now" if s.now else "before", "seen_tick": s.tic,
                                "distance": distance, "facing_deg": None,
