@@ -17,6 +17,12 @@ once, so an edge's two end orientations tell where it lies. Most polygons of a m
 with ragged walls have one or two such edges among many wall sides, and the wall
 sides are never looked at.
 
+The step pushes its successors onto the search's open list itself, their h-values
+worked out from its local variables; each entry row carries the ids of its ends where
+a path may turn (one comparison against the interval's end vertex) and, when the
+polygon has only one way on from that edge, that exit flat in the row, so the common
+corridor step reads one tuple and runs no loop.
+
 Successor tuples are ``(rx, rz, rid, rec, g, Lx, Lz, lv, Rx, Rz, rv, poly, k)`` where
 ``rid`` is the root's vertex id (-1 for the start), ``rec`` the root's back-pointer
 record ``(x, z, parent_rec)``, and ``lv``/``rv`` the vertex id an endpoint sits on
@@ -35,10 +41,11 @@ Expand = Callable[[tuple], "tuple | None"]
 # vertex v0 to the next one v1, its twin index in the neighbour, its direction and
 # -eps * its length (how far outside its line a point may be and count as on it).
 EdgeRecord = tuple
-# Per polygon and entry edge k: (ta, tb, ax, az, bx, bz, ex, ez, limit, exits), with
-# ta/tb the vertex ids of a and b where a path may turn there (a corner), else -2, and
+# Per polygon and entry edge k: (ta, tb, ax, az, bx, bz, ex, ez, limit, exits, *one),
+# with ta/tb the vertex ids of a and b where a path may turn there (a corner), else -2,
 # exits the far edges a path may leave by, in chain order, each as
-# (neighbour, twin, x0, z0, v0, x1, z1, v1, first, last) (first/last: chain ends).
+# (neighbour, twin, x0, z0, v0, x1, z1, v1, first, last) (first/last: chain ends), and
+# one the only exit again when there is exactly one, else `_NO_EXIT` (neighbour -1).
 Entry = tuple
 
 
