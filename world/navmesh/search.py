@@ -12,8 +12,9 @@ the mesh's polygons merged where the union stays convex (`search_mesh.py`), neve
 enters a dead-end pocket that holds neither end (`dead_ends`), prunes a node whose root
 vertex was reached more cheaply (root-level pruning), follows a lone successor with the
 same root inside the successor step without building its node (intermediate pruning),
-and clips only the edges a path can leave a polygon by, listed once per door set
-(`entry_tables`; the dead ends a query needs are added to a copy).
+clips only the edges a path can leave a polygon by, listed once per door set
+(`entry_tables`; the dead ends a query needs are added to a copy), and lets the step
+push its successors onto the open list itself.
 """
 
 from __future__ import annotations

@@ -17,6 +17,12 @@ once, so an edge's two end orientations tell where it lies. Most polygons of a m
 with ragged walls have one or two such edges among many wall sides, and the wall
 sides are never looked at.
 
+The step pushes its successors onto the search's open list itself, their h-values
+worked out from its local variables; each entry row carries the ids of its ends where
+a path may turn (one comparison against the interval's end vertex) and, when the
+polygon has only one way on from that edge, that exit flat in the row, so the common
+corridor step reads one tuple and runs no loop.
+
 Successor tuples are ``(rx, rz, rid, rec, g, Lx, Lz, lv, Rx, Rz, rv, poly, k)`` where
 ``rid`` is the root's vertex id (-1 for the start), ``rec`` the root's back-pointer
 record ``(x, z, parent_rec)``, and ``lv``/``rv`` the vertex id an endpoint sits on
@@ -35,10 +41,11 @@ Expand = Callable[[tuple], "tuple | None"]
 # vertex v0 to the next one v1, its twin index in the neighbour, its direction and
 # -eps * its length (how far outside its line a point may be and count as on it).
 EdgeRecord = tuple
-# Per polygon and entry edge k: (ta, tb, ax, az, bx, bz, ex, ez, limit, exits), with
-# ta/tb the vertex ids of a and b where a path may turn there (a corner), else -2, and
+# Per polygon and entry edge k: (ta, tb, ax, az, bx, bz, ex, ez, limit, exits, *one),
+# with ta/tb the vertex ids of a and b where a path may turn there (a corner), else -2,
 # exits the far edges a path may leave by, in chain order, each as
-# (neighbour, twin, x0, z0, v0, x1, z1, v1, first, last) (first/last: chain ends).
+# (neighbour, twin, x0, z0, v0, x1, z1, v1, first, last) (first/last: chain ends), and
+# one the only exit again when there is exactly one, else `_NO_EXIT` (neighbour -1).
 Entry = tuple
 
 
@@ -237,6 +244,10 @@ def make_expand(
         dlx, dlz = lx - rx, lz - rz
         tol_r = eps * hypot(drx, drz)
         tol_l = eps * hypot(dlx, dlz)
+        # A point's orientation against a ray is d x (p - r) = d x p - d x r; the
+        # second term is kept per ray.
+        cr = drx * rz - drz * rx
+        cl = dlx * rz - dlz * rx
         g_r = g_l = plx = plz = prx = prz = 0.0
         plv = prv = ptw = -1
         while True:
@@ -274,10 +285,10 @@ def make_expand(
             if nb >= 0:
                 # The polygon's only way on (most steps, down corridors): the loop below
                 # for one exit edge, written out.
-                o0 = drx * (z0 - rz) - drz * (x0 - rx)
-                o1 = drx * (z1 - rz) - drz * (x1 - rx)
-                q0 = dlx * (z0 - rz) - dlz * (x0 - rx)
-                q1 = dlx * (z1 - rz) - dlz * (x1 - rx)
+                o0 = drx * z0 - drz * x0 - cr
+                o1 = drx * z1 - drz * x1 - cr
+                q0 = dlx * z0 - dlz * x0 - cl
+                q1 = dlx * z1 - dlz * x1 - cl
                 past_r = last or o1 > tol_r
                 before_l = first or q0 < -tol_l
                 if past_r:
@@ -320,9 +331,11 @@ def make_expand(
                 if sv >= 0:  # the end moved to a vertex: the ray turned
                     drx, drz = sx - rx, sz - rz
                     tol_r = eps * hypot(drx, drz)
+                    cr = drx * rz - drz * rx
                 if fv >= 0:
                     dlx, dlz = fx - rx, fz - rz
                     tol_l = eps * hypot(dlx, dlz)
+                    cl = dlx * rz - dlz * rx
                 continue
             # Several ways on: the latest observable successor is kept in locals (pending
             # while pnb >= 0) until the next one: a lone one is then followed without
@@ -330,10 +343,10 @@ def make_expand(
             pnb = -1
             many = False
             for nb, tw, x0, z0, v0, x1, z1, v1, first, last in exits:
-                o0 = drx * (z0 - rz) - drz * (x0 - rx)
-                o1 = drx * (z1 - rz) - drz * (x1 - rx)
-                q0 = dlx * (z0 - rz) - dlz * (x0 - rx)
-                q1 = dlx * (z1 - rz) - dlz * (x1 - rx)
+                o0 = drx * z0 - drz * x0 - cr
+                o1 = drx * z1 - drz * x1 - cr
+                q0 = dlx * z0 - dlz * x0 - cl
+                q1 = dlx * z1 - dlz * x1 - cl
                 # Reaches past the right ray (or is the chain's last edge, which holds the
                 # right exit point when the whole chain rounds onto the ray).
                 past_r = last or o1 > tol_r
@@ -390,9 +403,11 @@ def make_expand(
             if rv >= 0:  # the end moved to a vertex: the ray turned
                 drx, drz = rgx - rx, rgz - rz
                 tol_r = eps * hypot(drx, drz)
+                cr = drx * rz - drz * rx
             if lv >= 0:
                 dlx, dlz = lx - rx, lz - rz
                 tol_l = eps * hypot(dlx, dlz)
+                cl = dlx * rz - dlz * rx
         if right:
             rec_r = (bx, bz, rec)
             for ex1, ez1, ev1, x0, z0, v0, nb, tw in right:
