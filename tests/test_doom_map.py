@@ -25,9 +25,9 @@ from tests.shared import ROOT
 from world.doom.files import DoomUnavailableError, iwad, scenario
 from world.doom.maps import load_navgrid, load_rooms
 from world.doom.mapview import record_map
-from world.doom.navgrid import NavGrid, doors_open, map_heights
+from world.doom.navgrid import NavGrid, doors_open, lifts_down, map_heights
 from world.doom.polygons import line_segments, sector_of_sides, sector_polygons
-from world.doom.rooms import DoomRooms
+from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.sight import EYE, Sight
 from world.doom.specials import line_special
 from world.doom.udmf import parse_udmf, read_tokens
@@ -283,6 +283,12 @@ def test_the_exit_switch_is_reached_once_doors_open():
     route = grid.plan((start.x, start.y), exit_line.reach,
                       doors_open(rooms, map_heights(rooms)))
     assert route and route[-1] == exit_line.reach
+    # Without a key the blue doors stay shut, yet the exit is reached.
+    no_keys = doors_open(rooms, map_heights(rooms), keys=())
+    assert grid.plan((start.x, start.y), exit_line.reach, no_keys) is not None
+    here = (start.x, start.y)
+    assert grid.reachable(here, no_keys).sum() < grid.reachable(
+        here, doors_open(rooms, map_heights(rooms), keys=("blue",))).sum()
 
 
 def test_unreachable_goals_answer_none_at_once():
@@ -475,3 +481,33 @@ def test_the_engine_walks_every_waypoint_of_routes_in_the_start_region():
         game.close()
     assert reached == total, f"{reached} of {total} waypoints reached"
     assert total >= 20 and sorted(tics)[len(tics) // 2] < 120
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("wad", ["freedoom1", "freedoom2"])
+def test_every_freedoom_map_reads_into_valid_sectors_and_rooms(wad):
+    names = map_names(iwad(wad))
+    assert len(names) == {"freedoom1": 36, "freedoom2": 32}[wad]
+    for name in names:
+        rooms = build_rooms(load_map(iwad(wad), name))  # not cached: 68 maps in memory
+        assert all(p is not None and p.is_valid and p.area > 0
+                   for p in rooms.sector_shapes), name
+        start = next(p for p in rooms.things if p.type == 1)
+        assert start.area >= 0 and rooms.areas, name
+
+
+def test_a_lift_lowered_then_risen_takes_a_route_upstairs():
+    rooms = doom_rooms("freedoom1", "E1M1")
+    grid = e1m1_grid()
+    start = next(p for p in rooms.things if p.type == 1)
+    here = (start.x, start.y)
+    shut = doors_open(rooms, map_heights(rooms), keys=())
+    [high_lift] = [a for a in rooms.areas if a.kind == "lift"
+                   and grid.plan(here, a.anchor, shut) is None]
+    assert grid.plan(here, high_lift.anchor, lifts_down(rooms, shut)) is not None
+    # On top (the lift at its map height again) the rooms beyond are reached, which
+    # nothing reaches from the start without riding it.
+    upstairs = [a for a in rooms.areas if grid.plan(here, a.anchor, shut) is None
+                and grid.plan(high_lift.anchor, a.anchor, shut) is not None
+                and a is not high_lift]
+    assert upstairs

@@ -14,7 +14,7 @@ is pulled straight between cells that see each other along walkable ground.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,14 +40,20 @@ def map_heights(rooms: DoomRooms) -> Heights:
     return lambda s: (sectors[s].floor, sectors[s].ceiling)
 
 
-def doors_open(rooms: DoomRooms, heights: Heights) -> Heights:
-    """Heights with every door sector open as Doom opens it.
+def doors_open(rooms: DoomRooms, heights: Heights,
+               keys: Iterable[str] | None = None) -> Heights:
+    """Heights with doors open as Doom opens them, for routes that open doors on the way.
 
-    Its ceiling is 4 units below the lowest ceiling around it: what a route through
-    closed doors assumes.
+    An open door's ceiling is 4 units below the lowest ceiling around it. With `keys`
+    None every door opens; given the keys a player holds ("blue", ...), only the doors
+    he can open himself do: those worked from their own line, unlocked or locked with a
+    key he holds (a door a switch or a line elsewhere opens stays as the heights say).
     """
+    held = None if keys is None else set(keys)
+    opens = {d.sector for d in rooms.doors
+             if held is None or (d.manual and (d.key is None or d.key in held))}
     found = rooms.map
-    around: dict[int, list[int]] = {d.sector: [] for d in rooms.doors}
+    around: dict[int, list[int]] = {s: [] for s in opens}
     for ln in found.lines:
         if ln.back is None:
             continue
@@ -64,6 +70,33 @@ def doors_open(rooms: DoomRooms, heights: Heights) -> Heights:
         return floor, ceiling
 
     return opened
+
+
+def lifts_down(rooms: DoomRooms, heights: Heights) -> Heights:
+    """Heights with every lift lowered as Doom lowers it: to the lowest floor around it.
+
+    A route onto a lift from below plans with these; once the lift has risen, a new
+    plan from the live heights walks off at the top.
+    """
+    found = rooms.map
+    lifts = {s for a in rooms.areas if a.kind == "lift" for s in a.sectors}
+    around: dict[int, set[int]] = {s: set() for s in lifts}
+    for ln in found.lines:
+        if ln.back is None:
+            continue
+        a, b = found.sides[ln.front].sector, found.sides[ln.back].sector
+        if a in around and b != a:
+            around[a].add(b)
+        if b in around and a != b:
+            around[b].add(a)
+
+    def lowered(sector: int) -> tuple[float, float]:
+        floor, ceiling = heights(sector)
+        if around.get(sector):
+            floor = min(floor, min(heights(s)[0] for s in sorted(around[sector])))
+        return floor, ceiling
+
+    return lowered
 
 
 @dataclass(frozen=True)

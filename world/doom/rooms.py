@@ -4,12 +4,12 @@ The rule that groups sectors (documented in docs/doom.md): two sectors sharing a
 two-sided line are one room when the line does not block, neither sector is a door or
 a lift (a sector a door or lift special moves) nor a secret, their floors differ by at
 most a step (24 units), the opening between them is at least the player's height
-(56 units) at the start and their border is wide (128 units in all: a narrower one is a
-passage, such as a corridor's mouth). A sector with no floor space (less than a 32-unit square, or
-lower than the player) joins the neighbour it shares the longest border with. Rooms are
-numbered from 1 in the order of their lowest sector ("room 1", ...), lifts likewise
-("lift 1", ...). Door sectors are no room: they are the ways between the rooms around
-them; `area_at` in a doorway answers the first of those rooms.
+(56 units) at the start and their border is wide (128 units in all: a narrower one is
+a passage, such as a corridor's mouth). A sector with no floor space (less than a
+32-unit square, or lower than the player) joins the neighbour it shares the longest
+border with. Rooms are numbered from 1 in the order of their lowest sector ("room 1",
+...), lifts likewise ("lift 1", ...). Door sectors are no room: they are the ways
+between the rooms around them; `area_at` in a doorway answers the first of them.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def _borders(found: MapData) -> dict[tuple[int, int], float]:
     return out
 
 
-def _joinable(found: MapData, moving: set[int], a: int, b: int) -> bool:
+def _joinable(found: MapData, moving: dict[int, str], a: int, b: int) -> bool:
     sa, sb = found.sectors[a], found.sectors[b]
     if a in moving or b in moving or sa.secret or sb.secret:
         return False
@@ -159,7 +159,7 @@ def build_rooms(found: MapData) -> DoomRooms:
     borders = _borders(found)
     blocked = {(min(a, b), max(a, b)) for ln, a, b in _line_pairs(found) if ln.blocking}
     for (a, b) in sorted(borders):
-        if (a, b) not in blocked and borders[a, b] >= _WIDE and _joinable(found, set(moving), a, b):
+        if (a, b) not in blocked and borders[a, b] >= _WIDE and _joinable(found, moving, a, b):
             groups.join(a, b)
     # Decoration (no floor space) joins the neighbour with the longest border.
     for s in range(n):
