@@ -85,6 +85,7 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.Complete
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # a wheel build and a fresh virtual environment, beside another worker
 def test_wheel_installs_and_plays_from_another_directory(tmp_path):
     pytest.importorskip("wheel", reason="building a wheel needs the 'wheel' package "
                         "(in the test extra: pip install -e '.[test]')")

@@ -193,6 +193,8 @@ def test_a_frozen_worker_is_killed_by_the_watchdog_and_a_dead_one_costs_only_its
 def test_a_stop_while_held_is_noted_and_taken_at_the_next_wait() -> None:
     from harness import stopping
 
+    # pytest's own Ctrl-C handler, or the SIG_IGN a pytest-xdist worker runs with.
+    before = signal.getsignal(signal.SIGINT)
     with stopping.installed():
         with stopping.held():
             os.kill(os.getpid(), signal.SIGTERM)  # a tick or a record line is under way
@@ -211,7 +213,7 @@ def test_a_stop_while_held_is_noted_and_taken_at_the_next_wait() -> None:
             os.kill(os.getpid(), signal.SIGINT)  # outside an episode: at once
             time.sleep(1)
     # The handlers before are back: pytest's own Ctrl-C works again.
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.getsignal(signal.SIGINT) is before
 
 
 def test_a_stop_while_the_world_is_built_leaves_no_empty_run_directory(tmp_path) -> None:
