@@ -125,6 +125,8 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
                         "seed give")
     limits = episode_limits(level, track)
     plan = ChainPlan.from_record(header)
+    if plan is not None and (problem := plan.budget_problem()) is not None:
+        return diverged(0, f"the header's stepwise budgets: {problem}")
     chain = None if plan is None else ChainRun(plan, level, factory, game)
     kept = _Kept(record, origin)
     decisions = 0

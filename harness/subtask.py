@@ -58,6 +58,27 @@ class ChainPlan:
                 "subtasks": [{"subtask": leg.objective, "max_decisions": leg.max_decisions,
                               "max_game_seconds": leg.max_game_seconds} for leg in self.legs]}
 
+    def budget_problem(self) -> str | None:
+        """What differs when the legs' budgets are not `budget_rule` of the success states.
+
+        Each success state is the reference run's moment after the turn that finished its
+        subtask, so the decisions and game time between two of them are what the reference
+        spent on the later one: a record's budgets are re-derived from its own header.
+        """
+        if len(self.legs) != len(self.states):
+            return (f"the chain has {len(self.legs)} subtasks and {len(self.states)} "
+                    "success states")
+        turn, tick = 0, 0
+        for leg, state in zip(self.legs, self.states, strict=True):
+            at_turn = len(state.steps)  # one step per turn played before the moment
+            want = budget_rule(at_turn - turn, ticks_to_seconds(state.tick - tick))
+            if (leg.max_decisions, leg.max_game_seconds) != want:
+                return (f"subtask {leg.objective}'s budget is {leg.max_decisions} decisions "
+                        f"and {leg.max_game_seconds:g} s; its success states give "
+                        f"{want[0]} and {want[1]:g} s")
+            turn, tick = at_turn, state.tick
+        return None
+
     @classmethod
     def from_record(cls, header: dict[str, Any]) -> ChainPlan | None:
         """The chain a record's header names (start.stepwise and success_states), or None."""

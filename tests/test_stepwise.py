@@ -87,6 +87,25 @@ def test_a_forged_subtask_result_is_caught(shirked, tmp_path) -> None:
     assert report.divergence.startswith("summary stepwise")
 
 
+def test_a_loosened_subtask_budget_is_caught(shirked, tmp_path) -> None:
+    # The budgets are re-derived from the header's own success states: a record that
+    # gives the shirked subtask more room than the rule allows does not verify.
+    copy = tmp_path / "run"
+    shutil.copytree(shirked["run_dir"], copy)
+    source = copy / "record.jsonl.gz"
+    lines = gzip.decompress(source.read_bytes()).decode().splitlines()
+    header = json.loads(lines[0])
+    leg = header["start"]["stepwise"]["subtasks"][1]
+    leg["max_decisions"] += 100
+    lines[0] = json.dumps(header)
+    source.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
+    report = replay(copy)
+    assert not report.verified
+    assert report.divergence.startswith("the header's stepwise budgets: subtask "
+                                        f"{leg['subtask']}'s budget is"), report.divergence
+    assert replay(shirked["run_dir"]).verified
+
+
 def test_reference_runs_are_cached_by_content(shirked, cache) -> None:
     level = resolve("exit_switch").level
     key = reference_key(level, "normal", 0)
