@@ -21,7 +21,8 @@ same episode so that none is wrong on its face:
   action appears twice, so wording alone cannot tell.
 
 Options are shuffled by a generator seeded from the record and the question, so the
-same records always give the same file.
+same records always give the same file; a set then balances the right option's place
+over each kind (`harness.quiz_file.balanced`).
 """
 
 from __future__ import annotations

@@ -48,6 +48,20 @@ def test_every_answer_key_checks_and_a_tampered_one_is_named(quiz_file, tmp_path
     assert main(["quiz", "check", str(tampered), str(reference_run())]) == 1
 
 
+def test_the_right_options_place_is_balanced_over_each_kind(quiz_file) -> None:
+    # The shipped set and a small one: per kind, no place holds the right option more
+    # than once more than another (blocks of four take each place once), and moving it
+    # keeps the check passing.
+    for quiz in (read(SHIPPED), read(quiz_file)):
+        for kind in {q["kind"] for q in quiz["questions"]}:
+            places = [0, 0, 0, 0]
+            for q in quiz["questions"]:
+                if q["kind"] == kind:
+                    places[q["answer"]] += 1
+            assert max(places) - min(places) <= 1, (kind, places)
+    assert check(read(quiz_file), [reference_run()])[1] == []
+
+
 def test_build_is_deterministic(quiz_file, tmp_path) -> None:
     again = tmp_path / "again.json.gz"
     write(build([reference_run()]), again)
