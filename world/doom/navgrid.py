@@ -52,16 +52,7 @@ def doors_open(rooms: DoomRooms, heights: Heights,
     held = None if keys is None else set(keys)
     opens = {d.sector for d in rooms.doors
              if held is None or (d.manual and (d.key is None or d.key in held))}
-    found = rooms.map
-    around: dict[int, list[int]] = {s: [] for s in opens}
-    for ln in found.lines:
-        if ln.back is None:
-            continue
-        a, b = found.sides[ln.front].sector, found.sides[ln.back].sector
-        if a in around and b != a:
-            around[a].append(b)
-        if b in around and a != b:
-            around[b].append(a)
+    around = _neighbours(rooms, opens)
 
     def opened(sector: int) -> tuple[float, float]:
         floor, ceiling = heights(sector)
@@ -78,9 +69,22 @@ def lifts_down(rooms: DoomRooms, heights: Heights) -> Heights:
     A route onto a lift from below plans with these; once the lift has risen, a new
     plan from the live heights walks off at the top.
     """
-    found = rooms.map
     lifts = {s for a in rooms.areas if a.kind == "lift" for s in a.sectors}
-    around: dict[int, set[int]] = {s: set() for s in lifts}
+    around = _neighbours(rooms, lifts)
+
+    def lowered(sector: int) -> tuple[float, float]:
+        floor, ceiling = heights(sector)
+        if around.get(sector):
+            floor = min(floor, min(heights(s)[0] for s in around[sector]))
+        return floor, ceiling
+
+    return lowered
+
+
+def _neighbours(rooms: DoomRooms, sectors: set[int]) -> dict[int, list[int]]:
+    """Each of `sectors` with the other sectors it shares a two-sided line with, sorted."""
+    found = rooms.map
+    around: dict[int, set[int]] = {s: set() for s in sectors}
     for ln in found.lines:
         if ln.back is None:
             continue
@@ -89,14 +93,7 @@ def lifts_down(rooms: DoomRooms, heights: Heights) -> Heights:
             around[a].add(b)
         if b in around and a != b:
             around[b].add(a)
-
-    def lowered(sector: int) -> tuple[float, float]:
-        floor, ceiling = heights(sector)
-        if around.get(sector):
-            floor = min(floor, min(heights(s)[0] for s in sorted(around[sector])))
-        return floor, ceiling
-
-    return lowered
+    return {s: sorted(n) for s, n in around.items()}
 
 
 @dataclass(frozen=True)
