@@ -21,6 +21,7 @@ from harness.settings import (
     settings_from_arguments,
 )
 from harness.stepwise import default_cache
+from harness.stepwise_report import chain_harness_errors
 from harness.suite import (
     BackendFactory,
     SuiteMismatchError,
@@ -196,8 +197,11 @@ def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
     if failed:
         print(f"harness eval: {failed} episode(s) ended in a harness error (marked in the "
               "tables, left out of the agent's figures); exit status 1", file=sys.stderr)
-        return 1
-    return 0
+    chains = chain_harness_errors(rows)
+    if chains:
+        print(f"harness eval: {chains} stepwise chain(s) ended in a harness error (marked in "
+              "the stepwise table, left out of its figures); exit status 1", file=sys.stderr)
+    return 1 if failed or chains else 0
 
 
 def _index_page(out: Path, meta: dict, rows: list[dict]) -> None:

@@ -17,6 +17,7 @@ from harness.settings import (
     settings_from_arguments,
 )
 from harness.tracks import TRACKS, TrackSpec
+from world.face import DEFAULT_FRAME_SKIP
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,15 +27,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=seed_number, default=None,
                         help="episode seed (default 0, or the snapshot's with --from)")
     parser.add_argument("--out", default="runs", help="parent directory of run directories")
-    parser.add_argument("--track", choices=list(TRACKS), default="macro",
-                        help="macro: one macro action a decision (default); raw: controller "
-                        "input held for --frame-skip ticks a decision (PROTOCOL.md)")
-    parser.add_argument("--frame-skip", type=int, default=4,
-                        help="raw track: ticks each decision's controls are held (default 4)")
+    parser.add_argument("--track", choices=list(TRACKS), default=None,
+                        help="macro: one macro action a decision (default, or the snapshot's "
+                        "track with --from); raw: controller input held for --frame-skip "
+                        "ticks a decision (PROTOCOL.md)")
+    parser.add_argument("--frame-skip", type=int, default=None,
+                        help=f"raw track: ticks each decision's controls are held (default "
+                        f"{DEFAULT_FRAME_SKIP}, or the snapshot's with --from)")
     parser.add_argument("--from", dest="origin", metavar="SNAPSHOT",
                         help="start from a snapshot (a moment of an earlier episode of this "
                         "level: snapshots/turn_N.json in its run directory); its difficulty, "
-                        "seed and track are the episode's")
+                        "seed, track and frame skip are the episode's")
     add_agent_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
@@ -63,9 +66,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, settings: RunSettings) -> dict:
-    try:
-        track = TrackSpec(args.track, args.frame_skip)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    if args.origin is not None and args.track is None:
+        # The snapshot's track and frame skip are the episode's; a frame skip asked for
+        # is checked against the snapshot's only on a track named.
+        if args.frame_skip is not None:
+            raise UsageError("--frame-skip with --from needs --track raw (without both, the "
+                             "snapshot's track and frame skip are used)")
+        track = None
+    else:
+        try:
+            track = TrackSpec(args.track or "macro", args.frame_skip or DEFAULT_FRAME_SKIP)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     return runner.run(args.level, args.agent, difficulty=args.difficulty, seed=args.seed,
                       out_dir=args.out, settings=settings, track=track, origin=args.origin)

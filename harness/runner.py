@@ -93,9 +93,9 @@ def run(
         out_dir: Parent of the new run directory.
         settings: Deadlines and limits (defaults as in PROTOCOL.md).
         game_factory: Builds the game (default: the track's; a test may swap it).
-        track: The track to play (default: macro actions).
+        track: The track to play (default: the snapshot's, else macro actions).
         origin: A snapshot (or its file) to start from (its difficulty, seed and track
-            are the episode's; one given as well must agree).
+            with its frame skip are the episode's; one given as well must agree).
         chain: The chain of a stepwise episode (None: the mission as a whole).
 
     Returns:
@@ -113,10 +113,11 @@ def run(
     """
     found = level_refs.resolve(level_ref)
     level = found.level
-    track = track or TrackSpec()
     snapshot = _origin(origin, level, difficulty, seed, track) if origin is not None else None
     if snapshot is not None:
         difficulty, seed = snapshot.difficulty, snapshot.seed
+        track = track or _snapshot_track(snapshot)
+    track = track or TrackSpec()
     seed = 0 if seed is None else seed
     chosen = pick_difficulty(level, difficulty)
     settings = settings or RunSettings()
@@ -147,7 +148,7 @@ def run(
 
 
 def _origin(path: str | os.PathLike[str] | Snapshot, level: Level, difficulty: str | None,
-            seed: int | None, track: TrackSpec) -> Snapshot:
+            seed: int | None, track: TrackSpec | None) -> Snapshot:
     # The snapshot's own difficulty, seed and track are the episode's: asking for others
     # is a mistake, said in one line.
     try:
@@ -155,7 +156,7 @@ def _origin(path: str | os.PathLike[str] | Snapshot, level: Level, difficulty: s
         snapshot.matches(level)
     except SnapshotError as exc:
         raise UsageError(str(exc)) from None
-    asked = {"difficulty": difficulty, "seed": seed, "track": track.name}
+    asked = {"difficulty": difficulty, "seed": seed, "track": track and track.name}
     held = {"difficulty": snapshot.difficulty, "seed": snapshot.seed,
             "track": snapshot.track.get("name")}
     for name, value in asked.items():
@@ -163,10 +164,17 @@ def _origin(path: str | os.PathLike[str] | Snapshot, level: Level, difficulty: s
             raise UsageError(f"{snapshot.source or 'snapshot'}: the snapshot was taken at "
                              f"{name} {held[name]!r}, "
                              f"not {value!r}")
-    if track.name == "raw" and snapshot.track.get("frame_skip") != track.frame_skip:
+    if track and track.name == "raw" and snapshot.track.get("frame_skip") != track.frame_skip:
         raise UsageError(f"{snapshot.source or 'snapshot'}: the snapshot was taken at frame skip "
                          f"{snapshot.track.get('frame_skip')}, not {track.frame_skip}")
     return snapshot
+
+
+def _snapshot_track(snapshot: Snapshot) -> TrackSpec:
+    try:
+        return TrackSpec.from_start({"track": snapshot.track})
+    except ValueError as exc:  # a track this harness does not have, or a bad frame skip
+        raise UsageError(f"{snapshot.source or 'snapshot'}: {exc}") from None
 
 
 def _holds_lines(run_dir: Path) -> bool:

@@ -9,6 +9,8 @@ objective are the success states. The agent plays the chain as one episode
 (`harness.chain`): each subtask has its own budget (`subtask.budget_rule` of what the
 reference spent on it); a failed one resets the world to the reference's success state
 of it, so the failure is localised and later subtasks are still played and counted.
+A level and difficulty with no work objective, or whose reference run did none, has no
+chain (`subtask.NO_CHAIN`): reported as such, outside every pass rate.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from harness.replay import replay
 from harness.runner import UsageError
 from harness.settings import RunSettings
 from harness.snapshot import read_snapshot
-from harness.subtask import ChainPlan, Leg, budget_rule, chain_order
+from harness.subtask import NO_CHAIN, ChainPlan, Leg, budget_rule, chain_order
 from world.face import VERIFIERS, Level, ticks_to_seconds
 
 REFERENCE_AGENT = Path(__file__).resolve().parents[1] / "agents" / "reference_agent.py"
@@ -112,9 +114,8 @@ def chain_of(level: Level, reference_dir: Path) -> Chain:
     record = read_record(reference_dir)
     end = record.end or {}
     summary = end.get("summary") or {}
-    work = {o["index"] for o in summary.get("objectives", [])
-            if o["counts"] and o["status"] == "done"
-            and not _passive(level.objectives[o["index"] - 1].kind)}
+    done = {o["index"] for o in summary.get("objectives", []) if o["status"] == "done"}
+    work = done & set(work_objectives(level, record.header["difficulty"]))
     found: dict[int, tuple[int, int, Path]] = {}
     for kept in end.get("snapshots") or []:
         path = reference_dir / kept["file"]
@@ -130,6 +131,16 @@ def chain_of(level: Level, reference_dir: Path) -> Chain:
     ids = tuple(level.objectives[s.objective - 1].id for s in steps)
     return Chain(tuple(steps), chain_order(level, ids), reference_dir,
                  bool(summary.get("success")))
+
+
+def work_objectives(level: Level, difficulty: str) -> tuple[int, ...]:
+    """The objectives (numbers) a chain is made of: work ones that count at the difficulty.
+
+    Work is what the player does; a standing condition or survive is a condition to keep.
+    """
+    rank = level.difficulty_rank(difficulty)
+    return tuple(i for i, o in enumerate(level.objectives, 1)
+                 if level.difficulty_rank(o.min_difficulty) <= rank and not _passive(o.kind))
 
 
 def _passive(kind: str) -> bool:
@@ -155,19 +166,21 @@ def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path
         chain (objective numbers), order, reference (its run directory and whether it
         completed the mission), run_dir, outcome, subtasks (the summary's: each one's
         result, with its text, budget and the reference's cost beside it), first_failed
-        (an objective number or None), passed (every subtask played and succeeded) and
-        harness_error (None, or what went wrong).
+        (an objective number or None), passed (every subtask played and succeeded),
+        harness_error (None, or what went wrong) and no_chain (None, or a `NO_CHAIN`
+        key: then nothing was played and passed is None).
     """
     level = resolve(level_ref).level
+    if not work_objectives(level, difficulty):  # no reference run needed to know that
+        return no_chain("no_work_objective", None)
     chain = chain_of(level, reference_run(level_ref, difficulty, seed, cache, settings))
-    plan = chain_plan(chain)
     base = {"chain": [s.objective for s in chain.steps], "order": chain.order,
             "reference": {"run_dir": str(chain.reference_dir),
-                          "completed": chain.reference_completed}}
+                          "completed": chain.reference_completed},
+            "no_chain": None}
     if not chain.steps:
-        return {**base, "run_dir": None, "outcome": None, "subtasks": [],
-                "first_failed": None, "passed": False,
-                "harness_error": "the reference run did no subtask to make a chain of"}
+        return no_chain("reference_did_none", base["reference"])
+    plan = chain_plan(chain)
     summary = runner.run(level_ref, agent, difficulty=difficulty, seed=seed, out_dir=out,
                          settings=settings, chain=plan)
     block = summary.get("stepwise") or {"subtasks": [], "first_failed": None, "passed": False}
@@ -183,3 +196,10 @@ def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path
             "subtasks": subtasks, "first_failed": block["first_failed"],
             "passed": bool(block["passed"]) and not by_harness,
             "harness_error": summary["reason"] if by_harness else None}
+
+
+def no_chain(why: str, reference: dict[str, Any] | None) -> dict[str, Any]:
+    """The results of a level and difficulty with no chain to play (`why`: a NO_CHAIN key)."""
+    return {"chain": [], "order": None, "reference": reference, "no_chain": why,
+            "reason": NO_CHAIN[why][1], "run_dir": None, "outcome": None, "subtasks": [],
+            "first_failed": None, "passed": None, "harness_error": None}

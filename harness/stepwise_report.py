@@ -2,12 +2,16 @@
 
 For each (level, difficulty): chains played, chains passed (every subtask succeeded)
 beside the episodes won end to end, subtasks succeeded out of those played, each
-subtask's own success count, and which subtask each chain failed first.
+subtask's own success count, and which subtask each chain failed first. Episodes with no
+chain (`subtask.NO_CHAIN`: nothing to chain) are counted apart and left out of every
+rate, like harness errors.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from harness.subtask import NO_CHAIN
 
 # Column -> header of the stepwise table, declared once for Markdown and the page.
 STEPWISE_COLUMNS: tuple[tuple[str, str], ...] = (
@@ -22,9 +26,11 @@ def summarise_stepwise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One summary per (level, difficulty) of the rows that carry a chain.
 
     Returns:
-        Per group: level, difficulty, chains, harness_errors, end_to_end (episodes won),
-        passed, subtasks_succeeded, subtasks_played, each (objective -> [succeeded,
-        played]) and first_failed (objective -> chains that failed there first).
+        Per group: level, difficulty, chains (played), harness_errors, no_chain
+        (episodes with no chain), no_chain_why (their NO_CHAIN keys), end_to_end
+        (episodes with a chain won end to end), passed, subtasks_succeeded,
+        subtasks_played, each (objective -> [succeeded, played]) and first_failed
+        (objective -> chains that failed there first).
     """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
@@ -32,7 +38,8 @@ def summarise_stepwise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             groups.setdefault((row["level"], row["difficulty"]), []).append(row)
     out = []
     for (level, difficulty), group in groups.items():
-        chains = [r["stepwise"] for r in group if r["stepwise"].get("harness_error") is None]
+        chains = [r["stepwise"] for r in group if _played(r["stepwise"])]
+        unchained = [r["stepwise"]["no_chain"] for r in group if r["stepwise"].get("no_chain")]
         each: dict[str, list[int]] = {}
         first: dict[str, int] = {}
         for chain in chains:
@@ -47,9 +54,9 @@ def summarise_stepwise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 first[key] = first.get(key, 0) + 1
         out.append({
             "level": level, "difficulty": difficulty, "chains": len(chains),
-            "harness_errors": len(group) - len(chains),
-            "end_to_end": sum(1 for r in group if r["stepwise"].get("harness_error") is None
-                              and r.get("success")),
+            "harness_errors": len(group) - len(chains) - len(unchained),
+            "no_chain": len(unchained), "no_chain_why": sorted(set(unchained)),
+            "end_to_end": sum(1 for r in group if _played(r["stepwise"]) and r.get("success")),
             "passed": sum(1 for c in chains if c["passed"]),
             "subtasks_succeeded": sum(t[0] for t in each.values()),
             "subtasks_played": sum(t[1] for t in each.values()),
@@ -58,15 +65,29 @@ def summarise_stepwise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def chain_harness_errors(rows: list[dict[str, Any]]) -> int:
+    """How many rows' chains ended in a harness error (no chain is not one)."""
+    return sum(1 for r in rows if (r.get("stepwise") or {}).get("harness_error"))
+
+
+def _played(chain: dict[str, Any]) -> bool:
+    return chain.get("harness_error") is None and not chain.get("no_chain")
+
+
 def stepwise_cells(s: dict[str, Any]) -> dict[str, str]:
-    """A summary's cells as text, by column."""
+    """A summary's cells as text, by column (a group with no chain played shows dashes)."""
     n = s["chains"]
+    whys = ", ".join(NO_CHAIN[w][0] for w in s.get("no_chain_why", []))
+    def of(key: str) -> str:
+        return f"{s[key]}/{n}" if n else "—"
+
     return {
         "level": s["level"], "difficulty": s["difficulty"],
-        "chains": str(n) + (f" (+{s['harness_errors']} harness error)"
-                            if s["harness_errors"] else ""),
-        "end_to_end": f"{s['end_to_end']}/{n}", "passed": f"{s['passed']}/{n}",
-        "subtasks": f"{s['subtasks_succeeded']}/{s['subtasks_played']}",
+        "chains": str(n) + (f" (+{s['no_chain']} no chain: {whys})" if s.get("no_chain")
+                            else "") + (f" (+{s['harness_errors']} harness error)"
+                                        if s["harness_errors"] else ""),
+        "end_to_end": of("end_to_end"), "passed": of("passed"),
+        "subtasks": f"{s['subtasks_succeeded']}/{s['subtasks_played']}" if n else "—",
         "each": ", ".join(f"{k}: {v[0]}/{v[1]}" for k, v in s["each"].items()) or "none",
         "first_failed": ", ".join(f"{k}: {v}" for k, v in s["first_failed"].items()) or "none",
     }
@@ -79,4 +100,20 @@ def stepwise_markdown(summaries: list[dict[str, Any]]) -> str:
     for s in summaries:
         cells = stepwise_cells(s)
         lines.append("| " + " | ".join(cells[k] for k, _ in STEPWISE_COLUMNS) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n\n" + stepwise_overall(summaries) + "\n"
+
+
+def stepwise_overall(summaries: list[dict[str, Any]]) -> str:
+    """A sentence of totals: chains passed of those played, and the episodes left out."""
+    played = sum(s["chains"] for s in summaries)
+    text = f"Chains passed: {sum(s['passed'] for s in summaries)}/{played}"
+    apart = [f"{s['level']} {s['difficulty']} ({s['no_chain']}: "
+             + ", ".join(NO_CHAIN[w][0] for w in s["no_chain_why"]) + ")"
+             for s in summaries if s.get("no_chain")]
+    if apart:
+        text += (f"; {sum(s['no_chain'] for s in summaries)} episode(s) with no chain, left "
+                 "out: " + "; ".join(apart))
+    errors = sum(s["harness_errors"] for s in summaries)
+    if errors:
+        text += f"; {errors} chain(s) ended in a harness error, left out"
+    return text + "."

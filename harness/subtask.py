@@ -27,6 +27,19 @@ CHAIN_ORDERS = {
     "thematic": "some subtasks may be done in any order; the chain follows the reference run",
 }
 
+# Why a level and difficulty may have no chain to play: reported as such, never as a
+# chain passed or failed, nor as a harness error. Key -> (short label, sentence).
+NO_CHAIN = {
+    "no_work_objective": (
+        "no work objective",
+        "the level has no work objective at this difficulty (only standing conditions "
+        "or survive), so there is nothing to chain"),
+    "reference_did_none": (
+        "reference did none",
+        "the reference run did none of the level's work objectives at this difficulty, "
+        "so there is no success state to chain from"),
+}
+
 
 @dataclass(frozen=True)
 class Leg:

@@ -17,7 +17,12 @@ from harness.pages.render import render
 from harness.pages.usage import FIELDS, usage_report
 from harness.protocol import OUTCOMES
 from harness.record import read_record
-from harness.stepwise_report import STEPWISE_COLUMNS, stepwise_cells, summarise_stepwise
+from harness.stepwise_report import (
+    STEPWISE_COLUMNS,
+    stepwise_cells,
+    stepwise_overall,
+    summarise_stepwise,
+)
 from harness.suite_files import write_atomically
 
 
@@ -155,7 +160,8 @@ def index_context(episodes: Iterable[EpisodeSummary], out_path: Path,
     return {"title": title, "rows": rows, "levels": _level_rows(eps), "usage_fields": FIELDS,
             "outcome_words": {name: o.summary for name, o in OUTCOMES.items()},
             "stepwise_columns": STEPWISE_COLUMNS,
-            "stepwise": [stepwise_cells(s) for s in stepwise or []]}
+            "stepwise": [stepwise_cells(s) for s in stepwise or []],
+            "stepwise_overall": stepwise_overall(stepwise) if stepwise else ""}
 
 
 def write_index_page(episodes: Iterable[EpisodeSummary], out_path: str | Path,
