@@ -178,3 +178,29 @@ def test_export_of_a_doom_mission_is_refused_in_one_line(capsys) -> None:
     assert main(["export", "doom:t17_my_way_home"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "Doom mission has no 3D model" in err
+
+
+@needs_engine
+def test_replay_refuses_a_record_played_on_another_wad(tmp_path, monkeypatch) -> None:
+    from tests.shared import TEST_AGENTS, python_agent
+    from world.doom import files
+
+    summary = runner.run("doom:t17_my_way_home", python_agent(TEST_AGENTS / "crash_agent.py"),
+                         seed=0, out_dir=tmp_path / "runs")
+    assert replay(summary["record"]).verified
+    # The same mission file over a scenario WAD one byte different.
+    other = tmp_path / "vizdoom"
+    (other / "scenarios").mkdir(parents=True)
+    real = files.vizdoom_dir()
+    wad = bytearray((real / "scenarios" / "my_way_home.wad").read_bytes())
+    wad[-1] ^= 0xFF
+    (other / "scenarios" / "my_way_home.wad").write_bytes(bytes(wad))
+    (other / "scenarios" / "my_way_home.cfg").write_bytes(
+        (real / "scenarios" / "my_way_home.cfg").read_bytes())
+    (other / "freedoom2.wad").symlink_to(real / "freedoom2.wad")
+    monkeypatch.setattr(files, "vizdoom_dir", lambda: other)
+    report = replay(summary["record"])
+    assert not report.verified and report.turns == 0
+    assert report.divergence.startswith("the mission file or the files it plays "
+                                        "(my_way_home.wad, my_way_home.cfg, freedoom2.wad) "
+                                        "changed since the run (hash ")

@@ -9,12 +9,14 @@ without ViZDoom, so ids resolve and bad files are named even where the engine is
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from world.doom.files import file_digest, played_files
 from world.errors import LevelError, LevelProblem, WorldError
 
 TASKS_DIR = Path(__file__).parent / "tasks"
@@ -67,8 +69,29 @@ class DoomLevel:
     categories: tuple[str, ...]
     aliases: tuple[str, ...]
     design_note: str
-    content_hash: str
+    source: str  # the mission file
+    file_hash: str  # sha256 of the mission file alone
     storeys: tuple[()] = ()
+
+    @functools.cached_property
+    def content_hash(self) -> str:
+        """sha256 over the mission file and every file the engine plays it from.
+
+        Records store it and replay checks it, so a record played on another WAD (or
+        scenario settings) is refused. Needs the `doom` extra (the files are ViZDoom's).
+        """
+        parts = [["mission", self.file_hash]] + [[p.name, file_digest(p)] for p in self.files()]
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+    @property
+    def hash_covers(self) -> str:
+        """What `content_hash` covers, in words for messages."""
+        return (f"the mission file or the files it plays "
+                f"({', '.join(p.name for p in self.files())})")
+
+    def files(self) -> tuple[Path, ...]:
+        """The engine's files this mission plays (map WAD, scenario settings, IWAD)."""
+        return played_files(self.scenario, self.iwad)
 
     def skill(self, difficulty: str) -> int:
         """The Doom skill of a difficulty id."""
@@ -142,4 +165,4 @@ def _parse(path: Path) -> DoomLevel:
         objectives=tuple(objectives), categories=tuple(data.get("categories", ())),
         aliases=tuple(PREFIX + a for a in data.get("aliases", ())),
         design_note=str(data.get("design_note", "")),
-        content_hash=hashlib.sha256(raw).hexdigest())
+        source=str(path), file_hash=hashlib.sha256(raw).hexdigest())
