@@ -6,7 +6,9 @@ are skipped with the reason; the id and error tests run everywhere.
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -113,13 +115,28 @@ def test_t04_verdict_matches_the_engine(tmp_path) -> None:
 def test_bad_mission_file_is_named_with_its_field(tmp_path, monkeypatch) -> None:
     from world.doom import mission
 
-    (tmp_path / "broken.json").write_text('{"title": "x", "engine": {}, "difficulties": '
-                                          '[{"id": "normal", "skill": 9}]}')
+    good = json.loads((mission.TASKS_DIR / "t01_e1m1_exit.json").read_text())
+    cases = {
+        "skill": ({"difficulties": [{"id": "normal", "skill": 9}]},
+                  "$.difficulties[0].skill: 9 is greater than the maximum of 5"),
+        "engine": ({"engine": {}}, "$.engine: {} is not allowed: A ViZDoom scenario by name, "
+                   "or an IWAD shipped with ViZDoom and one of its maps."),
+        "verifier": ({"objectives": [{**good["objectives"][0], "verifier": {"type": "frags"}}]},
+                     "$.objectives[0].verifier.type: 'frags' is not one of ['level_exit', "),
+        "kind": ({"objectives": [{**good["objectives"][0], "kind": "escape"}]},
+                 "$.objectives[0].kind: unknown objective kind 'escape'; allowed: reach_area, "),
+        "survive": ({"objectives": [{**good["objectives"][0], "verifier": {
+            "type": "survive", "seconds": 900}}]},
+            "$.objectives[0].verifier.seconds: 900 s to survive is more than "
+            "budgets.max_game_seconds"),
+    }
     monkeypatch.setattr(mission, "TASKS_DIR", tmp_path)
-    with pytest.raises(mission.LevelError) as err:
-        mission.load_mission("doom:broken")
-    assert str(err.value).startswith(str(tmp_path / "broken.json") + ": ")
-    assert "skill 1-5" in str(err.value)
+    for name, (change, _) in cases.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps({**good, **change}))
+    for name, (_, message) in cases.items():
+        with pytest.raises(mission.LevelError) as err:
+            mission._parse(tmp_path / f"{name}.json")
+        assert str(err.value).startswith(f"{tmp_path / name}.json: {message}"), name
 
 
 @needs_engine
@@ -204,3 +221,69 @@ def test_replay_refuses_a_record_played_on_another_wad(tmp_path, monkeypatch) ->
     assert report.divergence.startswith("the mission file or the files it plays "
                                         "(my_way_home.wad, my_way_home.cfg, freedoom2.wad) "
                                         "changed since the run (hash ")
+
+
+def _words_only(names: list[str]) -> None:
+    # The benchmark's words: lower case, never the engine's class names ("DoomImp").
+    assert names and all(n == n.lower() for n in names), names
+
+
+@needs_engine
+def test_the_record_map_is_the_map_sides_and_the_page_draws_it(tmp_path) -> None:
+    import jsonschema
+
+    from harness.cli import main
+    from harness.record import read_record
+    from tests.shared import SCHEMAS, TEST_AGENTS, python_agent
+    from world.doom.maps import load_rooms
+    from world.doom.mapview import record_map
+
+    summary = runner.run("doom:t01_e1m1_exit", python_agent(TEST_AGENTS / "crash_agent.py"),
+                         seed=2, out_dir=tmp_path / "runs")
+    header = read_record(summary["record"]).header
+    plan = header["map"]
+    jsonschema.validate(plan, json.loads((SCHEMAS / "record" / "map.schema.json").read_text()))
+    level = resolve("doom:t01_e1m1_exit").level
+    rooms = load_rooms(level.files()[0], "E1M1")
+    plain = record_map(rooms, _Order(), level.skill(header["difficulty"]))
+    # The map side's drawing, in the episode's ids: same rooms, ways and things.
+    assert sorted(a["name"] for a in plan["areas"]) == sorted(a["name"] for a in plain["areas"])
+    assert len(plan["exits"]) == len(plain["exits"]) and plan["hazards"] == plain["hazards"]
+    assert len(plan["characters"]) == len(plain["characters"])
+    # Every thing the map places is drawn, plus the switches read from its lines.
+    assert len(plan["objects"]) == len(plain["objects"]) + len(rooms.switches)
+    [switch] = [o for o in plan["objects"] if o["target"]]
+    assert switch["name"] == "exit switch" and plan["ids"][switch["id"]] == "exit switch"
+    _words_only([c["kind"] for c in plan["characters"]] + [o["name"] for o in plan["objects"]])
+    # `harness page` draws it: one polygon per area part.
+    run_dir = Path(summary["record"]).parent
+    (run_dir / "index.html").unlink()
+    assert main(["page", str(run_dir)]) == 0
+    html = (run_dir / "index.html").read_text()
+    assert html.count("<polygon") >= len(plan["areas"])
+
+
+class _Order:
+    def of(self, group: str, index: int) -> str:
+        return f"{group[0]}{index + 1}"
+
+
+@needs_engine
+def test_views_name_things_in_the_benchmarks_words() -> None:
+    from world.doom.specials import actor_type
+
+    level = resolve("doom:t04_defend_the_center").level
+    session = new_session(level, "normal", 1)
+    try:
+        seen = []
+        for _ in range(4):
+            session.act("wait", {"seconds": 1})
+            seen += [c["kind"] for c in session.view()["characters"]]
+        engine = {t.name for t in session.engine.snap.things if t.category == "Monster"}
+        # The engine's class names, each one table row's words.
+        assert set(seen) <= {actor_type(name).name for name in engine}
+        assert {"MarineChainsawVzd", "Demon"} & engine
+        _words_only(seen)
+        _words_only([c["kind"] for c in session.plan()["characters"]])
+    finally:
+        session.close()

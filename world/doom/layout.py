@@ -11,8 +11,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shapely.geometry import MultiPolygon, Polygon
-
 from world.doom.engine import Thing
 from world.doom.files import iwad, scenario
 from world.doom.maps import load_navgrid, load_rooms, load_sight
@@ -92,13 +90,6 @@ class Layout:
         """The area index under a point (a doorway answers its first room), or None."""
         index = self.rooms.area_index(x, y)
         return None if index < 0 else index
-
-    def shape_ring(self, area: int) -> list[list[float]]:
-        """An area's outline for drawing (its largest part)."""
-        shape: Polygon | MultiPolygon = self.rooms.areas[area].shape
-        part = max(shape.geoms, key=lambda g: g.area) if isinstance(shape, MultiPolygon) \
-            else shape
-        return [[round(x, 1), round(y, 1)] for x, y in part.exterior.coords[:-1]]
 
     def inside(self, way: Way, area: int) -> tuple[float, float]:
         """A point just inside an area past a way's middle."""
