@@ -287,3 +287,83 @@ def test_views_name_things_in_the_benchmarks_words() -> None:
         _words_only([c["kind"] for c in session.plan()["characters"]])
     finally:
         session.close()
+
+
+@needs_engine
+def test_check_reads_a_doom_mission_with_its_map(capsys) -> None:
+    from harness.cli import main
+
+    assert main(["check", "doom:t01_e1m1_exit", "world/doom/tasks/t17_my_way_home.json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "doom:t01_e1m1_exit: ok: E1M1 of freedoom1.wad: 66 areas, 15 doors, 1 exit, "
+        "4 secrets, 46 monsters and 102 objects at the hardest skill",
+        "doom:t17_my_way_home: ok: MAP01 of my_way_home.wad: 18 areas, 0 doors, 0 exits, "
+        "0 secrets, 0 monsters and 1 object at the hardest skill"]
+
+
+def _mission_dir(tmp_path, monkeypatch, missions: dict[str, dict]) -> None:
+    from world.doom import mission
+
+    good = json.loads((mission.TASKS_DIR / "t01_e1m1_exit.json").read_text())
+    monkeypatch.setattr(mission, "TASKS_DIR", tmp_path)
+    for name, change in missions.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps({**good, "aliases": [], **change}))
+
+
+@needs_engine
+def test_check_holds_a_doom_mission_against_its_map(tmp_path, monkeypatch, capsys) -> None:
+    from harness.cli import main
+
+    def objective(verifier, targets=()):
+        return {"objectives": [{"id": "x", "kind": "find_secrets", "text": "x",
+                                "verifier": verifier, "targets": list(targets)}]}
+
+    _mission_dir(tmp_path, monkeypatch, {
+        "map": {"engine": {"iwad": "freedoom1", "map": "E9M1"}},
+        "scenario": {"engine": {"scenario": "no_such_scenario"}},
+        "secrets": objective({"type": "secrets", "at_least": 9}),
+        "kills": objective({"type": "kills", "at_least": 500}),
+        "target": objective({"type": "level_exit"}, ["blue skull key"]),
+    })
+    refs = ["doom:map", "doom:scenario", "doom:secrets", "doom:kills", "doom:target"]
+    assert main(["check", *refs]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 5
+    assert lines[0].startswith(f"{tmp_path / 'map.json'}: $.engine.map: no map 'E9M1' in "
+                               "freedoom1.wad (maps: E1M1, E1M2, ")
+    assert lines[1].startswith(f"{tmp_path / 'scenario.json'}: $.engine: no scenario "
+                               "'no_such_scenario' in ViZDoom (there are: basic, ")
+    assert lines[2] == (f"{tmp_path / 'secrets.json'}: $.objectives[0].verifier.at_least: "
+                        "9 secrets asked for, E1M1 has 4")
+    assert lines[3] == (f"{tmp_path / 'kills.json'}: $.objectives[0].verifier.at_least: "
+                        "500 kills asked for, E1M1 has 17 monsters at skill 2")
+    assert lines[4].startswith(f"{tmp_path / 'target.json'}: $.objectives[0].targets[0]: "
+                               "'blue skull key' is nothing the map has at skill 2 (it has: ")
+
+
+def test_check_without_the_engine_says_so_in_one_line(tmp_path, monkeypatch, capsys) -> None:
+    from harness.cli import main
+    from world.doom import files
+
+    def missing():
+        raise files.DoomUnavailableError(files.EXTRA_HINT)
+
+    monkeypatch.setattr(files, "vizdoom_dir", missing)
+    assert main(["check", "doom:t01_e1m1_exit"]) == 1
+    out = capsys.readouterr().out
+    assert out.endswith("t01_e1m1_exit.json: $.engine: the Doom world needs ViZDoom: "
+                        "pip install 'mission-harness[doom]'\n")
+    assert out.count("\n") == 1
+
+
+@needs_engine
+def test_the_mission_schema_knows_every_verifier_and_no_other() -> None:
+    from world.doom.mission import SCHEMA
+    from world.doom.verdict import VERIFIERS
+
+    schema = json.loads(SCHEMA.read_text())
+    declared = schema["$defs"]["verifier"]["properties"]["type"]["enum"]
+    assert sorted(declared) == sorted(VERIFIERS)
+    argued = [b["if"]["properties"]["type"]["const"] for b in schema["$defs"]["verifier"]["allOf"]]
+    assert sorted(argued) == sorted(VERIFIERS)

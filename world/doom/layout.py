@@ -111,7 +111,6 @@ class Layout:
             n = math.hypot(dx, dy) or 1.0
             # The front side lies to the right of the line's direction.
             front = (switch.at[0] + dy / n * SWITCH_STAND, switch.at[1] - dx / n * SWITCH_STAND)
-            name = "exit switch" if switch.kind == "exit" else f"{switch.kind} switch"
-            out.append((Thing(-(k + 1), name, "Switch", front[0], front[1], 0.0, 0.0),
+            out.append((Thing(-(k + 1), switch.name, "Switch", front[0], front[1], 0.0, 0.0),
                         switch.at))
         return tuple(out)

@@ -111,6 +111,13 @@ def is_doom(ref: str) -> bool:
     return ref.startswith(PREFIX)
 
 
+def mission_ref(path: Path) -> str | None:
+    """The `doom:` id of a shipped mission file given by its path; None for other files."""
+    resolved = path.resolve()
+    return PREFIX + path.stem if resolved.parent == TASKS_DIR.resolve() \
+        and resolved.suffix == ".json" and resolved.is_file() else None
+
+
 def mission_files() -> list[Path]:
     """The shipped mission files, sorted."""
     return sorted(TASKS_DIR.glob("*.json"))

@@ -56,6 +56,11 @@ class Switch:
     key: str | None
     targets: tuple[int, ...]  # the sectors it moves
 
+    @property
+    def name(self) -> str:
+        """Its name in views and missions: "exit switch", "door switch", "lift switch", ..."""
+        return f"{self.kind.replace('_', ' ')} switch"
+
 
 @dataclass(frozen=True)
 class Exit:

@@ -118,6 +118,11 @@ def actor_type(actor: str) -> ThingType | None:
     return _actors().get(actor)
 
 
+def actor_names() -> frozenset[str]:
+    """Every thing name in the benchmark's words the table gives an actor."""
+    return frozenset(t.name for t in _actors().values())
+
+
 def object_kinds() -> tuple[str, ...]:
     """The object kinds things may have, sorted (what a pickups verifier may count)."""
     kinds = {entry[0] for entry in _tables()["things"].values()}
