@@ -17,6 +17,7 @@ from harness.level_refs import UsageError, resolve
 from harness.replay import replay
 from tests.shared import ROOT
 from world.face import mission_files, new_session
+from world.objectives.score import PARTIAL_SHARE
 
 HAVE_VIZDOOM = importlib.util.find_spec("vizdoom") is not None
 needs_engine = pytest.mark.skipif(not HAVE_VIZDOOM, reason="ViZDoom (the `doom` extra) is "
@@ -27,7 +28,7 @@ AGENT = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
 def test_every_mission_file_loads_with_its_id() -> None:
     names = {p.stem for p in mission_files()}
     assert {"t01_e1m1_exit", "t04_defend_the_center", "t05_health_gathering",
-            "t17_my_way_home"} <= names
+            "t06_e1m2_secrets", "t16_map01_clear", "t17_my_way_home"} <= names
 
 
 @needs_engine
@@ -367,3 +368,67 @@ def test_the_mission_schema_knows_every_verifier_and_no_other() -> None:
     assert sorted(declared) == sorted(VERIFIERS)
     argued = [b["if"]["properties"]["type"]["const"] for b in schema["$defs"]["verifier"]["allOf"]]
     assert sorted(argued) == sorted(VERIFIERS)
+
+
+def _counters(**values: float) -> dict[str, float]:
+    from world.doom.engine import VARIABLES
+
+    return {**{name: 0.0 for name in VARIABLES}, "HEALTH": 100.0, **values}
+
+
+@needs_engine
+def test_t06_secrets_then_exit_is_judged_from_the_counters() -> None:
+    from world.doom.engine import Snapshot
+    from world.doom.verdict import Facts, Judge
+
+    level = resolve("doom:freedoom1/E1M2").level
+    assert level.id == "doom:t06_e1m2_secrets" and level.map == "E1M2"
+    assert [o.verifier for o in level.objectives] == [{"type": "secrets", "at_least": 2},
+                                                       {"type": "level_exit"}]
+
+    def judged(*moments: tuple[int, bool, float]) -> Judge:
+        judge = Judge(level, "easy", Facts(0, 10_000, monsters_at_start=59, pickups={}))
+        for tic, finished, secrets in moments:
+            judge.update(Snapshot(tic, finished, _counters(SECRETCOUNT=secrets), (), (), ()),
+                         tic)
+        return judge
+
+    one = judged((100, False, 1))
+    assert one.ending is None and one.items[0].progress == 0.5
+    assert one.score() == round(PARTIAL_SHARE * 0.5 / 2, 6)
+    both = judged((100, False, 1), (200, False, 2), (300, True, 2))
+    assert both.success and [i.status for i in both.items] == ["done", "done"]
+    # The exit with one secret found ends the map with work open: a failure, with the
+    # credit of the exit and half the secrets.
+    early = judged((100, False, 1), (300, True, 1))
+    assert early.ending == "world_ended" and not early.success
+    assert [i.status for i in early.items] == ["todo", "done"]
+    assert early.score() == round(PARTIAL_SHARE * (0.5 + 1) / 2, 6)
+    # Timed out (the engine's own cap) is no exit.
+    capped = judged((100, False, 2), (10_000, True, 2))
+    assert capped.items[1].status == "todo" and not capped.success
+
+
+@needs_engine
+@pytest.mark.slow
+def test_t06_a_secret_entered_is_the_engines_count(tmp_path) -> None:
+    level = resolve("doom:t06_e1m2_secrets").level
+    session = new_session(level, "easy", 0)
+    try:
+        rooms = session.layout.rooms
+        # A short play, not a solve: walk straight to the nearest secret sector (1,400
+        # units and two doors away), its room granted as known to skip the exploring.
+        inside = rooms.sector_shapes[173].representative_point()
+        session.known.areas.add(rooms.sector_area[173])
+        for _ in range(8):
+            result = session.act("go_to", {"x": inside.x, "z": inside.y, "use_on_way": True})
+            if result["end_reason"] not in ("damage", "stuck"):
+                break
+        counters = session.engine.snap.counters
+        assert result["end_reason"] == "arrived" and counters["SECRETCOUNT"] == 1
+        status = session.status()
+        assert not status.ended and status.objectives[0]["status"] == "todo"
+        assert session.judge.items[0].progress == counters["SECRETCOUNT"] / 2
+        assert status.score == round(PARTIAL_SHARE * 0.5 / 2, 6)
+    finally:
+        session.close()
