@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from world.doom.mission import DoomLevel, DoomObjective, load_mission
-from world.doom.rooms import DoomRooms
+from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.specials import CHARACTER_KINDS, MARKER_KINDS, actor_names
-from world.doom.wad import map_names
+from world.doom.wad import load_map, map_names
 from world.errors import LevelError, LevelProblem, WorldError
 from world.level.check import CheckReport
 
@@ -62,9 +62,7 @@ def check_mission(ref: str) -> CheckReport:
     if name not in names:
         return CheckReport(level.id, (LevelProblem(
             file, "$.engine.map", f"no map {name!r} in {wad.name} (maps: {', '.join(names)})"),))
-    from world.doom.maps import load_rooms  # the route grid's scipy: the doom extra's
-
-    rooms = load_rooms(wad, name)
+    rooms = build_rooms(load_map(wad, name))  # rooms only: no route grid to build
     problems = [LevelProblem(file, f"$.objectives[{i}]{where}", message)
                 for i, objective in enumerate(level.objectives)
                 for where, message in _objective_problems(level, objective, rooms)]
