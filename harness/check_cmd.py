@@ -1,4 +1,4 @@
-"""`harness check LEVEL...`: validate level files (or shipped level ids) and report their size.
+"""`harness check LEVEL...`: validate levels (files, ids, generated names, Doom missions).
 
 Prints one ``FILE: JSON.PATH: what is wrong`` line per problem and one count line per
 good file; exits 1 when any file has a problem.
@@ -20,8 +20,11 @@ from world.face import (
     LevelProblem,
     check_data,
     check_level,
+    check_mission,
     generate,
+    is_doom,
     is_generated,
+    mission_ref,
     parse_names,
 )
 
@@ -47,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def level_files(names: list[str]) -> list[Path | str]:
     """Expand directories into their *.json files and shipped level ids into their files.
 
-    Generated names stay names, a range expanded into one name per seed.
+    Generated names stay names, a range expanded into one name per seed; Doom missions
+    (`doom:NAME`, or a shipped mission's file) become their `doom:` ids.
 
     Args:
         names: Files, directories and level ids as given.
@@ -59,6 +63,10 @@ def level_files(names: list[str]) -> list[Path | str]:
     files: list[Path | str] = []
     for name in names:
         path = Path(name)
+        doom = name if is_doom(name) else mission_ref(path)
+        if doom is not None:
+            files.append(doom)  # a Doom mission, checked with the map it names
+            continue
         if is_generated(name) and not path.exists():
             files.extend(_generated_names(name))
             continue
@@ -91,6 +99,8 @@ def _generated_names(ref: str) -> list[str]:
 def _check_one(path: Path | str) -> CheckReport:
     # One file never stops the others: whatever escapes the checker is that file's problem.
     try:
+        if isinstance(path, str) and is_doom(path):
+            return check_mission(path)
         if isinstance(path, str):
             try:
                 made = generate(path)

@@ -106,7 +106,7 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
         return ReplayReport(False, turns, message, interrupted)
 
     if level.content_hash != header["level_hash"]:
-        return diverged(0, "the level file changed since the run "
+        return diverged(0, f"{level.hash_covers} changed since the run "
                         f"(hash {level.content_hash[:12]} vs {header['level_hash'][:12]})")
     start = header.get("start") or {}
     track = TrackSpec.from_start(start)

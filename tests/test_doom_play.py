@@ -6,7 +6,9 @@ are skipped with the reason; the id and error tests run everywhere.
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +17,7 @@ from harness.level_refs import UsageError, resolve
 from harness.replay import replay
 from tests.shared import ROOT
 from world.face import mission_files, new_session
+from world.objectives.score import PARTIAL_SHARE
 
 HAVE_VIZDOOM = importlib.util.find_spec("vizdoom") is not None
 needs_engine = pytest.mark.skipif(not HAVE_VIZDOOM, reason="ViZDoom (the `doom` extra) is "
@@ -25,7 +28,7 @@ AGENT = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
 def test_every_mission_file_loads_with_its_id() -> None:
     names = {p.stem for p in mission_files()}
     assert {"t01_e1m1_exit", "t04_defend_the_center", "t05_health_gathering",
-            "t17_my_way_home"} <= names
+            "t06_e1m2_secrets", "t16_map01_clear", "t17_my_way_home"} <= names
 
 
 @needs_engine
@@ -113,13 +116,28 @@ def test_t04_verdict_matches_the_engine(tmp_path) -> None:
 def test_bad_mission_file_is_named_with_its_field(tmp_path, monkeypatch) -> None:
     from world.doom import mission
 
-    (tmp_path / "broken.json").write_text('{"title": "x", "engine": {}, "difficulties": '
-                                          '[{"id": "normal", "skill": 9}]}')
+    good = json.loads((mission.TASKS_DIR / "t01_e1m1_exit.json").read_text())
+    cases = {
+        "skill": ({"difficulties": [{"id": "normal", "skill": 9}]},
+                  "$.difficulties[0].skill: 9 is greater than the maximum of 5"),
+        "engine": ({"engine": {}}, "$.engine: {} is not allowed: A ViZDoom scenario by name, "
+                   "or an IWAD shipped with ViZDoom and one of its maps."),
+        "verifier": ({"objectives": [{**good["objectives"][0], "verifier": {"type": "frags"}}]},
+                     "$.objectives[0].verifier.type: 'frags' is not one of ['level_exit', "),
+        "kind": ({"objectives": [{**good["objectives"][0], "kind": "escape"}]},
+                 "$.objectives[0].kind: unknown objective kind 'escape'; allowed: reach_area, "),
+        "survive": ({"objectives": [{**good["objectives"][0], "verifier": {
+            "type": "survive", "seconds": 900}}]},
+            "$.objectives[0].verifier.seconds: 900 s to survive is more than "
+            "budgets.max_game_seconds"),
+    }
     monkeypatch.setattr(mission, "TASKS_DIR", tmp_path)
-    with pytest.raises(mission.LevelError) as err:
-        mission.load_mission("doom:broken")
-    assert str(err.value).startswith(str(tmp_path / "broken.json") + ": ")
-    assert "skill 1-5" in str(err.value)
+    for name, (change, _) in cases.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps({**good, **change}))
+    for name, (_, message) in cases.items():
+        with pytest.raises(mission.LevelError) as err:
+            mission._parse(tmp_path / f"{name}.json")
+        assert str(err.value).startswith(f"{tmp_path / name}.json: {message}"), name
 
 
 @needs_engine
@@ -178,3 +196,239 @@ def test_export_of_a_doom_mission_is_refused_in_one_line(capsys) -> None:
     assert main(["export", "doom:t17_my_way_home"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "Doom mission has no 3D model" in err
+
+
+@needs_engine
+def test_replay_refuses_a_record_played_on_another_wad(tmp_path, monkeypatch) -> None:
+    from tests.shared import TEST_AGENTS, python_agent
+    from world.doom import files
+
+    summary = runner.run("doom:t17_my_way_home", python_agent(TEST_AGENTS / "crash_agent.py"),
+                         seed=0, out_dir=tmp_path / "runs")
+    assert replay(summary["record"]).verified
+    # The same mission file over a scenario WAD one byte different.
+    other = tmp_path / "vizdoom"
+    (other / "scenarios").mkdir(parents=True)
+    real = files.vizdoom_dir()
+    wad = bytearray((real / "scenarios" / "my_way_home.wad").read_bytes())
+    wad[-1] ^= 0xFF
+    (other / "scenarios" / "my_way_home.wad").write_bytes(bytes(wad))
+    (other / "scenarios" / "my_way_home.cfg").write_bytes(
+        (real / "scenarios" / "my_way_home.cfg").read_bytes())
+    (other / "freedoom2.wad").symlink_to(real / "freedoom2.wad")
+    monkeypatch.setattr(files, "vizdoom_dir", lambda: other)
+    report = replay(summary["record"])
+    assert not report.verified and report.turns == 0
+    assert report.divergence.startswith("the mission file or the files it plays "
+                                        "(my_way_home.wad, my_way_home.cfg, freedoom2.wad) "
+                                        "changed since the run (hash ")
+
+
+def _words_only(names: list[str]) -> None:
+    # The benchmark's words: lower case, never the engine's class names ("DoomImp").
+    assert names and all(n == n.lower() for n in names), names
+
+
+@needs_engine
+def test_the_record_map_is_the_map_sides_and_the_page_draws_it(tmp_path) -> None:
+    import jsonschema
+
+    from harness.cli import main
+    from harness.record import read_record
+    from tests.shared import SCHEMAS, TEST_AGENTS, python_agent
+    from world.doom.maps import load_rooms
+    from world.doom.mapview import record_map
+
+    summary = runner.run("doom:t01_e1m1_exit", python_agent(TEST_AGENTS / "crash_agent.py"),
+                         seed=2, out_dir=tmp_path / "runs")
+    header = read_record(summary["record"]).header
+    plan = header["map"]
+    jsonschema.validate(plan, json.loads((SCHEMAS / "record" / "map.schema.json").read_text()))
+    level = resolve("doom:t01_e1m1_exit").level
+    rooms = load_rooms(level.files()[0], "E1M1")
+    plain = record_map(rooms, _Order(), level.skill(header["difficulty"]))
+    # The map side's drawing, in the episode's ids: same rooms, ways and things.
+    assert sorted(a["name"] for a in plan["areas"]) == sorted(a["name"] for a in plain["areas"])
+    assert len(plan["exits"]) == len(plain["exits"]) and plan["hazards"] == plain["hazards"]
+    assert len(plan["characters"]) == len(plain["characters"])
+    # Every thing the map places is drawn, plus the switches read from its lines.
+    assert len(plan["objects"]) == len(plain["objects"]) + len(rooms.switches)
+    [switch] = [o for o in plan["objects"] if o["target"]]
+    assert switch["name"] == "exit switch" and plan["ids"][switch["id"]] == "exit switch"
+    _words_only([c["kind"] for c in plan["characters"]] + [o["name"] for o in plan["objects"]])
+    # `harness page` draws it: one polygon per area part.
+    run_dir = Path(summary["record"]).parent
+    (run_dir / "index.html").unlink()
+    assert main(["page", str(run_dir)]) == 0
+    html = (run_dir / "index.html").read_text()
+    assert html.count("<polygon") >= len(plan["areas"])
+
+
+class _Order:
+    def of(self, group: str, index: int) -> str:
+        return f"{group[0]}{index + 1}"
+
+
+@needs_engine
+def test_views_name_things_in_the_benchmarks_words() -> None:
+    from world.doom.specials import actor_type
+
+    level = resolve("doom:t04_defend_the_center").level
+    session = new_session(level, "normal", 1)
+    try:
+        seen = []
+        for _ in range(4):
+            session.act("wait", {"seconds": 1})
+            seen += [c["kind"] for c in session.view()["characters"]]
+        engine = {t.name for t in session.engine.snap.things if t.category == "Monster"}
+        # The engine's class names, each one table row's words.
+        assert set(seen) <= {actor_type(name).name for name in engine}
+        assert {"MarineChainsawVzd", "Demon"} & engine
+        _words_only(seen)
+        _words_only([c["kind"] for c in session.plan()["characters"]])
+    finally:
+        session.close()
+
+
+@needs_engine
+def test_check_reads_a_doom_mission_with_its_map(capsys) -> None:
+    from harness.cli import main
+
+    assert main(["check", "doom:t01_e1m1_exit", "world/doom/tasks/t17_my_way_home.json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "doom:t01_e1m1_exit: ok: E1M1 of freedoom1.wad: 66 areas, 15 doors, 1 exit, "
+        "4 secrets, 46 monsters and 102 objects at the hardest skill",
+        "doom:t17_my_way_home: ok: MAP01 of my_way_home.wad: 18 areas, 0 doors, 0 exits, "
+        "0 secrets, 0 monsters and 1 object at the hardest skill"]
+
+
+def _mission_dir(tmp_path, monkeypatch, missions: dict[str, dict]) -> None:
+    from world.doom import mission
+
+    good = json.loads((mission.TASKS_DIR / "t01_e1m1_exit.json").read_text())
+    monkeypatch.setattr(mission, "TASKS_DIR", tmp_path)
+    for name, change in missions.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps({**good, "aliases": [], **change}))
+
+
+@needs_engine
+def test_check_holds_a_doom_mission_against_its_map(tmp_path, monkeypatch, capsys) -> None:
+    from harness.cli import main
+
+    def objective(verifier, targets=()):
+        return {"objectives": [{"id": "x", "kind": "find_secrets", "text": "x",
+                                "verifier": verifier, "targets": list(targets)}]}
+
+    _mission_dir(tmp_path, monkeypatch, {
+        "map": {"engine": {"iwad": "freedoom1", "map": "E9M1"}},
+        "scenario": {"engine": {"scenario": "no_such_scenario"}},
+        "secrets": objective({"type": "secrets", "at_least": 9}),
+        "kills": objective({"type": "kills", "at_least": 500}),
+        "target": objective({"type": "level_exit"}, ["blue skull key"]),
+    })
+    refs = ["doom:map", "doom:scenario", "doom:secrets", "doom:kills", "doom:target"]
+    assert main(["check", *refs]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 5
+    assert lines[0].startswith(f"{tmp_path / 'map.json'}: $.engine.map: no map 'E9M1' in "
+                               "freedoom1.wad (maps: E1M1, E1M2, ")
+    assert lines[1].startswith(f"{tmp_path / 'scenario.json'}: $.engine: no scenario "
+                               "'no_such_scenario' in ViZDoom (there are: basic, ")
+    assert lines[2] == (f"{tmp_path / 'secrets.json'}: $.objectives[0].verifier.at_least: "
+                        "9 secrets asked for, E1M1 has 4")
+    assert lines[3] == (f"{tmp_path / 'kills.json'}: $.objectives[0].verifier.at_least: "
+                        "500 kills asked for, E1M1 has 17 monsters at skill 2")
+    assert lines[4].startswith(f"{tmp_path / 'target.json'}: $.objectives[0].targets[0]: "
+                               "'blue skull key' is nothing the map has at skill 2 (it has: ")
+
+
+def test_check_without_the_engine_says_so_in_one_line(tmp_path, monkeypatch, capsys) -> None:
+    from harness.cli import main
+    from world.doom import files
+
+    def missing():
+        raise files.DoomUnavailableError(files.EXTRA_HINT)
+
+    monkeypatch.setattr(files, "vizdoom_dir", missing)
+    assert main(["check", "doom:t01_e1m1_exit"]) == 1
+    out = capsys.readouterr().out
+    assert out.endswith("t01_e1m1_exit.json: $.engine: the Doom world needs ViZDoom: "
+                        "pip install 'mission-harness[doom]'\n")
+    assert out.count("\n") == 1
+
+
+@needs_engine
+def test_the_mission_schema_knows_every_verifier_and_no_other() -> None:
+    from world.doom.mission import SCHEMA
+    from world.doom.verdict import VERIFIERS
+
+    schema = json.loads(SCHEMA.read_text())
+    declared = schema["$defs"]["verifier"]["properties"]["type"]["enum"]
+    assert sorted(declared) == sorted(VERIFIERS)
+    argued = [b["if"]["properties"]["type"]["const"] for b in schema["$defs"]["verifier"]["allOf"]]
+    assert sorted(argued) == sorted(VERIFIERS)
+
+
+def _counters(**values: float) -> dict[str, float]:
+    from world.doom.engine import VARIABLES
+
+    return {**{name: 0.0 for name in VARIABLES}, "HEALTH": 100.0, **values}
+
+
+@needs_engine
+def test_t06_secrets_then_exit_is_judged_from_the_counters() -> None:
+    from world.doom.engine import Snapshot
+    from world.doom.verdict import Facts, Judge
+
+    level = resolve("doom:freedoom1/E1M2").level
+    assert level.id == "doom:t06_e1m2_secrets" and level.map == "E1M2"
+    assert [o.verifier for o in level.objectives] == [{"type": "secrets", "at_least": 2},
+                                                       {"type": "level_exit"}]
+
+    def judged(*moments: tuple[int, bool, float]) -> Judge:
+        judge = Judge(level, "easy", Facts(0, 10_000, monsters_at_start=59, pickups={}))
+        for tic, finished, secrets in moments:
+            judge.update(Snapshot(tic, finished, _counters(SECRETCOUNT=secrets), (), (), ()),
+                         tic)
+        return judge
+
+    one = judged((100, False, 1))
+    assert one.ending is None and one.items[0].progress == 0.5
+    assert one.score() == round(PARTIAL_SHARE * 0.5 / 2, 6)
+    both = judged((100, False, 1), (200, False, 2), (300, True, 2))
+    assert both.success and [i.status for i in both.items] == ["done", "done"]
+    # The exit with one secret found ends the map with work open: a failure, with the
+    # credit of the exit and half the secrets.
+    early = judged((100, False, 1), (300, True, 1))
+    assert early.ending == "world_ended" and not early.success
+    assert [i.status for i in early.items] == ["todo", "done"]
+    assert early.score() == round(PARTIAL_SHARE * (0.5 + 1) / 2, 6)
+    # Timed out (the engine's own cap) is no exit.
+    capped = judged((100, False, 2), (10_000, True, 2))
+    assert capped.items[1].status == "todo" and not capped.success
+
+
+@needs_engine
+@pytest.mark.slow
+def test_t06_a_secret_entered_is_the_engines_count(tmp_path) -> None:
+    level = resolve("doom:t06_e1m2_secrets").level
+    session = new_session(level, "easy", 0)
+    try:
+        rooms = session.layout.rooms
+        # A short play, not a solve: walk straight to the nearest secret sector (1,400
+        # units and two doors away), its room granted as known to skip the exploring.
+        inside = rooms.sector_shapes[173].representative_point()
+        session.known.areas.add(rooms.sector_area[173])
+        for _ in range(8):
+            result = session.act("go_to", {"x": inside.x, "z": inside.y, "use_on_way": True})
+            if result["end_reason"] not in ("damage", "stuck"):
+                break
+        counters = session.engine.snap.counters
+        assert result["end_reason"] == "arrived" and counters["SECRETCOUNT"] == 1
+        status = session.status()
+        assert not status.ended and status.objectives[0]["status"] == "todo"
+        assert session.judge.items[0].progress == counters["SECRETCOUNT"] / 2
+        assert status.score == round(PARTIAL_SHARE * 0.5 / 2, 6)
+    finally:
+        session.close()

@@ -38,7 +38,7 @@ DOOM_BEGIN = ("<!-- BEGIN DOOM RESULTS: written by benchmarks/doom_tasks.py --do
 DOOM_END = "<!-- END DOOM RESULTS -->"
 DOOM_INTRO = (
     "Missions played on the real Doom engine (ViZDoom, the `doom` extra: `pip install "
-    "'mission-harness[doom]'`) through the same protocol: areas are the map's sectors, "
+    "'mission-harness[doom]'`) through the same protocol: areas are the map's rooms, "
     "objectives are judged from the engine's own counters. Each is a file in "
     "world/doom/tasks/; its id is `doom:<file name>`, and an alias may name it too. "
     "Freedoom's maps (freedoom1.wad, freedoom2.wad) are under the BSD-3-Clause licence; "

@@ -18,7 +18,7 @@ from typing import Any
 from world.actions.catalog import ActionSpec, Catalog, EndReason, catalog
 from world.characters.alertness import ALERT_LEVELS
 from world.data_paths import LEVELS_DIR, SCHEMA_DIR
-from world.doom.mission import DoomLevel, is_doom, load_mission, mission_files
+from world.doom.mission import DoomLevel, is_doom, load_mission, mission_files, mission_ref
 from world.errors import (
     InvalidRequestError,
     LevelError,
@@ -96,6 +96,16 @@ def new_session(level: Level | DoomLevel, difficulty: str, seed: int) -> Any:
     return WorldSession(level, difficulty, seed)
 
 
+def check_mission(ref: str) -> CheckReport:
+    """Every problem of a Doom mission (`doom:NAME`): its file, then its map in the WAD.
+
+    Without ViZDoom the file is still checked and the map's absence is one problem.
+    """
+    from world.doom.check import check_mission as check  # start-up cost: reads WADs
+
+    return check(ref)
+
+
 def new_raw_session(level: Level, difficulty: str, seed: int,
                     frame_skip: int = DEFAULT_FRAME_SKIP,
                     scan: ScanSpec | None = None) -> RawGame:
@@ -164,6 +174,7 @@ __all__ = [
     "check_data",
     "check_frame_skip",
     "check_level",
+    "check_mission",
     "describe_param",
     "doom_available",
     "generate",
@@ -172,6 +183,7 @@ __all__ = [
     "level_solids",
     "load_mission",
     "mission_files",
+    "mission_ref",
     "navmesh_bench",
     "new_raw_session",
     "new_session",

@@ -11,17 +11,14 @@ attack and use, so a tic's input is exact.
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import vizdoom as vzd
 
+from world.doom.files import played_files
+
 TICS_PER_SECOND = 35  # Doom's own clock
-PACKAGE = Path(os.path.dirname(vzd.__file__))
-SCENARIOS = PACKAGE / "scenarios"
-IWADS = {"freedoom1": PACKAGE / "freedoom1.wad", "freedoom2": PACKAGE / "freedoom2.wad"}
 
 _BUTTONS = (vzd.Button.MOVE_FORWARD_BACKWARD_DELTA, vzd.Button.MOVE_LEFT_RIGHT_DELTA,
             vzd.Button.TURN_LEFT_RIGHT_DELTA, vzd.Button.ATTACK, vzd.Button.USE)
@@ -101,11 +98,15 @@ class Engine:
 
     def __init__(self, spec: EngineSpec, seed: int) -> None:
         game = vzd.DoomGame()
+        # The very files a mission's content hash covers (world/doom/files.py).
+        files = played_files(spec.scenario, spec.iwad)
         if spec.scenario is not None:
-            game.load_config(str(SCENARIOS / f"{spec.scenario}.cfg"))
-            game.set_doom_scenario_path(str(SCENARIOS / f"{spec.scenario}.wad"))
+            wad, cfg, game_data = files
+            game.load_config(str(cfg))
+            game.set_doom_scenario_path(str(wad))
+            game.set_doom_game_path(str(game_data))
         else:
-            game.set_doom_game_path(str(IWADS[str(spec.iwad)]))
+            game.set_doom_game_path(str(files[0]))
             game.set_doom_map(str(spec.map))
         game.set_doom_skill(spec.skill)
         game.set_window_visible(False)

@@ -6,12 +6,17 @@ costs nothing at start-up and works wherever the `doom` extra is installed.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import importlib.util
 from pathlib import Path
 
 from world.errors import WorldError
 
 EXTRA_HINT = "the Doom world needs ViZDoom: pip install 'mission-harness[doom]'"
+# The game data under a scenario's map. Named, not left to the engine, which would take
+# a doom2.wad from the working folder before its own Freedoom.
+SCENARIO_IWAD = "freedoom2"
 
 
 class DoomUnavailableError(WorldError):
@@ -40,6 +45,26 @@ def scenario_names() -> list[str]:
     """The scenarios ViZDoom ships that have both a map and settings, sorted."""
     folder = vizdoom_dir() / "scenarios"
     return sorted(p.stem for p in folder.glob("*.wad") if p.with_suffix(".cfg").exists())
+
+
+def played_files(scenario_name: str | None, iwad_name: str | None) -> tuple[Path, ...]:
+    """The files an episode plays from, in a fixed order.
+
+    A scenario: its map, its settings and the IWAD under it; else the IWAD holding the map.
+    """
+    if scenario_name is not None:
+        return (scenario(scenario_name), scenario(scenario_name, ".cfg"), iwad(SCENARIO_IWAD))
+    return (iwad(str(iwad_name)),)
+
+
+@functools.cache
+def file_digest(path: Path) -> str:
+    """sha256 of a file's bytes (read once per process: the WADs are 28 MB)."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _existing(path: Path, what: str) -> Path:

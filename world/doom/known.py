@@ -1,11 +1,11 @@
 """Episode ids and what the player knows of a Doom map.
 
-Things are named in the benchmark's words by the engine's own category (one table,
-`KINDS`), and numbered per episode like the shipped world's ids: a letter per group and
-numbers shuffled with the episode seed. The player knows its start room, every room
-it has stood in, the rooms it sees into from there (through an opening or an open
-door), the rooms of things it has seen, and every thing it
-has had in view: within the 90-degree field of view, 3,000 units, with no wall or shut
+Things are named in the benchmark's words (specials.json's table of actors; the engine's
+category for the few it does not name) and numbered per episode like the shipped world's
+ids: a letter per group and numbers shuffled with the episode seed. The player knows its
+start room, every room it has stood in, the rooms it sees into from there (through an
+opening or an open door), the rooms of things it has seen, and every thing it has had in
+view: within the 90-degree field of view, 3,000 units, with no wall or shut
 door between (the engine's live heights decide). A thing out of view keeps where it was
 last seen; one seen gone (its spot in view, the thing not there) is dropped.
 """
@@ -13,6 +13,7 @@ last seen; one seen gone (its spot in view, the thing not there) is dropped.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -22,30 +23,35 @@ import numpy as np
 from world.doom.engine import Snapshot, Thing
 from world.doom.geometry import Heights
 from world.doom.layout import DoorSpot, Layout, Way
+from world.doom.specials import ThingType, actor_type
 
 SIGHT_RANGE = 3000.0
 EYE = 41.0  # the player's eye above his feet
 AIM_HEIGHT = 28.0  # a thing is seen at about half a monster's height
 HALF_FOV = 45.0
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SALT = 0x1D5  # keeps the numbering apart from anything else drawn from the seed
 LETTERS = {"area": "a", "door": "d", "way": "w", "object": "o", "character": "c"}
-# Engine category -> (group, kind in the benchmark's words); other categories are scenery.
-KINDS: MappingProxyType[str, tuple[str, str]] = MappingProxyType({
-    "Armor": ("object", "armour"), "Health": ("object", "medkit"),
-    "Ammo": ("object", "ammo"), "Weapon": ("object", "weapon"), "Key": ("object", "key"),
-    "Powerup": ("object", "prop"), "Monster": ("character", "monster"),
-    "Switch": ("object", "switch"),
-})
-
-# Actor names whose category misleads: ViZDoom's poison vial is listed as health.
-NAMED: MappingProxyType[str, tuple[str, str]] = MappingProxyType({
-    "Poison": ("object", "prop"),
+# Engine category -> kind, for actors specials.json does not name (they keep their class
+# name, split into words); other categories are scenery. The map's switches are things of
+# category "Switch" named in words already.
+CATEGORY_KINDS: MappingProxyType[str, str] = MappingProxyType({
+    "Armor": "armour", "Health": "medkit", "Ammo": "ammo", "Weapon": "weapon", "Key": "key",
+    "Powerup": "gadget", "Monster": "monster", "Switch": "switch",
 })
 
 
-def kind_of(thing: Thing) -> tuple[str, str] | None:
-    """(group, kind) of a thing, or None for scenery and the player."""
-    return NAMED.get(thing.name) or KINDS.get(thing.category)
+def describe(thing: Thing) -> ThingType | None:
+    """A thing's kind and name in the benchmark's words; None for scenery and the player.
+
+    The engine names actors by class ("DoomImp"); specials.json's table gives the words
+    ("imp", kind "monster").
+    """
+    known = actor_type(thing.name)
+    if known is not None:
+        return known
+    kind = CATEGORY_KINDS.get(thing.category)
+    return None if kind is None else ThingType(kind, _CAMEL.sub(" ", thing.name).lower())
 
 
 class EpisodeIds:
@@ -90,15 +96,10 @@ class Sighting:
     thing: Thing
     group: str
     kind: str
+    name: str  # in the benchmark's words, as first seen (a body is renamed by the engine)
     tic: int
     now: bool
     down: bool = False  # a monster seen dead (the engine keeps its body as gore)
-    name: str = ""  # the name it was first seen by (a body is renamed by the engine)
-
-    @property
-    def kind_name(self) -> str:
-        """The thing's name as first seen."""
-        return self.name or self.thing.name
 
 
 class Knowledge:
@@ -125,15 +126,16 @@ class Knowledge:
         present = {t.id for t in snap.things}
         for sighting in self.things.values():
             sighting.now = False
-        candidates = [(t, kind_of(t)) for t in snap.things + self.fixed]
-        candidates = [(t, k) for t, k in candidates if k is not None]
+        candidates = [(t, describe(t)) for t in snap.things + self.fixed]
+        candidates = [(t, k) for t, k in candidates if k is not None and k.group is not None]
         # A switch stands on its floor; the engine's things carry their own height.
         zs = [t.z if t.id >= 0 else self._floor(snap, t) for t, _ in candidates]
         seen = self.in_view_many(snap, [(t.x, t.y) for t, _ in candidates], zs)
         for (thing, kind), visible in zip(candidates, seen, strict=True):
             if not visible:
                 continue
-            self.things[thing.id] = Sighting(thing, kind[0], kind[1], snap.tic, True)
+            self.things[thing.id] = Sighting(thing, str(kind.group), kind.kind, kind.name,
+                                             snap.tic, True)
             where = self.layout.area_at(thing.x, thing.y)
             if where is not None:
                 self.areas.add(where)
@@ -143,8 +145,8 @@ class Knowledge:
             body = bodies.get(tid) if sighting.group == "character" else None
             if body is not None and not sighting.down and self.in_view(snap, spot, body.z):
                 # Seen going down: the body stays where it fell, and stays down.
-                self.things[tid] = Sighting(body, "character", sighting.kind, snap.tic,
-                                            True, down=True, name=sighting.kind_name)
+                self.things[tid] = Sighting(body, "character", sighting.kind, sighting.name,
+                                            snap.tic, True, down=True)
                 continue
             if tid not in present and tid >= 0 and (
                     math.dist(spot, snap.xy) < 64 or self.in_view(snap, spot, sighting.thing.z)):

@@ -11,8 +11,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from shapely.geometry import MultiPolygon, Polygon
-
 from world.doom.engine import Thing
 from world.doom.files import iwad, scenario
 from world.doom.maps import load_navgrid, load_rooms, load_sight
@@ -93,13 +91,6 @@ class Layout:
         index = self.rooms.area_index(x, y)
         return None if index < 0 else index
 
-    def shape_ring(self, area: int) -> list[list[float]]:
-        """An area's outline for drawing (its largest part)."""
-        shape: Polygon | MultiPolygon = self.rooms.areas[area].shape
-        part = max(shape.geoms, key=lambda g: g.area) if isinstance(shape, MultiPolygon) \
-            else shape
-        return [[round(x, 1), round(y, 1)] for x, y in part.exterior.coords[:-1]]
-
     def inside(self, way: Way, area: int) -> tuple[float, float]:
         """A point just inside an area past a way's middle."""
         for distance in (48.0, 32.0, 72.0, 96.0, 20.0, 128.0):
@@ -120,7 +111,6 @@ class Layout:
             n = math.hypot(dx, dy) or 1.0
             # The front side lies to the right of the line's direction.
             front = (switch.at[0] + dy / n * SWITCH_STAND, switch.at[1] - dx / n * SWITCH_STAND)
-            name = "exit switch" if switch.kind == "exit" else f"{switch.kind} switch"
-            out.append((Thing(-(k + 1), name, "Switch", front[0], front[1], 0.0, 0.0),
+            out.append((Thing(-(k + 1), switch.name, "Switch", front[0], front[1], 0.0, 0.0),
                         switch.at))
         return tuple(out)

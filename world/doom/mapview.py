@@ -2,7 +2,8 @@
 
 Run pages draw the shipped levels' plans from this schema; a Doom map fills it the same
 way: one storey, every room's floor (a room of several parts gives one entry a part,
-same id and name), doors and the other ways as exits, things at their places. Map x and
+same id and name), doors and the other ways as exits, things at their places. A Doom
+episode's record carries this map (world/doom/session.py), in its own ids. Map x and
 y are the schema's x and z (north up the page); heights are floor heights. Level ids in
 the id table name the map's own numbering ("room 3", "door sector 10", "thing 17").
 """
@@ -16,15 +17,13 @@ from shapely.geometry import MultiPolygon, Polygon
 
 from world.doom.roomparts import Placed
 from world.doom.rooms import DoomRooms
-from world.doom.specials import hurts
+from world.doom.specials import CHARACTER_KINDS, MARKER_KINDS, hurts
 
 PLAN_VERSION = 1
-STOREY = "ground"
+STOREY = "map"  # one storey: heights are read, not layered
 _DIGITS = 1
 # Way kind -> the schema's exit kind (a lift or a teleport is drawn as an opening).
 _EXIT_KIND = {"open": "opening", "door": "door", "lift": "opening", "teleport": "opening"}
-_CHARACTER_KINDS = frozenset({"monster"})
-_OBJECT_KINDS = frozenset({"key", "weapon", "ammo", "armour", "medkit", "gadget", "prop"})
 
 
 class Numbering(Protocol):
@@ -52,8 +51,9 @@ def _ring(part: Polygon) -> list[list[float]]:
 def record_map(rooms: DoomRooms, ids: Numbering, skill: int = 3,
                objectives: Iterable[tuple[str, str]] = (),
                exit_areas: Iterable[int] | None = None,
-               thing_id: Callable[[Placed], str] | None = None,
-               targets: Iterable[int] = ()) -> dict[str, Any]:
+               thing_id: Callable[[Placed], str | None] | None = None,
+               targets: Iterable[str] = (),
+               extra: Iterable[Placed] = ()) -> dict[str, Any]:
     """The record's map of a Doom map at the start of an episode.
 
     Args:
@@ -62,9 +62,11 @@ def record_map(rooms: DoomRooms, ids: Numbering, skill: int = 3,
         skill: The skill (1-5): things placed only at other skills are left out.
         objectives: (id, text) of each objective, in order.
         exit_areas: The rooms the mission ends in (default: those with a normal exit).
-        thing_id: The episode id of a placed thing (default: o1, o2, ... and c1, c2, ...
-            in the map's order).
-        targets: The things (WAD indices) an objective names.
+        thing_id: The episode id of a placed thing, or None to leave it out (default: o1,
+            o2, ... and c1, c2, ... in the map's order).
+        targets: The names (in the benchmark's words) of the things an objective names.
+        extra: Things the map does not place but the episode has at its start (switches,
+            things a scenario's script spawns), `thing` -1, drawn after the map's own.
 
     Returns:
         Plain JSON data valid against schemas/record/map.schema.json.
@@ -103,16 +105,15 @@ def record_map(rooms: DoomRooms, ids: Numbering, skill: int = 3,
                           "door": state})
     objects, characters = [], []
     counts = {"o": 0, "c": 0}
-    for placed in rooms.things:
-        if skill not in placed.skills or placed.area < 0:
+    for placed in (*rooms.things, *extra):
+        if skill not in placed.skills or placed.area < 0 or placed.kind in MARKER_KINDS:
             continue
-        letter = "c" if placed.kind in _CHARACTER_KINDS else "o" \
-            if placed.kind in _OBJECT_KINDS else None
-        if letter is None:
-            continue
+        letter = "c" if placed.kind in CHARACTER_KINDS else "o"
         counts[letter] += 1
         ep = thing_id(placed) if thing_id else f"{letter}{counts[letter]}"
-        table[ep] = f"thing {placed.thing}"
+        if ep is None:
+            continue
+        table[ep] = f"thing {placed.thing}" if placed.thing >= 0 else placed.name
         if letter == "c":
             floor = found.sectors[rooms.sector_at(placed.x, placed.y)].floor
             characters.append({"id": ep, "kind": placed.name, "side": "hostile",
@@ -121,7 +122,7 @@ def record_map(rooms: DoomRooms, ids: Numbering, skill: int = 3,
         else:
             objects.append({"id": ep, "kind": placed.kind, "name": placed.name,
                             "storey": STOREY, "at": _xz((placed.x, placed.y)),
-                            "target": placed.thing in targeted})
+                            "target": placed.name in targeted})
     return {
         "version": PLAN_VERSION,
         "storeys": [{"id": STOREY, "y": 0.0}],

@@ -56,6 +56,11 @@ class Switch:
     key: str | None
     targets: tuple[int, ...]  # the sectors it moves
 
+    @property
+    def name(self) -> str:
+        """Its name in views and missions: "exit switch", "door switch", "lift switch", ..."""
+        return f"{self.kind.replace('_', ' ')} switch"
+
 
 @dataclass(frozen=True)
 class Exit:
@@ -267,11 +272,11 @@ def find_exits(found: MapData, sector_area: tuple[int, ...],
 
 
 def place_things(found: MapData, area_at: Callable[[float, float], int]) -> tuple[Placed, ...]:
-    """Every thing of a known type, with the area it stands in."""
+    """Every thing of a known type a single player meets, with the area it stands in."""
     out = []
     for i, t in enumerate(found.things):
         known = thing_type(t.type)
-        if known is None:
+        if known is None or not t.single:  # multiplayer-only things are not spawned
             continue
         out.append(Placed(i, t.type, known.kind, known.name, t.x, t.y, area_at(t.x, t.y),
                           t.skills))

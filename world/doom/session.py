@@ -20,7 +20,7 @@ from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
 from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec
 from world.doom.geometry import MapGeometry
-from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, eye_and_heights, kind_of
+from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, describe, eye_and_heights
 from world.doom.layout import Layout, Way
 from world.doom.mission import DoomLevel
 from world.doom.route import Planner
@@ -151,10 +151,10 @@ class DoomSession:
             return
         present = {t.id for t in snap.things}
         for t in getattr(self, "_last_things", ()):
-            kind = kind_of(t)
+            words = describe(t)
             if t.id not in present and math.dist((t.x, t.y), snap.xy) < PICKUP_REACH \
-                    and kind is not None and kind[0] == "object":
-                self.facts.pickups[kind[1]] = self.facts.pickups.get(kind[1], 0) + 1
+                    and words is not None and words.group == "object":
+                self.facts.pickups[words.kind] = self.facts.pickups.get(words.kind, 0) + 1
         self._last_things = snap.things
 
     def _check_id(self, kind: str, ep: str, groups: tuple[str, ...]) -> None:

@@ -42,12 +42,25 @@ class LineSpecial:
         return self.tag == 0 and self.kind in MOVING_KINDS
 
 
+# Thing kinds (specials.json) by what they are in a view: characters, or map markers no
+# player sees; every other kind is an object kind of the level format.
+CHARACTER_KINDS = frozenset({"monster"})
+MARKER_KINDS = frozenset({"player_start", "teleport_destination", "spot"})
+
+
 @dataclass(frozen=True)
 class ThingType:
     """A thing type in the benchmark's words: its kind and name."""
 
     kind: str
     name: str
+
+    @property
+    def group(self) -> str | None:
+        """"character" or "object" as views list it; None for map markers."""
+        if self.kind in MARKER_KINDS:
+            return None
+        return "character" if self.kind in CHARACTER_KINDS else "object"
 
 
 @cache
@@ -88,6 +101,32 @@ def thing_type(type_number: int) -> ThingType | None:
     """The thing type's kind and name, or None for decorations and unknown types."""
     entry = _tables()["things"].get(str(type_number))
     return None if entry is None else ThingType(entry[0], entry[1])
+
+
+@cache
+def _actors() -> dict[str, ThingType]:
+    tables = _tables()
+    found = {actor: ThingType(kind, name) for kind, name, actor in tables["things"].values()
+             if actor is not None}
+    found.update((actor, ThingType(kind, name))
+                 for actor, (kind, name) in tables["script_actors"].items())
+    return found
+
+
+def actor_type(actor: str) -> ThingType | None:
+    """The kind and name of an actor the engine lists (its class name, e.g. "DoomImp")."""
+    return _actors().get(actor)
+
+
+def actor_names() -> frozenset[str]:
+    """Every thing name in the benchmark's words the table gives an actor."""
+    return frozenset(t.name for t in _actors().values())
+
+
+def object_kinds() -> tuple[str, ...]:
+    """The object kinds things may have, sorted (what a pickups verifier may count)."""
+    kinds = {entry[0] for entry in _tables()["things"].values()}
+    return tuple(sorted(kinds - CHARACTER_KINDS - MARKER_KINDS))
 
 
 def hurts(sector: Sector) -> bool:

@@ -3,7 +3,8 @@
 The view holds what the player knows (world/doom/known.py) in episode ids and the
 benchmark's words, in the schema of schemas/messages/observation.schema.json, so the
 harness's text view and every agent read it as they read the shipped world's. The map
-(schemas/record/map.schema.json) draws every room's outline from the WAD's geometry.
+(schemas/record/map.schema.json) is the map side's (world/doom/mapview.py) in the
+episode's ids.
 """
 
 from __future__ import annotations
@@ -11,13 +12,17 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from world.doom.engine import Thing
 from world.doom.geometry import HEADROOM
-from world.doom.known import kind_of
+from world.doom.known import describe
+from world.doom.mapview import STOREY, record_map
+from world.doom.roomparts import Placed
+from world.doom.specials import CHARACTER_KINDS
 
 if TYPE_CHECKING:
     from world.doom.session import DoomSession
 
-STOREY = "map"  # one storey: heights are read, not layered
+MATCH_REACH = 32.0  # an engine thing this close to where the map places one of its name is it
 WEAPONS = {2: "pistol", 3: "shotgun", 4: "chaingun", 5: "rocket launcher",
            6: "plasma rifle", 7: "bfg"}
 
@@ -71,13 +76,13 @@ def build_view(session: DoomSession) -> dict[str, Any]:
         distance = round(math.dist(snap.xy, xy), 1)
         if s.group == "object":
             objects.append({"id": ids.thing(s.thing, "object"), "kind": s.kind,
-                            "name": s.thing.name, "position": _point(session, xy, s.thing.z),
+                            "name": s.name, "position": _point(session, xy, s.thing.z),
                             "area": row_area, "distance": distance,
-                            "objective": _targeted(session, s.thing.name), "state": None,
+                            "objective": _targeted(session, s.name), "state": None,
                             "weapon": None, "facing_deg": None, "view_angle_deg": None,
                             "view_range": None})
         else:
-            characters.append({"id": ids.thing(s.thing, "character"), "kind": s.kind_name,
+            characters.append({"id": ids.thing(s.thing, "character"), "kind": s.name,
                                "position": _point(session, xy, s.thing.z), "area": row_area,
                                "health": 0.0 if s.down else 1.0, "down": s.down,
                                "alertness": "in_combat",
@@ -130,47 +135,52 @@ def _doors(session: DoomSession, here: int | None) -> list[dict[str, Any]]:
 
 
 def build_plan(session: DoomSession) -> dict[str, Any]:
-    """The map a record carries: every sector, way and thing at the start."""
-    ids, snap = session.ids, session.engine.snap
-    layout = session.layout
-    areas = [{"id": ids.of("area", a), "name": name, "storey": STOREY,
-              "polygon": layout.shape_ring(a), "secret": layout.rooms.areas[a].secret,
-              "exit": False}
-             for a, name in enumerate(layout.names)]
-    exits = [{"id": ep if w.door is None else ids.of("door", w.door),
-              "kind": "opening" if w.door is None else "door", "storey": STOREY,
-              "areas": [ids.of("area", a) for a in w.areas],
-              "segment": [[round(w.point[0] - 8 * w.normal[1], 1),
-                           round(w.point[1] + 8 * w.normal[0], 1)],
-                          [round(w.point[0] + 8 * w.normal[1], 1),
-                           round(w.point[1] - 8 * w.normal[0], 1)]],
-              "hidden": False, "door": None if w.door is None else _door_start(session, w.door)}
-             for ep, w in sorted(session.ways.items(), key=lambda kv: kv[1].index)]
-    objects, characters = [], []
-    # Things are numbered here in the engine's order (the record's map is made once, at
-    # the start, and again identically by replay); the agent still learns an id only
-    # once the player has seen the thing.
-    for t in snap.things + tuple(thing for thing, _ in session.switches):
-        kind = kind_of(t)
-        if kind is None:
-            continue
-        if kind[0] == "object":
-            objects.append({"id": ids.thing(t, "object"), "kind": kind[1], "name": t.name,
-                            "storey": STOREY, "at": [round(t.x, 1), round(t.y, 1)],
-                            "target": _targeted(session, t.name)})
-        else:
-            characters.append({"id": ids.thing(t, "character"), "kind": t.name, "side": "hostile",
-                               "at": [round(t.x, 1), round(t.z, 1), round(t.y, 1)]})
-    return {"version": 1, "storeys": [{"id": STOREY, "y": 0.0}], "areas": areas,
-            "exits": exits, "stairs": [], "hazards": [], "objects": objects,
-            "characters": characters,
-            "objectives": [{"index": n, "id": o.id, "text": o.text}
-                           for n, o in enumerate(session.level.objectives, 1)],
-            "ids": {a["id"]: a["name"] for a in areas}}
+    """The map a record carries (world/doom/mapview.py), in this episode's ids.
 
+    The WAD's things are matched to the engine's at the start (same name, nearest within
+    MATCH_REACH) to take their episode ids; switches and things the map does not place
+    (a scenario's script spawns them) are added. Ids are handed out here in the map's
+    order, at the start and again identically by replay; the agent still learns an id
+    only once the player has seen the thing.
+    """
+    rooms, level = session.layout.rooms, session.level
+    skill = level.skill(session.difficulty)
+    present: dict[str, list[Thing]] = {}
+    for t in session.engine.snap.things:
+        words = describe(t)
+        if words is not None and words.group is not None:
+            present.setdefault(words.name, []).append(t)
+    matched: dict[int, Thing] = {}  # id() of a Placed -> the engine's thing
 
-def _door_start(session: DoomSession, index: int) -> str:
-    door, snap = session.doors[index], session.engine.snap
-    if snap.ceilings[door.sector] - snap.floors[door.sector] >= HEADROOM:
-        return "open"
-    return "locked" if door.key else "closed"
+    def take(placed: Placed) -> Thing | None:
+        pool = present.get(placed.name, [])
+        best = min(pool, key=lambda t: math.dist((t.x, t.y), (placed.x, placed.y)), default=None)
+        if best is None or math.dist((best.x, best.y), (placed.x, placed.y)) > MATCH_REACH:
+            return None
+        pool.remove(best)
+        return best
+
+    for placed in rooms.things:
+        if skill in placed.skills and placed.area >= 0:
+            found = take(placed)
+            if found is not None:
+                matched[id(placed)] = found
+    extra = []
+    for t in [t for pool in present.values() for t in pool] + [t for t, _ in session.switches]:
+        words = describe(t)
+        assert words is not None
+        placed = Placed(-1, 0, words.kind, words.name, t.x, t.y,
+                        rooms.area_index(t.x, t.y), frozenset({skill}))
+        extra.append(placed)
+        matched[id(placed)] = t
+    extra.sort(key=lambda p: (matched[id(p)].id < 0, matched[id(p)].id))
+
+    def thing_id(placed: Placed) -> str | None:
+        t = matched.get(id(placed))
+        return None if t is None else session.ids.thing(t, "character" if placed.kind
+                                                         in CHARACTER_KINDS else "object")
+
+    ends_at_exit = any(o.verifier["type"] == "level_exit" for o in level.objectives)
+    return record_map(rooms, session.ids, skill, [(o.id, o.text) for o in level.objectives],
+                      exit_areas=None if ends_at_exit else (), thing_id=thing_id,
+                      targets=[t for o in level.objectives for t in o.targets], extra=extra)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from world.errors import LevelError, LevelProblem
 from world.level.check_geometry import geometry_problems
@@ -60,6 +60,13 @@ class LevelCounts:
         )
 
 
+class Counts(Protocol):
+    """A checked level's size (a Doom mission's counts are its map's)."""
+
+    def summary(self) -> str:
+        """One line for `harness check`."""
+
+
 @dataclass(frozen=True)
 class CheckReport:
     """What the checker found in one level file.
@@ -72,7 +79,7 @@ class CheckReport:
 
     file: str
     problems: tuple[LevelProblem, ...]
-    counts: LevelCounts | None = None
+    counts: LevelCounts | Counts | None = None
 
     @property
     def ok(self) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
@@ -324,6 +324,8 @@ class Level:
     exit_area: MissionExit | None = None
     briefing: Briefing | None = None
     content_hash: str = ""
+    # What content_hash covers, in words for messages (a Doom mission's covers its WADs).
+    hash_covers: ClassVar[str] = "the level file"
 
     # The lookups below are derived, never stored, so the dataclass stays the one record.
     @functools.cached_property
