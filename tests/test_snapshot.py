@@ -1,5 +1,8 @@
 """Snapshots: taken in one process, restored in another, the same hashes every later turn.
 
+Both a snapshot cut from a record and the one the run itself kept at its first objective
+are restored in a fresh process with another string hash seed.
+
 Records keep a snapshot after each turn in which an objective was done, replay checks
 each one, `harness run --from` starts there, and a forged snapshot is refused.
 """
@@ -8,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -61,7 +65,8 @@ def _steps(record) -> list:
 
 
 def _two_processes(level_id: str, tmp_path: Path) -> None:
-    """Play the reference agent, snapshot a third of the way in, restore elsewhere."""
+    """Play the reference agent; restore a third of the way in and its first kept snapshot
+    elsewhere."""
     summary = run(level_id, REFERENCE, seed=1, out_dir=tmp_path / "runs", settings=FAST)
     record = read_record(summary["run_dir"])
     steps = _steps(record)
@@ -75,15 +80,29 @@ def _two_processes(level_id: str, tmp_path: Path) -> None:
     assert snap.state_hash == record.turns[cut]["state_hash"]
     path = tmp_path / "snap.json"
     write_snapshot(path, snap)
+    _restore_elsewhere(level_id, path, cut, steps, record, tmp_path)
+    # And the snapshot the run itself kept when its first objective was done.
+    kept = record.end.get("snapshots") or []
+    assert kept, f"{level_id}: the run kept no snapshot"
+    _restore_elsewhere(level_id, Path(summary["run_dir"]) / kept[0]["file"], kept[0]["turn"],
+                       steps, record, tmp_path)
+
+
+def _restore_elsewhere(level_id: str, path: Path, cut: int, steps: list, record,
+                       tmp_path: Path) -> None:
+    """Restore a snapshot file in a fresh process (another hash seed), play the rest there."""
     later = tmp_path / "later.json"
     later.write_text(json.dumps(steps[cut:]))
+    # Another string hash seed than this process's: no set or dict order may leak in.
+    env = {**os.environ,
+           "PYTHONHASHSEED": "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"}
     out = subprocess.run([sys.executable, "-c", _RESTORE_AND_PLAY, str(path), str(later),
                           level_id], cwd=ROOT, capture_output=True, text=True, timeout=600,
-                         check=True)
+                         check=True, env=env)
     hashes = json.loads(out.stdout)
     expected = [[t["tick"], t["state_hash"]] for t in record.turns[cut:]]
     expected.append([record.end["summary"]["game_ticks"], record.end["final_state_hash"]])
-    assert hashes == expected, f"{level_id}: the restored world diverged"
+    assert hashes == expected, f"{level_id}: the world restored from {path.name} diverged"
 
 
 @pytest.mark.timeout(300)
