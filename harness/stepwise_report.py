@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.markdown_table import keyed_table_lines
 from harness.subtask import NO_CHAIN
 
 # Column -> header of the stepwise table, declared once for Markdown and the page.
@@ -95,11 +96,7 @@ def stepwise_cells(s: dict[str, Any]) -> dict[str, str]:
 
 def stepwise_markdown(summaries: list[dict[str, Any]]) -> str:
     """The stepwise table in Markdown."""
-    lines = ["| " + " | ".join(h for _, h in STEPWISE_COLUMNS) + " |",
-             "|" + "---|" * len(STEPWISE_COLUMNS)]
-    for s in summaries:
-        cells = stepwise_cells(s)
-        lines.append("| " + " | ".join(cells[k] for k, _ in STEPWISE_COLUMNS) + " |")
+    lines = keyed_table_lines(STEPWISE_COLUMNS, (stepwise_cells(s) for s in summaries))
     return "\n".join(lines) + "\n\n" + stepwise_overall(summaries) + "\n"
 
 
