@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import collections
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +19,7 @@ from harness.export_cmd import METRES_PER_UNIT
 from harness.record import read_record, record_text
 from harness.runner import run
 from harness.settings import RunSettings
-from tests.shared import SHIPPED_AGENTS, python_agent, shipped
+from tests.shared import ROOT, SHIPPED_AGENTS, python_agent, shipped
 from world.level.geometry3d import FLOOR_THICKNESS, PATH_LIFT, WALL_THICKNESS, wall_heights
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
@@ -132,3 +134,12 @@ def test_export_refuses_what_it_cannot_draw(capsys, tmp_path, reference_run):
     assert not (moved.parent / "model.glb").exists()
     assert main(["export", "outpost", "--out", str(tmp_path / "missing" / "x.glb")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_only_export_imports_trimesh() -> None:
+    # trimesh takes over a second to import; every other command starts without it.
+    code = "import sys, harness.cli, world.face; print(sorted({'trimesh'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
