@@ -95,6 +95,10 @@ def test_walls_stand_on_area_edges_and_leave_openings_open(capsys, tmp_path):
             assert all(gap.distance(centre) > 1.0 for gap in openings), f"{name} in an opening"
 
 
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("export")
+
+
 @pytest.fixture(scope="module")
 def reference_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs")

@@ -16,6 +16,10 @@ from tests.shared import SHIPPED_AGENTS, python_agent
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
 
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("replay")
+
+
 @pytest.fixture(scope="module")
 def random_run(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("runs")

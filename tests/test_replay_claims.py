@@ -20,6 +20,10 @@ FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 WAIT_AGENT = str(SHIPPED_AGENTS / "wait_agent.sh")
 
 
+# One recorded episode, played once for the module, is what every test here forges.
+pytestmark = pytest.mark.xdist_group("replay_claims")
+
+
 @pytest.fixture(scope="module")
 def wait_run(tmp_path_factory) -> dict:
     return run("outpost", WAIT_AGENT, seed=1, out_dir=tmp_path_factory.mktemp("runs"),
@@ -47,9 +51,12 @@ def test_a_genuine_record_verifies_with_its_summary(wait_run) -> None:
     assert report.summary["score"] == wait_run["score"]
 
 
+# Each forgery replays the whole episode: the quick subset forges the score (and the
+# command-line test below the outcome); the whole suite forges every field.
 @pytest.mark.parametrize(("field", "forged"), [
-    ("score", 1.0), ("success", True), ("outcome", "completed"), ("decisions", 1),
-    ("invalid_actions", 3), ("game_ticks", 1),
+    ("score", 1.0), *(pytest.param(field, forged, marks=pytest.mark.slow) for field, forged in (
+        ("success", True), ("outcome", "completed"), ("decisions", 1),
+        ("invalid_actions", 3), ("game_ticks", 1))),
 ])
 def test_a_forged_summary_is_caught(wait_run, tmp_path, field, forged) -> None:
     lines = _lines(wait_run)
@@ -84,6 +91,7 @@ def test_renumbered_or_dropped_turns_are_caught(wait_run, tmp_path) -> None:
     assert report.status == "diverged"
 
 
+@pytest.mark.slow  # two whole replays; test_replay.py cuts a record in the quick subset
 def test_a_record_without_end_line_is_interrupted_never_verified(wait_run, tmp_path) -> None:
     lines = _lines(wait_run)[:-1]
     record = _write(tmp_path / "record.jsonl", lines)

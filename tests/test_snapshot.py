@@ -98,6 +98,10 @@ def test_two_processes_every_shipped_level(level_id, tmp_path) -> None:
     _two_processes(level_id, tmp_path)
 
 
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("snapshot")
+
+
 @pytest.fixture(scope="module")
 def reference_run(tmp_path_factory) -> dict:
     return run("exit_switch", REFERENCE, seed=2, out_dir=tmp_path_factory.mktemp("runs"),
