@@ -46,7 +46,9 @@ def units(mesh: trimesh.Trimesh) -> np.ndarray:
 
 
 @pytest.mark.parametrize(("level_id", "fmt"),
-                         [("outpost", "glb"), ("outpost", "obj"), ("facility", "glb")])
+                         [("outpost", "glb"), ("outpost", "obj"),
+                          # the largest level: seconds of meshes, in the whole suite
+                          pytest.param("facility", "glb", marks=pytest.mark.slow)])
 def test_level_model_matches_the_level(capsys, tmp_path, level_id, fmt):
     level = shipped(level_id)
     scene = export(capsys, tmp_path, level_id, fmt)
