@@ -60,9 +60,11 @@ def _steps(record) -> list:
             for t in record.turns]
 
 
-def _two_processes(level_id: str, tmp_path: Path) -> None:
-    """Play the reference agent, snapshot a third of the way in, restore elsewhere."""
-    summary = run(level_id, REFERENCE, seed=1, out_dir=tmp_path / "runs", settings=FAST)
+def _two_processes(level_id: str, tmp_path: Path, summary: dict | None = None) -> None:
+    """Play the reference agent (or take its run), snapshot a third of the way in, restore
+    elsewhere."""
+    if summary is None:
+        summary = run(level_id, REFERENCE, seed=1, out_dir=tmp_path / "runs", settings=FAST)
     record = read_record(summary["run_dir"])
     steps = _steps(record)
     assert len(steps) >= 3, f"{level_id}: too short a run to test ({len(steps)} turns)"
@@ -87,8 +89,8 @@ def _two_processes(level_id: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.timeout(300)
-def test_two_processes_exit_switch(tmp_path) -> None:
-    _two_processes("exit_switch", tmp_path)
+def test_two_processes_exit_switch(reference_run, tmp_path) -> None:
+    _two_processes("exit_switch", tmp_path, reference_run)
 
 
 @pytest.mark.slow
