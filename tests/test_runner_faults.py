@@ -12,9 +12,9 @@ from harness.protocol import USAGE_FIELDS, schema_errors
 from harness.record import read_record
 from harness.runner import run
 from harness.settings import RunSettings
-from tests.level_factory import write_level
+from tests.level_factory import short_copy
 from tests.runner_fakes import FakeGame
-from tests.shared import TEST_AGENTS, shipped_path
+from tests.shared import TEST_AGENTS
 
 AGENT = TEST_AGENTS / "protocol_agent.py"
 FAST = RunSettings(hello_timeout_s=3, decision_timeout_s=1.5, episode_timeout_s=60, grace_s=0.2)
@@ -22,12 +22,8 @@ SHORT_BUDGET = 20
 
 
 def short_outpost(tmp_path: Path) -> str:
-    """Outpost with a budget of 20 decisions: every fault here shows in the first few turns,
-    and each turn of the record is checked against its schema."""
-    data = json.loads(shipped_path("outpost").read_text(encoding="utf-8"))
-    data["budgets"]["max_decisions"] = SHORT_BUDGET
-    (tmp_path / "level").mkdir(exist_ok=True)
-    return str(write_level(tmp_path / "level", data))
+    # Every fault here shows in the first few turns, and each turn's line is checked.
+    return str(short_copy(tmp_path / "level", "outpost", SHORT_BUDGET))
 
 
 def play(tmp_path: Path, *agent_args: str, settings: RunSettings = FAST) -> dict:
