@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from harness.cli import main as harness  # noqa: E402
+from harness.markdown_table import table_lines  # noqa: E402
 from harness.record import RecordError  # noqa: E402
 from harness.replay import REPLAY_STATUSES, replay  # noqa: E402
 from harness.runner import UsageError  # noqa: E402
@@ -167,12 +168,10 @@ def generated_block(tables: dict[str, list[dict]], seeds: int) -> str:
              "difficulty, episode seed 0, default parameters; N was "
              f"{seeds} for the last agent swept, and each column says how many it played "
              "(an agent swept earlier into the same folder keeps its column).", "",
-             "| template | difficulty | " + " | ".join(f"{n} wins" for n in names) + " |",
-             "|---|---|" + "---|" * len(names)]
-    for cell in template_table(tables):
-        wins = [f"{cell.get(f'{n}_won', 0)}/{cell.get(f'{n}_played', 0)}" for n in names]
-        lines.append(f"| `{cell['template']}` | {cell['difficulty']} | " + " | ".join(wins)
-                     + " |")
+             *table_lines(["template", "difficulty", *(f"{n} wins" for n in names)],
+                          ([f"`{cell['template']}`", cell["difficulty"],
+                            *(f"{cell.get(f'{n}_won', 0)}/{cell.get(f'{n}_played', 0)}"
+                              for n in names)] for cell in template_table(tables)))]
     return "\n".join(lines)
 
 

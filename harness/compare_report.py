@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness.markdown_table import table_lines
 from harness.pages.render import render
 
 
@@ -90,10 +91,7 @@ def markdown(comparison: dict[str, Any]) -> str:
     lines = ["# Comparison", "", _note(comparison), ""]
     for table in tables(comparison):
         lines += [f"## {table['title']}", "",
-                  "| " + " | ".join(table["head"]) + " |",
-                  "|" + "---|" * len(table["head"])]
-        lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
-                  for row in table["rows"]]
+                  *table_lines(table["head"], table["rows"], escape=True)]
         lines.append("")
     return "\n".join(lines)
 

@@ -12,8 +12,7 @@ import argparse
 import collections
 import sys
 from pathlib import Path
-
-import trimesh
+from typing import TYPE_CHECKING
 
 from harness.level_refs import from_header
 from harness.pages.load import load_run
@@ -22,6 +21,9 @@ from harness.pages.trace import as_point, keep_on_map, turn_legs
 from harness.record import RecordError, is_run_dir
 from harness.runner import UsageError, resolve_level
 from world.face import Level, Solid, is_doom, level_solids, path_solid
+
+if TYPE_CHECKING:
+    import trimesh
 
 FORMATS = ("glb", "obj")
 METRES_PER_UNIT = 0.01  # world units are about a centimetre; glTF counts metres
@@ -82,6 +84,10 @@ def _record_level(header: dict) -> Level:
 
 def build_scene(solids: list[Solid]) -> trimesh.Scene:
     """The solids as one scene in metres, each a named, coloured node."""
+    # Start-up cost: every command's module is imported to build the parser, and
+    # trimesh takes over a second to import; only an export needs it.
+    import trimesh
+
     scene = trimesh.Scene()
     for solid in solids:
         mesh = solid.mesh.copy()

@@ -164,22 +164,27 @@ def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path
 
     Returns:
         chain (objective numbers), order, reference (its run directory and whether it
-        completed the mission), run_dir, outcome, subtasks (the summary's: each one's
-        result, with its text, budget and the reference's cost beside it), first_failed
-        (an objective number or None), passed (every subtask played and succeeded),
-        harness_error (None, or what went wrong) and no_chain (None, or a `NO_CHAIN`
-        key: then nothing was played and passed is None).
+        completed the mission), missing (the work objectives the reference did not do,
+        so the chain lacks them: a partial chain), run_dir, outcome, subtasks (the
+        summary's: each one's result, with its text, budget and the reference's cost
+        beside it), first_failed (an objective number or None), passed (every subtask
+        played and succeeded), harness_error (None, or what went wrong) and no_chain
+        (None, or a `NO_CHAIN` key: then nothing was played and passed is None).
     """
     level = resolve(level_ref).level
-    if not work_objectives(level, difficulty):  # no reference run needed to know that
-        return no_chain("no_work_objective", None)
+    work = work_objectives(level, difficulty)
+    if not work:  # no reference run needed to know that
+        return no_chain("no_work_objective", None, [])
     chain = chain_of(level, reference_run(level_ref, difficulty, seed, cache, settings))
-    base = {"chain": [s.objective for s in chain.steps], "order": chain.order,
+    objectives = [s.objective for s in chain.steps]
+    # A reference run that failed may leave work objectives out of the chain: a chain
+    # without them is partial, and says which.
+    base = {"chain": objectives, "order": chain.order,
             "reference": {"run_dir": str(chain.reference_dir),
                           "completed": chain.reference_completed},
-            "no_chain": None}
+            "missing": [i for i in work if i not in objectives], "no_chain": None}
     if not chain.steps:
-        return no_chain("reference_did_none", base["reference"])
+        return no_chain("reference_did_none", base["reference"], base["missing"])
     plan = chain_plan(chain)
     summary = runner.run(level_ref, agent, difficulty=difficulty, seed=seed, out_dir=out,
                          settings=settings, chain=plan)
@@ -198,8 +203,10 @@ def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path
             "harness_error": summary["reason"] if by_harness else None}
 
 
-def no_chain(why: str, reference: dict[str, Any] | None) -> dict[str, Any]:
+def no_chain(why: str, reference: dict[str, Any] | None, missing: list[int]
+             ) -> dict[str, Any]:
     """The results of a level and difficulty with no chain to play (`why`: a NO_CHAIN key)."""
-    return {"chain": [], "order": None, "reference": reference, "no_chain": why,
+    return {"chain": [], "order": None, "reference": reference, "missing": missing,
+            "no_chain": why,
             "reason": NO_CHAIN[why][1], "run_dir": None, "outcome": None, "subtasks": [],
             "first_failed": None, "passed": None, "harness_error": None}

@@ -2,7 +2,9 @@
 
 For each (level, difficulty): chains played, chains passed (every subtask succeeded)
 beside the episodes won end to end, subtasks succeeded out of those played, each
-subtask's own success count, and which subtask each chain failed first. Episodes with no
+subtask's own success count, and which subtask each chain failed first. A chain is
+partial when its reference run did not do every work objective (those are not in it).
+Episodes with no
 chain (`subtask.NO_CHAIN`: nothing to chain) are counted apart and left out of every
 rate, like harness errors.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.markdown_table import keyed_table_lines
 from harness.subtask import NO_CHAIN
 
 # Column -> header of the stepwise table, declared once for Markdown and the page.
@@ -26,7 +29,8 @@ def summarise_stepwise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One summary per (level, difficulty) of the rows that carry a chain.
 
     Returns:
-        Per group: level, difficulty, chains (played), harness_errors, no_chain
+        Per group: level, difficulty, chains (played), partial (chains played that lack
+        work objectives the reference did not do), harness_errors, no_chain
         (episodes with no chain), no_chain_why (their NO_CHAIN keys), end_to_end
         (episodes with a chain won end to end), passed, subtasks_succeeded,
         subtasks_played, each (objective -> [succeeded, played]) and first_failed
@@ -58,6 +62,7 @@ def summarise_stepwise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "no_chain": len(unchained), "no_chain_why": sorted(set(unchained)),
             "end_to_end": sum(1 for r in group if _played(r["stepwise"]) and r.get("success")),
             "passed": sum(1 for c in chains if c["passed"]),
+            "partial": sum(1 for c in chains if c.get("missing")),
             "subtasks_succeeded": sum(t[0] for t in each.values()),
             "subtasks_played": sum(t[1] for t in each.values()),
             "each": each, "first_failed": first,
@@ -83,7 +88,8 @@ def stepwise_cells(s: dict[str, Any]) -> dict[str, str]:
 
     return {
         "level": s["level"], "difficulty": s["difficulty"],
-        "chains": str(n) + (f" (+{s['no_chain']} no chain: {whys})" if s.get("no_chain")
+        "chains": str(n) + (f" ({s['partial']} partial)" if s.get("partial") else "")
+        + (f" (+{s['no_chain']} no chain: {whys})" if s.get("no_chain")
                             else "") + (f" (+{s['harness_errors']} harness error)"
                                         if s["harness_errors"] else ""),
         "end_to_end": of("end_to_end"), "passed": of("passed"),
@@ -95,11 +101,7 @@ def stepwise_cells(s: dict[str, Any]) -> dict[str, str]:
 
 def stepwise_markdown(summaries: list[dict[str, Any]]) -> str:
     """The stepwise table in Markdown."""
-    lines = ["| " + " | ".join(h for _, h in STEPWISE_COLUMNS) + " |",
-             "|" + "---|" * len(STEPWISE_COLUMNS)]
-    for s in summaries:
-        cells = stepwise_cells(s)
-        lines.append("| " + " | ".join(cells[k] for k, _ in STEPWISE_COLUMNS) + " |")
+    lines = keyed_table_lines(STEPWISE_COLUMNS, (stepwise_cells(s) for s in summaries))
     return "\n".join(lines) + "\n\n" + stepwise_overall(summaries) + "\n"
 
 
@@ -107,6 +109,10 @@ def stepwise_overall(summaries: list[dict[str, Any]]) -> str:
     """A sentence of totals: chains passed of those played, and the episodes left out."""
     played = sum(s["chains"] for s in summaries)
     text = f"Chains passed: {sum(s['passed'] for s in summaries)}/{played}"
+    partial = sum(s.get("partial", 0) for s in summaries)
+    if partial:
+        text += (f" ({partial} of them partial: the reference run did not do every work "
+                 "objective, so those are not in the chain)")
     apart = [f"{s['level']} {s['difficulty']} ({s['no_chain']}: "
              + ", ".join(NO_CHAIN[w][0] for w in s["no_chain_why"]) + ")"
              for s in summaries if s.get("no_chain")]

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from harness.markdown_table import keyed_table_lines
 from harness.protocol import OUTCOMES
 from harness.stepwise_report import stepwise_markdown, summarise_stepwise
 from harness.suite_files import write_atomically
@@ -90,11 +91,7 @@ def _cells(s: dict[str, Any]) -> dict[str, str]:
 
 def markdown_table(summaries: list[dict[str, Any]]) -> str:
     """The per level and difficulty table in Markdown, with a line of totals under it."""
-    lines = ["| " + " | ".join(h for _, h in COLUMNS) + " |",
-             "|" + "---|" * len(COLUMNS)]
-    for s in summaries:
-        cells = _cells(s)
-        lines.append("| " + " | ".join(cells[k] for k, _ in COLUMNS) + " |")
+    lines = keyed_table_lines(COLUMNS, (_cells(s) for s in summaries))
     lines.append("")
     lines.append(overall_line(summaries))
     return "\n".join(lines) + "\n"

@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tests.shared import local_path
+from tests.shared import local_path, shipped_path
 
 _STEP = re.compile(r"([a-z_]+)|\[(\d+)\]")
 
@@ -64,6 +64,18 @@ def write_level(directory: Path, data: Any, name: str | None = None) -> Path:
     path = directory / (name or f"{data['id']}.json")
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
     return path
+
+
+def short_copy(directory: Path, level_id: str, max_decisions: int) -> Path:
+    """A shipped level written under directory with a smaller budget of decisions.
+
+    For tests whose point shows in the first turns of an episode and that check every
+    line of its record (or replay it), so they need not play the level's whole budget.
+    """
+    data = json.loads(shipped_path(level_id).read_text(encoding="utf-8"))
+    data["budgets"]["max_decisions"] = max_decisions
+    directory.mkdir(parents=True, exist_ok=True)
+    return write_level(directory, data)
 
 
 def knowledge_level() -> dict[str, Any]:

@@ -131,6 +131,7 @@ def test_a_folder_without_suites_is_a_usage_error(tmp_path: Path, capsys) -> Non
     assert "no suite results" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # two suites played; the tests above compare results given in code
 @pytest.mark.timeout(300)
 def test_compare_two_real_suites_writes_every_output(tmp_path: Path, capsys) -> None:
     # Two agents play the same small suite; the comparison names both, side by side.

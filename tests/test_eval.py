@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
+import shutil
 import sys
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,14 +24,39 @@ ARGS = ["--levels", "exit_switch,blue_door", "--difficulties", "easy", "--seeds"
         "--jobs", "2"]
 
 
+# The suite's episodes are played once per module; the tests that read them share it.
+pytestmark = pytest.mark.xdist_group("eval")
+
+
 def _eval(out: Path, *extra: str) -> int:
     return main(["eval", "--agent", AGENT, *ARGS, "--out", str(out), *extra])
 
 
+@dataclass(frozen=True)
+class Played:
+    """A suite played once: its folder and what the first run printed."""
+
+    out: Path
+    status: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Played:
+    out = tmp_path_factory.mktemp("eval") / "suite"
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with redirect_stdout(stdout), redirect_stderr(stderr):
+        status = _eval(out)
+    return Played(out, status, stdout.getvalue(), stderr.getvalue())
+
+
+# The quick subset's eval is the forged-record test below (one episode, resumed).
+@pytest.mark.slow
 @pytest.mark.timeout(240)
-def test_small_eval_writes_results_and_resumes(tmp_path: Path, capsys) -> None:
-    out = tmp_path / "suite"
-    assert _eval(out) == 0
+def test_small_eval_writes_results_and_resumes(played: Played, capsys) -> None:
+    out = played.out
+    assert played.status == 0
     data = json.loads((out / "results.json").read_text())
     rows = data["episodes"]
     assert sorted((r["level"], r["seed"]) for r in rows) == [
@@ -44,9 +73,8 @@ def test_small_eval_writes_results_and_resumes(tmp_path: Path, capsys) -> None:
     assert index.count('<td data-sort="random-agent">random-agent') == len(rows)
     table = (out / "results.md").read_text()
     assert "| exit_switch | easy | 2 |" in table and "| blue_door | easy | 2 |" in table
-    printed = capsys.readouterr()
-    assert "| exit_switch | easy |" in printed.out
-    assert "2/4 episodes" in printed.err  # the progress bar
+    assert "| exit_switch | easy |" in played.stdout
+    assert "2/4 episodes" in played.stderr  # the progress bar
 
     run_dirs = {r["run_dir"] for r in rows}
     assert _eval(out) == 0
@@ -57,11 +85,15 @@ def test_small_eval_writes_results_and_resumes(tmp_path: Path, capsys) -> None:
     assert "4 of 4 episodes were finished by an earlier run in this folder" in err
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(240)
-def test_interrupted_episode_is_played_again(tmp_path: Path) -> None:
+def test_interrupted_episode_is_played_again(played: Played, tmp_path: Path) -> None:
+    # On a copy, so that the suite the other tests read stays as it was played.
     out = tmp_path / "suite"
-    assert _eval(out) == 0
+    shutil.copytree(played.out, out)
     rows = json.loads((out / "results.json").read_text())["episodes"]
+    for row in rows:  # the copy's own run directories
+        row["run_dir"] = str(out / Path(row["run_dir"]).relative_to(played.out))
     victim = Path(rows[0]["run_dir"]) / "record.jsonl.gz"
     lines = record_text(victim).splitlines()
     victim.write_text("\n".join(lines[:-1]) + "\n")  # no end line: an interrupted run

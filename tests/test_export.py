@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import collections
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +19,7 @@ from harness.export_cmd import METRES_PER_UNIT
 from harness.record import read_record, record_text
 from harness.runner import run
 from harness.settings import RunSettings
-from tests.shared import SHIPPED_AGENTS, python_agent, shipped
+from tests.shared import ROOT, SHIPPED_AGENTS, python_agent, shipped
 from world.level.geometry3d import FLOOR_THICKNESS, PATH_LIFT, WALL_THICKNESS, wall_heights
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
@@ -44,7 +46,9 @@ def units(mesh: trimesh.Trimesh) -> np.ndarray:
 
 
 @pytest.mark.parametrize(("level_id", "fmt"),
-                         [("outpost", "glb"), ("outpost", "obj"), ("facility", "glb")])
+                         [("outpost", "glb"), ("outpost", "obj"),
+                          # the largest level: seconds of meshes, in the whole suite
+                          pytest.param("facility", "glb", marks=pytest.mark.slow)])
 def test_level_model_matches_the_level(capsys, tmp_path, level_id, fmt):
     level = shipped(level_id)
     scene = export(capsys, tmp_path, level_id, fmt)
@@ -93,6 +97,10 @@ def test_walls_stand_on_area_edges_and_leave_openings_open(capsys, tmp_path):
             assert all(gap.distance(centre) > 1.0 for gap in openings), f"{name} in an opening"
 
 
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("export")
+
+
 @pytest.fixture(scope="module")
 def reference_run(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("runs")
@@ -132,3 +140,14 @@ def test_export_refuses_what_it_cannot_draw(capsys, tmp_path, reference_run):
     assert not (moved.parent / "model.glb").exists()
     assert main(["export", "outpost", "--out", str(tmp_path / "missing" / "x.glb")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_only_export_imports_trimesh() -> None:
+    # trimesh takes over a second to import; every other command starts without it,
+    # though the parser imports every command's module.
+    code = ("import sys, harness.cli; harness.cli.build_parser(); "
+            "print(sorted({'trimesh'} & set(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -24,6 +24,10 @@ from world.generate import registry
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
 
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("generate_records")
+
+
 @pytest.fixture(scope="module")
 def generated_run(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("runs")

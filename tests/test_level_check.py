@@ -322,6 +322,9 @@ def test_check_data_and_loaded_level_agree():
     assert check_level(local("base.json")).ok
 
 
+# Every shipped level checked again in a fresh process; test_levels_shipped.py checks each
+# in the quick subset.
+@pytest.mark.slow
 def test_shipped_levels_pass_on_the_command_line():
     result = run_cli("levels/")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -398,6 +398,7 @@ def _record(run_dir: str) -> list[dict]:
     return [json.loads(line) for line in record_text(run_dir).splitlines()]
 
 
+@pytest.mark.slow  # a whole episode of a shipped level; the tests above drive the player
 def test_a_whole_episode_through_harness_run(tmp_path, monkeypatch):
     cli = pytest.importorskip("harness.cli")
     if "run" not in cli.COMMANDS:

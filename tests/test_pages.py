@@ -23,6 +23,10 @@ from world.actions.catalog import catalog
 PAYLOAD = "<script>window.__pwned = 1; alert('pwned')</script>"
 
 
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("pages")
+
+
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory) -> Path:
     return hostile_run(tmp_path_factory.mktemp("runs"))

@@ -25,6 +25,9 @@ from world.objectives.outcome import END_RULES
 from world.observe.ids import IdMap
 from world.observe.plan import level_plan
 
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("pages_record_alone")
+
 
 @pytest.fixture(scope="module")
 def moved(tmp_path_factory) -> Path:

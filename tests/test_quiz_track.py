@@ -26,6 +26,10 @@ def reference_run() -> Path:
     return any_run("easy")
 
 
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("quiz_track")
+
+
 @pytest.fixture(scope="module")
 def quiz_file(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("quiz") / "q.json.gz"

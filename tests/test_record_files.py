@@ -83,6 +83,7 @@ def test_a_compression_bomb_is_refused(tmp_path: Path, monkeypatch) -> None:
         read_record(tmp_path)
 
 
+@pytest.mark.slow  # a whole 200-turn episode, played and replayed
 @pytest.mark.timeout(120)
 def test_a_long_record_is_small_and_replays_and_zcat_reads_it(tmp_path: Path) -> None:
     # 200 waits on outpost: about 1 MB of JSON lines before compression.

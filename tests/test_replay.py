@@ -11,16 +11,24 @@ from harness.record import read_record, record_text
 from harness.replay import replay
 from harness.runner import UsageError, run
 from harness.settings import RunSettings
+from tests.level_factory import short_copy
 from tests.shared import SHIPPED_AGENTS, python_agent
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
+
+
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("replay")
 
 
 @pytest.fixture(scope="module")
 def random_run(tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("runs")
     agent = python_agent(SHIPPED_AGENTS / "random_agent.py")
-    return run("outpost", agent, seed=3, out_dir=out, settings=FAST)
+    # Outpost with 60 decisions, not 200: each line is schema-checked and the record is
+    # replayed whole (test_replay_shipped.py replays whole episodes of shipped levels).
+    level = short_copy(tmp_path_factory.mktemp("level"), "outpost", 60)
+    return run(str(level), agent, seed=3, out_dir=out, settings=FAST)
 
 
 def test_random_agent_run_records_valid_lines(random_run) -> None:

@@ -14,15 +14,22 @@ from harness.record import record_text
 from harness.replay import REPLAY_STATUSES, replay
 from harness.runner import run
 from harness.settings import RunSettings
+from tests.level_factory import short_copy
 from tests.shared import ROOT, SHIPPED_AGENTS, python_agent
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 WAIT_AGENT = str(SHIPPED_AGENTS / "wait_agent.sh")
 
 
+# One recorded episode, played once for the module, is what every test here forges.
+pytestmark = pytest.mark.xdist_group("replay_claims")
+
+
 @pytest.fixture(scope="module")
 def wait_run(tmp_path_factory) -> dict:
-    return run("outpost", WAIT_AGENT, seed=1, out_dir=tmp_path_factory.mktemp("runs"),
+    # Outpost with 30 decisions, not 200: every forgery here is replayed whole.
+    level = short_copy(tmp_path_factory.mktemp("level"), "outpost", 30)
+    return run(str(level), WAIT_AGENT, seed=1, out_dir=tmp_path_factory.mktemp("runs"),
                settings=FAST)
 
 

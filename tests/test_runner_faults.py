@@ -12,16 +12,24 @@ from harness.protocol import USAGE_FIELDS, schema_errors
 from harness.record import read_record
 from harness.runner import run
 from harness.settings import RunSettings
+from tests.level_factory import short_copy
 from tests.runner_fakes import FakeGame
 from tests.shared import TEST_AGENTS
 
 AGENT = TEST_AGENTS / "protocol_agent.py"
 FAST = RunSettings(hello_timeout_s=3, decision_timeout_s=1.5, episode_timeout_s=60, grace_s=0.2)
+SHORT_BUDGET = 20
+
+
+def short_outpost(tmp_path: Path) -> str:
+    # Every fault here shows in the first few turns, and each turn's line is checked.
+    return str(short_copy(tmp_path / "level", "outpost", SHORT_BUDGET))
 
 
 def play(tmp_path: Path, *agent_args: str, settings: RunSettings = FAST) -> dict:
     command = f"{sys.executable} {AGENT} " + " ".join(agent_args)
-    return run("outpost", command, out_dir=tmp_path, settings=settings, game_factory=FakeGame)
+    return run(short_outpost(tmp_path), command, out_dir=tmp_path, settings=settings,
+               game_factory=FakeGame)
 
 
 def check_record(summary: dict) -> list[dict]:
@@ -153,8 +161,9 @@ def test_stderr_flood_is_capped_and_the_episode_goes_on(tmp_path) -> None:
 
 def test_a_good_agent_completes_and_every_message_validates(tmp_path) -> None:
     command = f"{sys.executable} {AGENT} good"
-    summary = run("outpost", command, out_dir=tmp_path, settings=FAST, game_factory=FakeGame)
-    assert summary["outcome"] == "truncated"
+    summary = run(short_outpost(tmp_path), command, out_dir=tmp_path, settings=FAST,
+                  game_factory=FakeGame)
+    assert summary["outcome"] == "truncated" and summary["decisions"] == SHORT_BUDGET
     assert summary["agent"]["name"] == "faulty-good"
     assert json.loads(json.dumps(summary)) == summary
 

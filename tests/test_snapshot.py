@@ -1,5 +1,8 @@
 """Snapshots: taken in one process, restored in another, the same hashes every later turn.
 
+Both a snapshot cut from a record and the one the run itself kept at its first objective
+are restored in a fresh process with another string hash seed.
+
 Records keep a snapshot after each turn in which an objective was done, replay checks
 each one, `harness run --from` starts there, and a forged snapshot is refused.
 """
@@ -8,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -60,9 +64,11 @@ def _steps(record) -> list:
             for t in record.turns]
 
 
-def _two_processes(level_id: str, tmp_path: Path) -> None:
-    """Play the reference agent, snapshot a third of the way in, restore elsewhere."""
-    summary = run(level_id, REFERENCE, seed=1, out_dir=tmp_path / "runs", settings=FAST)
+def _two_processes(level_id: str, tmp_path: Path, summary: dict | None = None) -> None:
+    """Play the reference agent (or take its run); restore a third of the way in and its
+    first kept snapshot elsewhere."""
+    if summary is None:
+        summary = run(level_id, REFERENCE, seed=1, out_dir=tmp_path / "runs", settings=FAST)
     record = read_record(summary["run_dir"])
     steps = _steps(record)
     assert len(steps) >= 3, f"{level_id}: too short a run to test ({len(steps)} turns)"
@@ -75,20 +81,34 @@ def _two_processes(level_id: str, tmp_path: Path) -> None:
     assert snap.state_hash == record.turns[cut]["state_hash"]
     path = tmp_path / "snap.json"
     write_snapshot(path, snap)
+    _restore_elsewhere(level_id, path, cut, steps, record, tmp_path)
+    # And the snapshot the run itself kept when its first objective was done.
+    kept = record.end.get("snapshots") or []
+    assert kept, f"{level_id}: the run kept no snapshot"
+    _restore_elsewhere(level_id, Path(summary["run_dir"]) / kept[0]["file"], kept[0]["turn"],
+                       steps, record, tmp_path)
+
+
+def _restore_elsewhere(level_id: str, path: Path, cut: int, steps: list, record,
+                       tmp_path: Path) -> None:
+    """Restore a snapshot file in a fresh process (another hash seed), play the rest there."""
     later = tmp_path / "later.json"
     later.write_text(json.dumps(steps[cut:]))
+    # Another string hash seed than this process's: no set or dict order may leak in.
+    env = {**os.environ,
+           "PYTHONHASHSEED": "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"}
     out = subprocess.run([sys.executable, "-c", _RESTORE_AND_PLAY, str(path), str(later),
                           level_id], cwd=ROOT, capture_output=True, text=True, timeout=600,
-                         check=True)
+                         check=True, env=env)
     hashes = json.loads(out.stdout)
     expected = [[t["tick"], t["state_hash"]] for t in record.turns[cut:]]
     expected.append([record.end["summary"]["game_ticks"], record.end["final_state_hash"]])
-    assert hashes == expected, f"{level_id}: the restored world diverged"
+    assert hashes == expected, f"{level_id}: the world restored from {path.name} diverged"
 
 
 @pytest.mark.timeout(300)
-def test_two_processes_exit_switch(tmp_path) -> None:
-    _two_processes("exit_switch", tmp_path)
+def test_two_processes_exit_switch(reference_run, tmp_path) -> None:
+    _two_processes("exit_switch", tmp_path, reference_run)
 
 
 @pytest.mark.slow
@@ -96,6 +116,10 @@ def test_two_processes_exit_switch(tmp_path) -> None:
 @pytest.mark.parametrize("level_id", [i for i in SHIPPED_IDS if i != "exit_switch"])
 def test_two_processes_every_shipped_level(level_id, tmp_path) -> None:
     _two_processes(level_id, tmp_path)
+
+
+# The module-scoped runs below are played once: the tests that read them share a worker.
+pytestmark = pytest.mark.xdist_group("snapshot")
 
 
 @pytest.fixture(scope="module")

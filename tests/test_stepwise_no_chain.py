@@ -1,9 +1,10 @@
-"""A level and difficulty with nothing to chain: reported as "no chain", not as an error.
+"""Chains the reference cannot give whole: "no chain" and partial chains, said as such.
 
 acid_tanks at easy has only its survive objective (the tonics count from normal up), so
 it has no work objective to chain; a reference run that did none of a level's work
 objectives leaves no success state to chain from. Both are counted apart from the chains
-played: outside the pass rate, never a harness error, never passed.
+played: outside the pass rate, never a harness error, never passed. A reference run that
+did some work objectives but not all gives a partial chain, which says what it lacks.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def test_a_reference_run_that_did_no_work_has_no_chain(tmp_path) -> None:
     result = play_chain("exit_switch", REFERENCE, "normal", 0, tmp_path / "chain", FAST, cache)
     assert result["no_chain"] == "reference_did_none"
     assert result["reference"] == {"run_dir": str(home), "completed": False}
+    assert result["missing"] == [1, 2, 3, 4]
     assert result["harness_error"] is None and result["passed"] is None
 
 
@@ -75,22 +77,27 @@ def test_no_chain_is_counted_apart_from_chains_and_errors() -> None:
     passed = {"chain": [1], "subtasks": [{"subtask": 1, "played": True, "success": True}],
               "first_failed": None, "passed": True, "harness_error": None, "no_chain": None}
     broken = {**passed, "subtasks": [], "passed": False, "harness_error": "the harness failed"}
+    partial = {**passed, "missing": [4]}
     rows = [_row("exit_switch", "easy", 0, True, passed),
+            _row("exit_switch", "easy", 2, False, partial),
             _row("exit_switch", "easy", 1, True, broken),
-            _row("acid_tanks", "easy", 0, True, no_chain("no_work_objective", None)),
-            _row("acid_tanks", "easy", 1, False, no_chain("no_work_objective", None))]
+            _row("acid_tanks", "easy", 0, True, no_chain("no_work_objective", None, [])),
+            _row("acid_tanks", "easy", 1, False, no_chain("no_work_objective", None, []))]
     exit_switch, acid = summarise_stepwise(rows)
     assert (exit_switch["chains"], exit_switch["passed"], exit_switch["harness_errors"],
-            exit_switch["no_chain"]) == (1, 1, 1, 0)
+            exit_switch["no_chain"], exit_switch["partial"]) == (2, 2, 1, 0, 1)
     assert (acid["chains"], acid["passed"], acid["end_to_end"], acid["harness_errors"],
             acid["no_chain"], acid["no_chain_why"]) == (0, 0, 0, 0, 2, ["no_work_objective"])
     assert chain_harness_errors(rows) == 1  # what makes `harness eval` exit with 1
     table = stepwise_markdown([exit_switch, acid])
-    assert "| exit_switch | easy | 1 (+1 harness error) | 1/1 | 1/1 | 1/1 |" in table
+    assert ("| exit_switch | easy | 2 (1 partial) (+1 harness error) | 1/2 | 2/2 | 2/2 |"
+            in table)
     assert ("| acid_tanks | easy | 0 (+2 no chain: no work objective) | — | — | — | none "
             "| none |") in table
     assert stepwise_overall([exit_switch, acid]) == (
-        "Chains passed: 1/1; 2 episode(s) with no chain, left out: acid_tanks easy "
+        "Chains passed: 2/2 (1 of them partial: the reference run did not do every work "
+        "objective, so those are not in the chain); 2 episode(s) with no chain, left out: "
+        "acid_tanks easy "
         "(2: no work objective); 1 chain(s) ended in a harness error, left out.")
 
 
@@ -114,3 +121,15 @@ def test_eval_shows_no_chain_in_results_tables_and_page(tmp_path, capsys) -> Non
     page = (out / "index.html").read_text()
     assert "0 (+1 no chain: no work objective)" in page and "harness error" not in page
 
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_reference_run_that_failed_gives_a_partial_chain(tmp_path) -> None:
+    # arena_frags, normal, seed 0: the reference claims the cannon (2) but not ten frags (1).
+    result = play_chain("arena_frags", REFERENCE, "normal", 0, tmp_path / "chain", FAST,
+                        tmp_path / "cache")
+    assert result["reference"]["completed"] is False
+    assert result["chain"] == [2] and result["missing"] == [1]
+    assert result["no_chain"] is None and result["harness_error"] is None
+    assert [s["subtask"] for s in result["subtasks"]] == [2]

@@ -66,7 +66,11 @@ def assert_nothing_left(mark: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+# Each case plays and replays in fresh processes: the quick subset sends SIGTERM, the
+# whole suite every signal (here and in the two tests below).
+@pytest.mark.parametrize("signum", [
+    signal.SIGTERM, *(pytest.param(s, marks=pytest.mark.slow)
+                      for s in (signal.SIGINT, signal.SIGHUP))])
 def test_a_signal_to_harness_run_ends_the_episode_as_interrupted(tmp_path, signum) -> None:
     out = tmp_path / "runs"
     proc, mark = start(tmp_path, "run", "blue_door", "--difficulty", "easy", "--out", str(out),
@@ -90,7 +94,8 @@ def test_a_signal_to_harness_run_ends_the_episode_as_interrupted(tmp_path, signu
 
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("signum, group", [
-    (signal.SIGINT, False), (signal.SIGTERM, False), (signal.SIGKILL, False),
+    *(pytest.param(s, False, marks=pytest.mark.slow)
+      for s in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL)),
     (signal.SIGINT, True)])  # Ctrl-C in a terminal: the suite and its workers all get it
 def test_a_signal_to_harness_eval_ends_every_worker_and_agent(tmp_path, signum, group) -> None:
     out = tmp_path / "suite"
@@ -123,7 +128,8 @@ def test_a_signal_to_harness_eval_ends_every_worker_and_agent(tmp_path, signum, 
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("signum, outcome, words", [
     (signal.SIGKILL, "harness_error", "the worker process was killed by SIGKILL"),
-    (signal.SIGTERM, "interrupted", "the harness was stopped by SIGTERM at turn 0")])
+    pytest.param(signal.SIGTERM, "interrupted", "the harness was stopped by SIGTERM at turn 0",
+                 marks=pytest.mark.slow)])
 def test_an_agent_that_signals_its_worker_costs_only_its_own_episode(tmp_path, signum, outcome,
                                                                       words) -> None:
     out = tmp_path / "suite"

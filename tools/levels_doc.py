@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # runs from a checkout without the package installed
 
+from harness.markdown_table import table_lines  # noqa: E402
 from world.doom.mission import load_mission, mission_files  # noqa: E402
 from world.level.load import level_schema, load_level  # noqa: E402
 from world.level.model import Difficulty, Level  # noqa: E402
@@ -173,14 +174,13 @@ def overview(levels: list[Level]) -> list[str]:
         Markdown lines.
     """
     head = ["level", "title", "categories", *SIZES, "objectives by difficulty"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    rows = []
     for level in levels:
         sizes = [str(count(level)) for count in SIZES.values()]
         per = " / ".join(str(counted(level, r)[0]) for r in range(len(level.difficulties)))
-        row = [f"[`{level.id}`](#{level.id})", level.title, ", ".join(level.categories),
-               *sizes, per]
-        lines.append("| " + " | ".join(row) + " |")
-    return lines
+        rows.append([f"[`{level.id}`](#{level.id})", level.title, ", ".join(level.categories),
+                     *sizes, per])
+    return table_lines(head, rows)
 
 
 def section(level: Level) -> list[str]:

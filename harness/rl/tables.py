@@ -6,15 +6,14 @@ Gymnasium installed.
 
 from __future__ import annotations
 
+from harness.markdown_table import table_lines
 from harness.rl.macro_actions import ARGUMENT_SLOTS, FAMILIES, action_blocks
 from harness.rl.reward import REWARDS
 from world.face import RAW_CONTROLS, RAY_CHANNELS, RAY_HIT_CHANNELS
 
 
 def _rows(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
+    return "\n".join(table_lines(header, rows))
 
 
 def rl_tables() -> dict[str, str]:

@@ -58,6 +58,7 @@ def browser_page(tmp_path):
             context.close()
 
 
+@pytest.mark.slow  # Chromium and a played episode; test_pages.py checks the escaping quickly
 def test_hostile_agent_page_in_chromium(tmp_path, browser_page):
     run_dir = hostile_run(tmp_path / "runs")
     page_file = run_dir / "index.html"

@@ -18,13 +18,17 @@ import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
-import trimesh
 from shapely.geometry import LineString, MultiLineString, Polygon
 
 from world.level.model import Exit, Level, Segment
+
+if TYPE_CHECKING:
+    import trimesh
 
 TOP_WALL_HEIGHT = 300.0  # walls of the top storey, about 3 m
 DOOR_HEIGHT = 210.0
@@ -81,8 +85,17 @@ def level_solids(level: Level) -> list[Solid]:
     return solids
 
 
+def _trimesh() -> ModuleType:
+    # Start-up cost: trimesh takes over a second to import and only `harness export`
+    # builds solids, so every other command (and each test's subprocess) goes without.
+    import trimesh
+
+    return trimesh
+
+
 def path_solid(points: Sequence[tuple[float, float, float]]) -> Solid | None:
     """A thin tube along a walked route (x, y, z points on the floor), or None if it never moved."""
+    trimesh = _trimesh()
     pieces = []
     for a, b in itertools.pairwise(points):
         start = np.array(a, dtype=float) + _LIFT
@@ -97,7 +110,7 @@ def path_solid(points: Sequence[tuple[float, float, float]]) -> Solid | None:
 
 def _floor(polygon: Sequence[tuple[float, float]], y: float) -> trimesh.Trimesh:
     # Extruded along +z in the plan's (x, z) frame, then turned so the slab's top is at y.
-    slab = trimesh.creation.extrude_polygon(Polygon(polygon), FLOOR_THICKNESS)
+    slab = _trimesh().creation.extrude_polygon(Polygon(polygon), FLOOR_THICKNESS)
     swap = np.array([[1, 0, 0, 0], [0, 0, 1, y - FLOOR_THICKNESS], [0, 1, 0, 0], [0, 0, 0, 1]],
                     dtype=float)
     slab.apply_transform(swap)  # a mirror: trimesh turns the faces back outwards
@@ -110,6 +123,7 @@ def _box(a: tuple[float, float], b: tuple[float, float], y0: float, y1: float,
     length = math.dist(a, b)
     angle = math.atan2(b[1] - a[1], b[0] - a[0])
     # Rotating about y by -angle maps the box's x axis onto the segment's direction.
+    trimesh = _trimesh()
     turn = trimesh.transformations.rotation_matrix(-angle, (0.0, 1.0, 0.0))
     turn[:3, 3] = ((a[0] + b[0]) / 2, (y0 + y1) / 2, (a[1] + b[1]) / 2)
     return trimesh.creation.box(extents=(length, y1 - y0, thickness), transform=turn)
@@ -118,7 +132,7 @@ def _box(a: tuple[float, float], b: tuple[float, float], y0: float, y1: float,
 def _ramp(bottom: Segment, y0: float, top: Segment, y1: float) -> trimesh.Trimesh:
     corners = [(x, y, z) for (x, z) in bottom for y in (y0, y0 - FLOOR_THICKNESS)]
     corners += [(x, y, z) for (x, z) in top for y in (y1, y1 - FLOOR_THICKNESS)]
-    return trimesh.convex.convex_hull(np.array(corners, dtype=float))
+    return _trimesh().convex.convex_hull(np.array(corners, dtype=float))
 
 
 def _gap_pieces(ex: Exit, y: float, height: float) -> list[tuple[str, float, float]]:
