@@ -16,6 +16,7 @@ import ast
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from tests.shared import ROOT
@@ -114,7 +115,11 @@ def ours(name: str) -> bool:
     return name.split(".")[0] in PACKAGES
 
 
-ALL = [i for m in MODULES for i in imports(m)]
+@cache
+def all_imports() -> tuple[Import, ...]:
+    """Every import of every module, parsed once, when a test first asks (not at collection,
+    which every pytest-xdist worker repeats)."""
+    return tuple(i for m in MODULES for i in imports(m))
 
 
 def where(i: Import) -> str:
@@ -123,19 +128,20 @@ def where(i: Import) -> str:
 
 def test_the_scan_sees_the_packages() -> None:
     # A broken scan would pass every rule below; these imports exist on purpose.
-    assert any(i.source == "harness.game" and i.target == FACE for i in ALL)
-    assert any(i.source.startswith("agents.") and i.target == AGENT_KIT for i in ALL)
-    assert any(i.source.startswith("world.") and i.target.startswith("world.") for i in ALL)
+    found = all_imports()
+    assert any(i.source == "harness.game" and i.target == FACE for i in found)
+    assert any(i.source.startswith("agents.") and i.target == AGENT_KIT for i in found)
+    assert any(i.source.startswith("world.") and i.target.startswith("world.") for i in found)
 
 
 def test_world_imports_neither_harness_nor_agents() -> None:
-    bad = [where(i) for i in ALL if i.source.startswith("world.")
+    bad = [where(i) for i in all_imports() if i.source.startswith("world.")
            and i.target.split(".")[0] in ("harness", "agents")]
     assert bad == []
 
 
 def test_harness_reaches_the_world_only_through_its_face() -> None:
-    bad = [where(i) for i in ALL if i.source.startswith("harness.")
+    bad = [where(i) for i in all_imports() if i.source.startswith("harness.")
            and i.target.split(".")[0] == "world" and i.target != FACE]
     assert bad == []
 
@@ -155,13 +161,13 @@ def test_harness_names_no_world_module_but_the_face_in_strings() -> None:
 
 
 def test_agents_use_only_the_agent_kit() -> None:
-    bad = [where(i) for i in ALL if i.source.startswith("agents.")
+    bad = [where(i) for i in all_imports() if i.source.startswith("agents.")
            and i.target.split(".")[0] in ("world", "harness") and i.target != AGENT_KIT]
     assert bad == []
 
 
 def test_imports_inside_functions_say_they_are_for_start_up_cost() -> None:
-    bad = [where(i) for i in ALL if i.in_function and not i.commented]
+    bad = [where(i) for i in all_imports() if i.in_function and not i.commented]
     assert bad == [], "hoist them, or say why start-up cost keeps them in a comment"
 
 
@@ -195,7 +201,7 @@ def test_find_cycle_finds_one_and_only_one() -> None:
 
 def test_no_import_cycles() -> None:
     edges: dict[str, set[str]] = {m: set() for m in MODULES}
-    for i in ALL:
+    for i in all_imports():
         if ours(i.target) and i.target in edges and i.target != i.source:
             edges[i.source].add(i.target)
     assert find_cycle(edges) is None

@@ -10,6 +10,7 @@ from tests.level_factory import base_level, set_at
 from tests.shared import shipped
 from world.level.load import parse_level
 from world.navmesh.build import build_navmesh, build_navmesh_full
+from world.navmesh.build_storey import _ring_with_points
 from world.navmesh.level_paths import DoorBlock, LevelPaths
 from world.navmesh.locate import PointLocator
 from world.navmesh.query import PathFinder
@@ -201,3 +202,12 @@ def _random_point_in(areas, rng):
         x, z = rng.uniform(x0, x1), rng.uniform(z0, z1)
         if shape.contains(Point(x, z)):
             return float(x), float(z)
+
+
+def test_points_on_a_ring_edge_are_inserted_in_order_and_others_left_out():
+    # On an edge (within 1e-4 of it, not at a corner) a point is inserted, nearest the
+    # edge's start first; points near but off an edge, at a corner or far away are not.
+    ring = [(0, 0), (10, 0), (10, 10), (0, 10), (0, 0)]
+    extra = [(5, 5e-5), (20, 20), (5, 0), (0, 0), (10 + 1e-5, 5), (5, 1e-3), (-3e-4, 5)]
+    assert _ring_with_points(ring, extra) == [
+        (0.0, 0.0), (5, 0), (5, 5e-5), (10.0, 0.0), (10 + 1e-5, 5), (10.0, 10.0), (0.0, 10.0)]

@@ -231,14 +231,22 @@ def _parts(region: shapely.Geometry) -> list[Polygon]:
 def _ring_with_points(ring: Iterable[Vec], extra: list[Vec]) -> list[Vec]:
     """Ring coordinates (open) with each extra point inserted into the edge it lies on."""
     coords = [(float(x), float(z)) for x, z in ring][:-1]
+    # A point outside the edge's box grown by twice the on-edge distance is off the edge
+    # whatever shapely's rounding: only the few inside are measured (each a shapely call).
+    grow = SNAP * 200
     out: list[Vec] = []
     for i, a in enumerate(coords):
         b = coords[(i + 1) % len(coords)]
         out.append(a)
+        low_x, high_x = min(a[0], b[0]) - grow, max(a[0], b[0]) + grow
+        low_z, high_z = min(a[1], b[1]) - grow, max(a[1], b[1]) + grow
+        boxed = [p for p in extra if low_x <= p[0] <= high_x and low_z <= p[1] <= high_z]
+        if not boxed:
+            continue
         edge = LineString([a, b])
         on_edge = [
             p
-            for p in extra
+            for p in boxed
             if edge.distance(Point(p)) < SNAP * 100
             and math.dist(p, a) > SNAP
             and math.dist(p, b) > SNAP
