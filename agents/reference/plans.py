@@ -59,6 +59,7 @@ PATCHED = 0.6  # in a free-for-all, health under which a medkit comes before the
 CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
 SIGHT_FIGHT = 1300.0  # objective targets in sight nearer than this are fought before errands
 SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
+GADGET_DRAW = 300.0  # a gadget's object farther than this is walked to gun in hand first
 
 
 def _goal_point(obj: Objective) -> list[float] | None:
@@ -140,6 +141,14 @@ def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
     step = scout(mem, point, why) if point is not None else None
     if step is not None:
         return step
+    if point is not None and mem.distance(point) > GADGET_DRAW and not _stealthy(mem):
+        # `use_item_on` walks with the gadget drawn: a guard met on the way gets free
+        # shots, then more while the gun comes out. The walk goes gun in hand, firing
+        # first, and the gadget comes out only a few steps from the thing. (Unseen, a
+        # walk that fires would wake the guards it merely passes.)
+        step = walk_to(mem, point, why)
+        if step is not None:
+            return step
     decision = ("use_item_on", {"item_id": held[0], "object_id": target}, why)
     return None if mem.failed(decision) else decision
 
