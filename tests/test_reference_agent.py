@@ -153,3 +153,29 @@ def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> No
     mem.update(observation)
     assert fight.heal(mem, 0.3)[1]["object_id"] == "o5"
 
+
+
+def test_a_gadget_is_drawn_only_near_its_object() -> None:
+    from agents.reference import plans
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 8, "weapon": "pistol"}
+    copier = {"id": "o2", "kind": "gadget", "name": "copier", "ammo": None, "weapon": None}
+    copy = {"index": 1, "status": "todo", "counts": True, "kind": "gadget_on_object",
+            "targets": ["o4", "o2"]}
+    quiet = {"index": 2, "status": "todo", "counts": True, "kind": "no_alarm", "targets": []}
+
+    def step(distance: float, objectives: list[dict]) -> tuple:
+        mem = Memory()
+        console = _thing("o4", "computer", distance, objective=True)
+        mem.update(_observation([console], objectives, [pistol, copier]))
+        return plans.gadget_on_object(mem, copy)
+
+    # Far off, the walk goes gun in hand, firing on the way; the gadget waits.
+    far = step(1200.0, [copy])
+    assert far[0] == "go_to" and far[1]["fire_on_way"]
+    assert (far[1]["x"], far[1]["z"]) == (1200.0, 0.0)
+    # A few steps away, the gadget is used.
+    assert step(200.0, [copy])[0] == "use_item_on"
+    # While an alarm must not sound, a walk that fires would wake those it passes.
+    assert step(1200.0, [copy, quiet])[0] == "use_item_on"
