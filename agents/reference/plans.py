@@ -60,7 +60,7 @@ CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
 SIGHT_FIGHT = 1300.0  # objective targets in sight nearer than this are fought before errands
 SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
 GADGET_DRAW = 300.0  # a gadget's object farther than this is walked to gun in hand first
-QUIET_WALK = 0.5  # below this health, that walk holds its fire
+GADGET_LEG = 2.0  # game seconds per leg of that walk, to look around between legs
 
 
 def _goal_point(obj: Objective) -> list[float] | None:
@@ -148,11 +148,13 @@ def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
         # first, and the gadget comes out only a few steps from the thing. (Unseen, a
         # walk that fires would wake the guards it merely passes.)
         step = walk_to(mem, point, why)
-        if step is not None and step[0] == "go_to" \
-                and mem.view["player"]["health"] < QUIET_WALK:
-            # Hurt, a duel started on the way is lost as often as won: the walk passes
-            # whoever has not noticed the player, gun ready for whoever has.
-            step = (step[0], {**step[1], "fire_on_way": False}, step[2])
+        if step is not None and step[0] == "go_to":
+            # Shots fired while walking mostly miss and wake the guard: the walk holds
+            # its fire and stops every few steps, so a guard come into view is shot at
+            # standing (or, by a hurt player, passed while he has not noticed).
+            step = (step[0], {**step[1], "fire_on_way": False,
+                              "time_limit_s": min(step[1].get("time_limit_s", GADGET_LEG),
+                                                  GADGET_LEG)}, step[2])
         if step is not None:
             return step
     decision = ("use_item_on", {"item_id": held[0], "object_id": target}, why)
