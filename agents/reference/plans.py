@@ -144,9 +144,10 @@ def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
         return step
     if point is not None and mem.distance(point) > GADGET_DRAW and not _stealthy(mem):
         # `use_item_on` walks with the gadget drawn: a guard met on the way gets free
-        # shots, then more while the gun comes out. The walk goes gun in hand, firing
-        # first, and the gadget comes out only a few steps from the thing. (Unseen, a
-        # walk that fires would wake the guards it merely passes.)
+        # shots, then more while the gun comes out. The walk goes gun in hand and the
+        # gadget comes out only a few steps from the thing. (Not while an alarm must
+        # not sound: `quietly` already cuts those walks into legs, and a gadget in hand
+        # never fires at a guard merely passed.)
         step = walk_to(mem, point, why)
         if step is not None and step[0] == "go_to":
             # Shots fired while walking mostly miss and wake the guard: the walk holds
