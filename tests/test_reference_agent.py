@@ -207,7 +207,6 @@ def test_few_rounds_left_are_topped_up_between_fights() -> None:
 
 def test_a_camera_waits_while_a_gunman_is_after_the_player() -> None:
     from agents.reference import brain
-    from agents.reference.memory import Memory
 
     pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 8, "loaded": 8,
               "weapon": "pistol"}
@@ -252,3 +251,31 @@ def test_a_gun_all_but_empty_is_reloaded_out_of_a_far_gunmans_sight() -> None:
     mem.update(observation)
     step = fight.fight(mem, False)
     assert step is not None and step[0] == "attack"
+
+
+def test_a_gadget_is_drawn_only_near_its_object() -> None:
+    from agents.reference import plans
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 8, "weapon": "pistol"}
+    copier = {"id": "o2", "kind": "gadget", "name": "copier", "ammo": None, "weapon": None}
+    copy = {"index": 1, "status": "todo", "counts": True, "kind": "gadget_on_object",
+            "targets": ["o4", "o2"]}
+    quiet = {"index": 2, "status": "todo", "counts": True, "kind": "no_alarm", "targets": []}
+
+    def step(distance: float, objectives: list[dict]) -> tuple:
+        mem = Memory()
+        console = _thing("o4", "computer", distance, objective=True)
+        mem.update(_observation([console], objectives, [pistol, copier]))
+        return plans.gadget_on_object(mem, copy)
+
+    # Far off, the walk goes gun in hand, holding its fire, in short legs: a guard come
+    # into view is shot at from a standstill at the next look; the gadget waits.
+    far = step(1200.0, [copy])
+    assert far[0] == "go_to" and far[1]["fire_on_way"] is False
+    assert far[1]["time_limit_s"] == plans.GADGET_LEG
+    assert (far[1]["x"], far[1]["z"]) == (1200.0, 0.0)
+    # A few steps away, the gadget is used.
+    assert step(200.0, [copy])[0] == "use_item_on"
+    # While an alarm must not sound, the errand's walk is left as it was (see `quietly`).
+    assert step(1200.0, [copy, quiet])[0] == "use_item_on"
