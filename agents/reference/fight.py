@@ -7,7 +7,11 @@ Gunfights are lost by being outnumbered, not by missing: the player hits far mor
 than a guard, so one gunman at a time is a fight worth taking, two at once is not. When
 two or more armed hostiles are after the player from a distance, it falls back through
 the nearest way out to somewhere already visited and waits there, so pursuers come
-through the doorway one by one, close, where the harness's return fire meets them.
+through the doorway one by one, close, where the harness's return fire meets them. A
+gun all but empty (or reloading) in a duel at range is reloaded there the same way, out
+of the gunman's sight. Targets are taken in order of how long each takes to put down
+(longer at range, where shots miss) for the harm it does, bare hands running in counted
+as a gun.
 """
 
 from __future__ import annotations
