@@ -245,6 +245,13 @@ def test_a_gun_all_but_empty_is_reloaded_out_of_a_far_gunmans_sight() -> None:
     # Out through the way out, away from him and past the doorway's frame.
     assert step is not None and step[0] == "go_to" and "reload" in step[2]
     assert step[1]["x"] < -300.0
+    # Under fire, every hit would stop the walk: the player shoots back instead.
+    hit = {"action": "attack", "end_reason": "damage", "detail": "", "changes": [],
+           "distance_moved": 0.0}
+    mem = Memory()
+    mem.update({**observation, "last_result": hit})
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
     # With a full magazine the duel is taken where the player stands.
     observation["view"]["player"]["carried"] = [{**pistol, "loaded": 8}]
     mem = Memory()

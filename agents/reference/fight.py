@@ -37,6 +37,7 @@ BRAWL = 500.0  # bare hands nearer than this (a couple of seconds off) count as 
 CHARGE = 800.0
 LOW_MAGAZINE = 2  # rounds loaded at or under which a duel at range waits for the reload
 FINISH = 0.3  # health at or under which a gunman is a hit or two from down
+RELOAD_COVER = 400.0  # a way out farther than this is no cover within a reload's time
 SHOOTING = 1.5  # how much more harm one standing off and firing does
 KEEP = 0.7  # how much cheaper the current target is than a fresh one
 # Gunmen nearer than this are fought where they stand: turning away costs more shots.
@@ -356,7 +357,9 @@ def _reload_away(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
         return None
     if _in_hand(mem).get("loaded") and min(r["health"] for r in gunmen) <= FINISH:
         return None  # one all but down is finished with what is loaded
-    decision = _retreat(mem, gunmen, "falling back to reload out of sight")
+    if mem.last is not None and mem.last["end_reason"] == "damage":
+        return None  # under fire every hit stops the walk: a long way to cover is worse
+    decision = _retreat(mem, gunmen, "falling back to reload out of sight", RELOAD_COVER)
     if decision is not None:
         mem.failures[("fall_back", area["id"])] += 1
     return decision
@@ -377,14 +380,15 @@ def _magazine_low(mem: Memory) -> bool:
     return bool(gun.get("reloading")) or (gun["loaded"] <= LOW_MAGAZINE and spare > 0)
 
 
-def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str) -> Decision | None:
+def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
+             within: float = math.inf) -> Decision | None:
     # The way out farthest from the gunmen, relative to how far the player must walk.
     area = mem.view["area"]
     gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
     gz = sum(r["position"][2] for r in gunmen) / len(gunmen)
     x, _, z = mem.position
     ways = [w for w in area["ways_out"] if w["visited"] and not w["one_way"]
-            and not w["other_storey"] and _passable(mem, w)]
+            and not w["other_storey"] and _passable(mem, w) and w["distance"] <= within]
     if not ways:
         return None
 
