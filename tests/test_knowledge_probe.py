@@ -82,17 +82,3 @@ def test_a_key_seen_taken_leaves_its_objective_without_a_point():
     objective = game.view()["objectives"][0]
     assert objective["point"] is None
     assert objective["located"] is True  # its id is still known: it names the key
-
-
-def test_a_character_down_in_view_shows_no_view_cone():
-    # A fallen attacker looks nowhere: only standing characters in view have a cone.
-    game = WorldSession(parse_level(knowledge_level()), "easy", 0)
-    guard = game.world.characters["guard"]
-    guard.x, guard.z = 400.0, 300.0  # in the start room, in plain view
-    row = game.view()["characters"][0]
-    assert row["seen"] == "now" and row["facing_deg"] is not None
-    guard.health, guard.alive = 0.0, False
-    row = game.view()["characters"][0]
-    assert row["down"] and row["seen"] == "now"
-    assert (row["facing_deg"], row["view_angle_deg"], row["view_range"]) == (None, None, None)
-    assert "views" not in render_text_view(_observation(game.view())).split("Characters:")[1]

@@ -256,10 +256,9 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
         now = seen.tick == world.tick and not seen.heard
         v = views.get(cid)
         t = actor.template
-        # Where it looks is known only while it is in view, and one down looks nowhere
-        # (a crowd of fallen attackers would otherwise fill the text view with cones);
-        # otherwise the state it was last seen in stands (one seen going down stays down).
-        cone = NO_CONE if not now or t is None or seen.down else _cone(
+        # Where it looks is known only while it is in view; otherwise the state it was
+        # last seen in stands (a character seen going down stays down).
+        cone = NO_CONE if not now or t is None else _cone(
             world, actor.facing, t.view_angle_deg, t.view_range, actor.side != "friendly")
         # What it held when last seen (a heard shot tells only that it has a gun).
         weapon, gun = seen.weapon, seen.armed
