@@ -153,3 +153,136 @@ def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> No
     mem.update(observation)
     assert fight.heal(mem, 0.3)[1]["object_id"] == "o5"
 
+
+
+def _hostile(cid: str, distance: float, *, armed: bool, alertness: str = "in_combat",
+             health: float = 0.66) -> dict:
+    return {"id": cid, "kind": "soldier", "position": [distance, 0.0, 0.0], "area": "a1",
+            "health": health, "down": False, "alertness": alertness, "armed": armed,
+            "weapon": "pistol" if armed else None, "friendly": False, "seen": "now",
+            "distance": distance}
+
+
+def test_a_bare_handed_attacker_running_in_is_fought_before_a_far_gunman() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    gun = {"id": "o1", "kind": "weapon", "name": "smg", "ammo": 300, "loaded": 30,
+           "weapon": "smg"}
+    observation = _observation([], carried=[gun])
+    observation["view"]["player"]["in_hand"] = "o1"
+    # He reaches the player in two or three seconds, less than a duel at 1,000 units lasts.
+    runner, gunman = _hostile("c1", 550.0, armed=False), _hostile("c2", 1000.0, armed=True)
+    observation["view"]["characters"] = [runner, gunman]
+    mem = Memory()
+    mem.update(observation)
+    assert [r["id"] for r in fight.threats(mem, False)] == ["c1", "c2"]
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack" and step[1]["character_id"] == "c1"
+    # Not yet in combat (only wandering about), bare hands that far are no threat yet.
+    observation["view"]["characters"] = [{**runner, "alertness": "alerted"}, gunman]
+    mem.update(observation)
+    assert [r["id"] for r in fight.threats(mem, False)] == ["c2", "c1"]
+
+
+def test_few_rounds_left_are_topped_up_between_fights() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 8, "loaded": 4,
+              "weapon": "pistol"}
+    box = {**_thing("o3", "ammo", 1200.0), "weapon": "pistol"}
+    shells = {**_thing("o4", "ammo", 300.0), "weapon": "shotgun"}
+    observation = _observation([box, shells], carried=[pistol])
+    mem = Memory()
+    mem.update(observation)
+    # Twelve rounds: the box of pistol rounds is fetched; the nearer shells fit no gun.
+    step = fight.rearm_between_fights(mem, 500.0, 0.5)
+    assert step is not None and step[1]["object_id"] == "o3"
+    # With plenty left the box is no detour worth taking.
+    observation["view"]["player"]["carried"] = [{**pistol, "ammo": 40}]
+    mem.update(observation)
+    assert fight.rearm_between_fights(mem, 500.0, 0.5) is None
+
+
+def test_a_camera_waits_while_a_gunman_is_after_the_player() -> None:
+    from agents.reference import brain
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 8, "loaded": 8,
+              "weapon": "pistol"}
+    camera = {**_thing("o2", "camera", 900.0), "state": None, "facing_deg": 180.0,
+              "view_angle_deg": 60.0, "view_range": 800.0}
+    quiet = {"index": 1, "status": "todo", "counts": True, "kind": "no_alarm", "targets": []}
+    observation = _observation([camera], [quiet], [pistol])
+    observation["view"]["player"]["in_hand"] = "o1"
+    observation["view"]["characters"] = [_hostile("c1", 900.0, armed=True, health=1.0)]
+    player = brain.Brain()
+    player.mem.update(observation)
+    # A long shot at the camera under his fire would empty the magazine for his duel.
+    assert player._cameras_first(stealth=True) is None
+    observation["view"]["characters"] = []
+    player.mem.update(observation)
+    step = player._cameras_first(stealth=True)
+    assert step is not None and step[0] == "shoot_object"
+
+
+def test_a_gun_all_but_empty_is_reloaded_out_of_a_far_gunmans_sight() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 16, "loaded": 1,
+              "weapon": "pistol", "reloading": False}
+    way = {"id": "w1", "to": "a2", "to_name": "Hall", "via": "opening", "door": None,
+           "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
+           "other_storey": False, "distance": 300.0}
+    observation = _observation([], carried=[pistol])
+    observation["view"]["player"]["in_hand"] = "o1"
+    observation["view"]["area"]["ways_out"] = [way]
+    observation["view"]["characters"] = [_hostile("c1", 800.0, armed=True, health=1.0)]
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    # Out through the way out, away from him and past the doorway's frame.
+    assert step is not None and step[0] == "go_to" and "reload" in step[2]
+    assert step[1]["x"] < -300.0
+    # Under fire, every hit would stop the walk: the player shoots back instead.
+    hit = {"action": "attack", "end_reason": "damage", "detail": "", "changes": [],
+           "distance_moved": 0.0}
+    mem = Memory()
+    mem.update({**observation, "last_result": hit})
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+    # With a full magazine the duel is taken where the player stands.
+    observation["view"]["player"]["carried"] = [{**pistol, "loaded": 8}]
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+
+
+def test_a_gadget_is_drawn_only_near_its_object() -> None:
+    from agents.reference import plans
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 8, "weapon": "pistol"}
+    copier = {"id": "o2", "kind": "gadget", "name": "copier", "ammo": None, "weapon": None}
+    copy = {"index": 1, "status": "todo", "counts": True, "kind": "gadget_on_object",
+            "targets": ["o4", "o2"]}
+    quiet = {"index": 2, "status": "todo", "counts": True, "kind": "no_alarm", "targets": []}
+
+    def step(distance: float, objectives: list[dict]) -> tuple:
+        mem = Memory()
+        console = _thing("o4", "computer", distance, objective=True)
+        mem.update(_observation([console], objectives, [pistol, copier]))
+        return plans.gadget_on_object(mem, copy)
+
+    # Far off, the walk goes gun in hand, holding its fire, in short legs: a guard come
+    # into view is shot at from a standstill at the next look; the gadget waits.
+    far = step(1200.0, [copy])
+    assert far[0] == "go_to" and far[1]["fire_on_way"] is False
+    assert far[1]["time_limit_s"] == plans.GADGET_LEG
+    assert (far[1]["x"], far[1]["z"]) == (1200.0, 0.0)
+    # A few steps away, the gadget is used.
+    assert step(200.0, [copy])[0] == "use_item_on"
+    # While an alarm must not sound, the errand's walk is left as it was (see `quietly`).
+    assert step(1200.0, [copy, quiet])[0] == "use_item_on"

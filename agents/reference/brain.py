@@ -140,8 +140,12 @@ class Brain:
         # While an alarm must not sound, a camera in reach ends the mission the moment it
         # has watched the player a while: shooting it out comes before topping up or
         # fetching rounds (whose walks may cross its view), and yields only to a gunman
-        # close enough that turning away would cost more than the camera's look.
-        if not stealth or any(r["distance"] < CLOSE_RANGE for r in threats(self.mem, stealth)):
+        # close enough that turning away would cost more than the camera's look, or to
+        # a gunman already after the player: a long shot at a camera under his fire
+        # empties the magazine for his next duel.
+        if not stealth or any(r["distance"] < CLOSE_RANGE or (r["alertness"] in AWARE
+                                                              and r["armed"] is not False)
+                              for r in threats(self.mem, stealth)):
             return None
         return self._blind_cameras()
 

@@ -7,7 +7,11 @@ Gunfights are lost by being outnumbered, not by missing: the player hits far mor
 than a guard, so one gunman at a time is a fight worth taking, two at once is not. When
 two or more armed hostiles are after the player from a distance, it falls back through
 the nearest way out to somewhere already visited and waits there, so pursuers come
-through the doorway one by one, close, where the harness's return fire meets them.
+through the doorway one by one, close, where the harness's return fire meets them. A
+gun all but empty (or reloading) in a duel at range is reloaded there the same way, out
+of the gunman's sight. Targets are taken in order of how long each takes to put down
+(longer at range, where shots miss) for the harm it does, bare hands running in counted
+as a gun.
 """
 
 from __future__ import annotations
@@ -24,8 +28,16 @@ CLOSE_RANGE = 700.0
 HEALING = ("medkit", "armour")
 AMMO = ("ammo", "weapon")
 AIM_COST = 0.25  # health-equivalents of time spent turning to and aiming at a target
-MISS_RANGE = 1000.0  # range at which putting a target down takes twice as long as up close
+# Within this range nearly every aimed shot lands; beyond it the share that hits falls with
+# the range (a target covers less of the spread cone), so a duel lasts that much longer.
+CLEAR_SHOT = 400.0
 BRAWL = 500.0  # bare hands nearer than this (a couple of seconds off) count as much as a gun
+# Bare hands in combat nearer than this reach the player before a far duel is over: one
+# running in covers a few hundred units a second.
+CHARGE = 800.0
+LOW_MAGAZINE = 2  # rounds loaded at or under which a duel at range waits for the reload
+FINISH = 0.3  # health at or under which a gunman is a hit or two from down
+RELOAD_COVER = 400.0  # a way out farther than this is no cover within a reload's time
 SHOOTING = 1.5  # how much more harm one standing off and firing does
 KEEP = 0.7  # how much cheaper the current target is than a fresh one
 # Gunmen nearer than this are fought where they stand: turning away costs more shots.
@@ -51,6 +63,7 @@ LOW_ROUNDS = 24  # fewer rounds than this (loaded and spare), and known ammuniti
 GUN_RANK = {"rifle": 5.0, "smg": 4.0, "heavy_cannon": 3.0, "pistol": 2.0,
             "silenced_pistol": 2.0, "shotgun": 1.0}
 UNKNOWN_GUN = 2.5  # a kind not in the table: likely better than a sidearm
+SIDEARM = 2.0  # the rank of a pistol
 ARMOUR_DETOUR = 900.0  # a medkit is wasted above this health, armour above this armour
 # Objective kinds done with the hands (a press, a pickup, a gadget held to a thing): the
 # first target is the thing, any further ones the tools of which one must be carried.
@@ -126,10 +139,12 @@ def _cost(row: dict[str, Any], shooting: bool, current: bool) -> float:
     # harm it does goes first: a hurt gunman a step away before a fresh one across the
     # room, a tough, slow brute after the fast ones closing in. Time to put down grows
     # with health and with range (shots miss more); a gun hurts from anywhere, bare hands
-    # only up close, and one seen standing off while in combat is surely firing. Turning
-    # to another target wastes the aim already taken, so the current one is kept a while.
-    down_time = (row["health"] + AIM_COST) * (1.0 + row["distance"] / MISS_RANGE)
-    threat = {True: 1.0, None: 0.6}.get(row["armed"], 1.0 if row["distance"] < BRAWL else 0.4)
+    # only up close (or soon, for one running in), and one seen standing off while in
+    # combat is surely firing. Turning to another target wastes the aim already taken, so
+    # the current one is kept a while.
+    down_time = (row["health"] + AIM_COST) * max(1.0, row["distance"] / CLEAR_SHOT)
+    reach = CHARGE if row["alertness"] == "in_combat" else BRAWL
+    threat = {True: 1.0, None: 0.6}.get(row["armed"], 1.0 if row["distance"] < reach else 0.4)
     threat *= SHOOTING if shooting else 1.0
     return down_time * (KEEP if current else 1.0) / threat
 
@@ -236,7 +251,17 @@ def rearm_between_fights(mem: Memory, within: float, below: float) -> Decision |
         step = _nearest_pickup(mem, ("medkit",), "patching up between fights", tries=1)
         if step is not None:
             return step
-    return _new_weapon(mem, within)
+    left = sum(rounds(c) for c in mem.carried("weapon"))
+    if left < LOW_ROUNDS:
+        # The next fight started with a magazine or two left ends in a reload or an empty
+        # gun mid-duel; rounds for a carried gun, or a gun with its own, are fetched first.
+        step = _nearest_pickup(mem, AMMO, f"only {left} rounds left, rearming between fights",
+                               tries=1)
+        if step is not None:
+            return step
+    # A sidearm is the plainest gun: one of a better kind is worth a walk across the map.
+    best = max((_rank(c) for c in mem.carried("weapon") if _loaded(c)), default=-1.0)
+    return _new_weapon(mem, within if best > SIDEARM else math.inf)
 
 
 def fresh_first(mem: Memory, below: float, why: str) -> Decision | None:
@@ -256,7 +281,8 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return _ambush(mem)
-    step = _fall_back(mem, rows) or _patch_up(mem, rows) or _not_yet(mem, rows)
+    step = (_fall_back(mem, rows) or _reload_away(mem, rows) or _patch_up(mem, rows)
+            or _not_yet(mem, rows))
     if step is not None:
         return step
     for row in rows:
@@ -319,14 +345,50 @@ def _fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     return decision
 
 
-def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str) -> Decision | None:
+def _reload_away(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
+    # A gun all but empty (or reloading) in a duel at range stands still for the reload
+    # while the gunman keeps firing: stepping out of his sight lets the reload run where
+    # it costs nothing, and the ambush at the doorway meets him with a full magazine.
+    gunmen = _gunmen(rows)
+    area = mem.view["area"]
+    if not gunmen or area is None or min(r["distance"] for r in gunmen) < STAND_RANGE:
+        return None
+    if not _magazine_low(mem) or mem.failures[("fall_back", area["id"])] >= FALL_BACKS:
+        return None
+    if _in_hand(mem).get("loaded") and min(r["health"] for r in gunmen) <= FINISH:
+        return None  # one all but down is finished with what is loaded
+    if mem.last is not None and mem.last["end_reason"] == "damage":
+        return None  # under fire every hit stops the walk: a long way to cover is worse
+    decision = _retreat(mem, gunmen, "falling back to reload out of sight", RELOAD_COVER)
+    if decision is not None:
+        mem.failures[("fall_back", area["id"])] += 1
+    return decision
+
+
+def _in_hand(mem: Memory) -> dict[str, Any]:
+    player = mem.view["player"]
+    return next((c for c in player["carried"] if c["id"] == player["in_hand"]), {})
+
+
+def _magazine_low(mem: Memory) -> bool:
+    # The counter on the gun in hand, as the player sees it: nearly empty with rounds to
+    # reload from, or reloading now.
+    gun = _in_hand(mem)
+    if gun.get("kind") != "weapon" or gun.get("loaded") is None:
+        return False
+    spare = gun.get("ammo") or 0
+    return bool(gun.get("reloading")) or (gun["loaded"] <= LOW_MAGAZINE and spare > 0)
+
+
+def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
+             within: float = math.inf) -> Decision | None:
     # The way out farthest from the gunmen, relative to how far the player must walk.
     area = mem.view["area"]
     gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
     gz = sum(r["position"][2] for r in gunmen) / len(gunmen)
     x, _, z = mem.position
     ways = [w for w in area["ways_out"] if w["visited"] and not w["one_way"]
-            and not w["other_storey"] and _passable(mem, w)]
+            and not w["other_storey"] and _passable(mem, w) and w["distance"] <= within]
     if not ways:
         return None
 

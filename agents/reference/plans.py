@@ -59,6 +59,8 @@ PATCHED = 0.6  # in a free-for-all, health under which a medkit comes before the
 CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
 SIGHT_FIGHT = 1300.0  # objective targets in sight nearer than this are fought before errands
 SURVIVE_HEAL = 0.75  # health below which a player told to stay alive fetches a medkit
+GADGET_DRAW = 300.0  # a gadget's object farther than this is walked to gun in hand first
+GADGET_LEG = 2.0  # game seconds per leg of that walk, to look around between legs
 
 
 def _goal_point(obj: Objective) -> list[float] | None:
@@ -140,6 +142,22 @@ def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
     step = scout(mem, point, why) if point is not None else None
     if step is not None:
         return step
+    if point is not None and mem.distance(point) > GADGET_DRAW and not _stealthy(mem):
+        # `use_item_on` walks with the gadget drawn: a guard met on the way gets free
+        # shots, then more while the gun comes out. The walk goes gun in hand and the
+        # gadget comes out only a few steps from the thing. (Not while an alarm must
+        # not sound: `quietly` already cuts those walks into legs, and a gadget in hand
+        # never fires at a guard merely passed.)
+        step = walk_to(mem, point, why)
+        if step is not None and step[0] == "go_to":
+            # Shots fired while walking mostly miss and wake the guard: the walk holds
+            # its fire and stops every few steps, so a guard come into view is shot at
+            # standing (or, by a hurt player, passed while he has not noticed).
+            step = (step[0], {**step[1], "fire_on_way": False,
+                              "time_limit_s": min(step[1].get("time_limit_s", GADGET_LEG),
+                                                  GADGET_LEG)}, step[2])
+        if step is not None:
+            return step
     decision = ("use_item_on", {"item_id": held[0], "object_id": target}, why)
     return None if mem.failed(decision) else decision
 

@@ -226,11 +226,13 @@ def _area_of_point(world: World, point: tuple[float, ...]) -> str | None:
 def _objective_point(world: World, obj: Any, known: Knowledge) -> list[float] | None:
     # The fixed place the objective leads to next (an object's spot, an area, the next
     # waypoint), as its own judge states it; None where there is none or where the
-    # player does not know that place yet (its area, or the thing it names).
+    # player does not know that place yet (its area, or the thing it names), or knows
+    # the thing gone from it (seen taken: where it went is not known). A thing taken
+    # unseen still lies where it was seen, as far as the player knows.
     state = world.judge.states.get(obj.id) if world.judge is not None else None
     if state is None or state.status != "todo":
         return None
-    if obj.object and obj.object not in known.objects:
+    if obj.object and (obj.object not in known.objects or obj.object in known.gone):
         return None
     if obj.characters and not any(c in known.characters for c in obj.characters):
         return None
