@@ -14,9 +14,10 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from world.doom.controls import AIM_TOLERANCE, Play, aim_and_fire, face, press_use, walk
+from world.doom.controls import Play, aim_and_fire, face, press_use, walk
 from world.doom.geometry import Heights
 from world.doom.navgrid import doors_open
+from world.doom.returnfire import rounds
 from world.errors import InvalidRequestError
 
 if TYPE_CHECKING:
@@ -118,21 +119,18 @@ def turn_and_use(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
 def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     """Close in on a monster until it is in view and in range, then aim and fire."""
     target = args["character_id"]
-
-    def where() -> tuple[float, float] | None:
-        return session.live_position(target)
-
-    spot = where()
-    if spot is None:
+    monster = session.live_monster(target)
+    if monster is None:
         return ("target_gone", "It is down or gone.", None)
     snap = session.engine.snap
+    spot = (monster.x, monster.y)
     if math.dist(snap.xy, spot) > FIRE_RANGE or not session.sees(spot):
         reason = _walk_to(session, play, spot, reach=FIRE_RANGE / 2)
-        if reason not in ("arrived", "gave_up") or where() is None:
+        if reason not in ("arrived", "gave_up") or session.live_monster(target) is None:
             return (reason, "Closed in on it.", None)
-    if session.ammo() <= 0:
+    if rounds(session.engine.snap) <= 0:
         return ("out_of_ammo", "The weapon in hand has no ammunition.", None)
-    reason = aim_and_fire(play, where, session.sees, lambda: session.can_hit(where()))
+    reason = aim_and_fire(play, lambda: session.live_monster(target), session.sees)
     if reason == "arrived":
         return ("arrived", "It went down.", None)
     if reason == "target_gone":
@@ -146,16 +144,7 @@ def wait(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     """Let time pass, shooting back at monsters in view (automatic return fire)."""
     need = max(1, round(float(args["seconds"]) * 35))
     while play.tics < need:
-        threat = session.nearest_threat()
-        if threat is not None:
-            delta = (math.degrees(math.atan2(threat[1] - play.last.xy[1],
-                                             threat[0] - play.last.xy[0]))
-                     - play.last.angle + 180) % 360 - 180
-            turn = max(-30.0, min(30.0, delta))
-            aimed = abs(delta) < AIM_TOLERANCE and session.can_hit(threat)
-            _, reason = play.tic(turn=turn, attack=play.trigger(aimed))
-        else:
-            _, reason = play.tic()
+        _, reason = play.go(None, 0.0)
         if reason is not None:
             return (reason, "Stopped waiting.", None)
     return ("arrived", f"Waited {need / 35:.1f} s.", None)
