@@ -106,8 +106,51 @@ def test_t04_verdict_matches_the_engine(tmp_path) -> None:
     summary, snap, session = _played_and_replayed(tmp_path, "doom:t04_defend_the_center", 1)
     lived = (snap.tic - session.start_tic) >= 60 * 35 and not snap.dead
     assert summary["success"] is lived
+    assert summary["success"]  # rounds kept for the monsters that come close
     assert snap.counters["KILLCOUNT"] > 0  # the return fire and attacks hit something
     session.close()
+
+
+@needs_engine
+def test_return_fire_shoots_back_during_a_walk() -> None:
+    level = resolve("doom:t04_defend_the_center").level
+    session = new_session(level, "normal", 0)
+    try:
+        x, _, z = session.view()["player"]["position"]
+        for turn in range(40):
+            before = session.engine.snap.counters["KILLCOUNT"]
+            result = session.act("go_to", {"x": x + (60 if turn % 2 else -60), "z": z})
+            assert result["end_reason"] != "dead"
+            if session.engine.snap.counters["KILLCOUNT"] > before and result["distance_moved"]:
+                break
+        else:
+            pytest.fail("no monster went down during a walk in 40 walks")
+        assert result["action"] == "go_to"
+    finally:
+        session.close()
+
+
+@needs_engine
+def test_biting_monsters_are_let_come_close_while_rounds_are_few() -> None:
+    from world.doom.engine import Snapshot, Thing
+    from world.doom.returnfire import FEW_ROUNDS, MELEE_FIRE, worth_a_shot
+
+    def snap(weapon: int, rounds: int) -> Snapshot:
+        counters = {"POSITION_X": 0.0, "POSITION_Y": 0.0, "SELECTED_WEAPON": float(weapon),
+                    "SELECTED_WEAPON_AMMO": float(rounds)}
+        return Snapshot(0, False, counters, (), (), ())
+
+    def monster(name: str, distance: float) -> Thing:
+        return Thing(1, name, "Monster", distance, 0.0, 0.0, 0.0)
+
+    few, many = snap(2, FEW_ROUNDS), snap(2, FEW_ROUNDS + 1)
+    assert not worth_a_shot(few, monster("Demon", MELEE_FIRE + 1))
+    assert worth_a_shot(few, monster("Demon", MELEE_FIRE))
+    assert worth_a_shot(few, monster("DoomImp", 1000))  # it throws fire from afar
+    assert worth_a_shot(many, monster("Demon", 1000))
+    assert not worth_a_shot(snap(2, 0), monster("DoomImp", 50))  # nothing to fire
+    assert not worth_a_shot(snap(1, 0), monster("Demon", 200))  # a fist reaches 96
+    assert worth_a_shot(snap(1, 0), monster("Demon", 60))
 
 
 def test_bad_mission_file_is_named_with_its_field(tmp_path, monkeypatch) -> None:
