@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from world.doom.engine import Snapshot, Thing
-from world.doom.returnfire import MELEE_FIRE, ReturnFire, worth_a_shot
+from world.doom.returnfire import BITERS, MELEE_FIRE, ReturnFire, rounds, worth_a_shot
 
 MAX_TURN = 30.0  # degrees a tic: fast enough, and never overshooting a near target
 WALK = 50.0  # forward delta: a steady walk of about 8 units a tic
@@ -25,6 +25,7 @@ STUCK_TICS = 70  # over this many tics...
 STUCK_MOVE = 24.0  # ...moving less than this is stuck
 LOST_TICS = 35  # a target out of sight this long is lost
 AIM_TOLERANCE = 4.0  # degrees off a target at which firing hits (Doom aims vertically)
+BACK_OFF = 128.0  # a biting monster nearer than this is backed away from while firing
 REFIRE_TICS = 20  # a pistol shot's whole cycle, so the next press is a fresh shot
 
 
@@ -184,7 +185,11 @@ def aim_and_fire(play: Play, where: Callable[[], Thing | None],
             monster, spot, unseen = other, (other.x, other.y), 0
         off = _off(snap, spot)
         aimed = abs(off) <= AIM_TOLERANCE and not unseen and worth_a_shot(snap, monster)
-        _, reason = play.tic(turn=max(-MAX_TURN, min(MAX_TURN, off)),
+        # A biting monster this close is backed away from while firing: the player runs
+        # faster than any of them, and each step back is a shot more before it bites.
+        back = -WALK if monster.name in BITERS and math.dist(snap.xy, spot) < BACK_OFF \
+            and rounds(snap) != math.inf else 0.0
+        _, reason = play.tic(forward=back, turn=max(-MAX_TURN, min(MAX_TURN, off)),
                              attack=play.trigger(aimed))
         if reason is not None:
             return reason
