@@ -48,9 +48,9 @@ def worth_a_shot(snap: Snapshot, monster: Thing) -> bool:
 
 @dataclass
 class ReturnFire:
-    """Picks whom the player shoots back at; `sees(point)` is the sight test."""
+    """Picks whom the player shoots back at; `sees(things)` tests sight lines to them."""
 
-    sees: Callable[[Point], bool]
+    sees: Callable[[list[Thing]], list[bool]]
     target_id: int | None = None
     chosen_at: int = -SCAN_TICS
 
@@ -61,18 +61,17 @@ class ReturnFire:
             self.target_id = self._choose(snap)
         if self.target_id is None:
             return None
-        for t in snap.things:
-            if t.id == self.target_id and t.category == "Monster":
-                return t
-        self.target_id = None
-        return None
+        found = snap.thing(self.target_id)
+        if found is None or found.category != "Monster":
+            self.target_id = None
+            return None
+        return found
 
     def _choose(self, snap: Snapshot) -> int | None:
         rows = sorted((math.dist(snap.xy, (t.x, t.y)), t.id, t) for t in snap.things
                       if t.category == "Monster")
-        for distance, tid, thing in rows:
-            if distance > THREAT_RANGE:
-                break
-            if worth_a_shot(snap, thing) and self.sees((thing.x, thing.y)):
-                return tid
-        return None
+        near = [t for distance, _, t in rows
+                if distance <= THREAT_RANGE and worth_a_shot(snap, t)]
+        # One sight test for them all: the nearest in plain view is the target.
+        return next((t.id for t, seen in zip(near, self.sees(near), strict=True) if seen),
+                    None)

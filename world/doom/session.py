@@ -122,7 +122,7 @@ class DoomSession:
                 return "damage"
             return None
 
-        play = Play(self._advance, interrupt, limit_tics, reflex=ReturnFire(self.sees))
+        play = Play(self._advance, interrupt, limit_tics, reflex=ReturnFire(self.sees_things))
         play.last = before
         reason, sentence, _ = EXECUTORS[action](self, play, args)
         self.known.update(self.engine.snap)
@@ -223,6 +223,14 @@ class DoomSession:
         eye, live = eye_and_heights(snap)
         height = self._floor(*point) if z is None else z
         return self.layout.sight.visible(eye, (point[0], point[1], height + AIM_HEIGHT), live)
+
+    def sees_things(self, things: list[Thing]) -> list[bool]:
+        """Per thing, whether a sight line from the player's eye reaches its middle."""
+        if not things:
+            return []
+        eye, live = eye_and_heights(self.engine.snap)
+        targets = [(t.x, t.y, t.z + AIM_HEIGHT) for t in things]
+        return self.layout.sight.visible_many(eye, targets, live).tolist()
 
     def close(self) -> None:
         """Stop the engine."""
