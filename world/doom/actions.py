@@ -15,7 +15,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from world.doom.controls import Play, aim_and_fire, face, press_use, walk
-from world.doom.geometry import Heights
+from world.doom.geometry import HEADROOM, Heights
+from world.doom.layout import DoorSpot
 from world.doom.navgrid import doors_open
 from world.doom.returnfire import rounds
 from world.errors import InvalidRequestError
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 Outcome = tuple[str, str, tuple[float, float] | None]
 FIRE_RANGE = 1200.0  # an attack walks until the target is this close and in view
 INSIDE = 40.0  # go_to_area stops this far past the way out
+DOOR_REACH = 96.0  # a walk stuck this near a door's middle is up against it
+DOOR_WATCH = 12  # tics after use within which a door that opens starts to move
 
 
 def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float, float]] | None:
@@ -100,13 +103,46 @@ def go_to_object(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
     if spot is None:
         return ("target_gone", "It is no longer there.", None)
     wall = session.switch_face(args["object_id"])
+    door = session.door_of(args["object_id"])
     reason = _walk_to(session, play, spot, use_on_way=True, reach=24.0 if wall is None else 12.0)
+    if reason == "stuck" and door is not None \
+            and math.dist(session.engine.snap.xy, spot) < DOOR_REACH:
+        reason = "arrived"  # up against a shut door: use it, and see whether it opens
     if reason == "arrived":
         reason = face(play, wall or spot) or press_use(play) or "arrived"
+    if reason == "arrived" and door is not None:
+        reason = _door_moves(session, play, door)
+        if reason == "door_closed":
+            return (reason, _shut(session, args["object_id"], door), None)
     if session.spot_of(args["object_id"]) is None:
         return (reason, "Took it.", None)
     return (reason, "Walked up to it and pressed use." if reason == "arrived"
             else "Did not reach it.", None)
+
+
+def _door_moves(session: DoomSession, play: Play, door: DoorSpot) -> str:
+    # A door used opens within a few tics; one that stays shut needs a key or a switch.
+    snap = session.engine.snap
+    shut = snap.ceilings[door.sector] - snap.floors[door.sector]
+    for _ in range(DOOR_WATCH):
+        now = session.engine.snap
+        if now.ceilings[door.sector] - now.floors[door.sector] != shut or shut >= HEADROOM:
+            return "arrived"
+        _, reason = play.go(None, 0.0)
+        if reason is not None:
+            return reason
+    return "door_closed"
+
+
+def _shut(session: DoomSession, ep: str, door: DoorSpot) -> str:
+    if door.key:
+        return f"The door {ep} is locked; it needs the {door.key} key."
+    panel = session.panel_of(door)
+    if panel is not None:
+        return f"The door {ep} has no handle; the panel {panel} opens it."
+    if not door.manual:
+        return f"The door {ep} has no handle; a switch opens it, not seen so far."
+    return f"The door {ep} did not open."
 
 
 def turn_and_use(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:

@@ -21,7 +21,7 @@ from world.doom.controls import Play
 from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
 from world.doom.geometry import MapGeometry
 from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, eye_and_heights, kind_of
-from world.doom.layout import Layout, Way
+from world.doom.layout import DoorSpot, Layout, Way
 from world.doom.mission import DoomLevel
 from world.doom.returnfire import ReturnFire
 from world.doom.route import Planner
@@ -130,7 +130,8 @@ class DoomSession:
         return {
             "action": action, "args": dict(arguments), "end_reason": reason,
             "ticks": self.tick - start_tick, "distance_moved": round(play.moved, 2),
-            "events": [], "adjusted_target": None, "adjusted_by": 0.0, "door": None,
+            "events": [], "adjusted_target": None, "adjusted_by": 0.0,
+            "door": self.door_block(args["object_id"]) if reason == "door_closed" else None,
             "detail": sentence.replace("{area}", self.area_id_at(after.xy) or "another area"),
             "capped": limit.capped, "time_limit_ticks": limit.ticks,
             "path": [[round(x), round(self._floor(x, y)), round(y)] for x, y in play.path],
@@ -200,6 +201,24 @@ class DoomSession:
             return None
         thing = self.known.things[found[1]].thing
         return (thing.x, thing.y)
+
+    def door_of(self, ep: str) -> DoorSpot | None:
+        """The door an episode id names, or None when it names something else."""
+        found = self.ids.lookup(ep)
+        return self.doors[found[1]] if found is not None and found[0] == "door" else None
+
+    def door_block(self, ep: str) -> dict[str, Any]:
+        """A door that did not open: its state and the switch that opens it, once seen."""
+        door = self.doors[self.ids.lookup(ep)[1]]
+        return {"door": ep, "state": "locked" if door.key else "closed", "key": None,
+                "key_area": None, "panel": self.panel_of(door)}
+
+    def panel_of(self, door: DoorSpot) -> str | None:
+        """The id of a switch the player has seen that moves a door, or None."""
+        for (thing, _), moves in zip(self.switches, self.layout.switch_moves, strict=True):
+            if door.sector in moves and thing.id in self.known.things:
+                return self.ids.thing(thing, "object")
+        return None
 
     def switch_face(self, ep: str) -> tuple[float, float] | None:
         """For a switch, the middle of its wall (to face when pressing use); else None."""
