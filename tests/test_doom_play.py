@@ -221,3 +221,40 @@ def test_export_of_a_doom_mission_is_refused_in_one_line(capsys) -> None:
     assert main(["export", "doom:t17_my_way_home"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "Doom mission has no 3D model" in err
+
+
+@needs_engine
+def test_every_way_leads_to_a_point_inside_its_area() -> None:
+    from world.doom.layout import Layout
+    for ref in ("doom:t16_map01_clear", "doom:t01_e1m1_exit"):
+        layout = Layout(resolve(ref).level)
+        pairs = [(w, a) for w in layout.ways for a in w.areas[:2]]
+        inside = [layout.area_at(*layout.inside(w, a)) == a for w, a in pairs]
+        # A few ways join areas the map draws overlapping; every door leads in but one.
+        assert sum(inside) >= 0.97 * len(pairs), (ref, sum(inside), len(pairs))
+    map01 = Layout(resolve("doom:t16_map01_clear").level)
+    door = next(w for w in map01.ways if w.kind == "door" and w.areas == (5, 43))
+    assert map01.area_at(*map01.inside(door, 43)) == 43  # a deep door off its normal
+
+
+@needs_engine
+def test_a_door_opened_by_a_switch_names_it_once_seen() -> None:
+    from world.doom.known import Sighting
+    level = resolve("doom:t16_map01_clear").level
+    session = new_session(level, "hard", 0)
+    try:
+        switched = next(d for d in session.doors if not d.manual and d.key is None)
+        ep = session.ids.of("door", switched.index)
+        block = session.door_block(ep)
+        assert block == {"door": ep, "state": "closed", "key": None, "key_area": None,
+                         "panel": session.panel_of(switched)}
+        moves = [thing for (thing, _), sectors in zip(session.switches,
+                                                      session.layout.switch_moves, strict=True)
+                 if switched.sector in sectors]
+        assert moves, "a door no use opens has a switch that moves it"
+        assert block["panel"] is None or block["panel"] == session.ids.thing(moves[0], "object")
+        # Once the player has seen the switch, it is named as the door's panel.
+        session.known.things[moves[0].id] = Sighting(moves[0], "object", "switch", 0, True)
+        assert session.panel_of(switched) == session.ids.thing(moves[0], "object")
+    finally:
+        session.close()
