@@ -258,3 +258,27 @@ def test_a_door_opened_by_a_switch_names_it_once_seen() -> None:
         assert session.panel_of(switched) == session.ids.thing(moves[0], "object")
     finally:
         session.close()
+
+
+@needs_engine
+@pytest.mark.slow
+def test_t16_verdict_matches_the_kill_count_and_health(tmp_path) -> None:
+    summary, snap, session = _played_and_replayed(tmp_path, "doom:t16_map01_clear", 0)
+    clear, health = summary["objectives"]
+    cleared = snap.counters["KILLCOUNT"] >= session.facts.monsters_at_start
+    assert (clear["status"] == "done") is cleared
+    # The health floor is judged every tic and ends the mission the tic it breaks.
+    assert (health["status"] == "failed") is (snap.counters["HEALTH"] < 50)
+    assert summary["success"] is (cleared and health["status"] != "failed")
+    assert snap.counters["KILLCOUNT"] > 0
+    session.close()
+
+
+@needs_engine
+@pytest.mark.slow
+def test_t01_verdict_matches_the_level_exit(tmp_path) -> None:
+    summary, snap, session = _played_and_replayed(tmp_path, "doom:t01_e1m1_exit", 0)
+    left = snap.finished and not snap.dead and snap.tic < session.facts.timeout_tic
+    assert summary["success"] is left
+    assert (summary["failure"] == "the player died") is snap.dead
+    session.close()
