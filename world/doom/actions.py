@@ -28,6 +28,7 @@ Outcome = tuple[str, str, tuple[float, float] | None]
 FIRE_RANGE = 1200.0  # an attack walks until the target is this close and in view
 INSIDE = 40.0  # go_to_area stops this far past the way out
 DOOR_REACH = 96.0  # a walk stuck this near a door's middle is up against it
+MAX_REPLANS = 8  # walks replanned at most this often for harmful pickups seen on the way
 DOOR_WATCH = 12  # tics after use within which a door that opens starts to move
 
 
@@ -45,8 +46,7 @@ def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float,
     def planned(sector: int) -> tuple[float, float]:
         return opened(sector) if sector in usable else live(sector)
 
-    avoid = tuple((s.thing.x, s.thing.y) for s in session.known.things.values()
-                  if s.kind == "prop" and math.dist((s.thing.x, s.thing.y), goal) > 48)
+    avoid = _harmful(session, goal)
     if avoid:
         # Harmful pickups are walked around when a route around them exists.
         around = session.planner.plan(snap.xy, goal, Heights(floors, ceilings), avoid=avoid)
@@ -55,17 +55,31 @@ def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float,
     return session.layout.navgrid.plan(snap.xy, goal, planned)
 
 
+def _harmful(session: DoomSession, goal: tuple[float, float]) -> tuple[tuple[float, float], ...]:
+    # Known harmful pickups, but the ones beside the goal (it could not be reached).
+    return tuple((s.thing.x, s.thing.y) for s in session.known.things.values()
+                 if s.kind == "prop" and math.dist((s.thing.x, s.thing.y), goal) > 48)
+
+
 def _walk_to(session: DoomSession, play: Play, goal: tuple[float, float], *,
              use_on_way: bool = False, reach: float = 20.0) -> str:
-    # Replans once after a stuck leg: a door may have opened or a monster moved away.
-    for _ in range(2):
+    # Replans once after a stuck leg (a door may have opened or a monster moved away),
+    # and whenever a harmful pickup comes into view on the way.
+    stuck = replans = 0
+    while True:
         points = _route(session, goal)
         if points is None:
             return "unreachable"
-        reason = walk(play, points, use_on_way=use_on_way, last_reach=reach)
-        if reason != "stuck":
+        known = _harmful(session, goal)
+        watch = None if replans >= MAX_REPLANS else (
+            lambda known=known: _harmful(session, goal) != known)
+        reason = walk(play, points, use_on_way=use_on_way, last_reach=reach, replan=watch)
+        if reason == "replan":
+            replans += 1
+            continue
+        if reason != "stuck" or stuck:
             return reason
-    return "stuck"
+        stuck += 1
 
 
 def go_to(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:

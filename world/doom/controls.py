@@ -26,6 +26,7 @@ STUCK_MOVE = 24.0  # ...moving less than this is stuck
 LOST_TICS = 35  # a target out of sight this long is lost
 AIM_TOLERANCE = 4.0  # degrees off a target at which firing hits (Doom aims vertically)
 BACK_OFF = 128.0  # a biting monster nearer than this is backed away from while firing
+REPLAN_TICS = 5  # tics between asks whether a walk must be planned again
 REFIRE_TICS = 20  # a pistol shot's whole cycle, so the next press is a fresh shot
 
 
@@ -112,8 +113,12 @@ class Play:
 
 
 def walk(play: Play, waypoints: list[tuple[float, float]], *, use_on_way: bool = False,
-         last_reach: float = ARRIVE) -> str:
-    """Walk the waypoints in order; arrived, stuck, or the interrupting reason."""
+         last_reach: float = ARRIVE, replan: Callable[[], bool] | None = None) -> str:
+    """Walk the waypoints in order; arrived, stuck, or the interrupting reason.
+
+    `replan()`, asked every few tics, ends the walk as "replan" (for the caller to plan
+    again) when what the route was planned around has changed.
+    """
     history: list[tuple[float, float]] = [play.last.xy]
     k = 0
     while k < len(waypoints):
@@ -132,6 +137,8 @@ def walk(play: Play, waypoints: list[tuple[float, float]], *, use_on_way: bool =
             return reason
         if len(history) > STUCK_TICS and math.dist(history[-STUCK_TICS], snap.xy) < STUCK_MOVE:
             return "stuck"
+        if replan is not None and play.tics % REPLAN_TICS == 0 and replan():
+            return "replan"
     return "arrived"
 
 
