@@ -262,6 +262,7 @@ def test_a_door_opened_by_a_switch_names_it_once_seen() -> None:
 
 @needs_engine
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # an episode and its replay on MAP01 take minutes on a busy machine
 def test_t16_verdict_matches_the_kill_count_and_health(tmp_path) -> None:
     summary, snap, session = _played_and_replayed(tmp_path, "doom:t16_map01_clear", 0)
     clear, health = summary["objectives"]
@@ -276,6 +277,7 @@ def test_t16_verdict_matches_the_kill_count_and_health(tmp_path) -> None:
 
 @needs_engine
 @pytest.mark.slow
+@pytest.mark.timeout(1500)  # an episode and its replay on E1M1 take minutes on a busy machine
 def test_t01_verdict_matches_the_level_exit(tmp_path) -> None:
     summary, snap, session = _played_and_replayed(tmp_path, "doom:t01_e1m1_exit", 0)
     left = snap.finished and not snap.dead and snap.tic < session.facts.timeout_tic
