@@ -8,12 +8,16 @@ same run, ViZDoom's raw tics per second on the same map with the same settings (
 read every tic, as the harness reads it, and not read). With --doc the table is also
 written into docs/levels.md between its Doom results markers.
 
-Usage: python benchmarks/doom_tasks.py [--seeds 10] [--tasks t17_my_way_home,...] [--doc]
+Usage: python benchmarks/doom_tasks.py [--seeds 10] [--tasks t17_my_way_home,...] [--jobs 2]
+[--doc]. With --jobs N, N episodes run at once (each its own engine), so times per
+decision are those of N episodes sharing the machine; the raw tics/s are measured
+after the episodes, one engine at a time.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import gzip
 import json
 import os
@@ -64,13 +68,17 @@ def harness_ms(record: str) -> list[float]:
     return [t["harness_ms"] for t in lines if t.get("kind") == "turn" and "harness_ms" in t]
 
 
-def one_task(mission_id: str, seeds: int, out_dir: str) -> dict:
-    """The reference agent over seeds 0..seeds-1 on one mission."""
-    rows, times = [], []
-    for seed in range(seeds):
-        summary = runner.run(mission_id, AGENT, seed=seed, out_dir=out_dir)
-        rows.append(summary)
-        times += harness_ms(summary["record"])
+def one_episode(mission_id: str, seed: int, out_dir: str) -> tuple[dict, list[float]]:
+    """One episode's summary and its turns' harness times."""
+    summary = runner.run(mission_id, AGENT, seed=seed, out_dir=out_dir)
+    return summary, harness_ms(summary["record"])
+
+
+def one_task(mission_id: str, played: list[tuple[dict, list[float]]]) -> dict:
+    """The reference agent's episodes on one mission (seeds 0..N-1), summed up."""
+    rows = [summary for summary, _ in played]
+    times = [ms for _, turns in played for ms in turns]
+    seeds = len(rows)
     return {
         "task": mission_id,
         "seeds": seeds,
@@ -80,7 +88,6 @@ def one_task(mission_id: str, seeds: int, out_dir: str) -> dict:
         "outcomes": sorted({r["outcome"] for r in rows}),
         "harness_ms_per_decision_mean": round(statistics.fmean(times), 1) if times else None,
         "harness_ms_per_decision_p50": round(statistics.median(times), 1) if times else None,
-        **raw_tics(mission_id),
         "load_average": round(os.getloadavg()[0], 2),
     }
 
@@ -98,13 +105,14 @@ def table(results: list[dict]) -> list[str]:
     return lines
 
 
-def write_doc(results: list[dict]) -> None:
+def write_doc(results: list[dict], jobs: int) -> None:
     """Put the table between the Doom results markers of docs/levels.md."""
     page = DOC.read_text(encoding="utf-8")
     head, rest = page.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
+    at_once = "one episode at a time" if jobs <= 1 else f"{jobs} episodes at a time"
     note = ("Reference agent, seeds 0 to "
-            f"{results[0]['seeds'] - 1}, one episode at a time (load average "
+            f"{results[0]['seeds'] - 1}, {at_once} (load average "
             f"{results[-1]['load_average']} at the end).")
     DOC.write_text(head + BEGIN + "\n" + "\n".join([note, "", *table(results)]) + "\n" + END
                    + tail, encoding="utf-8")
@@ -115,15 +123,26 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--tasks", default=",".join(p.stem for p in mission_files()))
+    parser.add_argument("--jobs", type=int, default=1, help="episodes run at once")
     parser.add_argument("--doc", action="store_true", help="write the table into docs/levels.md")
     args = parser.parse_args()
+    missions = [f"doom:{name}" for name in args.tasks.split(",")]
     results = []
-    with tempfile.TemporaryDirectory() as out_dir:
-        for name in args.tasks.split(","):
-            results.append(one_task(f"doom:{name}", args.seeds, out_dir))
+    with tempfile.TemporaryDirectory() as out_dir, \
+            concurrent.futures.ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        # Submitted in mission order, seed order: each mission is summed up as soon as its
+        # own episodes are done, while the next mission's already run.
+        futures = {m: [pool.submit(one_episode, m, seed, out_dir) for seed in range(args.seeds)]
+                   for m in missions}
+        for mission in missions:
+            results.append(one_task(mission, [f.result() for f in futures[mission]]))
             print(json.dumps(results[-1]), flush=True)
+    for row in results:
+        # Measured once this run's episodes are done, one engine at a time.
+        row.update(raw_tics(row["task"]))
+        print(json.dumps(row), flush=True)
     if args.doc:
-        write_doc(results)
+        write_doc(results, args.jobs)
     return 0
 
 

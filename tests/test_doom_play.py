@@ -109,8 +109,51 @@ def test_t04_verdict_matches_the_engine(tmp_path) -> None:
     summary, snap, session = _played_and_replayed(tmp_path, "doom:t04_defend_the_center", 1)
     lived = (snap.tic - session.start_tic) >= 60 * 35 and not snap.dead
     assert summary["success"] is lived
+    assert summary["success"]  # rounds kept for the monsters that come close
     assert snap.counters["KILLCOUNT"] > 0  # the return fire and attacks hit something
     session.close()
+
+
+@needs_engine
+def test_return_fire_shoots_back_during_a_walk() -> None:
+    level = resolve("doom:t04_defend_the_center").level
+    session = new_session(level, "normal", 0)
+    try:
+        x, _, z = session.view()["player"]["position"]
+        for turn in range(40):
+            before = session.engine.snap.counters["KILLCOUNT"]
+            result = session.act("go_to", {"x": x + (60 if turn % 2 else -60), "z": z})
+            assert result["end_reason"] != "dead"
+            if session.engine.snap.counters["KILLCOUNT"] > before and result["distance_moved"]:
+                break
+        else:
+            pytest.fail("no monster went down during a walk in 40 walks")
+        assert result["action"] == "go_to"
+    finally:
+        session.close()
+
+
+@needs_engine
+def test_biting_monsters_are_let_come_close_while_rounds_are_few() -> None:
+    from world.doom.engine import Snapshot, Thing
+    from world.doom.returnfire import FEW_ROUNDS, MELEE_FIRE, worth_a_shot
+
+    def snap(weapon: int, rounds: int) -> Snapshot:
+        counters = {"POSITION_X": 0.0, "POSITION_Y": 0.0, "SELECTED_WEAPON": float(weapon),
+                    "SELECTED_WEAPON_AMMO": float(rounds)}
+        return Snapshot(0, False, counters, (), (), ())
+
+    def monster(name: str, distance: float) -> Thing:
+        return Thing(1, name, "Monster", distance, 0.0, 0.0, 0.0)
+
+    few, many = snap(2, FEW_ROUNDS), snap(2, FEW_ROUNDS + 1)
+    assert not worth_a_shot(few, monster("Demon", MELEE_FIRE + 1))
+    assert worth_a_shot(few, monster("Demon", MELEE_FIRE))
+    assert worth_a_shot(few, monster("DoomImp", 1000))  # it throws fire from afar
+    assert worth_a_shot(many, monster("Demon", 1000))
+    assert not worth_a_shot(snap(2, 0), monster("DoomImp", 50))  # nothing to fire
+    assert not worth_a_shot(snap(1, 0), monster("Demon", 200))  # a fist reaches 96
+    assert worth_a_shot(snap(1, 0), monster("Demon", 60))
 
 
 def test_bad_mission_file_is_named_with_its_field(tmp_path, monkeypatch) -> None:
@@ -291,6 +334,43 @@ def test_views_name_things_in_the_benchmarks_words() -> None:
 
 
 @needs_engine
+def test_every_way_leads_to_a_point_inside_its_area() -> None:
+    from world.doom.layout import Layout
+    for ref in ("doom:t16_map01_clear", "doom:t01_e1m1_exit"):
+        layout = Layout(resolve(ref).level)
+        pairs = [(w, a) for w in layout.ways for a in w.areas[:2]]
+        inside = [layout.area_at(*layout.inside(w, a)) == a for w, a in pairs]
+        # A few ways join areas the map draws overlapping; every door leads in but one.
+        assert sum(inside) >= 0.97 * len(pairs), (ref, sum(inside), len(pairs))
+    map01 = Layout(resolve("doom:t16_map01_clear").level)
+    door = next(w for w in map01.ways if w.kind == "door" and w.areas == (5, 43))
+    assert map01.area_at(*map01.inside(door, 43)) == 43  # a deep door off its normal
+
+
+@needs_engine
+def test_a_door_opened_by_a_switch_names_it_once_seen() -> None:
+    from world.doom.known import Sighting
+    level = resolve("doom:t16_map01_clear").level
+    session = new_session(level, "hard", 0)
+    try:
+        switched = next(d for d in session.doors if not d.manual and d.key is None)
+        ep = session.ids.of("door", switched.index)
+        block = session.door_block(ep)
+        assert block == {"door": ep, "state": "closed", "key": None, "key_area": None,
+                         "panel": session.panel_of(switched)}
+        moves = [thing for (thing, _), sectors in zip(session.switches,
+                                                      session.layout.switch_moves, strict=True)
+                 if switched.sector in sectors]
+        assert moves, "a door no use opens has a switch that moves it"
+        assert block["panel"] is None or block["panel"] == session.ids.thing(moves[0], "object")
+        # Once the player has seen the switch, it is named as the door's panel.
+        session.known.things[moves[0].id] = Sighting(moves[0], "object", "switch", 0, True)
+        assert session.panel_of(switched) == session.ids.thing(moves[0], "object")
+    finally:
+        session.close()
+
+
+@needs_engine
 def test_check_reads_a_doom_mission_with_its_map(capsys) -> None:
     from harness.cli import main
 
@@ -432,3 +512,29 @@ def test_t06_a_secret_entered_is_the_engines_count(tmp_path) -> None:
         assert status.score == round(PARTIAL_SHARE * 0.5 / 2, 6)
     finally:
         session.close()
+
+
+@needs_engine
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # an episode and its replay on MAP01 take minutes on a busy machine
+def test_t16_verdict_matches_the_kill_count_and_health(tmp_path) -> None:
+    summary, snap, session = _played_and_replayed(tmp_path, "doom:t16_map01_clear", 0)
+    clear, health = summary["objectives"]
+    cleared = snap.counters["KILLCOUNT"] >= session.facts.monsters_at_start
+    assert (clear["status"] == "done") is cleared
+    # The health floor is judged every tic and ends the mission the tic it breaks.
+    assert (health["status"] == "failed") is (snap.counters["HEALTH"] < 50)
+    assert summary["success"] is (cleared and health["status"] != "failed")
+    assert snap.counters["KILLCOUNT"] > 0
+    session.close()
+
+
+@needs_engine
+@pytest.mark.slow
+@pytest.mark.timeout(1500)  # an episode and its replay on E1M1 take minutes on a busy machine
+def test_t01_verdict_matches_the_level_exit(tmp_path) -> None:
+    summary, snap, session = _played_and_replayed(tmp_path, "doom:t01_e1m1_exit", 0)
+    left = snap.finished and not snap.dead and snap.tic < session.facts.timeout_tic
+    assert summary["success"] is left
+    assert (summary["failure"] == "the player died") is snap.dead
+    session.close()

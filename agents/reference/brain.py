@@ -16,6 +16,7 @@ from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     enter_area,
     explore,
+    look_around,
     open_way,
     upstairs_leg,
     use_thing,
@@ -110,6 +111,7 @@ class Brain:
             lambda: _quiet(explore(mem), stealth),
             lambda: restock(mem),
             lambda: wander(mem),
+            lambda: look_around(mem),
         ]
         for step in steps:
             decision = step()

@@ -51,6 +51,7 @@ class Memory:
     escorted: set[str] = field(default_factory=set)
     downed: set[str] = field(default_factory=set)
     openers: dict[str, str] = field(default_factory=dict)
+    draining: bool = False  # the last wait lost health with nobody in view
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
@@ -60,6 +61,10 @@ class Memory:
         self.time_s = observation["time_s"]
         self.last = observation["last_result"]
         self.error = observation["error"]
+        if self.last is not None and self.last["action"] == "wait":
+            self.draining = any(c.startswith("you lost") for c in self.last["changes"]) \
+                and not any(r["seen"] == "now" and r["friendly"] is not True and not r["down"]
+                            for r in view["characters"])
         if self.error and self.last_decision is not None:
             self.fail(self.last_decision, 3)
         area = view["area"]

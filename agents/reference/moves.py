@@ -393,3 +393,27 @@ def wander(mem: Memory) -> Decision | None:
         return None
     spot, aid = spots[(mem.turn // 2) % len(spots)]
     return walk_to(mem, spot, f"roaming towards {aid}")
+
+
+LOOK_LEG = 320.0  # how far a look across the current area walks
+
+
+def look_around(mem: Memory) -> Decision | None:
+    """Walk a leg across the current area when nothing else is left, a heading at a time.
+
+    A level that is one large area (a maze drawn as one room) has no way out to explore
+    and no other area to roam to; its far parts are seen only by walking there. The
+    eight headings are tried in turn from one that moves on with each decision, each
+    given up after it fails once (a point in a wall or beyond reach).
+    """
+    x, y, z = mem.position
+    for k in range(8):
+        heading = math.radians(45.0 * ((mem.turn + k) % 8))
+        point = (x + LOOK_LEG * math.cos(heading), y, z + LOOK_LEG * math.sin(heading))
+        decision: Decision = ("go_to", {"x": round(point[0], 1), "z": round(point[2], 1),
+                                        "y": round(y, 1), "use_on_way": True,
+                                        "fire_on_way": True},
+                              "looking around the far parts of this area")
+        if not mem.failed(decision, 1):
+            return decision
+    return None

@@ -34,6 +34,7 @@ from agents.reference.moves import (
     clear_next_door,
     enter_area,
     explore,
+    look_around,
     scout,
     use_thing,
     walk_to,
@@ -300,7 +301,15 @@ def survive(mem: Memory, obj: Objective) -> Decision | None:
     step = heal(mem, SURVIVE_HEAL)
     if step is not None or open_work(mem, obj):
         return step
+    if mem.draining:
+        # Health ran out while standing still with nobody in view: something underfoot
+        # hurts (an acid floor), so waiting only loses more. Medkits are fetched up to
+        # full health, and with none known the level is walked for more.
+        step = heal(mem, 1.0) or explore(mem) or look_around(mem)
+        if step is not None:
+            return step
     return ("wait", {"seconds": 2.0}, f"objective {obj['index']}: holding on")
+
 
 
 def find_secrets(mem: Memory, obj: Objective) -> Decision | None:

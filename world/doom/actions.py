@@ -14,9 +14,11 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from world.doom.controls import AIM_TOLERANCE, Play, aim_and_fire, face, press_use, walk
-from world.doom.geometry import Heights
+from world.doom.controls import Play, aim_and_fire, face, press_use, walk
+from world.doom.geometry import HEADROOM, Heights
+from world.doom.layout import DoorSpot
 from world.doom.navgrid import doors_open
+from world.doom.returnfire import rounds
 from world.errors import InvalidRequestError
 
 if TYPE_CHECKING:
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
 Outcome = tuple[str, str, tuple[float, float] | None]
 FIRE_RANGE = 1200.0  # an attack walks until the target is this close and in view
 INSIDE = 40.0  # go_to_area stops this far past the way out
+DOOR_REACH = 96.0  # a walk stuck this near a door's middle is up against it
+MAX_REPLANS = 8  # walks replanned at most this often for harmful pickups seen on the way
+DOOR_WATCH = 12  # tics after use within which a door that opens starts to move
 
 
 def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float, float]] | None:
@@ -41,8 +46,7 @@ def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float,
     def planned(sector: int) -> tuple[float, float]:
         return opened(sector) if sector in usable else live(sector)
 
-    avoid = tuple((s.thing.x, s.thing.y) for s in session.known.things.values()
-                  if s.kind == "prop" and math.dist((s.thing.x, s.thing.y), goal) > 48)
+    avoid = _harmful(session, goal)
     if avoid:
         # Harmful pickups are walked around when a route around them exists.
         around = session.planner.plan(snap.xy, goal, Heights(floors, ceilings), avoid=avoid)
@@ -51,17 +55,31 @@ def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float,
     return session.layout.navgrid.plan(snap.xy, goal, planned)
 
 
+def _harmful(session: DoomSession, goal: tuple[float, float]) -> tuple[tuple[float, float], ...]:
+    # Known harmful pickups, but the ones beside the goal (it could not be reached).
+    return tuple((s.thing.x, s.thing.y) for s in session.known.things.values()
+                 if s.kind == "prop" and math.dist((s.thing.x, s.thing.y), goal) > 48)
+
+
 def _walk_to(session: DoomSession, play: Play, goal: tuple[float, float], *,
              use_on_way: bool = False, reach: float = 20.0) -> str:
-    # Replans once after a stuck leg: a door may have opened or a monster moved away.
-    for _ in range(2):
+    # Replans once after a stuck leg (a door may have opened or a monster moved away),
+    # and whenever a harmful pickup comes into view on the way.
+    stuck = replans = 0
+    while True:
         points = _route(session, goal)
         if points is None:
             return "unreachable"
-        reason = walk(play, points, use_on_way=use_on_way, last_reach=reach)
-        if reason != "stuck":
+        known = _harmful(session, goal)
+        watch = None if replans >= MAX_REPLANS else (
+            lambda known=known: _harmful(session, goal) != known)
+        reason = walk(play, points, use_on_way=use_on_way, last_reach=reach, replan=watch)
+        if reason == "replan":
+            replans += 1
+            continue
+        if reason != "stuck" or stuck:
             return reason
-    return "stuck"
+        stuck += 1
 
 
 def go_to(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
@@ -99,13 +117,46 @@ def go_to_object(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
     if spot is None:
         return ("target_gone", "It is no longer there.", None)
     wall = session.switch_face(args["object_id"])
+    door = session.door_of(args["object_id"])
     reason = _walk_to(session, play, spot, use_on_way=True, reach=24.0 if wall is None else 12.0)
+    if reason == "stuck" and door is not None \
+            and math.dist(session.engine.snap.xy, spot) < DOOR_REACH:
+        reason = "arrived"  # up against a shut door: use it, and see whether it opens
     if reason == "arrived":
         reason = face(play, wall or spot) or press_use(play) or "arrived"
+    if reason == "arrived" and door is not None:
+        reason = _door_moves(session, play, door)
+        if reason == "door_closed":
+            return (reason, _shut(session, args["object_id"], door), None)
     if session.spot_of(args["object_id"]) is None:
         return (reason, "Took it.", None)
     return (reason, "Walked up to it and pressed use." if reason == "arrived"
             else "Did not reach it.", None)
+
+
+def _door_moves(session: DoomSession, play: Play, door: DoorSpot) -> str:
+    # A door used opens within a few tics; one that stays shut needs a key or a switch.
+    snap = session.engine.snap
+    shut = snap.ceilings[door.sector] - snap.floors[door.sector]
+    for _ in range(DOOR_WATCH):
+        now = session.engine.snap
+        if now.ceilings[door.sector] - now.floors[door.sector] != shut or shut >= HEADROOM:
+            return "arrived"
+        _, reason = play.go(None, 0.0)
+        if reason is not None:
+            return reason
+    return "door_closed"
+
+
+def _shut(session: DoomSession, ep: str, door: DoorSpot) -> str:
+    if door.key:
+        return f"The door {ep} is locked; it needs the {door.key} key."
+    panel = session.panel_of(door)
+    if panel is not None:
+        return f"The door {ep} has no handle; the panel {panel} opens it."
+    if not door.manual:
+        return f"The door {ep} has no handle; a switch opens it, not seen so far."
+    return f"The door {ep} did not open."
 
 
 def turn_and_use(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
@@ -118,21 +169,18 @@ def turn_and_use(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
 def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     """Close in on a monster until it is in view and in range, then aim and fire."""
     target = args["character_id"]
-
-    def where() -> tuple[float, float] | None:
-        return session.live_position(target)
-
-    spot = where()
-    if spot is None:
+    monster = session.live_monster(target)
+    if monster is None:
         return ("target_gone", "It is down or gone.", None)
     snap = session.engine.snap
+    spot = (monster.x, monster.y)
     if math.dist(snap.xy, spot) > FIRE_RANGE or not session.sees(spot):
         reason = _walk_to(session, play, spot, reach=FIRE_RANGE / 2)
-        if reason not in ("arrived", "gave_up") or where() is None:
+        if reason not in ("arrived", "gave_up") or session.live_monster(target) is None:
             return (reason, "Closed in on it.", None)
-    if session.ammo() <= 0:
+    if rounds(session.engine.snap) <= 0:
         return ("out_of_ammo", "The weapon in hand has no ammunition.", None)
-    reason = aim_and_fire(play, where, session.sees, lambda: session.can_hit(where()))
+    reason = aim_and_fire(play, lambda: session.live_monster(target), session.sees)
     if reason == "arrived":
         return ("arrived", "It went down.", None)
     if reason == "target_gone":
@@ -146,16 +194,7 @@ def wait(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     """Let time pass, shooting back at monsters in view (automatic return fire)."""
     need = max(1, round(float(args["seconds"]) * 35))
     while play.tics < need:
-        threat = session.nearest_threat()
-        if threat is not None:
-            delta = (math.degrees(math.atan2(threat[1] - play.last.xy[1],
-                                             threat[0] - play.last.xy[0]))
-                     - play.last.angle + 180) % 360 - 180
-            turn = max(-30.0, min(30.0, delta))
-            aimed = abs(delta) < AIM_TOLERANCE and session.can_hit(threat)
-            _, reason = play.tic(turn=turn, attack=play.trigger(aimed))
-        else:
-            _, reason = play.tic()
+        _, reason = play.go(None, 0.0)
         if reason is not None:
             return (reason, "Stopped waiting.", None)
     return ("arrived", f"Waited {need / 35:.1f} s.", None)

@@ -3,7 +3,10 @@
 Each controller advances the engine one tic at a time through `Play.tic`, which judges
 the objectives, keeps the player's knowledge up to date and says whether the action must
 stop (the player hurt or dead, an objective changed, the map ended). A controller
-returns the end reason of the shipped catalogue.
+returns the end reason of the shipped catalogue. Walks and waits move through
+`Play.go`, which carries automatic return fire (world/doom/returnfire.py): with a
+monster to answer, the player faces and fires at it while his feet keep to the walk,
+forward and sideways thrust split along the way (Doom strafes as fast as it walks).
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from world.doom.engine import Snapshot
+from world.doom.engine import Snapshot, Thing
+from world.doom.returnfire import BITERS, MELEE_FIRE, ReturnFire, rounds, worth_a_shot
 
 MAX_TURN = 30.0  # degrees a tic: fast enough, and never overshooting a near target
 WALK = 50.0  # forward delta: a steady walk of about 8 units a tic
@@ -21,6 +25,8 @@ STUCK_TICS = 70  # over this many tics...
 STUCK_MOVE = 24.0  # ...moving less than this is stuck
 LOST_TICS = 35  # a target out of sight this long is lost
 AIM_TOLERANCE = 4.0  # degrees off a target at which firing hits (Doom aims vertically)
+BACK_OFF = 128.0  # a biting monster nearer than this is backed away from while firing
+REPLAN_TICS = 5  # tics between asks whether a walk must be planned again
 REFIRE_TICS = 20  # a pistol shot's whole cycle, so the next press is a fresh shot
 
 
@@ -67,6 +73,32 @@ class Play:
 
     last: Snapshot = None  # type: ignore[assignment]
     pressed_at: int = -REFIRE_TICS
+    reflex: ReturnFire | None = None
+
+    def go(self, heading: float | None, speed: float, *,
+           use: bool = False) -> tuple[Snapshot, str | None]:
+        """One tic moving along a map heading (None: standing), with return fire.
+
+        With no monster to answer, the player turns toward the heading and walks only
+        roughly facing it (so corners are not cut); with one, he turns to it and fires
+        when aligned while the thrust is split into forward and sideways parts.
+        """
+        snap = self.last
+        target = self.reflex.target(snap) if self.reflex is not None else None
+        if target is None:
+            if heading is None:
+                return self.tic(use=use)
+            delta = turn_delta(snap, heading)
+            pace = speed if abs(delta) < 20 else (speed / 3 if abs(delta) < 60 else 0.0)
+            return self.tic(forward=pace, turn=delta, use=use)
+        off = _off(snap, (target.x, target.y))
+        fire = self.trigger(abs(off) <= AIM_TOLERANCE)
+        forward = strafe = 0.0
+        if heading is not None:
+            rel = math.radians(heading - snap.angle)
+            # Strafe's positive delta is to the right: clockwise of the facing.
+            forward, strafe = speed * math.cos(rel), -speed * math.sin(rel)
+        return self.tic(forward, strafe, max(-MAX_TURN, min(MAX_TURN, off)), fire, use)
 
     def trigger(self, aimed: bool) -> bool:
         """Whether to press attack this tic: aimed, and only once the last shot is done.
@@ -81,8 +113,12 @@ class Play:
 
 
 def walk(play: Play, waypoints: list[tuple[float, float]], *, use_on_way: bool = False,
-         last_reach: float = ARRIVE) -> str:
-    """Walk the waypoints in order; arrived, stuck, or the interrupting reason."""
+         last_reach: float = ARRIVE, replan: Callable[[], bool] | None = None) -> str:
+    """Walk the waypoints in order; arrived, stuck, or the interrupting reason.
+
+    `replan()`, asked every few tics, ends the walk as "replan" (for the caller to plan
+    again) when what the route was planned around has changed.
+    """
     history: list[tuple[float, float]] = [play.last.xy]
     k = 0
     while k < len(waypoints):
@@ -92,18 +128,17 @@ def walk(play: Play, waypoints: list[tuple[float, float]], *, use_on_way: bool =
         if math.dist(snap.xy, target) <= reach:
             k += 1
             continue
-        delta = turn_delta(snap, heading_to(snap, target))
-        # Walk only roughly facing the target, slower when close, so corners are not cut.
-        speed = WALK if abs(delta) < 20 else (WALK / 3 if abs(delta) < 60 else 0.0)
-        if math.dist(snap.xy, target) < 40:
-            speed = min(speed, WALK * 0.6)
+        # Slower when close, so corners are not cut.
+        speed = WALK * 0.6 if math.dist(snap.xy, target) < 40 else WALK
         press = use_on_way and play.tics % 12 == 6
-        snap, reason = play.tic(forward=speed, turn=delta, use=press)
+        snap, reason = play.go(heading_to(snap, target), speed, use=press)
         history.append(snap.xy)
         if reason is not None:
             return reason
         if len(history) > STUCK_TICS and math.dist(history[-STUCK_TICS], snap.xy) < STUCK_MOVE:
             return "stuck"
+        if replan is not None and play.tics % REPLAN_TICS == 0 and replan():
+            return "replan"
     return "arrived"
 
 
@@ -128,27 +163,45 @@ def press_use(play: Play, tics: int = 4) -> str | None:
     return None
 
 
-def aim_and_fire(play: Play, where: Callable[[], tuple[float, float] | None],
-                 sees: Callable[[tuple[float, float]], bool],
-                 loaded: Callable[[], bool]) -> str:
-    """Turn toward a target and fire while aligned, until it is gone or the action stops.
+def aim_and_fire(play: Play, where: Callable[[], Thing | None],
+                 sees: Callable[[tuple[float, float]], bool]) -> str:
+    """Turn toward a monster and fire while aligned, until it is down or the action stops.
 
-    `where` gives the target's position now, or None once it is down or gone; a target
-    out of sight for a second ends the fire as `target_gone` (nothing to shoot at), an
-    empty weapon as `out_of_ammo`.
+    `where` gives the monster now, or None once it is down or gone; one out of sight for
+    a second ends the fire as `target_gone` (nothing to shoot at), an empty weapon as
+    `out_of_ammo`. A biting monster is let come close while rounds are few
+    (`worth_a_shot`), and another one about to bite is shot first: the reflex of return
+    fire.
     """
     unseen = 0
     while True:
-        spot = where()
-        if spot is None:
+        monster = where()
+        if monster is None:
             return "arrived"
+        snap = play.last
+        spot = (monster.x, monster.y)
         unseen = 0 if sees(spot) else unseen + 1
         if unseen > LOST_TICS:
             return "target_gone"
-        if not loaded():
+        if snap.counters["SELECTED_WEAPON"] > 1 and snap.counters["SELECTED_WEAPON_AMMO"] <= 0:
             return "out_of_ammo"
-        delta = turn_delta(play.last, heading_to(play.last, spot))
-        _, reason = play.tic(turn=delta, attack=play.trigger(abs(delta) <= AIM_TOLERANCE
-                                                             and not unseen))
+        other = play.reflex.target(snap) if play.reflex is not None else None
+        if other is not None and other.id != monster.id \
+                and math.dist(snap.xy, (other.x, other.y)) <= MELEE_FIRE \
+                < math.dist(snap.xy, spot):
+            monster, spot, unseen = other, (other.x, other.y), 0
+        off = _off(snap, spot)
+        aimed = abs(off) <= AIM_TOLERANCE and not unseen and worth_a_shot(snap, monster)
+        # A biting monster this close is backed away from while firing: the player runs
+        # faster than any of them, and each step back is a shot more before it bites.
+        back = -WALK if monster.name in BITERS and math.dist(snap.xy, spot) < BACK_OFF \
+            and rounds(snap) != math.inf else 0.0
+        _, reason = play.tic(forward=back, turn=max(-MAX_TURN, min(MAX_TURN, off)),
+                             attack=play.trigger(aimed))
         if reason is not None:
             return reason
+
+
+def _off(snap: Snapshot, point: tuple[float, float]) -> float:
+    # Degrees to turn (counter-clockwise positive) to face a point, unclamped.
+    return (heading_to(snap, point) - snap.angle + 180) % 360 - 180

@@ -66,6 +66,16 @@ class Snapshot:
                    float(o.position_z), float(o.angle)) for o in self._things),
             key=lambda t: t.id))
 
+    def thing(self, tid: int) -> Thing | None:
+        """One thing by engine id, without turning the others into `Thing`s."""
+        if isinstance(self._things, tuple) or "things" in self.__dict__:
+            return next((t for t in self.things if t.id == tid), None)
+        for o in self._things:
+            if o.id == tid:
+                return Thing(o.id, o.name, str(o.category), float(o.position_x),
+                             float(o.position_y), float(o.position_z), float(o.angle))
+        return None
+
     @property
     def xy(self) -> tuple[float, float]:
         """The player's ground position."""

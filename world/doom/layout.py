@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from shapely.geometry import Point
+from shapely.ops import nearest_points
+
 from world.doom.engine import Thing
 from world.doom.files import iwad, scenario
 from world.doom.maps import load_navgrid, load_rooms, load_sight
@@ -21,6 +24,7 @@ from world.doom.sight import Sight
 from world.doom.wad import map_names
 
 SWITCH_STAND = 28.0  # a switch is pressed from this far in front of its wall
+INSIDE_MARGIN = 32.0  # a point inside an area keeps this far off its edges when it can
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,9 @@ class Layout:
             ways.append(Way(i, w.areas, point, normal, w.kind, w.door))
         self.ways = tuple(ways)
         self.switches = self._switches()
+        self._inside: dict[tuple[int, int], tuple[float, float]] = {}
+        # Per switch (in the order of `switches`), the sectors it moves.
+        self.switch_moves = tuple(s.targets for s in self._ordered_switches())
 
     def area_at(self, x: float, y: float) -> int | None:
         """The area index under a point (a doorway answers its first room), or None."""
@@ -92,19 +99,40 @@ class Layout:
         return None if index < 0 else index
 
     def inside(self, way: Way, area: int) -> tuple[float, float]:
-        """A point just inside an area past a way's middle."""
+        """A point just inside an area past a way's middle.
+
+        Straight across the way when that lands in the area; else the point of the area
+        nearest the way's middle, kept off its edges (a deep door or a slanted mouth
+        puts the room beyond off the way's normal).
+        """
         for distance in (48.0, 32.0, 72.0, 96.0, 20.0, 128.0):
             for sign in (1, -1):
                 p = (way.point[0] + sign * way.normal[0] * distance,
                      way.point[1] + sign * way.normal[1] * distance)
                 if self.area_at(*p) == area:
                     return p
-        return way.point
+        key = (way.index, area)
+        if key not in self._inside:
+            self._inside[key] = self._nearest_inside(way.point, area)
+        return self._inside[key]
+
+    def _nearest_inside(self, point: tuple[float, float], area: int) -> tuple[float, float]:
+        shape = self.rooms.areas[area].shape
+        for margin in (INSIDE_MARGIN, INSIDE_MARGIN / 2, 0.0):
+            core = shape.buffer(-margin) if margin else shape
+            if core.is_empty:
+                continue
+            near = nearest_points(core, Point(point))[0]
+            if self.area_at(near.x, near.y) == area:
+                return (near.x, near.y)
+        return point
+
+    def _ordered_switches(self) -> list:
+        return sorted(self.rooms.switches, key=lambda s: (s.kind != "exit", s.line))
 
     def _switches(self) -> tuple[tuple[Thing, tuple[float, float]], ...]:
         found, out = self.map, []
-        ordered = sorted(self.rooms.switches, key=lambda s: (s.kind != "exit", s.line))
-        for k, switch in enumerate(ordered):
+        for k, switch in enumerate(self._ordered_switches()):
             line = found.lines[switch.line]
             a, b = found.vertices[line.v1], found.vertices[line.v2]
             dx, dy = b[0] - a[0], b[1] - a[1]

@@ -98,8 +98,10 @@ class Planner:
         if avoid:
             free = free.copy()
             for x, y in avoid:
+                # A pickup is taken at 36 units (its radius and the player's): three
+                # cells either side keep every cell middle farther than that.
                 ci, cj = self.cell(x, y)
-                free[max(0, ci - 2):ci + 3, max(0, cj - 2):cj + 3] = False
+                free[max(0, ci - 3):ci + 4, max(0, cj - 3):cj + 4] = False
         s = self._nearest_free(free, self.cell(*start))
         g = self._nearest_free(free, self.cell(*goal), reach)
         if s is None or g is None:

@@ -18,11 +18,12 @@ from world.actions.catalog import catalog
 from world.actions.timing import explicit
 from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
-from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec
+from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
 from world.doom.geometry import MapGeometry
 from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, describe, eye_and_heights
-from world.doom.layout import Layout, Way
+from world.doom.layout import DoorSpot, Layout, Way
 from world.doom.mission import DoomLevel
+from world.doom.returnfire import ReturnFire
 from world.doom.route import Planner
 from world.doom.verdict import Facts, Judge
 from world.doom.view import build_plan, build_view
@@ -30,10 +31,8 @@ from world.errors import UnknownIdError
 from world.observe.status import GameStatus
 from world.sim.clock import TICKS_PER_SECOND
 
-THREAT_RANGE = 1500.0  # return fire answers monsters in view this close
 PICKUP_EVERY = 4  # tics between looks for pickups taken
 PICKUP_REACH = 100.0  # a pickup gone this close to the player (a walk's 4 tics) was taken
-MELEE_REACH = 96.0  # a fist or chainsaw hurts only this close
 HURT = 10.0  # health lost in one action that interrupts it (acid floors drain less often)
 
 
@@ -123,7 +122,7 @@ class DoomSession:
                 return "damage"
             return None
 
-        play = Play(self._advance, interrupt, limit_tics)
+        play = Play(self._advance, interrupt, limit_tics, reflex=ReturnFire(self.sees_things))
         play.last = before
         reason, sentence, _ = EXECUTORS[action](self, play, args)
         self.known.update(self.engine.snap)
@@ -131,7 +130,8 @@ class DoomSession:
         return {
             "action": action, "args": dict(arguments), "end_reason": reason,
             "ticks": self.tick - start_tick, "distance_moved": round(play.moved, 2),
-            "events": [], "adjusted_target": None, "adjusted_by": 0.0, "door": None,
+            "events": [], "adjusted_target": None, "adjusted_by": 0.0,
+            "door": self.door_block(args["object_id"]) if reason == "door_closed" else None,
             "detail": sentence.replace("{area}", self.area_id_at(after.xy) or "another area"),
             "capped": limit.capped, "time_limit_ticks": limit.ticks,
             "path": [[round(x), round(self._floor(x, y)), round(y)] for x, y in play.path],
@@ -202,6 +202,24 @@ class DoomSession:
         thing = self.known.things[found[1]].thing
         return (thing.x, thing.y)
 
+    def door_of(self, ep: str) -> DoorSpot | None:
+        """The door an episode id names, or None when it names something else."""
+        found = self.ids.lookup(ep)
+        return self.doors[found[1]] if found is not None and found[0] == "door" else None
+
+    def door_block(self, ep: str) -> dict[str, Any]:
+        """A door that did not open: its state and the switch that opens it, once seen."""
+        door = self.doors[self.ids.lookup(ep)[1]]
+        return {"door": ep, "state": "locked" if door.key else "closed", "key": None,
+                "key_area": None, "panel": self.panel_of(door)}
+
+    def panel_of(self, door: DoorSpot) -> str | None:
+        """The id of a switch the player has seen that moves a door, or None."""
+        for (thing, _), moves in zip(self.switches, self.layout.switch_moves, strict=True):
+            if door.sector in moves and thing.id in self.known.things:
+                return self.ids.thing(thing, "object")
+        return None
+
     def switch_face(self, ep: str) -> tuple[float, float] | None:
         """For a switch, the middle of its wall (to face when pressing use); else None."""
         found = self.ids.lookup(ep)
@@ -210,12 +228,12 @@ class DoomSession:
                 return wall
         return None
 
-    def live_position(self, ep: str) -> tuple[float, float] | None:
-        """Where a known monster is now while it is alive; None once down or gone."""
+    def live_monster(self, ep: str) -> Thing | None:
+        """A known monster as it is now while it is alive; None once down or gone."""
         found = self.ids.lookup(ep)
         for t in self.engine.snap.things if found else ():
             if t.id == found[1] and t.category == "Monster":
-                return (t.x, t.y)
+                return t
         return None
 
     def sees(self, point: tuple[float, float], z: float | None = None) -> bool:
@@ -225,27 +243,13 @@ class DoomSession:
         height = self._floor(*point) if z is None else z
         return self.layout.sight.visible(eye, (point[0], point[1], height + AIM_HEIGHT), live)
 
-    def nearest_threat(self) -> tuple[float, float] | None:
-        """The nearest monster with a clear line within return-fire range, if any."""
-        snap = self.engine.snap
-        rows = sorted((math.dist(snap.xy, (t.x, t.y)), t.id, (t.x, t.y)) for t in snap.things
-                      if t.category == "Monster")
-        for distance, _, spot in rows:
-            if distance <= THREAT_RANGE and self.sees(spot):
-                return spot
-        return None
-
-    def ammo(self) -> float:
-        """Rounds of the weapon in hand (melee weapons count as loaded)."""
-        counters = self.engine.snap.counters
-        return counters["SELECTED_WEAPON_AMMO"] if counters["SELECTED_WEAPON"] > 1 else 1.0
-
-    def can_hit(self, spot: tuple[float, float] | None) -> bool:
-        """Whether the weapon in hand can hurt a target there (a fist only up close)."""
-        counters = self.engine.snap.counters
-        if counters["SELECTED_WEAPON"] > 1:
-            return counters["SELECTED_WEAPON_AMMO"] > 0
-        return spot is not None and math.dist(self.engine.snap.xy, spot) < MELEE_REACH
+    def sees_things(self, things: list[Thing]) -> list[bool]:
+        """Per thing, whether a sight line from the player's eye reaches its middle."""
+        if not things:
+            return []
+        eye, live = eye_and_heights(self.engine.snap)
+        targets = [(t.x, t.y, t.z + AIM_HEIGHT) for t in things]
+        return self.layout.sight.visible_many(eye, targets, live).tolist()
 
     def close(self) -> None:
         """Stop the engine."""
