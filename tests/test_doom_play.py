@@ -364,7 +364,8 @@ def test_a_door_opened_by_a_switch_names_it_once_seen() -> None:
         assert moves, "a door no use opens has a switch that moves it"
         assert block["panel"] is None or block["panel"] == session.ids.thing(moves[0], "object")
         # Once the player has seen the switch, it is named as the door's panel.
-        session.known.things[moves[0].id] = Sighting(moves[0], "object", "switch", 0, True)
+        session.known.things[moves[0].id] = Sighting(moves[0], "object", "switch", "switch",
+                                                     0, True)
         assert session.panel_of(switched) == session.ids.thing(moves[0], "object")
     finally:
         session.close()
