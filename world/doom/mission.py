@@ -23,6 +23,7 @@ from world.doom.files import file_digest, played_files
 from world.doom.specials import object_kinds
 from world.errors import LevelError, LevelProblem, WorldError
 from world.level.load import json_path
+from world.level.model import Budgets
 from world.objectives.registry import VERIFIERS as SHIPPED_VERIFIERS
 
 TASKS_DIR = Path(__file__).parent / "tasks"
@@ -37,14 +38,6 @@ class DoomDifficulty:
 
     id: str
     skill: int
-
-
-@dataclass(frozen=True)
-class DoomBudgets:
-    """Decisions and game seconds an episode may use."""
-
-    max_decisions: int
-    max_game_seconds: float
 
 
 @dataclass(frozen=True)
@@ -72,7 +65,7 @@ class DoomLevel:
     iwad: str | None
     map: str | None
     difficulties: tuple[DoomDifficulty, ...]
-    budgets: DoomBudgets
+    budgets: Budgets
     objectives: tuple[DoomObjective, ...]
     categories: tuple[str, ...]
     aliases: tuple[str, ...]
@@ -207,7 +200,8 @@ def _parse(path: Path) -> DoomLevel:
         id=PREFIX + path.stem, title=data["title"], brief=data["brief"],
         task=data.get("task", ""), scenario=engine.get("scenario"), iwad=engine.get("iwad"),
         map=engine.get("map"), difficulties=diffs,
-        budgets=DoomBudgets(budgets["max_decisions"], float(budgets["max_game_seconds"])),
+        budgets=Budgets(max_decisions=budgets["max_decisions"],
+                        max_game_seconds=float(budgets["max_game_seconds"])),
         objectives=objectives, categories=tuple(data.get("categories", ())),
         aliases=tuple(PREFIX + a for a in data.get("aliases", ())),
         design_note=data.get("design_note", ""),
