@@ -13,6 +13,7 @@ import pytest
 
 from harness.protocol import PROTOCOL_VERSION, schema_errors
 from harness.text_view import render_text_view
+from tests.knowledge_kit import armed, guard_seen_then_left_behind, observation_of
 from tests.level_factory import knowledge_level
 from world.errors import InvalidRequestError, UnknownIdError
 from world.level.load import parse_level
@@ -26,13 +27,6 @@ def _session(briefing: dict[str, Any] | None = None) -> WorldSession:
     if briefing is not None:
         data["briefing"] = briefing
     return WorldSession(parse_level(data), "easy", 0)
-
-
-def _observation(view: dict[str, Any], last: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"view": view, "turn": 1, "tick": 0, "time_s": 0.0, "error": None, "warnings": [],
-            "last_result": last, "budgets": {"decisions_left": 1, "game_seconds_left": 1.0,
-                                             "episode_wall_s_left": 1.0,
-                                             "decision_timeout_s": 1.0}}
 
 
 def test_an_unseen_object_is_not_listed_and_its_id_is_refused():
@@ -150,7 +144,7 @@ def test_a_hazard_in_view_is_listed_with_kind_extent_and_effect_in_both_views():
     acid = next(h for h in view["hazards"] if h["kind"] == "acid")
     assert acid["extent"] == [[300.0, 400.0], [500.0, 400.0], [500.0, 560.0], [300.0, 560.0]]
     assert "10% health a second" in acid["effect"]
-    text = render_text_view(_observation(view))
+    text = render_text_view(observation_of(view))
     assert "HAZARD acid" in text and "(300, 400)" in text and "10% health a second" in text
 
 
@@ -170,7 +164,7 @@ def test_the_text_view_never_changes_a_word_that_is_not_an_id():
     game = _session()
     result = game.act("wait", {"seconds": 2.5})
     assert result["detail"] == "Waited 2.5 s."
-    text = render_text_view(_observation(game.view(), {**result}))
+    text = render_text_view(observation_of(game.view(), {**result}))
     assert "Waited 2.5 s." in text
     for line in text.splitlines():
         for word in re.findall(r"[A-Za-z]+", EPISODE_ID.sub("", line)):
@@ -202,7 +196,7 @@ def test_an_observation_from_before_standing_was_added_is_still_valid():
     # Records made before the view said `standing` must still replay.
     # (This test's observation lacks a few budget fields: only the view is at stake.)
     message = {"type": "observation", "protocol_version": PROTOCOL_VERSION,
-               **_observation(_session().view())}
+               **observation_of(_session().view())}
     before = schema_errors("observation", message)
     assert not any(".view" in e for e in before)
     for row in message["view"]["objectives"]:
@@ -216,7 +210,7 @@ def test_a_text_view_on_every_shipped_level_stays_short(shipped_level, shipped_l
     game = session(shipped_level_id, hardest)
     game.view()
     result = game.act("wait", {"seconds": 8})
-    text = render_text_view(_observation(game.view(), result))
+    text = render_text_view(observation_of(game.view(), result))
     assert len(text) < 6000, (shipped_level_id, len(text))
 
 
@@ -236,7 +230,7 @@ def test_an_objective_says_to_look_for_its_target_until_it_is_located():
     view = game.view()
     row = view["objectives"][0]
     assert row["located"] is False and row["area"] is None and row["distance"] is None
-    assert "[not located yet: look for it]" in render_text_view(_observation(view))
+    assert "[not located yet: look for it]" in render_text_view(observation_of(view))
     briefed = _session({"objects": ["far_key"]}).view()["objectives"][0]
     assert briefed["located"] is True and briefed["point"] is not None
 
@@ -250,7 +244,7 @@ def test_a_shot_heard_through_a_wall_makes_its_shooter_known_roughly():
     row = next(c for c in game.view()["characters"] if c["id"] == guard)
     assert row["seen"] == "heard" and row["area"] is None and row["alertness"] == "unknown"
     assert row["position"][0] % 200 == 0 and row["position"][2] % 200 == 0
-    text = render_text_view(_observation(game.view()))
+    text = render_text_view(observation_of(game.view()))
     assert "place approximate" in text
     # A silenced shot is not heard.
     quiet = _session()
@@ -318,18 +312,11 @@ def test_a_pickup_known_taken_is_worked_on_again_once_back_in_place():
     assert again["end_reason"] == "arrived", again["detail"]
 
 
-def _armed(data: dict[str, Any]) -> dict[str, Any]:
-    # The player starts with a pistol in hand.
-    data["objects"].append({"id": "gun", "kind": "weapon", "weapon": "pistol", "amount": 16})
-    data["start"].update(inventory=["gun"], in_hand="gun")
-    return data
-
-
 def test_shooting_a_thing_broken_unseen_answers_from_what_the_player_saw():
     # A crate in the far room is briefed; someone breaks it behind the shut door. The
     # refusal speaks of the line of fire from here, never of the crate being broken;
     # once the player sees the spot, it is "already broken".
-    data = _armed(knowledge_level())
+    data = armed(knowledge_level())
     data["objects"].append({"id": "crate", "kind": "breakable", "area": "far",
                             "at": [1700, 500], "health": 0.5})
     data["briefing"] = {"floor_plan": True, "objects": ["crate"]}
@@ -450,7 +437,7 @@ def test_a_door_moved_out_of_sight_keeps_the_state_last_seen_and_no_change_line(
 
 
 def test_an_equip_error_lists_the_carried_items_in_episode_ids():
-    data = _armed(knowledge_level())
+    data = armed(knowledge_level())
     game = WorldSession(parse_level(data), "easy", 0)
     game.view()
     medkit = game.ids.ep("object", "medkit")
@@ -495,24 +482,8 @@ def test_pressing_use_at_a_hidden_passage_names_nothing():
     assert not EPISODE_ID.search(result["detail"])
 
 
-def _guard_seen_then_left_behind() -> WorldSession:
-    # The armed player sees the guard from inside the middle room, then is back in the
-    # start room behind the shut door: the guard is out of sight.
-    data = _armed(knowledge_level())
-    data["briefing"] = {"floor_plan": True}
-    game = WorldSession(parse_level(data), "easy", 0)
-    world = game.world
-    world.teleport(world.player.id, 700.0, 300.0)
-    world.step()
-    game.view()
-    world.teleport(world.player.id, 150.0, 300.0)
-    world.step()
-    assert next(c for c in game.view()["characters"])["seen"] == "before"
-    return game
-
-
 def test_an_attack_on_a_character_down_unseen_walks_to_where_it_was_seen():
-    game = _guard_seen_then_left_behind()
+    game = guard_seen_then_left_behind(armed(knowledge_level()))
     game.world.damage("guard", 10.0)  # down behind the shut door
     result = game.act("attack", {"character_id": game.ids.ep("character", "guard")})
     assert result["end_reason"] == "arrived" and result["ticks"] > 0
@@ -520,7 +491,7 @@ def test_an_attack_on_a_character_down_unseen_walks_to_where_it_was_seen():
 
 
 def test_an_attack_goes_where_the_target_was_last_seen_not_after_it_through_walls():
-    game = _guard_seen_then_left_behind()
+    game = guard_seen_then_left_behind(armed(knowledge_level()))
     world = game.world
     world.teleport("guard", 1700.0, 590.0)  # moved unseen, into a corner of the far room
     result = game.act("attack", {"character_id": game.ids.ep("character", "guard")})

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from harness.text_view import render_text_view
+from tests.knowledge_kit import guard_seen_then_left_behind, observation_of
 from tests.level_factory import knowledge_level
-from tests.test_knowledge import _observation
 from world.actions.approach import out_of_reach
 from world.level.load import parse_level
 from world.observe.session import WorldSession
@@ -88,21 +88,14 @@ def test_a_door_marked_for_a_key_shows_its_lock_on_sight():
     assert _door(game, game.view())["state"] == "locked"
 
 
-def _armed_guard_seen_then_left_behind() -> WorldSession:
+def _armed_guard() -> dict[str, Any]:
     data = knowledge_level()
     data["characters"][0]["weapon"] = "pistol"
-    game = _game(data)
-    world = game.world
-    world.teleport(world.player.id, 700.0, 300.0)
-    world.step()
-    game.view()
-    world.teleport(world.player.id, 150.0, 300.0)
-    world.step()
-    return game
+    return data
 
 
 def test_a_character_out_of_view_shows_the_weapon_it_was_seen_with():
-    game = _armed_guard_seen_then_left_behind()
+    game = guard_seen_then_left_behind(_armed_guard())
     guard = game.world.characters["guard"]
     seen = next(c for c in game.view()["characters"])
     assert seen["seen"] == "before" and seen["weapon"] == "pistol" and seen["armed"]
@@ -112,7 +105,7 @@ def test_a_character_out_of_view_shows_the_weapon_it_was_seen_with():
 
 
 def test_out_of_reach_gives_the_height_the_target_was_last_seen_at():
-    game = _armed_guard_seen_then_left_behind()
+    game = guard_seen_then_left_behind(_armed_guard())
     game.world.characters["guard"].y = 400.0  # lifted unseen
     finish = out_of_reach(game.world, "guard")
     assert "400" not in finish.template and "above" not in finish.template
@@ -134,7 +127,7 @@ def test_the_player_sees_its_guns_counter_and_its_reload():
     world.step(PlayerIntent(fire_at="guard"))
     view = game.view()
     assert view["player"]["reloading"] is True and view["player"]["carried"][0]["loaded"] == 0
-    assert "reloading" in render_text_view(_observation(view))
+    assert "reloading" in render_text_view(observation_of(view))
     world.damage("guard", 10.0)  # no return fire to start another reload
     game.act("wait", {"seconds": 1.5})
     view = game.view()

@@ -18,7 +18,7 @@ import pytest
 
 from harness.text_view import render_text_view
 from harness.turns import _PUBLIC_RESULT_KEYS
-from tests.test_knowledge import _observation
+from tests.knowledge_kit import observation_of
 from world.errors import WorldError
 from world.observe.ids import LETTERS
 from world.observe.session import WorldSession
@@ -76,7 +76,7 @@ def test_a_hostile_player_is_never_told_of_a_thing_it_does_not_know(shipped_leve
     queue: list[tuple[str, dict]] = []
     for turn in range(TURNS):
         view = game.view()
-        observation = {**_observation(view), "last_result": last, "error": error}
+        observation = {**observation_of(view), "last_result": last, "error": error}
         observation["budgets"].update(invalid_in_a_row=0, max_invalid_in_a_row=5)
         text = render_text_view(observation)
         allowed = _signposted(view)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from harness.text_view import render_text_view
+from tests.knowledge_kit import observation_of
 from tests.level_factory import knowledge_level
-from tests.test_knowledge import _observation
 from world.errors import UnknownIdError
 from world.level.load import parse_level
 from world.observe.session import WorldSession
@@ -68,7 +68,7 @@ def test_a_key_taken_unseen_keeps_its_objective_point_where_it_lay():
     assert objective["targets"] == [game.ids.ep("object", "far_key")]
     row = next(o for o in view["objects"] if o["kind"] == "key")
     assert row["position"] == [1700.0, 0.0, 100.0]
-    text = render_text_view(_observation(view))
+    text = render_text_view(observation_of(view))
     assert "1000" not in text and "550" not in text
 
 
