@@ -66,14 +66,19 @@ def write_level(directory: Path, data: Any, name: str | None = None) -> Path:
     return path
 
 
-def short_copy(directory: Path, level_id: str, max_decisions: int) -> Path:
+def short_copy(directory: Path, level_id: str, max_decisions: int,
+               max_game_seconds: float | None = None) -> Path:
     """A shipped level written under directory with a smaller budget of decisions.
 
     For tests whose point shows in the first turns of an episode and that check every
     line of its record (or replay it), so they need not play the level's whole budget.
+    The raw track's decisions follow the game seconds (one per frame skip of ticks), so
+    a raw-track test shortens those too.
     """
     data = json.loads(shipped_path(level_id).read_text(encoding="utf-8"))
     data["budgets"]["max_decisions"] = max_decisions
+    if max_game_seconds is not None:
+        data["budgets"]["max_game_seconds"] = max_game_seconds
     directory.mkdir(parents=True, exist_ok=True)
     return write_level(directory, data)
 

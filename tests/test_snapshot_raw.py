@@ -21,6 +21,7 @@ from harness.runner import run
 from harness.settings import RunSettings
 from harness.snapshot import play_steps, take, write_snapshot
 from harness.tracks import TrackSpec
+from tests.level_factory import short_copy
 from tests.shared import ROOT
 
 FAST = RunSettings(hello_timeout_s=30, decision_timeout_s=30, grace_s=0.2)
@@ -28,30 +29,38 @@ WALKER = str(ROOT / "agents" / "raw_walker.sh")
 RAW = {"name": "raw", "frame_skip": 4}
 
 
-def _raw_snapshot(tmp_path: Path, cut: int) -> tuple[Path, dict]:
-    """A raw-track run of exit_switch and a snapshot of it `cut` turns in, as a file."""
-    summary = run("exit_switch", WALKER, seed=0, out_dir=tmp_path / "runs", settings=FAST,
+def _raw_snapshot(tmp_path: Path, cut: int) -> tuple[str, Path, dict]:
+    """A raw-track run of a short copy of exit_switch and a snapshot of it `cut` turns in.
+
+    Gives the copy's file, the snapshot's file and the moment it was taken at. The copy
+    has game seconds for 10 raw decisions more than the cut (4 ticks each): what is
+    checked shows in the first turns after it, and every turn from the snapshot on is
+    played and replayed.
+    """
+    seconds = (cut + 10) * 4 / 30
+    level_ref = str(short_copy(tmp_path / "level", "exit_switch", cut + 10, seconds))
+    summary = run(level_ref, WALKER, seed=0, out_dir=tmp_path / "runs", settings=FAST,
                   track=TrackSpec("raw", 4))
     record = read_record(summary["run_dir"])
     steps = [{"action": t["action"]["action"], "arguments": t["action"]["arguments"]}
              if t.get("action") is not None and t.get("error") is None else None
              for t in record.turns]
-    level = resolve("exit_switch").level
+    level = resolve(level_ref).level
     game = TrackSpec("raw", 4).game_factory()(level, "normal", 0)
     play_steps(game, steps[:cut])
     snap = take(game, level, "normal", 0, RAW, steps[:cut], f"turn {cut}")
     assert snap.state_hash == record.turns[cut]["state_hash"]
     path = tmp_path / "raw_snapshot.json"
     write_snapshot(path, snap)
-    return path, {"tick": snap.tick, "state_hash": snap.state_hash}
+    return level_ref, path, {"tick": snap.tick, "state_hash": snap.state_hash}
 
 
 @pytest.mark.timeout(300)
 def test_run_from_a_raw_snapshot_plays_the_raw_track_and_replays(tmp_path, capsys) -> None:
-    path, moment = _raw_snapshot(tmp_path, 20)
+    level_ref, path, moment = _raw_snapshot(tmp_path, 20)
     capsys.readouterr()
     # No --track: the snapshot's track and frame skip are the episode's.
-    assert main(["run", "exit_switch", "--from", str(path), "--agent", WALKER,
+    assert main(["run", level_ref, "--from", str(path), "--agent", WALKER,
                  "--out", str(tmp_path / "from"), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     record = read_record(summary["run_dir"])
