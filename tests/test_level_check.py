@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.cli import main
 from tests.level_factory import base_level, delete_at, get_at, set_at, write_level
 from tests.shared import ROOT, local
 from world.level.check import check_data, check_level
@@ -333,6 +334,8 @@ def test_shipped_levels_pass_on_the_command_line():
     assert any(line.startswith("levels/exit_switch.json: ok: ") for line in lines)
 
 
+# A real process here (its exit status and output); the tests below call the command's
+# main in this process, as each process started costs seconds of imports.
 def test_command_line_reports_problems(tmp_path):
     narrow = set_at(base_level(), "exits[0].segment", [[600, 200], [600, 230]])
     set_at(narrow, "id", "narrow")
@@ -348,11 +351,10 @@ def test_command_line_reports_problems(tmp_path):
     assert f"{tmp_path / 'base.json'}: ok: 5 areas" in result.stdout
 
 
-def test_command_line_json_output(tmp_path):
+def test_command_line_json_output(tmp_path, capsys):
     path = write_level(tmp_path, set_at(base_level(), "start.area", "nowhere"))
-    result = run_cli("--json", str(path))
-    assert result.returncode == 1
-    (report,) = json.loads(result.stdout)
+    assert main(["check", "--json", str(path)]) == 1
+    (report,) = json.loads(capsys.readouterr().out)
     assert report["ok"] is False
     assert report["problems"][0]["path"] == "$.start.area"
 
@@ -383,7 +385,7 @@ def test_objectives_waiting_on_each_other_in_a_cycle(tmp_path):
     assert len([p for p in report.problems if "cycle" in p.message]) == 1
 
 
-def test_one_bad_file_never_stops_the_others(tmp_path):
+def test_one_bad_file_never_stops_the_others(tmp_path, capsys):
     (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     (tmp_path / "digits.json").write_text('{"id": ' + "9" * 5000 + "}", encoding="utf-8")
     big = set_at(base_level(), "id", "big")
@@ -391,10 +393,8 @@ def test_one_bad_file_never_stops_the_others(tmp_path):
     text = path.read_text(encoding="utf-8").replace("123456789", "1" + "0" * 400)
     path.write_text(text, encoding="utf-8")
     write_level(tmp_path, base_level())
-    result = run_cli(str(tmp_path))
-    assert result.returncode == 1
-    assert "Traceback" not in result.stderr, result.stderr
-    out = result.stdout
+    assert main(["check", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
     assert f"{tmp_path / 'deep.json'}: $: lists and objects nest 100000 deep; at most 64" in out
     assert f"{tmp_path / 'digits.json'}: $: unusable JSON: Exceeds the limit" in out
     assert f"{tmp_path / 'big.json'}: $" in out
@@ -402,27 +402,20 @@ def test_one_bad_file_never_stops_the_others(tmp_path):
 
 
 
-def test_run_refuses_a_level_the_checker_rejects(tmp_path):
+def test_run_refuses_a_level_the_checker_rejects(tmp_path, capsys):
     data = set_at(base_level(), "objectives[0].after", ["get_key"])
     path = write_level(tmp_path, data)
-    result = subprocess.run(
-        [sys.executable, "-m", "harness.cli", "run", str(path), "--agent", "true",
-         "--out", str(tmp_path / "runs")],
-        cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2
-    assert f"{path}: $.objectives[0].after: objective 'get_key' waits on itself" in result.stderr
+    assert main(["run", str(path), "--agent", "true", "--out", str(tmp_path / "runs")]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: $.objectives[0].after: objective 'get_key' waits on itself" in err
     assert not (tmp_path / "runs").exists()
 
 
-def test_eval_refuses_a_level_the_checker_rejects(tmp_path):
+def test_eval_refuses_a_level_the_checker_rejects(tmp_path, capsys):
     data = set_at(base_level(), "objectives[0].after", ["down_guard"])
     set_at(data, "objectives[2].after", ["get_key"])
     path = write_level(tmp_path, data)
-    result = subprocess.run(
-        [sys.executable, "-m", "harness.cli", "eval", "--levels", str(path), "--seeds", "1",
-         "--agent", "true", "--out", str(tmp_path / "eval")],
-        cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2
+    assert main(["eval", "--levels", str(path), "--seeds", "1", "--agent", "true",
+                 "--out", str(tmp_path / "eval")]) == 2
     assert (f"{path}: $.objectives[0].after: objectives wait on each other in a cycle: "
-            "'get_key' -> 'down_guard' -> 'get_key'") in result.stderr
-    assert "Traceback" not in result.stderr
+            "'get_key' -> 'down_guard' -> 'get_key'") in capsys.readouterr().err
