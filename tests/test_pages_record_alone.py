@@ -31,10 +31,16 @@ pytestmark = pytest.mark.xdist_group("pages_record_alone")
 
 @pytest.fixture(scope="module")
 def moved(tmp_path_factory) -> Path:
-    """A run of a level file that is deleted after the run, its page then re-rendered."""
+    """A run of a level file that is deleted after the run, its page then re-rendered.
+
+    The copy of outpost has 20 decisions (the hostile agent plays 46 in the level as it
+    ships): by then the run has walked round a corner, entered rooms and taken notes,
+    and a shorter record costs less to replay.
+    """
     tmp = tmp_path_factory.mktemp("moved")
     level = json.loads(shipped_path("outpost").read_text(encoding="utf-8"))
     level["id"] = "outpost_copy_gone"  # no shipped level to fall back on
+    level["budgets"]["max_decisions"] = 20
     path = tmp / "outpost_copy_gone.json"
     path.write_text(json.dumps(level), encoding="utf-8")
     run_dir = hostile_run(tmp / "runs", level=str(path))
@@ -234,6 +240,7 @@ def test_replay_checks_the_map_and_the_paths(moved, tmp_path):
     lines = read_lines(moved)
     copy = json.loads(level.read_text(encoding="utf-8"))
     copy["id"] = "outpost_copy_gone"
+    copy["budgets"]["max_decisions"] = 20  # as the run's copy had
     source = Path(lines[0]["level_source"])
     source.write_text(json.dumps(copy), encoding="utf-8")  # the level back for replay
     try:
