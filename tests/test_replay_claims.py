@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.cli import main
 from harness.record import record_text
 from harness.replay import REPLAY_STATUSES, replay
 from harness.runner import run
@@ -47,6 +48,14 @@ def _cli(record: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
 
 
+def _main(record: Path, capsys) -> tuple[int, str, str]:
+    # `harness replay` in the test's process: its exit status, standard output and error.
+    # One test below runs it as a real process; each process costs seconds of imports.
+    status = main(["replay", str(record)])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
 def test_a_genuine_record_verifies_with_its_summary(wait_run) -> None:
     report = replay(wait_run["run_dir"])
     assert report.verified and report.status == "verified"
@@ -68,15 +77,15 @@ def test_a_forged_summary_is_caught(wait_run, tmp_path, field, forged) -> None:
     assert f"summary {field}" in report.divergence
 
 
-def test_the_forged_win_of_a_do_nothing_agent_is_caught(wait_run, tmp_path) -> None:
+def test_the_forged_win_of_a_do_nothing_agent_is_caught(wait_run, tmp_path, capsys) -> None:
     lines = _lines(wait_run)
     summary = lines[-1]["summary"]
     summary.update(outcome="completed", success=True, score=1.0, terminated=True,
                    truncated=False, failure=None)
     record = _write(tmp_path / "record.jsonl", lines)
-    done = _cli(record)
-    assert done.returncode == REPLAY_STATUSES["diverged"][0] == 1
-    assert "DIVERGED: summary outcome" in done.stdout
+    status, out, _ = _main(record, capsys)
+    assert status == REPLAY_STATUSES["diverged"][0] == 1
+    assert "DIVERGED: summary outcome" in out
 
 
 def test_renumbered_or_dropped_turns_are_caught(wait_run, tmp_path) -> None:
@@ -91,17 +100,19 @@ def test_renumbered_or_dropped_turns_are_caught(wait_run, tmp_path) -> None:
     assert report.status == "diverged"
 
 
-def test_a_record_without_end_line_is_interrupted_never_verified(wait_run, tmp_path) -> None:
+def test_a_record_without_end_line_is_interrupted_never_verified(wait_run, tmp_path,
+                                                                 capsys) -> None:
     lines = _lines(wait_run)[:-1]
     record = _write(tmp_path / "record.jsonl", lines)
     report = replay(record)
     assert report.interrupted and not report.verified and report.status == "interrupted"
-    done = _cli(record)
-    assert done.returncode == REPLAY_STATUSES["interrupted"][0] == 3
-    assert done.stdout.startswith("interrupted:")
+    status, out, _ = _main(record, capsys)
+    assert status == REPLAY_STATUSES["interrupted"][0] == 3
+    assert out.startswith("interrupted:")
 
 
-def test_a_record_breaking_its_schema_is_unusable_with_a_message(wait_run, tmp_path) -> None:
+def test_a_record_breaking_its_schema_is_unusable_with_a_message(wait_run, tmp_path,
+                                                                capsys) -> None:
     lines = _lines(wait_run)
     lines[1]["state_hash"] = 12345
     record = _write(tmp_path / "record.jsonl", lines)
@@ -111,8 +122,8 @@ def test_a_record_breaking_its_schema_is_unusable_with_a_message(wait_run, tmp_p
     assert "Traceback" not in done.stderr
     garbage = tmp_path / "garbage.jsonl"
     garbage.write_text("not json\n{}\n")
-    done = _cli(garbage)
-    assert done.returncode == 2 and "Traceback" not in done.stderr
+    status, _, err = _main(garbage, capsys)
+    assert status == 2 and "unusable record" in err
 
 
 @pytest.mark.slow
