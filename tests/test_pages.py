@@ -18,6 +18,7 @@ from harness.pages.timeline import END_STYLES
 from harness.pages.usage import usage_report
 from harness.record import record_text
 from tests.browser.records import hostile_run, long_record, read_lines, write_lines
+from tests.level_factory import short_copy
 from world.actions.catalog import catalog
 
 PAYLOAD = "<script>window.__pwned = 1; alert('pwned')</script>"
@@ -29,7 +30,10 @@ pytestmark = pytest.mark.xdist_group("pages")
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory) -> Path:
-    return hostile_run(tmp_path_factory.mktemp("runs"))
+    # A copy of outpost with 20 decisions (the hostile agent plays 46 in the level as it
+    # ships): each thing these pages are checked for shows in those turns.
+    level = short_copy(tmp_path_factory.mktemp("level"), "outpost", 20)
+    return hostile_run(tmp_path_factory.mktemp("runs"), level=str(level))
 
 
 def page_of(run_dir: Path) -> str:
