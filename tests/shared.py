@@ -14,6 +14,8 @@ from pathlib import Path
 
 from world.level.load import load_level
 from world.level.model import Level
+from world.navmesh.mesh import NavMesh
+from world.navmesh.polyanya_format import read_mesh
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED_LEVELS = ROOT / "levels"
@@ -54,3 +56,13 @@ def shipped(level_id: str) -> Level:
 def local(name: str) -> Level:
     """A level of tests/levels by file name."""
     return _load(local_path(name))
+
+
+@cache
+def navmesh_data(name: str) -> NavMesh:
+    """A mesh of tests/data/navmesh by name (`aurora-west`), read once per run.
+
+    Searches never change a mesh, so the modules that search one share it (and share an
+    xdist_group, so that it is read in one process).
+    """
+    return read_mesh(NAVMESH_DATA / f"{name}.mesh")

@@ -9,16 +9,21 @@ from functools import cache
 
 import pytest
 
-from tests.shared import NAVMESH_DATA
-from world.navmesh.polyanya_format import read_mesh, read_scenarios
+from tests.shared import NAVMESH_DATA, navmesh_data
+from world.navmesh.polyanya_format import read_scenarios
 from world.navmesh.query import PathFinder
 
 DATA = NAVMESH_DATA
 
 
+# The Aurora mesh is read once for this module and its neighbour (tests/shared.py); each
+# keeps a path finder of its own, whose opened tables its tests look at.
+pytestmark = pytest.mark.xdist_group("aurora_mesh")
+
+
 @cache
 def finder() -> PathFinder:
-    return PathFinder(read_mesh(DATA / "aurora-west.mesh"))
+    return PathFinder(navmesh_data("aurora-west"))
 
 
 def test_path_turns_at_a_corner_met_by_a_ray_through_computed_points():

@@ -2,17 +2,24 @@
 
 from functools import cache
 
-from tests.shared import NAVMESH_DATA
-from world.navmesh.polyanya_format import read_mesh, read_scenarios
+import pytest
+
+from tests.shared import NAVMESH_DATA, navmesh_data
+from world.navmesh.polyanya_format import read_scenarios
 from world.navmesh.query import PathFinder
 from world.navmesh.search_intervals import entries_of, entry_tables, query_entries
 
 DATA = NAVMESH_DATA
 
 
+# The Aurora mesh is read once for this module and its neighbour (tests/shared.py); each
+# keeps a path finder of its own, whose opened tables its tests look at.
+pytestmark = pytest.mark.xdist_group("aurora_mesh")
+
+
 @cache
 def aurora_west() -> PathFinder:
-    return PathFinder(read_mesh(DATA / "aurora-west.mesh"))
+    return PathFinder(navmesh_data("aurora-west"))
 
 
 def _square_edges() -> tuple[tuple, ...]:
