@@ -19,7 +19,13 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from tests.shared import ROOT
+
+# The scan parses every module once per process (2 s of processor time): the tests that
+# read it share a worker.
+pytestmark = pytest.mark.xdist_group("boundaries")
 
 PACKAGES = ("world", "harness", "agents")
 FACE = "world.face"

@@ -23,6 +23,10 @@ FAST = RunSettings(hello_timeout_s=30, decision_timeout_s=30, grace_s=0.2)
 REFERENCE = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
 SHIRKER = f"{sys.executable} {ROOT / 'tests' / 'agents' / 'shirker_agent.py'}"
 
+# The module's chain and reference run are played once: the tests that read them share
+# a worker.
+pytestmark = pytest.mark.xdist_group("stepwise")
+
 
 @pytest.fixture(scope="module")
 def cache(tmp_path_factory) -> Path:
