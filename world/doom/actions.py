@@ -41,7 +41,8 @@ def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float,
 
     # Doors use opens are planned as open: the walk presses use at them on the way.
     opened = doors_open(session.layout.rooms, live)
-    usable = {d.sector for d in session.doors if d.manual and d.key is None}
+    usable = {d.sector for d in session.doors
+              if d.manual and d.key is None and not session.known.hidden(d)}
 
     def planned(sector: int) -> tuple[float, float]:
         return opened(sector) if sector in usable else live(sector)

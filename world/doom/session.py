@@ -56,6 +56,9 @@ class DoomSession:
         self.switches = self.layout.switches
         self.known = Knowledge(self.layout, tuple(t for t, _ in self.switches))
         snap = self.engine.snap
+        start = [(t, describe(t)) for t in snap.things + self.known.fixed]
+        self.ids.number_things([(t, str(k.group)) for t, k in start
+                                if k is not None and k.group is not None])
         monsters = sum(1 for t in snap.things if t.category == "Monster")
         self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
         self.judge = Judge(level, difficulty, self.facts)
@@ -176,7 +179,12 @@ class DoomSession:
         return sorted(out, key=lambda e: (e[0], int(e[1:])))
 
     def leads_out(self, way: Way, area: int | None) -> bool:
-        """Whether a way leads out of an area (a teleport only from its start)."""
+        """Whether a way leads out of an area (a teleport only from its start).
+
+        A secret door the player has not found is a wall, no way out.
+        """
+        if way.door is not None and self.known.hidden(self.doors[way.door]):
+            return False
         return area == way.areas[0] or (area == way.areas[1] and not way.one_way)
 
     def inside(self, way: Way, area: int) -> tuple[float, float]:

@@ -1,0 +1,63 @@
+"""What a Doom player knows: ids, secret doors, routes and targets out of sight.
+
+Each test starts a real ViZDoom episode (skipped with the reason without the `doom`
+extra) and holds one rule of PROTOCOL.md's "What the player knows" on a real map.
+"""
+
+from __future__ import annotations
+
+
+import pytest
+
+from harness.level_refs import resolve
+from tests.test_doom_play import needs_engine
+from world.errors import UnknownIdError
+from world.face import new_session
+
+pytestmark = needs_engine
+
+
+def _session(ref: str, difficulty: str = "normal", seed: int = 0):
+    return new_session(resolve(ref).level, difficulty, seed)
+
+
+def test_thing_ids_are_shuffled_per_episode() -> None:
+    # The same engine things (the map's order) take other ids in another episode, so an
+    # id says nothing of the map's numbering, nor how many things come before it.
+    numbering = []
+    for seed in (0, 1):
+        game = _session("doom:t01_e1m1_exit", seed=seed)
+        try:
+            game.plan()  # the runner writes the record's map before the first turn
+            seen = {s.thing.id: game.ids.thing(s.thing, s.group)
+                    for s in game.known.things.values()}
+            numbering.append(seen)
+        finally:
+            game.close()
+    first, second = numbering
+    assert first.keys() == second.keys() and len(first) >= 3
+    assert first != second
+
+
+def test_a_secret_door_is_a_wall_until_found() -> None:
+    # E1M2 starts beside a secret door (a door sector whose faces are flagged secret):
+    # neither the door nor a way through it is listed, and naming it is unknown_id.
+    game = _session("doom:t06_e1m2_secrets")
+    try:
+        here = game.layout.area_at(*game.engine.snap.xy)
+        secret = [d for d in game.doors if d.hidden and here in d.areas]
+        assert secret, "E1M2's start room has a secret door"
+        view = game.view()
+        hidden = {game.ids.of("door", d.index) for d in secret}
+        assert not hidden & {d["id"] for d in view["doors"]}
+        assert not hidden & {w["door"] for w in view["area"]["ways_out"]}
+        ep = sorted(hidden)[0]
+        with pytest.raises(UnknownIdError) as caught:
+            game.act("go_to_object", {"object_id": ep})
+        assert ep not in caught.value.allowed
+        # Seen open, it is a door like any other.
+        door = secret[0]
+        game.known.revealed.add(door.index)
+        assert ep in {d["id"] for d in game.view()["doors"]}
+    finally:
+        game.close()
