@@ -6,11 +6,13 @@ extra) and holds one rule of PROTOCOL.md's "What the player knows" on a real map
 
 from __future__ import annotations
 
+import math
 
 import pytest
 
 from harness.level_refs import resolve
 from tests.test_doom_play import needs_engine
+from world.doom.navgrid import doors_open, map_heights
 from world.errors import UnknownIdError
 from world.face import new_session
 
@@ -59,5 +61,46 @@ def test_a_secret_door_is_a_wall_until_found() -> None:
         door = secret[0]
         game.known.revealed.add(door.index)
         assert ep in {d["id"] for d in game.view()["doors"]}
+    finally:
+        game.close()
+
+
+def _areas_along(game, points: list, start: tuple[float, float]) -> set[int]:
+    # Every area a route's legs cross, sampled every 8 units.
+    out, prev = set(), start
+    for p in points:
+        steps = max(1, int(math.dist(prev, p) / 8))
+        for i in range(steps + 1):
+            a = game.layout.area_at(prev[0] + (p[0] - prev[0]) * i / steps,
+                                    prev[1] + (p[1] - prev[1]) * i / steps)
+            out |= {a} - {None}
+        prev = p
+    return out
+
+
+def test_a_walk_keeps_to_known_rooms() -> None:
+    # At E1M1's start the player knows rooms he sees into or sees things in; the
+    # shortest way to one of them runs through a room he has not seen. A go_to there
+    # must not take it: it keeps to known rooms or ends no_known_route, moving nothing.
+    game = _session("doom:t01_e1m1_exit")
+    try:
+        game.view()
+        known = set(game.known.areas)
+        start = game.engine.snap.xy
+        rooms = game.layout.rooms
+        everything = doors_open(rooms, map_heights(rooms))
+        beyond = []
+        for area in sorted(known - game.known.visited):
+            full = game.layout.navgrid.plan(start, rooms.areas[area].anchor, everything)
+            if full is not None and _areas_along(game, full, start) - known:
+                beyond.append(area)
+        assert beyond, "a known room whose shortest way crosses an unknown one"
+        goal = rooms.areas[beyond[0]].anchor
+        result = game.act("go_to", {"x": goal[0], "z": goal[1]})
+        walked = _areas_along(game, [tuple(p[::2]) for p in result["path"]], start)
+        assert walked <= known, (result["end_reason"], walked - known)
+        if result["end_reason"] == "no_known_route":
+            assert result["distance_moved"] == 0
+            assert "explore further" in result["detail"]
     finally:
         game.close()

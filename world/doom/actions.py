@@ -3,8 +3,8 @@
 Each executor takes the session and the arguments (ids already looked up) and returns
 (end reason, sentence, adjusted target or None). Actions with no Doom meaning (shooting
 objects, equipping, using items on things) are refused with the reason. Walks plan on
-the grid of `world.doom.route` from the live heights and keep to sectors the player
-knows; a target there that no route reaches is `unreachable`.
+the grid of `world.doom.navgrid` from the live heights and keep to the areas the player
+knows; a target that no route over them reaches is `no_known_route`.
 """
 
 from __future__ import annotations
@@ -30,11 +30,17 @@ INSIDE = 40.0  # go_to_area stops this far past the way out
 DOOR_REACH = 96.0  # a walk stuck this near a door's middle is up against it
 MAX_REPLANS = 8  # walks replanned at most this often for harmful pickups seen on the way
 DOOR_WATCH = 12  # tics after use within which a door that opens starts to move
+NO_ROUTE = "No known route leads there; explore further."
 
 
-def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float, float]] | None:
+def _route(session: DoomSession, goal: tuple[float, float],
+           entering: int | None = None) -> list[tuple[float, float]] | None:
+    # Routes keep to known floor (and the area a way out leads into): a sector of no
+    # known area is planned as shut, so no walk takes the hidden shortest path.
     snap = session.engine.snap
     floors, ceilings = snap.floors, snap.ceilings
+    known = session.known.areas | ({entering} if entering is not None else set())
+    open_to = [any(a in known for a in areas) for areas in session.layout.sector_areas]
 
     def live(sector: int) -> tuple[float, float]:
         return floors[sector], ceilings[sector]
@@ -45,12 +51,14 @@ def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float,
               if d.manual and d.key is None and not session.known.hidden(d)}
 
     def planned(sector: int) -> tuple[float, float]:
-        return opened(sector) if sector in usable else live(sector)
+        heights = opened(sector) if sector in usable else live(sector)
+        return heights if open_to[sector] else (heights[0], heights[0])
 
     avoid = _harmful(session, goal)
     if avoid:
         # Harmful pickups are walked around when a route around them exists.
-        around = session.planner.plan(snap.xy, goal, Heights(floors, ceilings), avoid=avoid)
+        shut = tuple(c if open_to[s] else floors[s] for s, c in enumerate(ceilings))
+        around = session.planner.plan(snap.xy, goal, Heights(floors, shut), avoid=avoid)
         if around is not None:
             return around
     return session.layout.navgrid.plan(snap.xy, goal, planned)
@@ -63,14 +71,15 @@ def _harmful(session: DoomSession, goal: tuple[float, float]) -> tuple[tuple[flo
 
 
 def _walk_to(session: DoomSession, play: Play, goal: tuple[float, float], *,
-             use_on_way: bool = False, reach: float = 20.0) -> str:
+             use_on_way: bool = False, reach: float = 20.0, entering: int | None = None) -> str:
     # Replans once after a stuck leg (a door may have opened or a monster moved away),
-    # and whenever a harmful pickup comes into view on the way.
+    # and whenever a harmful pickup comes into view on the way. No route over known
+    # floor is `no_known_route` (through a listed way out: `unreachable`).
     stuck = replans = 0
     while True:
-        points = _route(session, goal)
+        points = _route(session, goal, entering)
         if points is None:
-            return "unreachable"
+            return "no_known_route" if entering is None else "unreachable"
         known = _harmful(session, goal)
         watch = None if replans >= MAX_REPLANS else (
             lambda known=known: _harmful(session, goal) != known)
@@ -88,8 +97,10 @@ def go_to(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     goal = (float(args["x"]), float(args["z"]))
     area = session.layout.area_at(*goal)
     if area is None or area not in session.known.areas:
-        return ("no_known_route", "No known route leads there; explore further.", None)
+        return ("no_known_route", NO_ROUTE, None)
     reason = _walk_to(session, play, goal, use_on_way=bool(args.get("use_on_way")))
+    if reason == "no_known_route":
+        return (reason, NO_ROUTE, None)
     where = session.engine.snap.xy
     return (reason, f"Walked {play.moved:.0f} units; now {math.dist(where, goal):.0f} "
             "from the point.", None)
@@ -103,7 +114,7 @@ def go_to_area(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcom
         raise InvalidRequestError(f"way out {args['exit_id']!r} does not lead out of this area")
     target = way.areas[1] if way.areas[0] == here else way.areas[0]
     goal = session.inside(way, target)
-    reason = _walk_to(session, play, goal, use_on_way=True)
+    reason = _walk_to(session, play, goal, use_on_way=True, entering=target)
     now = session.layout.area_at(*session.engine.snap.xy)
     if reason in ("arrived", "stuck") and now == target:
         return ("arrived", "Went through into {area}.", None)

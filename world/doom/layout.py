@@ -86,6 +86,10 @@ class Layout:
         self.doors = tuple(DoorSpot(i, d.sector, d.areas, d.key, d.manual,
                                     _mid_normal(d.segment)[0], d.sector in secret)
                            for i, d in enumerate(self.rooms.doors))
+        # Per sector, the areas it belongs to: its room, or a door's rooms.
+        door_areas = {d.sector: d.areas for d in self.doors}
+        self.sector_areas = tuple(door_areas.get(s, ()) if a < 0 else (a,)
+                                  for s, a in enumerate(self.rooms.sector_area))
         ways = []
         for i, w in enumerate(self.rooms.ways):
             point, normal = _mid_normal(w.segment)
