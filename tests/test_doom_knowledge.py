@@ -7,6 +7,7 @@ extra) and holds one rule of PROTOCOL.md's "What the player knows" on a real map
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -102,5 +103,26 @@ def test_a_walk_keeps_to_known_rooms() -> None:
         if result["end_reason"] == "no_known_route":
             assert result["distance_moved"] == 0
             assert "explore further" in result["detail"]
+    finally:
+        game.close()
+
+
+def test_attack_seeks_a_monster_out_of_view_where_it_was_last_seen() -> None:
+    # The player remembers a monster (out of view now) at a spot 300 units behind him,
+    # away from where the engine has it: the attack walks to that spot, never straight
+    # to the monster's true place.
+    game = _session("doom:t04_defend_the_center")
+    try:
+        view = game.view()
+        ep = view["characters"][0]["id"]
+        sighting = game.known.things[game.ids.lookup(ep)[1]]
+        here = game.engine.snap.xy
+        away = math.atan2(here[1] - sighting.thing.y, here[0] - sighting.thing.x)
+        spot = (here[0] + 300 * math.cos(away), here[1] + 300 * math.sin(away))
+        sighting.thing = replace(sighting.thing, x=spot[0], y=spot[1])
+        sighting.now = False
+        result = game.act("attack", {"character_id": ep, "time_limit_s": 4})
+        nearest = min(math.dist(tuple(p[::2]), spot) for p in result["path"])
+        assert nearest < 100, (result["end_reason"], nearest)
     finally:
         game.close()

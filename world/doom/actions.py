@@ -30,6 +30,7 @@ INSIDE = 40.0  # go_to_area stops this far past the way out
 DOOR_REACH = 96.0  # a walk stuck this near a door's middle is up against it
 MAX_REPLANS = 8  # walks replanned at most this often for harmful pickups seen on the way
 DOOR_WATCH = 12  # tics after use within which a door that opens starts to move
+LOOK_REACH = 64.0  # a walk to where a monster was last seen stops this close to the spot
 NO_ROUTE = "No known route leads there; explore further."
 
 
@@ -179,17 +180,34 @@ def turn_and_use(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
 
 
 def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
-    """Close in on a monster until it is in view and in range, then aim and fire."""
+    """Close in on a monster until it is in view and in range, then aim and fire.
+
+    A monster out of view is sought where it was last seen (never where the engine
+    has it now): the walk goes there, and it is attacked only if in sight then.
+    """
     target = args["character_id"]
+    sighting = session.sighting(target)
+    if sighting is None or sighting.down:
+        return ("target_gone", "It is down.", None)
     monster = session.live_monster(target)
-    if monster is None:
-        return ("target_gone", "It is down or gone.", None)
+    in_view = sighting.now and monster is not None
+    spot = (monster.x, monster.y) if in_view and monster is not None \
+        else (sighting.thing.x, sighting.thing.y)
     snap = session.engine.snap
-    spot = (monster.x, monster.y)
-    if math.dist(snap.xy, spot) > FIRE_RANGE or not session.sees(spot):
-        reason = _walk_to(session, play, spot, reach=FIRE_RANGE / 2)
-        if reason not in ("arrived", "gave_up") or session.live_monster(target) is None:
+    if not in_view or math.dist(snap.xy, spot) > FIRE_RANGE or not session.sees(spot):
+        reason = _walk_to(session, play, spot, reach=FIRE_RANGE / 2 if in_view else LOOK_REACH)
+        if reason not in ("arrived", "gave_up", "stuck"):
             return (reason, "Closed in on it.", None)
+        session.known.update(session.engine.snap)
+        sighting = session.sighting(target)
+        if sighting is not None and sighting.down:
+            return ("target_gone", "It is down.", None)
+        monster = session.live_monster(target)
+        if monster is None or not session.sees((monster.x, monster.y)) \
+                or math.dist(session.engine.snap.xy, (monster.x, monster.y)) > FIRE_RANGE:
+            if reason != "arrived":
+                return (reason, "Closed in on it.", None)
+            return ("target_gone", "It is not in sight where it was last seen.", None)
     if rounds(session.engine.snap) <= 0:
         return ("out_of_ammo", "The weapon in hand has no ammunition.", None)
     reason = aim_and_fire(play, lambda: session.live_monster(target), session.sees)

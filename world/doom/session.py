@@ -20,7 +20,7 @@ from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
 from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
 from world.doom.geometry import MapGeometry
-from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, describe, eye_and_heights
+from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, Sighting, describe, eye_and_heights
 from world.doom.layout import DoorSpot, Layout, Way
 from world.doom.mission import DoomLevel
 from world.doom.returnfire import ReturnFire
@@ -235,6 +235,11 @@ class DoomSession:
             if found is not None and thing.id == found[1]:
                 return wall
         return None
+
+    def sighting(self, ep: str) -> Sighting | None:
+        """A known thing as the player last perceived it; None once seen gone."""
+        found = self.ids.lookup(ep)
+        return None if found is None else self.known.things.get(found[1])
 
     def live_monster(self, ep: str) -> Thing | None:
         """A known monster as it is now while it is alive; None once down or gone."""
