@@ -126,3 +126,23 @@ def test_attack_seeks_a_monster_out_of_view_where_it_was_last_seen() -> None:
         assert nearest < 100, (result["end_reason"], nearest)
     finally:
         game.close()
+
+
+def test_a_door_out_of_sight_keeps_the_state_last_perceived() -> None:
+    # A door the player knows (a room beside it was visited) but neither stands beside
+    # nor sees is shown as last perceived, not as the engine has it now: here one last
+    # seen open, shut now, stays open in the view.
+    game = _session("doom:t01_e1m1_exit")
+    try:
+        game.view()
+        snap, known = game.engine.snap, game.known
+        here = game.layout.area_at(*snap.xy)
+        door = next(d for d in game.doors if here not in d.areas and d.areas
+                    and not known.in_view(snap, d.point, snap.floors[d.sector]))
+        known.visited.add(door.areas[0])
+        known.door_gaps[door.index] = 72.0  # seen open when last there
+        assert snap.ceilings[door.sector] - snap.floors[door.sector] < 56  # shut now
+        ep = game.ids.of("door", door.index)
+        assert {d["id"]: d["state"] for d in game.view()["doors"]}[ep] == "open"
+    finally:
+        game.close()

@@ -7,7 +7,9 @@ start room, every room it has stood in, the rooms it sees into from there (throu
 opening or an open door), the rooms of things it has seen, and every thing it has had in
 view: within the 90-degree field of view, 3,000 units, with no wall or shut
 door between (the engine's live heights decide). A thing out of view keeps where it was
-last seen; one seen gone (its spot in view, the thing not there) is dropped.
+last seen; one seen gone (its spot in view, the thing not there) is dropped. A door
+keeps the state last perceived (beside it or its middle in view); a secret door is a
+wall until found.
 """
 
 from __future__ import annotations
@@ -128,6 +130,7 @@ class Knowledge:
         self.things: dict[int, Sighting] = {}
         self.gone: set[int] = set()
         self.revealed: set[int] = set()  # secret doors seen open or passed
+        self.door_gaps: dict[int, float] = {}  # door -> floor-to-ceiling gap last perceived
 
     def update(self, snap: Snapshot) -> None:
         """Learn from one moment: the sector stood in, its neighbours, things in view."""
@@ -146,6 +149,7 @@ class Knowledge:
             for way in self.layout.ways:
                 if here in way.areas and self._see_through(way, heights):
                     self.areas.update(way.areas)
+        self._perceive_doors(snap, here, heights)
         present = {t.id for t in snap.things}
         for sighting in self.things.values():
             sighting.now = False
@@ -175,6 +179,26 @@ class Knowledge:
                     math.dist(spot, snap.xy) < 64 or self.in_view(snap, spot, sighting.thing.z)):
                 self.gone.add(tid)
                 del self.things[tid]
+
+    def _perceive_doors(self, snap: Snapshot, here: int | None, heights: Heights) -> None:
+        # A door's state is perceived beside it or with its middle in view; elsewhere it
+        # keeps the state last perceived (a door moved unseen is news to no one).
+        doors = [d for d in self.layout.doors if self.knows_door(d)]
+        beside = [here in d.areas for d in doors]
+        far = [d for d, b in zip(doors, beside, strict=True) if not b]
+        seen = iter(self.in_view_many(snap, [d.point for d in far],
+                                      [heights.floor[d.sector] for d in far]))
+        for door, near in zip(doors, beside, strict=True):
+            if near or next(seen):
+                self.door_gaps[door.index] = heights.ceiling[door.sector] - \
+                    heights.floor[door.sector]
+
+    def door_gap(self, door: DoorSpot) -> float:
+        """A door's opening as last perceived (never perceived: as the map starts it)."""
+        if door.index in self.door_gaps:
+            return self.door_gaps[door.index]
+        sector = self.layout.map.sectors[door.sector]
+        return sector.ceiling - sector.floor
 
     def _see_through(self, way: Way, heights: Heights) -> bool:
         if way.door is None:

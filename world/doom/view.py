@@ -123,7 +123,7 @@ def _doors(session: DoomSession, here: int | None) -> list[dict[str, Any]]:
     for door in session.doors:
         if not session.known.knows_door(door):
             continue
-        gap = snap.ceilings[door.sector] - snap.floors[door.sector]
+        gap = session.known.door_gap(door)  # as last perceived
         state = "open" if gap >= HEADROOM else ("locked" if door.key else "closed")
         rows.append({"id": ids.of("door", door.index), "position": _point(session, door.point),
                      "between": [ids.of("area", a) for a in door.areas][:2],
