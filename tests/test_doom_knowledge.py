@@ -146,3 +146,26 @@ def test_a_door_out_of_sight_keeps_the_state_last_perceived() -> None:
         assert {d["id"]: d["state"] for d in game.view()["doors"]}[ep] == "open"
     finally:
         game.close()
+
+
+def test_areas_are_named_by_kind_not_by_the_maps_numbering() -> None:
+    # "room 60" would say the map has sixty rooms and which one this is in every
+    # episode; views name an area by its kind, the id tells it apart.
+    game = _session("doom:t16_map01_clear", "hard")
+    try:
+        area = game.view()["area"]
+        names = {area["name"]} | {w["to_name"] for w in area["ways_out"]}
+        assert names <= {"room", "lift"}
+    finally:
+        game.close()
+
+
+def test_a_character_seen_before_says_when_in_the_harness_ticks() -> None:
+    game = _session("doom:t04_defend_the_center")
+    try:
+        game.view()
+        game.act("wait", {"seconds": 2})
+        for row in game.view()["characters"]:
+            assert 0 <= row["seen_tick"] <= game.tick
+    finally:
+        game.close()

@@ -36,7 +36,9 @@ def build_view(session: DoomSession) -> dict[str, Any]:
     """The structured view now."""
     snap, known, ids = session.engine.snap, session.known, session.ids
     here = session.layout.area_at(*snap.xy)
-    names = session.layout.names
+    # An area is named by its kind only: the map's numbering ("room 60") would tell
+    # how many rooms there are and which one this is in every episode.
+    names = [a.kind for a in session.layout.rooms.areas]
     c = snap.counters
     weapon = WEAPONS.get(int(c["SELECTED_WEAPON"]), "fist")
     player = {
@@ -87,7 +89,8 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                                "health": 0.0 if s.down else 1.0, "down": s.down,
                                "alertness": "in_combat",
                                "armed": True, "weapon": None, "friendly": False,
-                               "seen": "now" if s.now else "before", "seen_tick": s.tic,
+                               "seen": "now" if s.now else "before",
+                               "seen_tick": session.ticks_at(s.tic),
                                "distance": distance, "facing_deg": None,
                                "view_angle_deg": None, "view_range": None})
     objects.sort(key=lambda o: (o["distance"], o["id"]))
