@@ -12,7 +12,10 @@ from dataclasses import replace
 import pytest
 
 from harness.level_refs import resolve
+from harness.text_view import render_text_view
 from tests.test_doom_play import needs_engine
+from tests.test_knowledge import _observation
+from world.doom.known import Sighting, describe
 from world.doom.navgrid import doors_open, map_heights
 from world.errors import UnknownIdError
 from world.face import new_session
@@ -167,5 +170,26 @@ def test_a_character_seen_before_says_when_in_the_harness_ticks() -> None:
         game.act("wait", {"seconds": 2})
         for row in game.view()["characters"]:
             assert 0 <= row["seen_tick"] <= game.tick
+    finally:
+        game.close()
+
+
+def test_the_text_view_of_a_well_explored_map_stays_short() -> None:
+    # With every thing of E1M2 known (a map explored through), the text view stays
+    # under 6,000 characters: objects are the nearest few and the objectives' targets,
+    # characters those in view and the nearest others, as in the shipped world.
+    game = _session("doom:t06_e1m2_secrets")
+    try:
+        game.view()
+        snap, known = game.engine.snap, game.known
+        for thing in snap.things:
+            words = describe(thing)
+            if words is not None and words.group is not None:
+                known.things[thing.id] = Sighting(thing, words.group, words.kind,
+                                                  words.name, snap.tic, False)
+        view = game.view()
+        assert len(view["objects"]) + len(view["characters"]) < len(known.things)
+        text = render_text_view(_observation(view))
+        assert len(text) < 6000, len(text)
     finally:
         game.close()

@@ -18,6 +18,7 @@ from world.doom.known import describe
 from world.doom.mapview import STOREY, record_map
 from world.doom.roomparts import Placed
 from world.doom.specials import CHARACTER_KINDS
+from world.observe.view import MAX_OBJECTS
 
 if TYPE_CHECKING:
     from world.doom.session import DoomSession
@@ -95,6 +96,13 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                                "view_angle_deg": None, "view_range": None})
     objects.sort(key=lambda o: (o["distance"], o["id"]))
     characters.sort(key=lambda o: (o["distance"], o["id"]))
+    # As in the shipped view, the nearest few and the objectives' targets; characters:
+    # every one in view, then the nearest others (a map has dozens of monsters).
+    objects = objects[:MAX_OBJECTS] + [r for r in objects[MAX_OBJECTS:] if r["objective"]]
+    in_view = [r for r in characters if r["seen"] == "now"]
+    others = [r for r in characters if r["seen"] != "now"]
+    characters = sorted(in_view + others[:max(0, MAX_OBJECTS - len(in_view))],
+                        key=lambda o: (o["distance"], o["id"]))
     return {"player": player, "area": area, "objectives": _objectives(session, objects),
             "characters": characters, "objects": objects, "doors": _doors(session, here),
             "hazards": [], "exit": None}
