@@ -539,3 +539,24 @@ def test_t01_verdict_matches_the_level_exit(tmp_path) -> None:
     assert summary["success"] is left
     assert (summary["failure"] == "the player died") is snap.dead
     session.close()
+
+
+@needs_engine
+@pytest.mark.slow
+def test_a_walk_opens_a_door_on_its_way_without_shutting_it_again() -> None:
+    # Doom's doors reverse on use: a walk that pressed use every few tics against E1M1's
+    # first door sent it back down before it was high enough to pass, for good.
+    session = new_session(resolve("doom:t01_e1m1_exit").level, "easy", 0)
+    try:
+        door = session.doors[0]
+        beyond = (832.0, 700.0)  # in the hall past the door, 1,000 units from the start
+        assert session.layout.area_at(*beyond) == 0 and 0 in door.areas
+        session.known.areas.add(0)
+        result = session.act("go_to", {"x": beyond[0], "z": beyond[1], "use_on_way": True})
+        assert result["end_reason"] == "arrived", result
+        assert session.door_state(door) in ("open", "closing")
+        ep = session.ids.of("door", door.index)
+        assert next(d for d in session.view()["doors"] if d["id"] == ep)["state"] in (
+            "open", "closing")
+    finally:
+        session.close()

@@ -122,6 +122,11 @@ def go_to_object(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
     if reason == "stuck" and door is not None \
             and math.dist(session.engine.snap.xy, spot) < DOOR_REACH:
         reason = "arrived"  # up against a shut door: use it, and see whether it opens
+    if reason == "arrived" and door is not None and session.door_state(door) in ("open",
+                                                                                 "opening"):
+        # Already on its way up: a press now would only send it back down.
+        return (reason, "The door is open." if session.door_state(door) == "open"
+                else "The door is opening.", None)
     if reason == "arrived":
         reason = face(play, wall or spot) or press_use(play) or "arrived"
     if reason == "arrived" and door is not None:

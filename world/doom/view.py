@@ -13,7 +13,6 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from world.doom.engine import Thing
-from world.doom.geometry import HEADROOM
 from world.doom.known import describe
 from world.doom.mapview import STOREY, record_map
 from world.doom.roomparts import Placed
@@ -123,8 +122,7 @@ def _doors(session: DoomSession, here: int | None) -> list[dict[str, Any]]:
     for door in session.doors:
         if not session.known.knows_door(door):
             continue
-        gap = snap.ceilings[door.sector] - snap.floors[door.sector]
-        state = "open" if gap >= HEADROOM else ("locked" if door.key else "closed")
+        state = session.door_state(door)
         rows.append({"id": ids.of("door", door.index), "position": _point(session, door.point),
                      "between": [ids.of("area", a) for a in door.areas][:2],
                      "state": state, "locked_from_this_side": False, "key": None,
