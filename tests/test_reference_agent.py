@@ -157,6 +157,31 @@ def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> No
 
 
 
+def test_a_medkit_that_gave_a_point_or_two_is_passed_over_when_healing() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    bonus, other, kit = (_thing("o1", "medkit", 100.0), _thing("o2", "medkit", 200.0),
+                         _thing("o3", "medkit", 600.0))
+    for row in (bonus, other):
+        row["name"] = "health bonus"
+    kit["name"] = "medikit"
+    mem = Memory()
+    observation = _observation([bonus, other, kit])
+    observation["view"]["player"]["health"] = 0.2
+    mem.update(observation)
+    assert fight.heal(mem, 0.3)[1]["object_id"] == "o1"  # nearest, its worth not known yet
+    mem.last_decision = ("go_to_object", {"object_id": "o1"}, "healing up")
+    observation = _observation([other, kit])
+    observation["view"]["player"]["health"] = 0.21
+    observation["last_result"] = {"action": "go_to_object", "end_reason": "arrived",
+                                  "detail": "Took it.", "distance_moved": 100.0,
+                                  "changes": ["you gained 1 health", "1 items picked up"]}
+    mem.update(observation)
+    # One point of health: the other trinket of that name is not worth the walk.
+    assert fight.heal(mem, 0.3)[1]["object_id"] == "o3"
+
+
 def _hostile(cid: str, distance: float, *, armed: bool, alertness: str = "in_combat",
              health: float = 0.66) -> dict:
     return {"id": cid, "kind": "soldier", "position": [distance, 0.0, 0.0], "area": "a1",
