@@ -59,6 +59,7 @@ class EpisodeIds:
 
     def __init__(self, seed: int, sizes: dict[str, int]) -> None:
         rng = np.random.default_rng([seed, _SALT])
+        self._rng = rng
         self._perm = {g: [int(i) + 1 for i in rng.permutation(n)] for g, n in sizes.items()}
         self._things: dict[int, str] = {}
         self._back: dict[str, tuple[str, int]] = {}
@@ -70,13 +71,27 @@ class EpisodeIds:
         self._back[ep] = (group, index)
         return ep
 
+    def number_things(self, things: list[tuple[Thing, str]]) -> None:
+        """Number the things present at the start, shuffled with the seed per group.
+
+        So an id says nothing of the map's order (the same imp is another id in another
+        episode); things that appear later take the next numbers in order of first sight.
+        """
+        for group in ("object", "character"):
+            members = [t for t, g in things if g == group and t.id not in self._things]
+            for thing, index in zip(members, self._rng.permutation(len(members)), strict=True):
+                self._bind(thing, f"{LETTERS[group]}{self._next[group] + int(index)}", group)
+            self._next[group] += len(members)
+
+    def _bind(self, thing: Thing, ep: str, group: str) -> None:
+        self._things[thing.id] = ep
+        self._back[ep] = (group, thing.id)
+
     def thing(self, thing: Thing, group: str) -> str:
-        """The id of a thing (numbered in order of first sight)."""
+        """The id of a thing (numbered at the start, or in order of first sight)."""
         if thing.id not in self._things:
-            ep = f"{LETTERS[group]}{self._next[group]}"
+            self._bind(thing, f"{LETTERS[group]}{self._next[group]}", group)
             self._next[group] += 1
-            self._things[thing.id] = ep
-            self._back[ep] = (group, thing.id)
         return self._things[thing.id]
 
     def lookup(self, ep: str) -> tuple[str, int] | None:
@@ -112,6 +127,7 @@ class Knowledge:
         self.visited: set[int] = set()
         self.things: dict[int, Sighting] = {}
         self.gone: set[int] = set()
+        self.revealed: set[int] = set()  # secret doors seen open or passed
 
     def update(self, snap: Snapshot) -> None:
         """Learn from one moment: the sector stood in, its neighbours, things in view."""
@@ -120,6 +136,13 @@ class Knowledge:
         if here is not None:
             self.visited.add(here)
             self.areas.add(here)
+            for door in self.layout.doors:
+                # A secret door is a wall until the player sees it open beside him or
+                # has stood on both sides of it.
+                if door.hidden and here in door.areas and (
+                        heights.ceiling[door.sector] > heights.floor[door.sector]
+                        or all(a in self.visited for a in door.areas)):
+                    self.revealed.add(door.index)
             for way in self.layout.ways:
                 if here in way.areas and self._see_through(way, heights):
                     self.areas.update(way.areas)
@@ -160,8 +183,15 @@ class Knowledge:
         return heights.ceiling[sector] - heights.floor[sector] > 0
 
     def knows_door(self, door: DoorSpot) -> bool:
-        """Doors on the ways out of every area the player has been in are known."""
-        return any(a in self.visited for a in door.areas)
+        """Doors on the ways out of every area the player has been in are known.
+
+        A secret door only once revealed: until then it is a wall.
+        """
+        return not self.hidden(door) and any(a in self.visited for a in door.areas)
+
+    def hidden(self, door: DoorSpot) -> bool:
+        """Whether a door is a secret door the player has not found."""
+        return door.hidden and door.index not in self.revealed
 
     def in_view_many(self, snap: Snapshot, points: list[tuple[float, float]],
                      zs: list[float]) -> list[bool]:

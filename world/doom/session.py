@@ -20,7 +20,7 @@ from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
 from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
 from world.doom.geometry import HEADROOM, MapGeometry
-from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, describe, eye_and_heights
+from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, Sighting, describe, eye_and_heights
 from world.doom.layout import DoorSpot, Layout, Way
 from world.doom.mission import DoomLevel
 from world.doom.returnfire import ReturnFire
@@ -57,6 +57,9 @@ class DoomSession:
         self.switches = self.layout.switches
         self.known = Knowledge(self.layout, tuple(t for t, _ in self.switches))
         snap = self.engine.snap
+        start = [(t, describe(t)) for t in snap.things + self.known.fixed]
+        self.ids.number_things([(t, str(k.group)) for t, k in start
+                                if k is not None and k.group is not None])
         monsters = sum(1 for t in snap.things if t.category == "Monster")
         self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
         self.judge = Judge(level, difficulty, self.facts)
@@ -180,7 +183,12 @@ class DoomSession:
         return sorted(out, key=lambda e: (e[0], int(e[1:])))
 
     def leads_out(self, way: Way, area: int | None) -> bool:
-        """Whether a way leads out of an area (a teleport only from its start)."""
+        """Whether a way leads out of an area (a teleport only from its start).
+
+        A secret door the player has not found is a wall, no way out.
+        """
+        if way.door is not None and self.known.hidden(self.doors[way.door]):
+            return False
         return area == way.areas[0] or (area == way.areas[1] and not way.one_way)
 
     def inside(self, way: Way, area: int) -> tuple[float, float]:
@@ -259,6 +267,11 @@ class DoomSession:
             if found is not None and thing.id == found[1]:
                 return wall
         return None
+
+    def sighting(self, ep: str) -> Sighting | None:
+        """A known thing as the player last perceived it; None once seen gone."""
+        found = self.ids.lookup(ep)
+        return None if found is None else self.known.things.get(found[1])
 
     def live_monster(self, ep: str) -> Thing | None:
         """A known monster as it is now while it is alive; None once down or gone."""

@@ -137,9 +137,9 @@ def build_plan(session: DoomSession) -> dict[str, Any]:
 
     The WAD's things are matched to the engine's at the start (same name, nearest within
     MATCH_REACH) to take their episode ids; switches and things the map does not place
-    (a scenario's script spawns them) are added. Ids are handed out here in the map's
-    order, at the start and again identically by replay; the agent still learns an id
-    only once the player has seen the thing.
+    (a scenario's script spawns them) are added. Their ids were numbered when the
+    session started (shuffled with the seed, again identically by replay); the agent
+    learns an id only once the player has seen the thing.
     """
     rooms, level = session.layout.rooms, session.level
     skill = level.skill(session.difficulty)
