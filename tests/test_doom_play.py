@@ -203,6 +203,9 @@ def test_e1m1_start_knows_only_what_the_player_saw() -> None:
         assert all(c["position"][1] >= 0 for c in view["characters"])
         # Ways out name the rooms they lead to, in episode ids.
         assert all(w["to_name"].startswith(("room", "lift")) for w in view["area"]["ways_out"])
+        # The pistol Doom starts with is the weapon in hand (an agent need not equip it).
+        pistol = next(c for c in view["player"]["carried"] if c["weapon"] == "pistol")
+        assert view["player"]["in_hand"] == pistol["id"]
     finally:
         session.close()
 

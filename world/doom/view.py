@@ -44,7 +44,8 @@ def build_view(session: DoomSession) -> dict[str, Any]:
         "health": round(max(0.0, c["HEALTH"]) / 100, 3),
         "armour": round(c["ARMOR"] / 100, 3),
         "alive": not snap.dead,
-        "in_hand": None,
+        # The weapon Doom has raised (it picks one itself: a new gun on pickup).
+        "in_hand": f"i{int(c['SELECTED_WEAPON'])}" if weapon != "fist" else None,
         "carried": [{"id": f"i{slot}", "kind": "weapon", "name": name,
                      "ammo": int(c["SELECTED_WEAPON_AMMO"]) if name == weapon else None,
                      "weapon": name}
