@@ -182,6 +182,25 @@ def test_a_medkit_that_gave_a_point_or_two_is_passed_over_when_healing() -> None
     assert fight.heal(mem, 0.3)[1]["object_id"] == "o3"
 
 
+def test_exploring_does_not_walk_to_where_it_stands_for_a_way_it_could_not_take() -> None:
+    from agents.reference.memory import Memory
+    from agents.reference.moves import explore
+
+    mem = Memory()
+    observation = _observation([])
+    ledge = {"id": "w1", "to": "a2", "to_name": "Ledge", "via": "opening", "door": None,
+             "position": [30.0, 0.0, 0.0], "visited": False, "one_way": False,
+             "other_storey": False, "distance": 30.0}
+    observation["view"]["area"]["ways_out"] = [ledge]
+    mem.update(observation)
+    # Through the way and a walk past it were both tried from here and went nowhere.
+    mem.fail(("go_to_area", {"exit_id": "w1"}, ""), 3)
+    mem.fail(("go_to", {"x": 190.0, "z": 0.0}, ""), 3)
+    decision = explore(mem)
+    assert decision is None or mem.distance([decision[1].get("x", 1e9), 0.0,
+                                             decision[1].get("z", 0.0)]) > 40, decision
+
+
 def _hostile(cid: str, distance: float, *, armed: bool, alertness: str = "in_combat",
              health: float = 0.66) -> dict:
     return {"id": cid, "kind": "soldier", "position": [distance, 0.0, 0.0], "area": "a1",
