@@ -201,6 +201,27 @@ def test_exploring_does_not_walk_to_where_it_stands_for_a_way_it_could_not_take(
                                              decision[1].get("z", 0.0)]) > 40, decision
 
 
+def test_a_walk_past_a_way_out_that_never_enters_is_given_up() -> None:
+    from agents.reference.memory import Memory
+    from agents.reference.moves import PAST_TRIES, through
+
+    mem = Memory()
+    observation = _observation([])
+    ledge = {"id": "w1", "to": "a2", "to_name": "Ledge", "via": "opening", "door": None,
+             "position": [300.0, 0.0, 0.0], "visited": False, "one_way": False,
+             "other_storey": False, "distance": 300.0}
+    observation["view"]["area"]["ways_out"] = [ledge]
+    mem.update(observation)
+    mem.fail(("go_to_area", {"exit_id": "w1"}, ""), 3)
+    walks = []
+    for turn in range(PAST_TRIES + 2):
+        # Each walk past it "arrives" somewhere new, and the player is still in a1.
+        mem.view["player"]["position"] = [turn * 40.0, 0.0, turn * 25.0]
+        walks.append(through(mem, ledge, "exploring"))
+    assert all(w is not None and w[0] == "go_to" for w in walks[:PAST_TRIES])
+    assert walks[PAST_TRIES:] == [None, None]
+
+
 def _hostile(cid: str, distance: float, *, armed: bool, alertness: str = "in_combat",
              health: float = 0.66) -> dict:
     return {"id": cid, "kind": "soldier", "position": [distance, 0.0, 0.0], "area": "a1",
