@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from world.doom.controls import Play, aim_and_fire, face, press_use, walk
 from world.doom.geometry import HEADROOM, Heights
 from world.doom.layout import DoorSpot
+from world.doom.lifts import lift_toward, ride
 from world.doom.navgrid import doors_open
 from world.doom.returnfire import rounds
 from world.errors import InvalidRequestError
@@ -30,12 +31,14 @@ INSIDE = 40.0  # go_to_area stops this far past the way out
 DOOR_REACH = 96.0  # a walk stuck this near a door's middle is up against it
 MAX_REPLANS = 8  # walks replanned at most this often for harmful pickups seen on the way
 DOOR_WATCH = 12  # tics after use within which a door that opens starts to move
+MAX_RIDES = 3  # lifts a walk calls down and rides at most
 LOOK_REACH = 64.0  # a walk to where a monster was last seen stops this close to the spot
 NO_ROUTE = "No known route leads there; explore further."
 
 
-def _route(session: DoomSession, goal: tuple[float, float],
-           entering: int | None = None) -> list[tuple[float, float]] | None:
+def _route(session: DoomSession, goal: tuple[float, float], entering: int | None = None,
+           start: tuple[float, float] | None = None,
+           lift: int | None = None) -> list[tuple[float, float]] | None:
     # Routes keep to known floor (and the area a way out leads into): a sector of no
     # known area is planned as shut, so no walk takes the hidden shortest path.
     snap = session.engine.snap
@@ -43,8 +46,12 @@ def _route(session: DoomSession, goal: tuple[float, float],
     known = session.known.areas | ({entering} if entering is not None else set())
     open_to = [any(a in known for a in areas) for areas in session.layout.sector_areas]
 
+    rest = session.layout.rooms.map.sectors
+
     def live(sector: int) -> tuple[float, float]:
-        return floors[sector], ceilings[sector]
+        # A lift about to be ridden is planned at its top, where it rests (the map's floor).
+        return (rest[sector].floor, ceilings[sector]) if sector == lift \
+            else (floors[sector], ceilings[sector])
 
     # Doors use opens are planned as open: the walk presses use at them on the way.
     opened = doors_open(session.layout.rooms, live)
@@ -61,14 +68,15 @@ def _route(session: DoomSession, goal: tuple[float, float],
         shut = not open_to[sector] or sector in shut_doors
         return (heights[0], heights[0]) if shut else heights
 
+    start = snap.xy if start is None else start
     avoid = _harmful(session, goal)
     if avoid:
         # Harmful pickups are walked around when a route around them exists.
         shut = tuple(c if open_to[s] else floors[s] for s, c in enumerate(ceilings))
-        around = session.planner.plan(snap.xy, goal, Heights(floors, shut), avoid=avoid)
+        around = session.planner.plan(start, goal, Heights(floors, shut), avoid=avoid)
         if around is not None:
             return around
-    return session.layout.navgrid.plan(snap.xy, goal, planned)
+    return session.layout.navgrid.plan(start, goal, planned)
 
 
 def _harmful(session: DoomSession, goal: tuple[float, float]) -> tuple[tuple[float, float], ...]:
@@ -82,9 +90,23 @@ def _walk_to(session: DoomSession, play: Play, goal: tuple[float, float], *,
     # Replans once after a stuck leg (a door may have opened or a monster moved away),
     # and whenever a harmful pickup comes into view on the way. No route over known
     # floor is `no_known_route` (through a listed way out: `unreachable`).
-    stuck = replans = 0
+    stuck = replans = rides = 0
     while True:
         points = _route(session, goal, entering)
+
+        def plan(a: tuple[float, float], b: tuple[float, float], up: int | None) -> list | None:
+            return _route(session, b, entering, start=a, lift=up)
+
+        lift = lift_toward(session, goal, plan) if points is None and rides < MAX_RIDES \
+            else None
+        if lift is not None:
+            # No walk on the live heights, but one from a raised lift's top: the lift is
+            # called down, stepped on and ridden up first.
+            rides += 1
+            reason = ride(session, play, lift, plan)
+            if reason != "arrived":
+                return reason
+            continue
         if points is None:
             return "no_known_route" if entering is None else "unreachable"
         known = _harmful(session, goal)
@@ -141,6 +163,11 @@ def go_to_object(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
     if reason == "stuck" and door is not None \
             and math.dist(session.engine.snap.xy, spot) < DOOR_REACH:
         reason = "arrived"  # up against a shut door: use it, and see whether it opens
+    if reason == "arrived" and door is not None and session.door_state(door) in ("open",
+                                                                                 "opening"):
+        # Already on its way up: a press now would only send it back down.
+        return (reason, "The door is open." if session.door_state(door) == "open"
+                else "The door is opening.", None)
     if reason == "arrived":
         reason = face(play, wall or spot) or press_use(play) or "arrived"
     if reason == "arrived" and door is not None:

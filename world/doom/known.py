@@ -131,6 +131,7 @@ class Knowledge:
         self.gone: set[int] = set()
         self.revealed: set[int] = set()  # secret doors seen open or passed
         self.door_gaps: dict[int, float] = {}  # door -> floor-to-ceiling gap last perceived
+        self.doors_now: set[int] = set()  # doors perceived at the last update
 
     def update(self, snap: Snapshot) -> None:
         """Learn from one moment: the sector stood in, its neighbours, things in view."""
@@ -188,8 +189,10 @@ class Knowledge:
         far = [d for d, b in zip(doors, beside, strict=True) if not b]
         seen = iter(self.in_view_many(snap, [d.point for d in far],
                                       [heights.floor[d.sector] for d in far]))
+        self.doors_now = set()
         for door, near in zip(doors, beside, strict=True):
             if near or next(seen):
+                self.doors_now.add(door.index)
                 self.door_gaps[door.index] = heights.ceiling[door.sector] - \
                     heights.floor[door.sector]
 

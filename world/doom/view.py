@@ -48,7 +48,8 @@ def build_view(session: DoomSession) -> dict[str, Any]:
         "health": round(max(0.0, c["HEALTH"]) / 100, 3),
         "armour": round(c["ARMOR"] / 100, 3),
         "alive": not snap.dead,
-        "in_hand": None,
+        # The weapon Doom has raised (it picks one itself: a new gun on pickup).
+        "in_hand": f"i{int(c['SELECTED_WEAPON'])}" if weapon != "fist" else None,
         "carried": [{"id": f"i{slot}", "kind": "weapon", "name": name,
                      "ammo": int(c["SELECTED_WEAPON_AMMO"]) if name == weapon else None,
                      "weapon": name}
@@ -134,8 +135,11 @@ def _doors(session: DoomSession, here: int | None) -> list[dict[str, Any]]:
     for door in session.doors:
         if not session.known.knows_door(door):
             continue
-        gap = session.known.door_gap(door)  # as last perceived
-        state = "open" if gap >= HEADROOM else ("locked" if door.key else "closed")
+        if door.index in session.known.doors_now:
+            state = session.door_state(door)
+        else:  # out of sight: as last perceived
+            gap = session.known.door_gap(door)
+            state = "open" if gap >= HEADROOM else ("locked" if door.key else "closed")
         rows.append({"id": ids.of("door", door.index), "position": _point(session, door.point),
                      "between": [ids.of("area", a) for a in door.areas][:2],
                      "state": state, "locked_from_this_side": False, "key": None,
