@@ -193,3 +193,18 @@ def test_the_text_view_of_a_well_explored_map_stays_short() -> None:
         assert len(text) < 6000, len(text)
     finally:
         game.close()
+
+
+def test_id_numbers_do_not_count_the_maps_monsters() -> None:
+    # MAP01 holds 28 monsters at ultra-violence; numbered 1 to 28, the ids of the few
+    # seen would tell how many there are. They are drawn from a range far wider.
+    game = _session("doom:t16_map01_clear", "hard")
+    try:
+        monsters = [t for t in game.engine.snap.things if t.category == "Monster"]
+        numbers = sorted(int(game.ids.thing(t, "character")[1:]) for t in monsters)
+        assert len(numbers) == 28 and numbers != list(range(1, 29))
+        assert max(numbers) > 100
+        areas = sorted(int(game.ids.of("area", i)[1:]) for i in range(len(game.layout.names)))
+        assert max(areas) > len(areas)
+    finally:
+        game.close()

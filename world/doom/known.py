@@ -33,6 +33,7 @@ AIM_HEIGHT = 28.0  # a thing is seen at about half a monster's height
 HALF_FOV = 45.0
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SALT = 0x1D5  # keeps the numbering apart from anything else drawn from the seed
+ID_SPACE = 999  # ids are numbered from 1 to this (or twice the count, when more)
 LETTERS = {"area": "a", "door": "d", "way": "w", "object": "o", "character": "c"}
 # Engine category -> kind, for actors specials.json does not name (they keep their class
 # name, split into words); other categories are scenery. The map's switches are things of
@@ -56,13 +57,23 @@ def describe(thing: Thing) -> ThingType | None:
     return None if kind is None else ThingType(kind, _CAMEL.sub(" ", thing.name).lower())
 
 
+def _space(n: int) -> int:
+    return max(ID_SPACE, 2 * n)
+
+
+def _numbers(rng: np.random.Generator, n: int) -> list[int]:
+    # n distinct numbers drawn from a range far wider than n, so the numbers seen do not
+    # tell how many there are (ids 1 to 28 would count MAP01's monsters).
+    return [int(i) + 1 for i in rng.choice(_space(n), size=n, replace=False)]
+
+
 class EpisodeIds:
-    """Episode ids for sectors, ways, things; numbering shuffled with the seed."""
+    """Episode ids for sectors, ways, things: numbers drawn with the seed from 1 to 999."""
 
     def __init__(self, seed: int, sizes: dict[str, int]) -> None:
         rng = np.random.default_rng([seed, _SALT])
         self._rng = rng
-        self._perm = {g: [int(i) + 1 for i in rng.permutation(n)] for g, n in sizes.items()}
+        self._perm = {g: _numbers(rng, n) for g, n in sizes.items()}
         self._things: dict[int, str] = {}
         self._back: dict[str, tuple[str, int]] = {}
         self._next = {"object": 1, "character": 1}
@@ -77,13 +88,15 @@ class EpisodeIds:
         """Number the things present at the start, shuffled with the seed per group.
 
         So an id says nothing of the map's order (the same imp is another id in another
-        episode); things that appear later take the next numbers in order of first sight.
+        episode) nor of how many there are; things that appear later take the numbers
+        after that range in order of first sight.
         """
         for group in ("object", "character"):
             members = [t for t, g in things if g == group and t.id not in self._things]
-            for thing, index in zip(members, self._rng.permutation(len(members)), strict=True):
-                self._bind(thing, f"{LETTERS[group]}{self._next[group] + int(index)}", group)
-            self._next[group] += len(members)
+            numbers = _numbers(self._rng, len(members))
+            for thing, number in zip(members, numbers, strict=True):
+                self._bind(thing, f"{LETTERS[group]}{number}", group)
+            self._next[group] = max(self._next[group], _space(len(members)) + 1)
 
     def _bind(self, thing: Thing, ep: str, group: str) -> None:
         self._things[thing.id] = ep
