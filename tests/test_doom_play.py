@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -202,6 +203,9 @@ def test_e1m1_start_knows_only_what_the_player_saw() -> None:
         assert all(c["position"][1] >= 0 for c in view["characters"])
         # Ways out name the rooms they lead to, in episode ids.
         assert all(w["to_name"].startswith(("room", "lift")) for w in view["area"]["ways_out"])
+        # The pistol Doom starts with is the weapon in hand (an agent need not equip it).
+        pistol = next(c for c in view["player"]["carried"] if c["weapon"] == "pistol")
+        assert view["player"]["in_hand"] == pistol["id"]
     finally:
         session.close()
 
@@ -498,9 +502,11 @@ def test_t06_a_secret_entered_is_the_engines_count(tmp_path) -> None:
     try:
         rooms = session.layout.rooms
         # A short play, not a solve: walk straight to the nearest secret sector (1,400
-        # units and two doors away), its room granted as known to skip the exploring.
+        # units and two doors away, the second a secret door), the map's rooms and
+        # secret doors granted as known to skip the exploring (walks keep to them).
         inside = rooms.sector_shapes[173].representative_point()
-        session.known.areas.add(rooms.sector_area[173])
+        session.known.areas.update(range(len(rooms.areas)))
+        session.known.revealed.update(d.index for d in session.doors)
         for _ in range(8):
             result = session.act("go_to", {"x": inside.x, "z": inside.y, "use_on_way": True})
             if result["end_reason"] not in ("damage", "stuck"):
@@ -539,3 +545,49 @@ def test_t01_verdict_matches_the_level_exit(tmp_path) -> None:
     assert summary["success"] is left
     assert (summary["failure"] == "the player died") is snap.dead
     session.close()
+
+
+@needs_engine
+@pytest.mark.slow
+def test_a_walk_opens_a_door_on_its_way_without_shutting_it_again() -> None:
+    # Doom's doors reverse on use: a walk that pressed use every few tics against E1M1's
+    # first door sent it back down before it was high enough to pass, for good.
+    session = new_session(resolve("doom:t01_e1m1_exit").level, "easy", 0)
+    try:
+        door = session.doors[0]
+        beyond = (832.0, 700.0)  # in the hall past the door, 1,000 units from the start
+        assert session.layout.area_at(*beyond) == 0 and 0 in door.areas
+        session.known.areas.update(range(len(session.layout.rooms.areas)))  # no exploring
+        result = session.act("go_to", {"x": beyond[0], "z": beyond[1], "use_on_way": True})
+        assert result["end_reason"] == "arrived", result
+        assert session.door_state(door) in ("open", "closing")
+        ep = session.ids.of("door", door.index)
+        assert next(d for d in session.view()["doors"] if d["id"] == ep)["state"] in (
+            "open", "closing")
+    finally:
+        session.close()
+
+
+@needs_engine
+@pytest.mark.slow
+def test_a_walk_back_up_calls_the_lift_down_and_rides_it() -> None:
+    # E1M1's first lift lowers as the player walks onto it from the start room, and
+    # rises again; from below, the way back is its side, used as a switch.
+    session = new_session(resolve("doom:t01_e1m1_exit").level, "easy", 0)
+    try:
+        rooms = session.layout.rooms
+        below, start = (400.0, 300.0), session.engine.snap.xy
+        lift = next(a for a in rooms.areas if a.kind == "lift" and 98 in a.sectors)
+        session.known.areas.update({rooms.area_index(*below), rooms.area_index(*start),
+                                    lift.index})
+        down = session.act("go_to", {"x": below[0], "z": below[1], "use_on_way": True})
+        assert down["end_reason"] == "arrived"
+        assert session.engine.snap.counters["POSITION_Z"] < -80
+        back = session.act("go_to", {"x": start[0], "z": start[1], "use_on_way": True})
+        assert back["end_reason"] == "arrived", back
+        snap = session.engine.snap
+        assert math.dist(snap.xy, start) < 24 and snap.counters["POSITION_Z"] == 0.0
+        # The path went over the platform (x 64 to 192 at y 192 to 320).
+        assert any(64 <= x <= 192 and 192 <= z <= 320 for x, _, z in back["path"])
+    finally:
+        session.close()

@@ -157,6 +157,71 @@ def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> No
 
 
 
+def test_a_medkit_that_gave_a_point_or_two_is_passed_over_when_healing() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    bonus, other, kit = (_thing("o1", "medkit", 100.0), _thing("o2", "medkit", 200.0),
+                         _thing("o3", "medkit", 600.0))
+    for row in (bonus, other):
+        row["name"] = "health bonus"
+    kit["name"] = "medikit"
+    mem = Memory()
+    observation = _observation([bonus, other, kit])
+    observation["view"]["player"]["health"] = 0.2
+    mem.update(observation)
+    assert fight.heal(mem, 0.3)[1]["object_id"] == "o1"  # nearest, its worth not known yet
+    mem.last_decision = ("go_to_object", {"object_id": "o1"}, "healing up")
+    observation = _observation([other, kit])
+    observation["view"]["player"]["health"] = 0.21
+    observation["last_result"] = {"action": "go_to_object", "end_reason": "arrived",
+                                  "detail": "Took it.", "distance_moved": 100.0,
+                                  "changes": ["you gained 1 health", "1 items picked up"]}
+    mem.update(observation)
+    # One point of health: the other trinket of that name is not worth the walk.
+    assert fight.heal(mem, 0.3)[1]["object_id"] == "o3"
+
+
+def test_exploring_does_not_walk_to_where_it_stands_for_a_way_it_could_not_take() -> None:
+    from agents.reference.memory import Memory
+    from agents.reference.moves import explore
+
+    mem = Memory()
+    observation = _observation([])
+    ledge = {"id": "w1", "to": "a2", "to_name": "Ledge", "via": "opening", "door": None,
+             "position": [30.0, 0.0, 0.0], "visited": False, "one_way": False,
+             "other_storey": False, "distance": 30.0}
+    observation["view"]["area"]["ways_out"] = [ledge]
+    mem.update(observation)
+    # Through the way and a walk past it were both tried from here and went nowhere.
+    mem.fail(("go_to_area", {"exit_id": "w1"}, ""), 3)
+    mem.fail(("go_to", {"x": 190.0, "z": 0.0}, ""), 3)
+    decision = explore(mem)
+    assert decision is None or mem.distance([decision[1].get("x", 1e9), 0.0,
+                                             decision[1].get("z", 0.0)]) > 40, decision
+
+
+def test_a_walk_past_a_way_out_that_never_enters_is_given_up() -> None:
+    from agents.reference.memory import Memory
+    from agents.reference.moves import PAST_TRIES, through
+
+    mem = Memory()
+    observation = _observation([])
+    ledge = {"id": "w1", "to": "a2", "to_name": "Ledge", "via": "opening", "door": None,
+             "position": [300.0, 0.0, 0.0], "visited": False, "one_way": False,
+             "other_storey": False, "distance": 300.0}
+    observation["view"]["area"]["ways_out"] = [ledge]
+    mem.update(observation)
+    mem.fail(("go_to_area", {"exit_id": "w1"}, ""), 3)
+    walks = []
+    for turn in range(PAST_TRIES + 2):
+        # Each walk past it "arrives" somewhere new, and the player is still in a1.
+        mem.view["player"]["position"] = [turn * 40.0, 0.0, turn * 25.0]
+        walks.append(through(mem, ledge, "exploring"))
+    assert all(w is not None and w[0] == "go_to" for w in walks[:PAST_TRIES])
+    assert walks[PAST_TRIES:] == [None, None]
+
+
 def _hostile(cid: str, distance: float, *, armed: bool, alertness: str = "in_combat",
              health: float = 0.66) -> dict:
     return {"id": cid, "kind": "soldier", "position": [distance, 0.0, 0.0], "area": "a1",

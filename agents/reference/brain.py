@@ -200,7 +200,8 @@ class Brain:
         if mem.view["player"]["armour"] >= 0.3:
             return None
         vests = sorted((o for o in mem.view["objects"] if o["kind"] == "armour"
-                        and o["distance"] < ARMOUR_DETOUR), key=lambda o: (o["distance"], o["id"]))
+                        and o["distance"] < ARMOUR_DETOUR and o["name"] not in mem.trifles),
+                       key=lambda o: (o["distance"], o["id"]))
         for vest in vests:
             decision = use_thing(mem, vest["id"], f"putting on {vest['name']} {vest['id']}")
             if decision is not None:

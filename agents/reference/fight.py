@@ -449,7 +449,8 @@ def _armour_nearby(mem: Memory) -> Decision | None:
             for r in mem.view["characters"]):
         return None
     rows = [o for o in mem.view["objects"] if o["kind"] == "armour"
-            and o["distance"] < ARMOUR_DETOUR and o["area"] == mem.here]
+            and o["distance"] < ARMOUR_DETOUR and o["area"] == mem.here
+            and o["name"] not in mem.trifles]
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
         if mem.failures[("go_to_object", row["id"])] == 0:
             return use_thing(mem, row["id"], f"putting on {row['name']} {row['id']}")
@@ -496,7 +497,7 @@ def _nearest_pickup(mem: Memory, kinds: tuple[str, ...], why: str,
                     tries: int) -> Decision | None:
     present = _present(mem)
     rows = [o for o in mem.objects.values() if o["kind"] in kinds and o["id"] in present
-            and _fits(mem, o)]
+            and _fits(mem, o) and o["name"] not in mem.trifles]
     # A walk to one that ran out of time goes on to it: turning to whichever is nearer
     # as the crow flies each time swings between two and reaches neither.
     done, last = mem.last_decision, mem.last

@@ -18,6 +18,8 @@ Decision = tuple[str, dict[str, Any], str]
 DOOR_ID = re.compile(r"\bd\d+\b")
 OPENER = re.compile(r"(?:panel|key) (o\d+)")
 VIEW_CAP = 12  # the view lists this many nearest objects (plus objective targets beyond)
+TRIFLE = 5  # health or armour points a pickup gave under which its kind is not worth a walk
+GAINED = re.compile(r"you gained (\d+) (health|armour)")
 
 
 @dataclass
@@ -52,6 +54,7 @@ class Memory:
     downed: set[str] = field(default_factory=set)
     openers: dict[str, str] = field(default_factory=dict)
     draining: bool = False  # the last wait lost health with nobody in view
+    trifles: set[str] = field(default_factory=set)  # names of pickups that gave next to nothing
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
@@ -67,6 +70,7 @@ class Memory:
                             for r in view["characters"])
         if self.error and self.last_decision is not None:
             self.fail(self.last_decision, 3)
+        self._weigh_pickup()
         area = view["area"]
         if area is not None:
             note = self.areas.setdefault(area["id"], AreaNote(area["name"], area["storey"]))
@@ -84,6 +88,21 @@ class Memory:
             if row["seen"] == "now":
                 (self.downed.add if row["down"] else self.downed.discard)(row["id"])
         self.blocking_door = self._blocking_door()
+
+    def _weigh_pickup(self) -> None:
+        # A medkit or vest taken on its own and found to give a point or two (a bonus
+        # trinket) is not worth a walk when hurt: others of its name are passed over.
+        done, last = self.last_decision, self.last
+        if done is None or last is None or done[0] != "go_to_object" \
+                or last["end_reason"] != "arrived":
+            return
+        row = self.objects.get(done[1].get("object_id", ""))
+        if row is None or row["kind"] not in ("medkit", "armour"):
+            return
+        gains = [int(n) for n, what in GAINED.findall(" ".join(last["changes"]))
+                 if what == ("health" if row["kind"] == "medkit" else "armour")]
+        if gains and max(gains) < TRIFLE:
+            self.trifles.add(row["name"])
 
     def _forget_taken(self, rows: list[dict[str, Any]]) -> None:
         # The view lists every remembered object up to a cap, nearest first: an object

@@ -13,7 +13,9 @@ from typing import Any
 from agents.reference.memory import Decision, Memory
 
 NEAR = 150.0  # close enough to a point to count as there
+ARRIVED = 40.0  # a walk to a point this near would not move the player
 PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the next area
+PAST_TRIES = 3  # walks past one way out, while nothing new is visited
 SCOUT_FROM = 700.0  # a target farther than this is approached one unseen area at a time
 SCOUT_AIM = 0.9  # how well a way out must point at the target (cosine) to be scouted
 STOREY_GAP = 150.0  # a target higher or lower than this stands on another storey
@@ -232,7 +234,13 @@ def through(mem: Memory, way: dict[str, Any], why: str) -> Decision | None:
                              f"{way['door']}")
         if not mem.failed(opening, 2):
             return opening
-    # A door in the way: walk to a point just past it, pressing use as it is met.
+    # A door in the way: walk to a point just past it, pressing use as it is met. A walk
+    # that arrives without entering (the point lies over a ledge, under another floor)
+    # is tried a few times only: its point moves with the player, so each one "arrives".
+    tried = ("past", way["id"])
+    if mem.failures[tried] >= PAST_TRIES:
+        return None
+    mem.failures[tried] += 1
     x, _, z = mem.position
     wx, wy, wz = way["position"]
     length = max(math.hypot(wx - x, wz - z), 1.0)
@@ -323,8 +331,10 @@ def explore(mem: Memory) -> Decision | None:
     for _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
         # Walks keep to known floor: stop on this side of the way out, from where the
         # next turn goes through it.
-        decision = walk_to(mem, _this_side(way["position"], spot),
-                           f"heading for unexplored {way['to_name']}")
+        point = _this_side(way["position"], spot)
+        if mem.distance(point) < ARRIVED:
+            continue  # standing there already: going through it was tried from here
+        decision = walk_to(mem, point, f"heading for unexplored {way['to_name']}")
         if decision is not None:
             return decision
     return None

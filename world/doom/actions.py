@@ -3,8 +3,8 @@
 Each executor takes the session and the arguments (ids already looked up) and returns
 (end reason, sentence, adjusted target or None). Actions with no Doom meaning (shooting
 objects, equipping, using items on things) are refused with the reason. Walks plan on
-the grid of `world.doom.route` from the live heights and keep to sectors the player
-knows; a target there that no route reaches is `unreachable`.
+the grid of `world.doom.navgrid` from the live heights and keep to the areas the player
+knows; a target that no route over them reaches is `no_known_route`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from world.doom.controls import Play, aim_and_fire, face, press_use, walk
 from world.doom.geometry import HEADROOM, Heights
 from world.doom.layout import DoorSpot
+from world.doom.lifts import lift_toward, ride
 from world.doom.navgrid import doors_open
 from world.doom.returnfire import rounds
 from world.errors import InvalidRequestError
@@ -30,29 +31,52 @@ INSIDE = 40.0  # go_to_area stops this far past the way out
 DOOR_REACH = 96.0  # a walk stuck this near a door's middle is up against it
 MAX_REPLANS = 8  # walks replanned at most this often for harmful pickups seen on the way
 DOOR_WATCH = 12  # tics after use within which a door that opens starts to move
+MAX_RIDES = 3  # lifts a walk calls down and rides at most
+LOOK_REACH = 64.0  # a walk to where a monster was last seen stops this close to the spot
+NO_ROUTE = "No known route leads there; explore further."
 
 
-def _route(session: DoomSession, goal: tuple[float, float]) -> list[tuple[float, float]] | None:
+def _route(session: DoomSession, goal: tuple[float, float], entering: int | None = None,
+           start: tuple[float, float] | None = None,
+           lift: int | None = None) -> list[tuple[float, float]] | None:
+    # Routes keep to known floor (and the area a way out leads into): a sector of no
+    # known area is planned as shut, so no walk takes the hidden shortest path.
     snap = session.engine.snap
     floors, ceilings = snap.floors, snap.ceilings
+    known = session.known.areas | ({entering} if entering is not None else set())
+    open_to = [any(a in known for a in areas) for areas in session.layout.sector_areas]
+
+    rest = session.layout.rooms.map.sectors
 
     def live(sector: int) -> tuple[float, float]:
-        return floors[sector], ceilings[sector]
+        # A lift about to be ridden is planned at its top, where it rests (the map's floor).
+        return (rest[sector].floor, ceilings[sector]) if sector == lift \
+            else (floors[sector], ceilings[sector])
 
     # Doors use opens are planned as open: the walk presses use at them on the way.
     opened = doors_open(session.layout.rooms, live)
-    usable = {d.sector for d in session.doors if d.manual and d.key is None}
+    usable = {d.sector for d in session.doors
+              if d.manual and d.key is None and not session.known.hidden(d)}
+
+    # A door the player cannot open himself is planned as last perceived: one opened
+    # unseen is still shut to the plan.
+    shut_doors = {d.sector for d in session.doors if d.sector not in usable
+                  and session.known.door_gap(d) < HEADROOM}
 
     def planned(sector: int) -> tuple[float, float]:
-        return opened(sector) if sector in usable else live(sector)
+        heights = opened(sector) if sector in usable else live(sector)
+        shut = not open_to[sector] or sector in shut_doors
+        return (heights[0], heights[0]) if shut else heights
 
+    start = snap.xy if start is None else start
     avoid = _harmful(session, goal)
     if avoid:
         # Harmful pickups are walked around when a route around them exists.
-        around = session.planner.plan(snap.xy, goal, Heights(floors, ceilings), avoid=avoid)
+        shut = tuple(c if open_to[s] else floors[s] for s, c in enumerate(ceilings))
+        around = session.planner.plan(start, goal, Heights(floors, shut), avoid=avoid)
         if around is not None:
             return around
-    return session.layout.navgrid.plan(snap.xy, goal, planned)
+    return session.layout.navgrid.plan(start, goal, planned)
 
 
 def _harmful(session: DoomSession, goal: tuple[float, float]) -> tuple[tuple[float, float], ...]:
@@ -62,14 +86,29 @@ def _harmful(session: DoomSession, goal: tuple[float, float]) -> tuple[tuple[flo
 
 
 def _walk_to(session: DoomSession, play: Play, goal: tuple[float, float], *,
-             use_on_way: bool = False, reach: float = 20.0) -> str:
+             use_on_way: bool = False, reach: float = 20.0, entering: int | None = None) -> str:
     # Replans once after a stuck leg (a door may have opened or a monster moved away),
-    # and whenever a harmful pickup comes into view on the way.
-    stuck = replans = 0
+    # and whenever a harmful pickup comes into view on the way. No route over known
+    # floor is `no_known_route` (through a listed way out: `unreachable`).
+    stuck = replans = rides = 0
     while True:
-        points = _route(session, goal)
+        points = _route(session, goal, entering)
+
+        def plan(a: tuple[float, float], b: tuple[float, float], up: int | None) -> list | None:
+            return _route(session, b, entering, start=a, lift=up)
+
+        lift = lift_toward(session, goal, plan) if points is None and rides < MAX_RIDES \
+            else None
+        if lift is not None:
+            # No walk on the live heights, but one from a raised lift's top: the lift is
+            # called down, stepped on and ridden up first.
+            rides += 1
+            reason = ride(session, play, lift, plan)
+            if reason != "arrived":
+                return reason
+            continue
         if points is None:
-            return "unreachable"
+            return "no_known_route" if entering is None else "unreachable"
         known = _harmful(session, goal)
         watch = None if replans >= MAX_REPLANS else (
             lambda known=known: _harmful(session, goal) != known)
@@ -87,8 +126,10 @@ def go_to(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     goal = (float(args["x"]), float(args["z"]))
     area = session.layout.area_at(*goal)
     if area is None or area not in session.known.areas:
-        return ("no_known_route", "No known route leads there; explore further.", None)
+        return ("no_known_route", NO_ROUTE, None)
     reason = _walk_to(session, play, goal, use_on_way=bool(args.get("use_on_way")))
+    if reason == "no_known_route":
+        return (reason, NO_ROUTE, None)
     where = session.engine.snap.xy
     return (reason, f"Walked {play.moved:.0f} units; now {math.dist(where, goal):.0f} "
             "from the point.", None)
@@ -102,7 +143,7 @@ def go_to_area(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcom
         raise InvalidRequestError(f"way out {args['exit_id']!r} does not lead out of this area")
     target = way.areas[1] if way.areas[0] == here else way.areas[0]
     goal = session.inside(way, target)
-    reason = _walk_to(session, play, goal, use_on_way=True)
+    reason = _walk_to(session, play, goal, use_on_way=True, entering=target)
     now = session.layout.area_at(*session.engine.snap.xy)
     if reason in ("arrived", "stuck") and now == target:
         return ("arrived", "Went through into {area}.", None)
@@ -122,6 +163,11 @@ def go_to_object(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
     if reason == "stuck" and door is not None \
             and math.dist(session.engine.snap.xy, spot) < DOOR_REACH:
         reason = "arrived"  # up against a shut door: use it, and see whether it opens
+    if reason == "arrived" and door is not None and session.door_state(door) in ("open",
+                                                                                 "opening"):
+        # Already on its way up: a press now would only send it back down.
+        return (reason, "The door is open." if session.door_state(door) == "open"
+                else "The door is opening.", None)
     if reason == "arrived":
         reason = face(play, wall or spot) or press_use(play) or "arrived"
     if reason == "arrived" and door is not None:
@@ -167,17 +213,34 @@ def turn_and_use(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
 
 
 def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
-    """Close in on a monster until it is in view and in range, then aim and fire."""
+    """Close in on a monster until it is in view and in range, then aim and fire.
+
+    A monster out of view is sought where it was last seen (never where the engine
+    has it now): the walk goes there, and it is attacked only if in sight then.
+    """
     target = args["character_id"]
+    sighting = session.sighting(target)
+    if sighting is None or sighting.down:
+        return ("target_gone", "It is down.", None)
     monster = session.live_monster(target)
-    if monster is None:
-        return ("target_gone", "It is down or gone.", None)
+    in_view = sighting.now and monster is not None
+    spot = (monster.x, monster.y) if in_view and monster is not None \
+        else (sighting.thing.x, sighting.thing.y)
     snap = session.engine.snap
-    spot = (monster.x, monster.y)
-    if math.dist(snap.xy, spot) > FIRE_RANGE or not session.sees(spot):
-        reason = _walk_to(session, play, spot, reach=FIRE_RANGE / 2)
-        if reason not in ("arrived", "gave_up") or session.live_monster(target) is None:
+    if not in_view or math.dist(snap.xy, spot) > FIRE_RANGE or not session.sees(spot):
+        reason = _walk_to(session, play, spot, reach=FIRE_RANGE / 2 if in_view else LOOK_REACH)
+        if reason not in ("arrived", "gave_up", "stuck"):
             return (reason, "Closed in on it.", None)
+        session.known.update(session.engine.snap)
+        sighting = session.sighting(target)
+        if sighting is not None and sighting.down:
+            return ("target_gone", "It is down.", None)
+        monster = session.live_monster(target)
+        if monster is None or not session.sees((monster.x, monster.y)) \
+                or math.dist(session.engine.snap.xy, (monster.x, monster.y)) > FIRE_RANGE:
+            if reason != "arrived":
+                return (reason, "Closed in on it.", None)
+            return ("target_gone", "It is not in sight where it was last seen.", None)
     if rounds(session.engine.snap) <= 0:
         return ("out_of_ammo", "The weapon in hand has no ammunition.", None)
     reason = aim_and_fire(play, lambda: session.live_monster(target), session.sees)

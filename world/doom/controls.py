@@ -74,6 +74,8 @@ class Play:
     last: Snapshot = None  # type: ignore[assignment]
     pressed_at: int = -REFIRE_TICS
     reflex: ReturnFire | None = None
+    # Whether a use press now cannot send a door in reach back shut (see `walk`).
+    may_use: Callable[[], bool] = lambda: True
 
     def go(self, heading: float | None, speed: float, *,
            use: bool = False) -> tuple[Snapshot, str | None]:
@@ -130,7 +132,8 @@ def walk(play: Play, waypoints: list[tuple[float, float]], *, use_on_way: bool =
             continue
         # Slower when close, so corners are not cut.
         speed = WALK * 0.6 if math.dist(snap.xy, target) < 40 else WALK
-        press = use_on_way and play.tics % 12 == 6
+        # A door used while opening or open shuts again: presses wait until none is.
+        press = use_on_way and play.tics % 12 == 6 and play.may_use()
         snap, reason = play.go(heading_to(snap, target), speed, use=press)
         history.append(snap.xy)
         if reason is not None:

@@ -46,7 +46,10 @@ class Way:
 
 @dataclass(frozen=True)
 class DoorSpot:
-    """A door: its sector, the areas it joins, key colour, whether use opens it, middle."""
+    """A door: its sector, the areas it joins, key colour, whether use opens it, middle.
+
+    `hidden`: a secret door (a face line flagged secret), which looks like a wall.
+    """
 
     index: int
     sector: int
@@ -54,6 +57,7 @@ class DoorSpot:
     key: str | None
     manual: bool
     point: tuple[float, float]
+    hidden: bool = False
 
 
 def _mid_normal(seg) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -77,9 +81,15 @@ class Layout:
         self.sight: Sight = load_sight(wad, name)
         self.map = self.rooms.map
         self.names = tuple(a.name for a in self.rooms.areas)
+        secret = {self.map.sides[side].sector for ln in self.map.lines if ln.secret
+                  for side in (ln.front, ln.back) if side is not None}
         self.doors = tuple(DoorSpot(i, d.sector, d.areas, d.key, d.manual,
-                                    _mid_normal(d.segment)[0])
+                                    _mid_normal(d.segment)[0], d.sector in secret)
                            for i, d in enumerate(self.rooms.doors))
+        # Per sector, the areas it belongs to: its room, or a door's rooms.
+        door_areas = {d.sector: d.areas for d in self.doors}
+        self.sector_areas = tuple(door_areas.get(s, ()) if a < 0 else (a,)
+                                  for s, a in enumerate(self.rooms.sector_area))
         ways = []
         for i, w in enumerate(self.rooms.ways):
             point, normal = _mid_normal(w.segment)

@@ -19,8 +19,8 @@ from world.actions.timing import explicit
 from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
 from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
-from world.doom.geometry import MapGeometry
-from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, describe, eye_and_heights
+from world.doom.geometry import HEADROOM, MapGeometry
+from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, Sighting, describe, eye_and_heights
 from world.doom.layout import DoorSpot, Layout, Way
 from world.doom.mission import DoomLevel
 from world.doom.returnfire import ReturnFire
@@ -34,6 +34,7 @@ from world.sim.clock import TICKS_PER_SECOND
 PICKUP_EVERY = 4  # tics between looks for pickups taken
 PICKUP_REACH = 100.0  # a pickup gone this close to the player (a walk's 4 tics) was taken
 HURT = 10.0  # health lost in one action that interrupts it (acid floors drain less often)
+USE_NEAR = 128.0  # a door whose middle is this near may be the one a use press reaches
 
 
 class DoomSession:
@@ -56,9 +57,13 @@ class DoomSession:
         self.switches = self.layout.switches
         self.known = Knowledge(self.layout, tuple(t for t, _ in self.switches))
         snap = self.engine.snap
+        start = [(t, describe(t)) for t in snap.things + self.known.fixed]
+        self.ids.number_things([(t, str(k.group)) for t, k in start
+                                if k is not None and k.group is not None])
         monsters = sum(1 for t in snap.things if t.category == "Monster")
         self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
         self.judge = Judge(level, difficulty, self.facts)
+        self._prev = snap  # the snapshot a tic before, to tell which way doors move
         self.known.update(snap)
         self.judge.update(snap, 0)
 
@@ -66,7 +71,11 @@ class DoomSession:
     @property
     def tick(self) -> int:
         """Game time in the harness's ticks (30 a second)."""
-        return (self.engine.snap.tic - self.start_tic) * TICKS_PER_SECOND // TICS_PER_SECOND
+        return self.ticks_at(self.engine.snap.tic)
+
+    def ticks_at(self, tic: int) -> int:
+        """The harness's tick (30 a second) of an engine tic (35 a second)."""
+        return (tic - self.start_tic) * TICKS_PER_SECOND // TICS_PER_SECOND
 
     def view(self) -> dict[str, Any]:
         """The structured view now (what the player knows)."""
@@ -122,7 +131,8 @@ class DoomSession:
                 return "damage"
             return None
 
-        play = Play(self._advance, interrupt, limit_tics, reflex=ReturnFire(self.sees_things))
+        play = Play(self._advance, interrupt, limit_tics, reflex=ReturnFire(self.sees_things),
+                    may_use=self.use_is_safe)
         play.last = before
         reason, sentence, _ = EXECUTORS[action](self, play, args)
         self.known.update(self.engine.snap)
@@ -140,6 +150,7 @@ class DoomSession:
 
     # --- helpers for actions and views -------------------------------------------------
     def _advance(self, *controls: Any) -> Any:
+        self._prev = self.engine.snap
         snap = self.engine.step(*controls)
         self._note_pickups(snap)
         return snap
@@ -176,7 +187,12 @@ class DoomSession:
         return sorted(out, key=lambda e: (e[0], int(e[1:])))
 
     def leads_out(self, way: Way, area: int | None) -> bool:
-        """Whether a way leads out of an area (a teleport only from its start)."""
+        """Whether a way leads out of an area (a teleport only from its start).
+
+        A secret door the player has not found is a wall, no way out.
+        """
+        if way.door is not None and self.known.hidden(self.doors[way.door]):
+            return False
         return area == way.areas[0] or (area == way.areas[1] and not way.one_way)
 
     def inside(self, way: Way, area: int) -> tuple[float, float]:
@@ -213,6 +229,34 @@ class DoomSession:
         return {"door": ep, "state": "locked" if door.key else "closed", "key": None,
                 "key_area": None, "panel": self.panel_of(door)}
 
+    def door_state(self, door: DoorSpot) -> str:
+        """A door as the player sees it move: open, opening, closing, closed or locked.
+
+        Doom's doors rise and fall a couple of units a tic; the last tic tells which way.
+        """
+        now, before = self.engine.snap, self._prev
+        gap = now.ceilings[door.sector] - now.floors[door.sector]
+        was = before.ceilings[door.sector] - before.floors[door.sector] if before.ceilings \
+            else gap
+        if gap < was:
+            return "closing"
+        if gap > was and gap < HEADROOM:
+            return "opening"
+        if gap >= HEADROOM:
+            return "open"
+        return "locked" if door.key and gap <= 0 else "closed"
+
+    def use_is_safe(self) -> bool:
+        """Whether a use press now leaves every door in reach as it is meant to go.
+
+        Using a door that is opening or standing open sends it shut again (Doom's doors
+        reverse on use), so a walk that presses use on its way presses only while no
+        door near is open or opening; a closing one is reopened by the press.
+        """
+        xy = self.engine.snap.xy
+        return all(self.door_state(d) in ("closed", "locked", "closing") for d in self.doors
+                   if math.dist(d.point, xy) <= USE_NEAR)
+
     def panel_of(self, door: DoorSpot) -> str | None:
         """The id of a switch the player has seen that moves a door, or None."""
         for (thing, _), moves in zip(self.switches, self.layout.switch_moves, strict=True):
@@ -227,6 +271,11 @@ class DoomSession:
             if found is not None and thing.id == found[1]:
                 return wall
         return None
+
+    def sighting(self, ep: str) -> Sighting | None:
+        """A known thing as the player last perceived it; None once seen gone."""
+        found = self.ids.lookup(ep)
+        return None if found is None else self.known.things.get(found[1])
 
     def live_monster(self, ep: str) -> Thing | None:
         """A known monster as it is now while it is alive; None once down or gone."""
