@@ -86,7 +86,7 @@ def test_memory_keeps_pickups_between_the_cap_and_far_objective_targets() -> Non
 
 
 def test_rounds_elsewhere_wait_for_hand_work_in_this_room() -> None:
-    from agents.reference import fight
+    from agents.reference import supplies
     from agents.reference.memory import Memory
 
     pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 8, "weapon": "pistol"}
@@ -97,14 +97,14 @@ def test_rounds_elsewhere_wait_for_hand_work_in_this_room() -> None:
     prop = _thing("o4", "prop", 300.0, objective=True, area="a1")
     mem = Memory()
     mem.update(_observation([prop, box], [photo], [pistol, camera]))
-    assert fight.heal(mem, 0.3) is None  # the photograph here comes first
+    assert supplies.heal(mem, 0.3) is None  # the photograph here comes first
     mem.update(_observation([prop, box], [{**photo, "status": "done"}], [pistol, camera]))
-    step = fight.heal(mem, 0.3)
+    step = supplies.heal(mem, 0.3)
     assert step is not None and step[1]["object_id"] == "o3"
 
 
 def test_an_empty_gun_is_refilled_before_other_errands() -> None:
-    from agents.reference import fight
+    from agents.reference import supplies
     from agents.reference.memory import Memory
 
     empty = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 0, "weapon": "pistol"}
@@ -113,7 +113,7 @@ def test_an_empty_gun_is_refilled_before_other_errands() -> None:
     mem.update(_observation([box], carried=[empty]))
     # One walk to the box was stopped by a shut door: with nothing loaded it is tried again.
     mem.fail(("go_to_object", {"object_id": "o3"}, "rearming"))
-    step = fight.heal(mem, 0.3)
+    step = supplies.heal(mem, 0.3)
     assert step is not None and step[1]["object_id"] == "o3"
 
 
@@ -139,7 +139,7 @@ def test_a_camera_next_door_is_shot_from_a_doorway_outside_its_view() -> None:
 
 
 def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> None:
-    from agents.reference import fight
+    from agents.reference import supplies
     from agents.reference.memory import Memory
 
     far, near = _thing("o5", "medkit", 900.0), _thing("o6", "medkit", 400.0)
@@ -147,13 +147,13 @@ def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> No
     observation = _observation([far, near])
     observation["view"]["player"]["health"] = 0.2
     mem.update(observation)
-    assert fight.heal(mem, 0.3)[1]["object_id"] == "o6"
+    assert supplies.heal(mem, 0.3)[1]["object_id"] == "o6"
     # Walking to the farther one ran out of time: it is kept, not swapped for the other.
     mem.last_decision = ("go_to_object", {"object_id": "o5"}, "healing up")
     observation["last_result"] = {"action": "go_to_object", "end_reason": "gave_up",
                                   "detail": "", "changes": [], "distance_moved": 500.0}
     mem.update(observation)
-    assert fight.heal(mem, 0.3)[1]["object_id"] == "o5"
+    assert supplies.heal(mem, 0.3)[1]["object_id"] == "o5"
 
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from agents.reference.fight import AWARE, CLOSE_RANGE, fight, heal, ready_weapon, restock, threats
+from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     enter_area,
@@ -31,6 +31,7 @@ from agents.reference.plans import (
     open_work,
     targets_in_sight,
 )
+from agents.reference.supplies import AWARE, heal, ready_weapon, restock
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
 TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
