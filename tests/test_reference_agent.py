@@ -288,3 +288,60 @@ def test_a_gadget_is_drawn_only_near_its_object() -> None:
     assert step(200.0, [copy])[0] == "use_item_on"
     # While an alarm must not sound, the errand's walk is left as it was (see `quietly`).
     assert step(1200.0, [copy, quiet])[0] == "use_item_on"
+
+
+def test_a_duel_is_fought_with_a_gun_whose_magazine_finishes_it() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 40, "loaded": 7,
+              "weapon": "pistol"}
+    cannon = {"id": "o2", "kind": "weapon", "name": "heavy cannon", "ammo": 0, "loaded": 3,
+              "weapon": "heavy_cannon"}
+    observation = _observation([], carried=[pistol, cannon])
+    observation["view"]["player"]["in_hand"] = "o2"
+    observation["view"]["characters"] = [_hostile("c1", 900.0, armed=True, health=0.8)]
+    mem = Memory()
+    mem.update(observation)
+    # Three heavy rounds at that range, none to reload with: the cannon would run dry
+    # mid-duel, so the pistol, whose magazine holds the shots it takes, is drawn first.
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "equip" and step[1]["item_id"] == "o1"
+    # With its magazine full the heavier gun of the two is kept for the duel.
+    observation["view"]["player"]["carried"] = [pistol, {**cannon, "loaded": 20}]
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+    # A reload under way is finished rather than swapped for a gun that must reload too.
+    rifle = {"id": "o3", "kind": "weapon", "name": "rifle", "ammo": 30, "loaded": 0,
+             "weapon": "rifle"}
+    observation["view"]["player"].update(carried=[{**pistol, "loaded": 0}, rifle],
+                                         in_hand="o1", reloading=True)
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+
+
+def test_a_walk_to_a_medkit_cut_short_by_a_far_gunmans_hit_turns_to_shoot_back() -> None:
+    from agents.reference import brain
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 32, "loaded": 7,
+              "weapon": "pistol"}
+    kit = _thing("o5", "medkit", 1200.0)
+    observation = _observation([kit], carried=[pistol])
+    observation["view"]["player"].update(in_hand="o1", health=0.26)
+    observation["view"]["characters"] = [_hostile("c1", 950.0, armed=True, health=1.0)]
+    player = brain.Brain()
+    player.mem.update(observation)
+    # Hurt, with the gunman still far off, the player walks to the medkit.
+    step = player._stay_alive(stealth=False)
+    assert step is not None and step[0] == "go_to_object" and step[1]["object_id"] == "o5"
+    # His hit stopped the walk: every further step would stop at the next one.
+    player.mem.last_decision = step
+    hit = {"action": "go_to_object", "end_reason": "damage", "detail": "", "changes": [],
+           "distance_moved": 40.0}
+    player.mem.update({**observation, "last_result": hit})
+    step = player._stay_alive(stealth=False)
+    assert step is not None and step[0] == "attack" and step[1]["character_id"] == "c1"

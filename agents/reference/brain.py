@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from agents.reference.cover import under_fire
 from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
@@ -131,9 +132,10 @@ class Brain:
             if step is not None:
                 return step
         near = [r for r in rows if r["distance"] < CLOSE_RANGE]
-        if near:
+        if near or under_fire(mem, rows):
             # Turning away from a close gunman to walk to a medkit only gives him free
-            # shots; finishing the fight first loses less health.
+            # shots, and a walk under a far one's fire stops at every hit; finishing the
+            # fight first loses less health.
             return fight(mem, stealth) or heal(mem, LOW_HEALTH)
         calm = not threats(mem, stealth)
         return (heal(mem, LOW_HEALTH) or fight(mem, stealth)

@@ -29,6 +29,15 @@ AMBUSHES = 2  # waits per area before going back in
 AMBUSH_HEALTH = 0.5  # below this, healing beats waiting for pursuers
 
 
+def under_fire(mem: Memory, rows: list[dict[str, Any]]) -> bool:
+    """Whether the last action was cut short by a hit with a gunman after the player in sight.
+
+    Every further hit would stop a walk again a step later: shooting back gains more.
+    """
+    last = mem.last
+    return last is not None and last["end_reason"] == "damage" and bool(_gunmen(rows))
+
+
 def _gunmen(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in rows if r["alertness"] in AWARE and r["armed"] is not False]
 
@@ -76,7 +85,8 @@ def _magazine_low(mem: Memory) -> bool:
     if gun.get("kind") != "weapon" or gun.get("loaded") is None:
         return False
     spare = gun.get("ammo") or 0
-    return bool(gun.get("reloading")) or (gun["loaded"] <= LOW_MAGAZINE and spare > 0)
+    return bool(mem.view["player"].get("reloading")) or (gun["loaded"] <= LOW_MAGAZINE
+                                                         and spare > 0)
 
 
 def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agents.reference.cover import ambush, fall_back, reload_away
+from agents.reference.cover import ambush, fall_back, reload_away, under_fire
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
 from agents.reference.supplies import (
@@ -207,6 +207,9 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return step
     for row in rows:
         decision = attack(mem, row, f"fighting {row['kind']} {row['id']}")
+        if decision is not None and decision[0] == "attack":
+            # The gun for this duel: one that finishes it without a reload, if carried.
+            return ready_weapon(mem, row["health"], row["distance"]) or decision
         if decision is not None:
             return ready_weapon(mem) or decision
     return None
@@ -242,4 +245,6 @@ def _patch_up(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     # than won, while a medkit a few steps away turns it round.
     if mem.view["player"]["health"] >= PATCH_UP or min(r["distance"] for r in rows) < CLOSE_RANGE:
         return None
+    if under_fire(mem, rows):
+        return None  # the walk would stop at the next hit, and the next: shoot back
     return nearest_pickup(mem, ("medkit",), "patching up before the next duel", tries=1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agents.reference.guns import TYPICAL_HEALTH, TYPICAL_RANGE, choose, draw
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import use_thing
 
@@ -51,26 +52,17 @@ def rank(item: dict[str, Any]) -> float:
     return GUN_RANK.get(item.get("weapon") or "", UNKNOWN_GUN)
 
 
-def ready_weapon(mem: Memory) -> Decision | None:
-    """Take the best loaded weapon in hand when the hand holds something else.
+def ready_weapon(mem: Memory, health: float = TYPICAL_HEALTH,
+                 distance: float = TYPICAL_RANGE) -> Decision | None:
+    """Take the best loaded weapon in hand for a duel (by default, an ordinary gunman's).
 
-    The best is the one of the best kind; among equals, the one picked up last: the
+    The best holds in its magazine the shots the duel takes, else rounds enough after a
+    reload, else is of the best kind; among equals, the one picked up last: the
     starting gun is the plainest, and levels lay better weapons out as pickups.
     """
     player = mem.view["player"]
     guns = [c for c in player["carried"] if has_rounds(c)]
-    # A stable sort keeps the order of pickup among guns of one rank.
-    guns.sort(key=rank)
-    if not guns:
-        return None
-    held = next((c for c in player["carried"] if c["id"] == player["in_hand"]), None)
-    for gun in reversed(guns):
-        if held is not None and held["id"] == gun["id"]:
-            return None  # the best loaded gun that can be drawn is already in hand
-        decision: Decision = ("equip", {"item_id": gun["id"]}, f"drawing the {gun['name']}")
-        if not mem.failed(decision, 2):
-            return decision
-    return None
+    return draw(mem, choose(player, guns, health, distance, rank))
 
 
 def armed(mem: Memory) -> bool:
