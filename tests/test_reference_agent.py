@@ -345,3 +345,39 @@ def test_a_walk_to_a_medkit_cut_short_by_a_far_gunmans_hit_turns_to_shoot_back()
     player.mem.update({**observation, "last_result": hit})
     step = player._stay_alive(stealth=False)
     assert step is not None and step[0] == "attack" and step[1]["character_id"] == "c1"
+
+
+def test_a_guide_is_not_left_behind_to_reload_or_hold() -> None:
+    from agents.reference import cover, fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 16, "loaded": 1,
+              "weapon": "pistol", "reloading": False}
+    way = {"id": "w1", "to": "a2", "to_name": "Hall", "via": "opening", "door": None,
+           "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
+           "other_storey": False, "distance": 300.0}
+    guide = {"index": 1, "status": "todo", "counts": True, "kind": "follow", "targets": ["c9"]}
+    observation = _observation([], [guide], [pistol])
+    observation["view"]["player"]["in_hand"] = "o1"
+    observation["view"]["area"]["ways_out"] = [way]
+    observation["view"]["characters"] = [_hostile("c1", 800.0, armed=True, health=1.0)]
+    mem = Memory()
+    mem.update(observation)
+    # The same far gunman and nearly empty gun that send a free player out of his sight:
+    # the guide walks on meanwhile, so the reload is taken where the player stands.
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+    # Nor does the player hold its ground after a kill while the guide walks on.
+    kill = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
+            "changes": [], "distance_moved": 0.0}
+    observation["view"]["player"]["health"] = 0.5
+    observation["view"]["characters"] = [{**_hostile("c1", 800.0, armed=True), "down": True}]
+    mem = Memory()
+    mem.last_decision = ("attack", {"character_id": "c1"}, "fighting")
+    mem.update({**observation, "last_result": kill})
+    assert cover.hold_after_kill(mem, False) is None
+    # Without the guide, the hurt player waits for whoever heard the shots.
+    observation["view"]["objectives"] = []
+    mem.update({**observation, "last_result": kill})
+    step = cover.hold_after_kill(mem, False)
+    assert step is not None and step[0] == "wait"

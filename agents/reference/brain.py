@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from agents.reference.cover import under_fire
+from agents.reference.cover import hold_after_kill, under_fire
 from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
@@ -124,6 +124,10 @@ class Brain:
     def _stay_alive(self, stealth: bool) -> Decision | None:
         mem = self.mem
         rows = threats(mem, stealth)
+        if not rows:
+            step = hold_after_kill(mem, stealth)
+            if step is not None:
+                return step
         if rows and mem.view["player"]["health"] < TOP_UP_HEALTH \
                 and not any(r["alertness"] in AWARE for r in rows):
             # Nobody is after the player yet: a hurt player patches up before waking a

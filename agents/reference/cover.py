@@ -27,6 +27,18 @@ FALL_BACKS = 2  # falls back per area before standing to fight anyway
 AMBUSH_S = 2.0  # one wait at the doorway after falling back
 AMBUSHES = 2  # waits per area before going back in
 AMBUSH_HEALTH = 0.5  # below this, healing beats waiting for pursuers
+HOLD_MARK = 0.8  # below this, the player holds its ground a moment after putting one down
+HOLD_S = 3.0  # long enough for a guard who heard the shots from the next room to show up
+
+
+def tethered(mem: Memory) -> bool:
+    """Whether the player must keep near someone who walks on regardless (a guide).
+
+    A fall back, a wait at the doorway or a hold after a fight leaves the guide
+    walking away: out of the distance the objective asks, it fails at once.
+    """
+    return any(o["kind"] == "follow" and o["counts"] and o["status"] == "todo"
+               for o in mem.view["objectives"])
 
 
 def under_fire(mem: Memory, rows: list[dict[str, Any]]) -> bool:
@@ -45,7 +57,8 @@ def _gunmen(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     gunmen = _gunmen(rows)
     area = mem.view["area"]
-    if len(gunmen) < 2 or area is None or min(r["distance"] for r in gunmen) < STAND_RANGE:
+    if len(gunmen) < 2 or area is None or tethered(mem) \
+            or min(r["distance"] for r in gunmen) < STAND_RANGE:
         return None
     if mem.failures[("fall_back", area["id"])] >= FALL_BACKS:
         return None
@@ -64,7 +77,8 @@ def reload_away(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     # it costs nothing, and the ambush at the doorway meets him with a full magazine.
     gunmen = _gunmen(rows)
     area = mem.view["area"]
-    if not gunmen or area is None or min(r["distance"] for r in gunmen) < STAND_RANGE:
+    if not gunmen or area is None or tethered(mem) \
+            or min(r["distance"] for r in gunmen) < STAND_RANGE:
         return None
     if not _magazine_low(mem) or mem.failures[("fall_back", area["id"])] >= FALL_BACKS:
         return None
@@ -124,10 +138,38 @@ def _passable(mem: Memory, way: dict[str, Any]) -> bool:
     return door is None or door["state"] not in ("locked",)
 
 
+def hold_after_kill(mem: Memory, stealth: bool) -> Decision | None:
+    """Right after putting a gunman down, hurt, wait a moment where the player stands.
+
+    Guards in the next rooms hear the shots and come running: met here, with the gun
+    already up and its reload done, each walks into the return fire one at a time, while
+    a hurt player who walks on meets him in his room, where he has the first shots.
+    Not while an alarm must not sound (nobody should come), nor beside a friendly
+    character (an escort or a guide does not wait).
+
+    Args:
+        mem: The agent's memory.
+        stealth: Whether the mission asks for quiet.
+
+    Returns:
+        A short wait, or None.
+    """
+    done, last = mem.last_decision, mem.last
+    if stealth or tethered(mem) or done is None or done[0] != "attack" or last is None \
+            or last["end_reason"] != "arrived" or mem.view["player"]["health"] >= HOLD_MARK:
+        return None
+    if any(r["seen"] == "now" and (r["friendly"] is True or not r["down"])
+           for r in mem.view["characters"]):
+        return None
+    return ("wait", {"seconds": HOLD_S}, f"{done[1]['character_id']} is down; holding here "
+            "for whoever heard the shots")
+
+
 def ambush(mem: Memory) -> Decision | None:
     # Just fell back and nobody is in sight yet: pursuers are on their way through the door.
     done = mem.last_decision
-    if done is None or not done[2].startswith("falling back") or mem.here is None:
+    if done is None or not done[2].startswith("falling back") or mem.here is None \
+            or tethered(mem):
         return None
     if mem.view["player"]["health"] < AMBUSH_HEALTH:
         return None
