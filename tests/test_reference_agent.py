@@ -381,3 +381,28 @@ def test_a_guide_is_not_left_behind_to_reload_or_hold() -> None:
     mem.update({**observation, "last_result": kill})
     step = cover.hold_after_kill(mem, False)
     assert step is not None and step[0] == "wait"
+
+
+def test_a_player_one_hit_from_down_fetches_a_medkit_rather_than_hold_after_a_kill() -> None:
+    from agents.reference import brain
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 32, "loaded": 7,
+              "weapon": "pistol"}
+    observation = _observation([_thing("o5", "medkit", 800.0)], carried=[pistol])
+    observation["view"]["player"].update(in_hand="o1", health=0.5)
+    observation["view"]["characters"] = [{**_hostile("c1", 600.0, armed=True), "down": True}]
+    kill = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
+            "changes": [], "distance_moved": 0.0}
+
+    def step(health: float) -> tuple:
+        player = brain.Brain()
+        player.mem.last_decision = ("attack", {"character_id": "c1"}, "fighting")
+        observation["view"]["player"]["health"] = health
+        player.mem.update({**observation, "last_result": kill})
+        return player._stay_alive(stealth=False)
+
+    # Hurt but able to take another duel: the player waits for whoever heard the shots.
+    assert step(0.5)[0] == "wait"
+    # One hit from down, the ambush is not survived: the known medkit comes first.
+    low = step(0.2)
+    assert low[0] == "go_to_object" and low[1]["object_id"] == "o5"

@@ -125,7 +125,9 @@ class Brain:
         mem = self.mem
         rows = threats(mem, stealth)
         if not rows:
-            step = hold_after_kill(mem, stealth)
+            # A player one hit from down survives no ambush: a known medkit comes first.
+            low = mem.view["player"]["health"] < LOW_HEALTH
+            step = (heal(mem, LOW_HEALTH) if low else None) or hold_after_kill(mem, stealth)
             if step is not None:
                 return step
         if rows and mem.view["player"]["health"] < TOP_UP_HEALTH \
