@@ -86,7 +86,7 @@ def test_memory_keeps_pickups_between_the_cap_and_far_objective_targets() -> Non
 
 
 def test_rounds_elsewhere_wait_for_hand_work_in_this_room() -> None:
-    from agents.reference import fight
+    from agents.reference import supplies
     from agents.reference.memory import Memory
 
     pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 8, "weapon": "pistol"}
@@ -97,14 +97,14 @@ def test_rounds_elsewhere_wait_for_hand_work_in_this_room() -> None:
     prop = _thing("o4", "prop", 300.0, objective=True, area="a1")
     mem = Memory()
     mem.update(_observation([prop, box], [photo], [pistol, camera]))
-    assert fight.heal(mem, 0.3) is None  # the photograph here comes first
+    assert supplies.heal(mem, 0.3) is None  # the photograph here comes first
     mem.update(_observation([prop, box], [{**photo, "status": "done"}], [pistol, camera]))
-    step = fight.heal(mem, 0.3)
+    step = supplies.heal(mem, 0.3)
     assert step is not None and step[1]["object_id"] == "o3"
 
 
 def test_an_empty_gun_is_refilled_before_other_errands() -> None:
-    from agents.reference import fight
+    from agents.reference import supplies
     from agents.reference.memory import Memory
 
     empty = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 0, "weapon": "pistol"}
@@ -113,7 +113,7 @@ def test_an_empty_gun_is_refilled_before_other_errands() -> None:
     mem.update(_observation([box], carried=[empty]))
     # One walk to the box was stopped by a shut door: with nothing loaded it is tried again.
     mem.fail(("go_to_object", {"object_id": "o3"}, "rearming"))
-    step = fight.heal(mem, 0.3)
+    step = supplies.heal(mem, 0.3)
     assert step is not None and step[1]["object_id"] == "o3"
 
 
@@ -139,7 +139,7 @@ def test_a_camera_next_door_is_shot_from_a_doorway_outside_its_view() -> None:
 
 
 def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> None:
-    from agents.reference import fight
+    from agents.reference import supplies
     from agents.reference.memory import Memory
 
     far, near = _thing("o5", "medkit", 900.0), _thing("o6", "medkit", 400.0)
@@ -147,13 +147,13 @@ def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> No
     observation = _observation([far, near])
     observation["view"]["player"]["health"] = 0.2
     mem.update(observation)
-    assert fight.heal(mem, 0.3)[1]["object_id"] == "o6"
+    assert supplies.heal(mem, 0.3)[1]["object_id"] == "o6"
     # Walking to the farther one ran out of time: it is kept, not swapped for the other.
     mem.last_decision = ("go_to_object", {"object_id": "o5"}, "healing up")
     observation["last_result"] = {"action": "go_to_object", "end_reason": "gave_up",
                                   "detail": "", "changes": [], "distance_moved": 500.0}
     mem.update(observation)
-    assert fight.heal(mem, 0.3)[1]["object_id"] == "o5"
+    assert supplies.heal(mem, 0.3)[1]["object_id"] == "o5"
 
 
 
@@ -353,3 +353,121 @@ def test_a_gadget_is_drawn_only_near_its_object() -> None:
     assert step(200.0, [copy])[0] == "use_item_on"
     # While an alarm must not sound, the errand's walk is left as it was (see `quietly`).
     assert step(1200.0, [copy, quiet])[0] == "use_item_on"
+
+
+def test_a_duel_is_fought_with_a_gun_whose_magazine_finishes_it() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 40, "loaded": 7,
+              "weapon": "pistol"}
+    cannon = {"id": "o2", "kind": "weapon", "name": "heavy cannon", "ammo": 0, "loaded": 3,
+              "weapon": "heavy_cannon"}
+    observation = _observation([], carried=[pistol, cannon])
+    observation["view"]["player"]["in_hand"] = "o2"
+    observation["view"]["characters"] = [_hostile("c1", 900.0, armed=True, health=0.8)]
+    mem = Memory()
+    mem.update(observation)
+    # Three heavy rounds at that range, none to reload with: the cannon would run dry
+    # mid-duel, so the pistol, whose magazine holds the shots it takes, is drawn first.
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "equip" and step[1]["item_id"] == "o1"
+    # With its magazine full the heavier gun of the two is kept for the duel.
+    observation["view"]["player"]["carried"] = [pistol, {**cannon, "loaded": 20}]
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+    # A reload under way is finished rather than swapped for a gun that must reload too.
+    rifle = {"id": "o3", "kind": "weapon", "name": "rifle", "ammo": 30, "loaded": 0,
+             "weapon": "rifle"}
+    observation["view"]["player"].update(carried=[{**pistol, "loaded": 0}, rifle],
+                                         in_hand="o1", reloading=True)
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+
+
+def test_a_walk_to_a_medkit_cut_short_by_a_far_gunmans_hit_turns_to_shoot_back() -> None:
+    from agents.reference import brain
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 32, "loaded": 7,
+              "weapon": "pistol"}
+    kit = _thing("o5", "medkit", 1200.0)
+    observation = _observation([kit], carried=[pistol])
+    observation["view"]["player"].update(in_hand="o1", health=0.26)
+    observation["view"]["characters"] = [_hostile("c1", 950.0, armed=True, health=1.0)]
+    player = brain.Brain()
+    player.mem.update(observation)
+    # Hurt, with the gunman still far off, the player walks to the medkit.
+    step = player._stay_alive(stealth=False)
+    assert step is not None and step[0] == "go_to_object" and step[1]["object_id"] == "o5"
+    # His hit stopped the walk: every further step would stop at the next one.
+    player.mem.last_decision = step
+    hit = {"action": "go_to_object", "end_reason": "damage", "detail": "", "changes": [],
+           "distance_moved": 40.0}
+    player.mem.update({**observation, "last_result": hit})
+    step = player._stay_alive(stealth=False)
+    assert step is not None and step[0] == "attack" and step[1]["character_id"] == "c1"
+
+
+def test_a_guide_is_not_left_behind_to_reload_or_hold() -> None:
+    from agents.reference import cover, fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 16, "loaded": 1,
+              "weapon": "pistol", "reloading": False}
+    way = {"id": "w1", "to": "a2", "to_name": "Hall", "via": "opening", "door": None,
+           "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
+           "other_storey": False, "distance": 300.0}
+    guide = {"index": 1, "status": "todo", "counts": True, "kind": "follow", "targets": ["c9"]}
+    observation = _observation([], [guide], [pistol])
+    observation["view"]["player"]["in_hand"] = "o1"
+    observation["view"]["area"]["ways_out"] = [way]
+    observation["view"]["characters"] = [_hostile("c1", 800.0, armed=True, health=1.0)]
+    mem = Memory()
+    mem.update(observation)
+    # The same far gunman and nearly empty gun that send a free player out of his sight:
+    # the guide walks on meanwhile, so the reload is taken where the player stands.
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+    # Nor does the player hold its ground after a kill while the guide walks on.
+    kill = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
+            "changes": [], "distance_moved": 0.0}
+    observation["view"]["player"]["health"] = 0.5
+    observation["view"]["characters"] = [{**_hostile("c1", 800.0, armed=True), "down": True}]
+    mem = Memory()
+    mem.last_decision = ("attack", {"character_id": "c1"}, "fighting")
+    mem.update({**observation, "last_result": kill})
+    assert cover.hold_after_kill(mem, False) is None
+    # Without the guide, the hurt player waits for whoever heard the shots.
+    observation["view"]["objectives"] = []
+    mem.update({**observation, "last_result": kill})
+    step = cover.hold_after_kill(mem, False)
+    assert step is not None and step[0] == "wait"
+
+
+def test_a_player_one_hit_from_down_fetches_a_medkit_rather_than_hold_after_a_kill() -> None:
+    from agents.reference import brain
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 32, "loaded": 7,
+              "weapon": "pistol"}
+    observation = _observation([_thing("o5", "medkit", 800.0)], carried=[pistol])
+    observation["view"]["player"].update(in_hand="o1", health=0.5)
+    observation["view"]["characters"] = [{**_hostile("c1", 600.0, armed=True), "down": True}]
+    kill = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
+            "changes": [], "distance_moved": 0.0}
+
+    def step(health: float) -> tuple:
+        player = brain.Brain()
+        player.mem.last_decision = ("attack", {"character_id": "c1"}, "fighting")
+        observation["view"]["player"]["health"] = health
+        player.mem.update({**observation, "last_result": kill})
+        return player._stay_alive(stealth=False)
+
+    # Hurt but able to take another duel: the player waits for whoever heard the shots.
+    assert step(0.5)[0] == "wait"
+    # One hit from down, the ambush is not survived: the known medkit comes first.
+    low = step(0.2)
+    assert low[0] == "go_to_object" and low[1]["object_id"] == "o5"

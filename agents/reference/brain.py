@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from agents.reference.fight import AWARE, CLOSE_RANGE, fight, heal, ready_weapon, restock, threats
+from agents.reference.cover import hold_after_kill, under_fire
+from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     enter_area,
@@ -31,6 +32,7 @@ from agents.reference.plans import (
     open_work,
     targets_in_sight,
 )
+from agents.reference.supplies import AWARE, heal, ready_weapon, restock
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
 TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
@@ -122,6 +124,12 @@ class Brain:
     def _stay_alive(self, stealth: bool) -> Decision | None:
         mem = self.mem
         rows = threats(mem, stealth)
+        if not rows:
+            # A player one hit from down survives no ambush: a known medkit comes first.
+            low = mem.view["player"]["health"] < LOW_HEALTH
+            step = (heal(mem, LOW_HEALTH) if low else None) or hold_after_kill(mem, stealth)
+            if step is not None:
+                return step
         if rows and mem.view["player"]["health"] < TOP_UP_HEALTH \
                 and not any(r["alertness"] in AWARE for r in rows):
             # Nobody is after the player yet: a hurt player patches up before waking a
@@ -130,9 +138,10 @@ class Brain:
             if step is not None:
                 return step
         near = [r for r in rows if r["distance"] < CLOSE_RANGE]
-        if near:
+        if near or under_fire(mem, rows):
             # Turning away from a close gunman to walk to a medkit only gives him free
-            # shots; finishing the fight first loses less health.
+            # shots, and a walk under a far one's fire stops at every hit; finishing the
+            # fight first loses less health.
             return fight(mem, stealth) or heal(mem, LOW_HEALTH)
         calm = not threats(mem, stealth)
         return (heal(mem, LOW_HEALTH) or fight(mem, stealth)

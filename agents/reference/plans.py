@@ -14,23 +14,11 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
 
-from agents.reference.fight import (
-    AWARE,
-    CLOSE_RANGE,
-    HAND_WORK,
-    STEALTHY,
-    armed,
-    attack,
-    fresh_first,
-    heal,
-    hostile,
-    ready_weapon,
-    rearm_between_fights,
-    restock,
-)
+from agents.reference.fight import CLOSE_RANGE, attack, rearm_between_fights
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     NEAR,
+    STEALTHY,
     clear_next_door,
     enter_area,
     explore,
@@ -39,6 +27,16 @@ from agents.reference.moves import (
     use_thing,
     walk_to,
     wander,
+)
+from agents.reference.supplies import (
+    AWARE,
+    HAND_WORK,
+    armed,
+    fresh_first,
+    heal,
+    hostile,
+    ready_weapon,
+    restock,
 )
 
 Objective = dict[str, Any]

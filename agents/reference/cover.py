@@ -1,0 +1,180 @@
+"""Cover: falling back from two gunmen, reloading out of sight, waiting at the doorway.
+
+Gunfights are lost by being outnumbered, not by missing: the player hits far more often
+than a guard, so one gunman at a time is a fight worth taking, two at once is not. When
+two or more armed hostiles are after the player from a distance, it falls back through
+the nearest way out to somewhere already visited and waits there, so pursuers come
+through the doorway one by one, close, where the harness's return fire meets them. A
+gun all but empty (or reloading) in a duel at range is reloaded there the same way, out
+of the gunman's sight.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from agents.reference.memory import Decision, Memory
+from agents.reference.moves import PAST
+from agents.reference.supplies import AWARE, gun_in_hand
+
+LOW_MAGAZINE = 2  # rounds loaded at or under which a duel at range waits for the reload
+FINISH = 0.3  # health at or under which a gunman is a hit or two from down
+RELOAD_COVER = 400.0  # a way out farther than this is no cover within a reload's time
+# Gunmen nearer than this are fought where they stand: turning away costs more shots.
+STAND_RANGE = 450.0
+FALL_BACKS = 2  # falls back per area before standing to fight anyway
+AMBUSH_S = 2.0  # one wait at the doorway after falling back
+AMBUSHES = 2  # waits per area before going back in
+AMBUSH_HEALTH = 0.5  # below this, healing beats waiting for pursuers
+HOLD_MARK = 0.8  # below this, the player holds its ground a moment after putting one down
+HOLD_S = 3.0  # long enough for a guard who heard the shots from the next room to show up
+
+
+def tethered(mem: Memory) -> bool:
+    """Whether the player must keep near someone who walks on regardless (a guide).
+
+    A fall back, a wait at the doorway or a hold after a fight leaves the guide
+    walking away: out of the distance the objective asks, it fails at once.
+    """
+    return any(o["kind"] == "follow" and o["counts"] and o["status"] == "todo"
+               for o in mem.view["objectives"])
+
+
+def under_fire(mem: Memory, rows: list[dict[str, Any]]) -> bool:
+    """Whether the last action was cut short by a hit with a gunman after the player in sight.
+
+    Every further hit would stop a walk again a step later: shooting back gains more.
+    """
+    last = mem.last
+    return last is not None and last["end_reason"] == "damage" and bool(_gunmen(rows))
+
+
+def _gunmen(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [r for r in rows if r["alertness"] in AWARE and r["armed"] is not False]
+
+
+def fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
+    gunmen = _gunmen(rows)
+    area = mem.view["area"]
+    if len(gunmen) < 2 or area is None or tethered(mem) \
+            or min(r["distance"] for r in gunmen) < STAND_RANGE:
+        return None
+    if mem.failures[("fall_back", area["id"])] >= FALL_BACKS:
+        return None
+    if mem.last is not None and mem.last["end_reason"] == "damage":
+        return None  # already under fire: every hit would stop the walk, so shoot back
+    decision = _retreat(mem, gunmen, f"falling back: {len(gunmen)} gunmen after me")
+    if decision is None:
+        return None
+    mem.failures[("fall_back", area["id"])] += 1
+    return decision
+
+
+def reload_away(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
+    # A gun all but empty (or reloading) in a duel at range stands still for the reload
+    # while the gunman keeps firing: stepping out of his sight lets the reload run where
+    # it costs nothing, and the ambush at the doorway meets him with a full magazine.
+    gunmen = _gunmen(rows)
+    area = mem.view["area"]
+    if not gunmen or area is None or tethered(mem) \
+            or min(r["distance"] for r in gunmen) < STAND_RANGE:
+        return None
+    if not _magazine_low(mem) or mem.failures[("fall_back", area["id"])] >= FALL_BACKS:
+        return None
+    if gun_in_hand(mem).get("loaded") and min(r["health"] for r in gunmen) <= FINISH:
+        return None  # one all but down is finished with what is loaded
+    if mem.last is not None and mem.last["end_reason"] == "damage":
+        return None  # under fire every hit stops the walk: a long way to cover is worse
+    decision = _retreat(mem, gunmen, "falling back to reload out of sight", RELOAD_COVER)
+    if decision is not None:
+        mem.failures[("fall_back", area["id"])] += 1
+    return decision
+
+
+def _magazine_low(mem: Memory) -> bool:
+    # The counter on the gun in hand, as the player sees it: nearly empty with rounds to
+    # reload from, or reloading now.
+    gun = gun_in_hand(mem)
+    if gun.get("kind") != "weapon" or gun.get("loaded") is None:
+        return False
+    spare = gun.get("ammo") or 0
+    return bool(mem.view["player"].get("reloading")) or (gun["loaded"] <= LOW_MAGAZINE
+                                                         and spare > 0)
+
+
+def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
+             within: float = math.inf) -> Decision | None:
+    # The way out farthest from the gunmen, relative to how far the player must walk.
+    area = mem.view["area"]
+    gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
+    gz = sum(r["position"][2] for r in gunmen) / len(gunmen)
+    x, _, z = mem.position
+    ways = [w for w in area["ways_out"] if w["visited"] and not w["one_way"]
+            and not w["other_storey"] and _passable(mem, w) and w["distance"] <= within]
+    if not ways:
+        return None
+
+    def safety(way: dict[str, Any]) -> float:
+        wx, _, wz = way["position"]
+        return math.hypot(wx - gx, wz - gz) - math.hypot(wx - x, wz - z)
+
+    way = max(ways, key=lambda w: (safety(w), w["id"]))
+    wx, wy, wz = way["position"]
+    length = max(math.hypot(wx - x, wz - z), 1.0)
+    # Step well past the doorway and off its line, so the frame hides the player.
+    beyond = (wx + (wx - x) / length * PAST * 2, wy, wz + (wz - z) / length * PAST * 2)
+    args = {"x": round(beyond[0], 1), "z": round(beyond[2], 1), "y": round(beyond[1], 1),
+            "use_on_way": True, "fire_on_way": True}
+    decision: Decision = ("go_to", args, f"{why} (to {way['to_name']})")
+    if mem.failed(decision, 2):
+        return None
+    mem.failures[("ambush", way["to"])] = 0
+    return decision
+
+
+def _passable(mem: Memory, way: dict[str, Any]) -> bool:
+    door = mem.doors.get(way["door"] or "")
+    return door is None or door["state"] not in ("locked",)
+
+
+def hold_after_kill(mem: Memory, stealth: bool) -> Decision | None:
+    """Right after putting a gunman down, hurt, wait a moment where the player stands.
+
+    Guards in the next rooms hear the shots and come running: met here, with the gun
+    already up and its reload done, each walks into the return fire one at a time, while
+    a hurt player who walks on meets him in his room, where he has the first shots.
+    Not while an alarm must not sound (nobody should come), nor beside a friendly
+    character (an escort or a guide does not wait).
+
+    Args:
+        mem: The agent's memory.
+        stealth: Whether the mission asks for quiet.
+
+    Returns:
+        A short wait, or None.
+    """
+    done, last = mem.last_decision, mem.last
+    if stealth or tethered(mem) or done is None or done[0] != "attack" or last is None \
+            or last["end_reason"] != "arrived" or mem.view["player"]["health"] >= HOLD_MARK:
+        return None
+    if any(r["seen"] == "now" and (r["friendly"] is True or not r["down"])
+           for r in mem.view["characters"]):
+        return None
+    return ("wait", {"seconds": HOLD_S}, f"{done[1]['character_id']} is down; holding here "
+            "for whoever heard the shots")
+
+
+def ambush(mem: Memory) -> Decision | None:
+    # Just fell back and nobody is in sight yet: pursuers are on their way through the door.
+    done = mem.last_decision
+    if done is None or not done[2].startswith("falling back") or mem.here is None \
+            or tethered(mem):
+        return None
+    if mem.view["player"]["health"] < AMBUSH_HEALTH:
+        return None
+    key = ("ambush", mem.here)
+    if mem.failures[key] >= AMBUSHES:
+        return None
+    mem.failures[key] += 1
+    return ("wait", {"seconds": AMBUSH_S}, "falling back: waiting for pursuers at the doorway")
