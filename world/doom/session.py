@@ -19,7 +19,7 @@ from world.actions.timing import explicit
 from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
 from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
-from world.doom.geometry import HEADROOM, MapGeometry
+from world.doom.geometry import HEADROOM, STEP_UP, MapGeometry
 from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, Sighting, describe, eye_and_heights
 from world.doom.layout import DoorSpot, Layout, Way
 from world.doom.mission import DoomLevel
@@ -31,7 +31,10 @@ from world.errors import UnknownIdError
 from world.observe.status import GameStatus
 from world.sim.clock import TICKS_PER_SECOND
 
-PICKUP_EVERY = 4  # tics between looks for pickups taken
+# Tics between looks at the things: pickups taken and return fire every 4, what the
+# player knows every 8, on the same tics, so the engine's list is read once for them all.
+PICKUP_EVERY = 4
+KNOW_EVERY = 8
 PICKUP_REACH = 100.0  # a pickup gone this close to the player (a walk's 4 tics) was taken
 HURT = 10.0  # health lost in one action that interrupts it (acid floors drain less often)
 USE_NEAR = 128.0  # a door whose middle is this near may be the one a use press reaches
@@ -115,7 +118,7 @@ class DoomSession:
         def interrupt() -> str | None:
             snap = self.engine.snap
             self.judge.update(snap, self.tick)
-            if play.tics % 5 == 0:
+            if snap.tic % KNOW_EVERY == 0:
                 self.known.update(snap)
             if snap.dead:
                 return "dead"
@@ -128,7 +131,7 @@ class DoomSession:
             return None
 
         play = Play(self._advance, interrupt, limit_tics, reflex=ReturnFire(self.sees_things),
-                    may_use=self.use_is_safe)
+                    may_use=self.use_is_safe, footing=self.footing)
         play.last = before
         reason, sentence, _ = EXECUTORS[action](self, play, args)
         self.known.update(self.engine.snap)
@@ -241,6 +244,17 @@ class DoomSession:
         if gap >= HEADROOM:
             return "open"
         return "locked" if door.key and gap <= 0 else "closed"
+
+    def footing(self, point: tuple[float, float]) -> bool:
+        """Whether the player may step to a point: box fits, no step up or drop, no harm."""
+        grid, snap = self.layout.navgrid, self.engine.snap
+        sector = self.layout.rooms.sector_at(*point)
+        if sector is None:
+            return False
+        cell = grid.cell_of(*point)
+        floor, ceiling = snap.floors[sector], snap.ceilings[sector]
+        return not grid.wall[cell] and not grid.hurt[cell] and ceiling - floor >= HEADROOM \
+            and abs(floor - snap.counters["POSITION_Z"]) <= STEP_UP
 
     def use_is_safe(self) -> bool:
         """Whether a use press now leaves every door in reach as it is meant to go.
