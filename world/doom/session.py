@@ -23,6 +23,7 @@ from world.doom.geometry import HEADROOM, STEP_UP, MapGeometry
 from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, Sighting, describe, eye_and_heights
 from world.doom.layout import DoorSpot, Layout, Way
 from world.doom.mission import DoomLevel
+from world.doom.polygons import sector_of_sides
 from world.doom.returnfire import ReturnFire
 from world.doom.route import Planner
 from world.doom.verdict import Facts, Judge
@@ -67,6 +68,7 @@ class DoomSession:
         self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
         self.judge = Judge(level, difficulty, self.facts)
         self._prev = snap  # the snapshot a tic before, to tell which way doors move
+        self._border_pairs: dict[tuple[int, int], tuple[tuple[int, int], ...]] | None = None
         self.known.update(snap)
         self.judge.update(snap, 0)
 
@@ -192,7 +194,37 @@ class DoomSession:
         """
         if way.door is not None and self.known.hidden(self.doors[way.door]):
             return False
-        return area == way.areas[0] or (area == way.areas[1] and not way.one_way)
+        if not (area == way.areas[0] or (area == way.areas[1] and not way.one_way)):
+            return False
+        return way.kind != "open" or self._climbable(way, area)
+
+    def _climbable(self, way: Way, area: int) -> bool:
+        # An open border is a way out only where the floor beyond is at most a step up
+        # with headroom, at the live heights: a ledge above the player (seen as such) is
+        # a way down from there, not up from here.
+        other = way.areas[1] if way.areas[0] == area else way.areas[0]
+        pairs = self._borders().get((area, other), ())
+        snap = self.engine.snap
+        floors, ceilings = snap.floors, snap.ceilings
+        return not pairs or any(
+            floors[b] - floors[a] <= STEP_UP and ceilings[b] - max(floors[a], floors[b])
+            >= HEADROOM for a, b in pairs)
+
+    def _borders(self) -> dict[tuple[int, int], tuple[tuple[int, int], ...]]:
+        # Per (area, area beyond), the sectors either side of the two-sided lines between.
+        if self._border_pairs is None:
+            rooms = self.layout.rooms
+            front, back = sector_of_sides(rooms.map)
+            found: dict[tuple[int, int], set[tuple[int, int]]] = {}
+            for a, b in zip(front.tolist(), back.tolist(), strict=True):
+                if a < 0 or b < 0 or a == b:
+                    continue
+                aa, ab = rooms.sector_area[a], rooms.sector_area[b]
+                if aa >= 0 and ab >= 0 and aa != ab:
+                    found.setdefault((aa, ab), set()).add((a, b))
+                    found.setdefault((ab, aa), set()).add((b, a))
+            self._border_pairs = {k: tuple(sorted(v)) for k, v in found.items()}
+        return self._border_pairs
 
     def inside(self, way: Way, area: int) -> tuple[float, float]:
         """A point just inside an area past a way's middle."""
