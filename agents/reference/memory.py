@@ -99,8 +99,10 @@ class Memory:
         row = self.objects.get(done[1].get("object_id", ""))
         if row is None or row["kind"] not in ("medkit", "armour"):
             return
-        gains = [int(n) for n, what in GAINED.findall(" ".join(last["changes"]))
-                 if what == ("health" if row["kind"] == "medkit" else "armour")]
+        what = "health" if row["kind"] == "medkit" else "armour"
+        if self.view["player"][what] >= 1.0:
+            return  # topped up to full: the gain says nothing of what it holds
+        gains = [int(n) for n, kind in GAINED.findall(" ".join(last["changes"])) if kind == what]
         if gains and max(gains) < TRIFLE:
             self.trifles.add(row["name"])
 
