@@ -12,7 +12,10 @@ from dataclasses import replace
 import pytest
 
 from harness.level_refs import resolve
+from harness.text_view import render_text_view
 from tests.test_doom_play import needs_engine
+from tests.test_knowledge import _observation
+from world.doom.known import Sighting, describe
 from world.doom.navgrid import doors_open, map_heights
 from world.errors import UnknownIdError
 from world.face import new_session
@@ -124,5 +127,84 @@ def test_attack_seeks_a_monster_out_of_view_where_it_was_last_seen() -> None:
         result = game.act("attack", {"character_id": ep, "time_limit_s": 4})
         nearest = min(math.dist(tuple(p[::2]), spot) for p in result["path"])
         assert nearest < 100, (result["end_reason"], nearest)
+    finally:
+        game.close()
+
+
+def test_a_door_out_of_sight_keeps_the_state_last_perceived() -> None:
+    # A door the player knows (a room beside it was visited) but neither stands beside
+    # nor sees is shown as last perceived, not as the engine has it now: here one last
+    # seen open, shut now, stays open in the view.
+    game = _session("doom:t01_e1m1_exit")
+    try:
+        game.view()
+        snap, known = game.engine.snap, game.known
+        here = game.layout.area_at(*snap.xy)
+        door = next(d for d in game.doors if here not in d.areas and d.areas
+                    and not known.in_view(snap, d.point, snap.floors[d.sector]))
+        known.visited.add(door.areas[0])
+        known.door_gaps[door.index] = 72.0  # seen open when last there
+        assert snap.ceilings[door.sector] - snap.floors[door.sector] < 56  # shut now
+        ep = game.ids.of("door", door.index)
+        assert {d["id"]: d["state"] for d in game.view()["doors"]}[ep] == "open"
+    finally:
+        game.close()
+
+
+def test_areas_are_named_by_kind_not_by_the_maps_numbering() -> None:
+    # "room 60" would say the map has sixty rooms and which one this is in every
+    # episode; views name an area by its kind, the id tells it apart.
+    game = _session("doom:t16_map01_clear", "hard")
+    try:
+        area = game.view()["area"]
+        names = {area["name"]} | {w["to_name"] for w in area["ways_out"]}
+        assert names <= {"room", "lift"}
+    finally:
+        game.close()
+
+
+def test_a_character_seen_before_says_when_in_the_harness_ticks() -> None:
+    game = _session("doom:t04_defend_the_center")
+    try:
+        game.view()
+        game.act("wait", {"seconds": 2})
+        for row in game.view()["characters"]:
+            assert 0 <= row["seen_tick"] <= game.tick
+    finally:
+        game.close()
+
+
+def test_the_text_view_of_a_well_explored_map_stays_short() -> None:
+    # With every thing of E1M2 known (a map explored through), the text view stays
+    # under 6,000 characters: objects are the nearest few and the objectives' targets,
+    # characters those in view and the nearest others, as in the shipped world.
+    game = _session("doom:t06_e1m2_secrets")
+    try:
+        game.view()
+        snap, known = game.engine.snap, game.known
+        for thing in snap.things:
+            words = describe(thing)
+            if words is not None and words.group is not None:
+                known.things[thing.id] = Sighting(thing, words.group, words.kind,
+                                                  words.name, snap.tic, False)
+        view = game.view()
+        assert len(view["objects"]) + len(view["characters"]) < len(known.things)
+        text = render_text_view(_observation(view))
+        assert len(text) < 6000, len(text)
+    finally:
+        game.close()
+
+
+def test_id_numbers_do_not_count_the_maps_monsters() -> None:
+    # MAP01 holds 28 monsters at ultra-violence; numbered 1 to 28, the ids of the few
+    # seen would tell how many there are. They are drawn from a range far wider.
+    game = _session("doom:t16_map01_clear", "hard")
+    try:
+        monsters = [t for t in game.engine.snap.things if t.category == "Monster"]
+        numbers = sorted(int(game.ids.thing(t, "character")[1:]) for t in monsters)
+        assert len(numbers) == 28 and numbers != list(range(1, 29))
+        assert max(numbers) > 100
+        areas = sorted(int(game.ids.of("area", i)[1:]) for i in range(len(game.layout.names)))
+        assert max(areas) > len(areas)
     finally:
         game.close()

@@ -502,9 +502,11 @@ def test_t06_a_secret_entered_is_the_engines_count(tmp_path) -> None:
     try:
         rooms = session.layout.rooms
         # A short play, not a solve: walk straight to the nearest secret sector (1,400
-        # units and two doors away), its room granted as known to skip the exploring.
+        # units and two doors away, the second a secret door), the map's rooms and
+        # secret doors granted as known to skip the exploring (walks keep to them).
         inside = rooms.sector_shapes[173].representative_point()
-        session.known.areas.add(rooms.sector_area[173])
+        session.known.areas.update(range(len(rooms.areas)))
+        session.known.revealed.update(d.index for d in session.doors)
         for _ in range(8):
             result = session.act("go_to", {"x": inside.x, "z": inside.y, "use_on_way": True})
             if result["end_reason"] not in ("damage", "stuck"):
@@ -600,13 +602,18 @@ def test_a_ledge_above_the_player_is_no_way_out() -> None:
     try:
         here = session.layout.area_at(*session.engine.snap.xy)
         floors = session.engine.snap.floors
-        listed = {w["to_name"] for w in session.view()["area"]["ways_out"]}
+        listed = {w["to"] for w in session.view()["area"]["ways_out"]}
+        names = session.layout.names  # the map's own ("room 16"); views show ids
+
+        def ep(name: str) -> str:
+            return session.ids.of("area", names.index(name))
+
         for way in session.way_list:
             if here not in way.areas or way.kind != "open":
                 continue
             other = way.areas[1] if way.areas[0] == here else way.areas[0]
             steps = [floors[b] - floors[a] for a, b in session._borders()[(here, other)]]
-            assert (session.layout.names[other] in listed) is (min(steps) <= 24), steps
-        assert "room 16" not in listed and "room 60" in listed
+            assert (session.ids.of("area", other) in listed) is (min(steps) <= 24), steps
+        assert ep("room 16") not in listed and ep("room 60") in listed
     finally:
         session.close()

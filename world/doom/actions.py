@@ -58,9 +58,15 @@ def _route(session: DoomSession, goal: tuple[float, float], entering: int | None
     usable = {d.sector for d in session.doors
               if d.manual and d.key is None and not session.known.hidden(d)}
 
+    # A door the player cannot open himself is planned as last perceived: one opened
+    # unseen is still shut to the plan.
+    shut_doors = {d.sector for d in session.doors if d.sector not in usable
+                  and session.known.door_gap(d) < HEADROOM}
+
     def planned(sector: int) -> tuple[float, float]:
         heights = opened(sector) if sector in usable else live(sector)
-        return heights if open_to[sector] else (heights[0], heights[0])
+        shut = not open_to[sector] or sector in shut_doors
+        return (heights[0], heights[0]) if shut else heights
 
     start = snap.xy if start is None else start
     avoid = _harmful(session, goal)

@@ -7,7 +7,9 @@ start room, every room it has stood in, the rooms it sees into from there (throu
 opening or an open door), the rooms of things it has seen, and every thing it has had in
 view: within the 90-degree field of view, 3,000 units, with no wall or shut
 door between (the engine's live heights decide). A thing out of view keeps where it was
-last seen; one seen gone (its spot in view, the thing not there) is dropped.
+last seen; one seen gone (its spot in view, the thing not there) is dropped. A door
+keeps the state last perceived (beside it or its middle in view); a secret door is a
+wall until found.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ AIM_HEIGHT = 28.0  # a thing is seen at about half a monster's height
 HALF_FOV = 45.0
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SALT = 0x1D5  # keeps the numbering apart from anything else drawn from the seed
+ID_SPACE = 999  # ids are numbered from 1 to this (or twice the count, when more)
 LETTERS = {"area": "a", "door": "d", "way": "w", "object": "o", "character": "c"}
 # Engine category -> kind, for actors specials.json does not name (they keep their class
 # name, split into words); other categories are scenery. The map's switches are things of
@@ -54,13 +57,23 @@ def describe(thing: Thing) -> ThingType | None:
     return None if kind is None else ThingType(kind, _CAMEL.sub(" ", thing.name).lower())
 
 
+def _space(n: int) -> int:
+    return max(ID_SPACE, 2 * n)
+
+
+def _numbers(rng: np.random.Generator, n: int) -> list[int]:
+    # n distinct numbers drawn from a range far wider than n, so the numbers seen do not
+    # tell how many there are (ids 1 to 28 would count MAP01's monsters).
+    return [int(i) + 1 for i in rng.choice(_space(n), size=n, replace=False)]
+
+
 class EpisodeIds:
-    """Episode ids for sectors, ways, things; numbering shuffled with the seed."""
+    """Episode ids for sectors, ways, things: numbers drawn with the seed from 1 to 999."""
 
     def __init__(self, seed: int, sizes: dict[str, int]) -> None:
         rng = np.random.default_rng([seed, _SALT])
         self._rng = rng
-        self._perm = {g: [int(i) + 1 for i in rng.permutation(n)] for g, n in sizes.items()}
+        self._perm = {g: _numbers(rng, n) for g, n in sizes.items()}
         self._things: dict[int, str] = {}
         self._back: dict[str, tuple[str, int]] = {}
         self._next = {"object": 1, "character": 1}
@@ -75,13 +88,15 @@ class EpisodeIds:
         """Number the things present at the start, shuffled with the seed per group.
 
         So an id says nothing of the map's order (the same imp is another id in another
-        episode); things that appear later take the next numbers in order of first sight.
+        episode) nor of how many there are; things that appear later take the numbers
+        after that range in order of first sight.
         """
         for group in ("object", "character"):
             members = [t for t, g in things if g == group and t.id not in self._things]
-            for thing, index in zip(members, self._rng.permutation(len(members)), strict=True):
-                self._bind(thing, f"{LETTERS[group]}{self._next[group] + int(index)}", group)
-            self._next[group] += len(members)
+            numbers = _numbers(self._rng, len(members))
+            for thing, number in zip(members, numbers, strict=True):
+                self._bind(thing, f"{LETTERS[group]}{number}", group)
+            self._next[group] = max(self._next[group], _space(len(members)) + 1)
 
     def _bind(self, thing: Thing, ep: str, group: str) -> None:
         self._things[thing.id] = ep
@@ -128,6 +143,8 @@ class Knowledge:
         self.things: dict[int, Sighting] = {}
         self.gone: set[int] = set()
         self.revealed: set[int] = set()  # secret doors seen open or passed
+        self.door_gaps: dict[int, float] = {}  # door -> floor-to-ceiling gap last perceived
+        self.doors_now: set[int] = set()  # doors perceived at the last update
 
     def update(self, snap: Snapshot) -> None:
         """Learn from one moment: the sector stood in, its neighbours, things in view."""
@@ -146,6 +163,7 @@ class Knowledge:
             for way in self.layout.ways:
                 if here in way.areas and self._see_through(way, heights):
                     self.areas.update(way.areas)
+        self._perceive_doors(snap, here, heights)
         present = {t.id for t in snap.things}
         for sighting in self.things.values():
             sighting.now = False
@@ -175,6 +193,28 @@ class Knowledge:
                     math.dist(spot, snap.xy) < 64 or self.in_view(snap, spot, sighting.thing.z)):
                 self.gone.add(tid)
                 del self.things[tid]
+
+    def _perceive_doors(self, snap: Snapshot, here: int | None, heights: Heights) -> None:
+        # A door's state is perceived beside it or with its middle in view; elsewhere it
+        # keeps the state last perceived (a door moved unseen is news to no one).
+        doors = [d for d in self.layout.doors if self.knows_door(d)]
+        beside = [here in d.areas for d in doors]
+        far = [d for d, b in zip(doors, beside, strict=True) if not b]
+        seen = iter(self.in_view_many(snap, [d.point for d in far],
+                                      [heights.floor[d.sector] for d in far]))
+        self.doors_now = set()
+        for door, near in zip(doors, beside, strict=True):
+            if near or next(seen):
+                self.doors_now.add(door.index)
+                self.door_gaps[door.index] = heights.ceiling[door.sector] - \
+                    heights.floor[door.sector]
+
+    def door_gap(self, door: DoorSpot) -> float:
+        """A door's opening as last perceived (never perceived: as the map starts it)."""
+        if door.index in self.door_gaps:
+            return self.door_gaps[door.index]
+        sector = self.layout.map.sectors[door.sector]
+        return sector.ceiling - sector.floor
 
     def _see_through(self, way: Way, heights: Heights) -> bool:
         if way.door is None:

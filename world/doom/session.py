@@ -76,7 +76,11 @@ class DoomSession:
     @property
     def tick(self) -> int:
         """Game time in the harness's ticks (30 a second)."""
-        return (self.engine.snap.tic - self.start_tic) * TICKS_PER_SECOND // TICS_PER_SECOND
+        return self.ticks_at(self.engine.snap.tic)
+
+    def ticks_at(self, tic: int) -> int:
+        """The harness's tick (30 a second) of an engine tic (35 a second)."""
+        return (tic - self.start_tic) * TICKS_PER_SECOND // TICS_PER_SECOND
 
     def view(self) -> dict[str, Any]:
         """The structured view now (what the player knows)."""

@@ -13,10 +13,12 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from world.doom.engine import Thing
+from world.doom.geometry import HEADROOM
 from world.doom.known import describe
 from world.doom.mapview import STOREY, record_map
 from world.doom.roomparts import Placed
 from world.doom.specials import CHARACTER_KINDS
+from world.observe.view import MAX_OBJECTS
 
 if TYPE_CHECKING:
     from world.doom.session import DoomSession
@@ -35,7 +37,9 @@ def build_view(session: DoomSession) -> dict[str, Any]:
     """The structured view now."""
     snap, known, ids = session.engine.snap, session.known, session.ids
     here = session.layout.area_at(*snap.xy)
-    names = session.layout.names
+    # An area is named by its kind only: the map's numbering ("room 60") would tell
+    # how many rooms there are and which one this is in every episode.
+    names = [a.kind for a in session.layout.rooms.areas]
     c = snap.counters
     weapon = WEAPONS.get(int(c["SELECTED_WEAPON"]), "fist")
     player = {
@@ -87,11 +91,19 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                                "health": 0.0 if s.down else 1.0, "down": s.down,
                                "alertness": "in_combat",
                                "armed": True, "weapon": None, "friendly": False,
-                               "seen": "now" if s.now else "before", "seen_tick": s.tic,
+                               "seen": "now" if s.now else "before",
+                               "seen_tick": session.ticks_at(s.tic),
                                "distance": distance, "facing_deg": None,
                                "view_angle_deg": None, "view_range": None})
     objects.sort(key=lambda o: (o["distance"], o["id"]))
     characters.sort(key=lambda o: (o["distance"], o["id"]))
+    # As in the shipped view, the nearest few and the objectives' targets; characters:
+    # every one in view, then the nearest others (a map has dozens of monsters).
+    objects = objects[:MAX_OBJECTS] + [r for r in objects[MAX_OBJECTS:] if r["objective"]]
+    in_view = [r for r in characters if r["seen"] == "now"]
+    others = [r for r in characters if r["seen"] != "now"]
+    characters = sorted(in_view + others[:max(0, MAX_OBJECTS - len(in_view))],
+                        key=lambda o: (o["distance"], o["id"]))
     return {"player": player, "area": area, "objectives": _objectives(session, objects),
             "characters": characters, "objects": objects, "doors": _doors(session, here),
             "hazards": [], "exit": None}
@@ -123,7 +135,11 @@ def _doors(session: DoomSession, here: int | None) -> list[dict[str, Any]]:
     for door in session.doors:
         if not session.known.knows_door(door):
             continue
-        state = session.door_state(door)
+        if door.index in session.known.doors_now:
+            state = session.door_state(door)
+        else:  # out of sight: as last perceived
+            gap = session.known.door_gap(door)
+            state = "open" if gap >= HEADROOM else ("locked" if door.key else "closed")
         rows.append({"id": ids.of("door", door.index), "position": _point(session, door.point),
                      "between": [ids.of("area", a) for a in door.areas][:2],
                      "state": state, "locked_from_this_side": False, "key": None,
