@@ -9,9 +9,9 @@ read every tic, as the harness reads it, and not read). With --doc the table is 
 written into docs/levels.md between its Doom results markers.
 
 Usage: python benchmarks/doom_tasks.py [--seeds 10] [--tasks t17_my_way_home,...] [--jobs 2]
-[--doc]. With --jobs N, N episodes run at once (each its own engine), so times per
-decision are those of N episodes sharing the machine; the raw tics/s are measured
-after the episodes, one engine at a time.
+[--task-seeds t01_e1m1_exit=3,...] [--out DIR] [--doc]. With --jobs N, N episodes run at
+once (each its own engine), so times per decision are those of N episodes sharing the
+machine; the raw tics/s are measured after the episodes, one engine at a time.
 """
 
 from __future__ import annotations
@@ -74,6 +74,17 @@ def one_episode(mission_id: str, seed: int, out_dir: str) -> tuple[dict, list[fl
     return summary, harness_ms(summary["record"])
 
 
+def seeds_per_task(default: int, spec: str) -> dict[str, int]:
+    """`t01_e1m1_exit=3,t16_map01_clear=2` as a dict of seeds per mission name."""
+    out = {}
+    for item in filter(None, spec.split(",")):
+        name, _, count = item.partition("=")
+        if not count.isdigit():
+            raise SystemExit(f"--task-seeds: {item!r}: expected NAME=COUNT")
+        out[name] = int(count)
+    return out
+
+
 def one_task(mission_id: str, played: list[tuple[dict, list[float]]]) -> dict:
     """The reference agent's episodes on one mission (seeds 0..N-1), summed up."""
     rows = [summary for summary, _ in played]
@@ -89,6 +100,9 @@ def one_task(mission_id: str, played: list[tuple[dict, list[float]]]) -> dict:
         "harness_ms_per_decision_mean": round(statistics.fmean(times), 1) if times else None,
         "harness_ms_per_decision_p50": round(statistics.median(times), 1) if times else None,
         "load_average": round(os.getloadavg()[0], 2),
+        "episodes": [{"outcome": r["outcome"], "score": r["score"], "decisions": r["decisions"],
+                      "objectives": [o.get("counts") for o in r.get("objectives", [])]}
+                     for r in rows],
     }
 
 
@@ -111,8 +125,10 @@ def write_doc(results: list[dict], jobs: int) -> None:
     head, rest = page.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
     at_once = "one episode at a time" if jobs <= 1 else f"{jobs} episodes at a time"
-    note = ("Reference agent, seeds 0 to "
-            f"{results[0]['seeds'] - 1}, {at_once} (load average "
+    counts = sorted({r["seeds"] for r in results})
+    seeds = (f"seeds 0 to {counts[0] - 1}" if len(counts) == 1 else
+             "seeds 0 to N-1 (N in the successes column)")
+    note = (f"Reference agent, {seeds}, {at_once} (load average "
             f"{results[-1]['load_average']} at the end).")
     DOC.write_text(head + BEGIN + "\n" + "\n".join([note, "", *table(results)]) + "\n" + END
                    + tail, encoding="utf-8")
@@ -124,16 +140,22 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--tasks", default=",".join(p.stem for p in mission_files()))
     parser.add_argument("--jobs", type=int, default=1, help="episodes run at once")
+    parser.add_argument("--task-seeds", default="",
+                        help="seeds for some missions, e.g. t01_e1m1_exit=3,t16_map01_clear=2")
+    parser.add_argument("--out", help="keep the records here (default: a temporary folder)")
     parser.add_argument("--doc", action="store_true", help="write the table into docs/levels.md")
     args = parser.parse_args()
-    missions = [f"doom:{name}" for name in args.tasks.split(",")]
+    names = args.tasks.split(",")
+    seeds = {name: args.seeds for name in names} | seeds_per_task(args.seeds, args.task_seeds)
+    missions = [f"doom:{name}" for name in names]
     results = []
-    with tempfile.TemporaryDirectory() as out_dir, \
+    with tempfile.TemporaryDirectory() as scratch, \
             concurrent.futures.ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        out_dir = args.out or scratch
         # Submitted in mission order, seed order: each mission is summed up as soon as its
         # own episodes are done, while the next mission's already run.
-        futures = {m: [pool.submit(one_episode, m, seed, out_dir) for seed in range(args.seeds)]
-                   for m in missions}
+        futures = {m: [pool.submit(one_episode, m, seed, out_dir)
+                       for seed in range(seeds[m.removeprefix("doom:")])] for m in missions}
         for mission in missions:
             results.append(one_task(mission, [f.result() for f in futures[mission]]))
             print(json.dumps(results[-1]), flush=True)

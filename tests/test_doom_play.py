@@ -591,3 +591,29 @@ def test_a_walk_back_up_calls_the_lift_down_and_rides_it() -> None:
         assert any(64 <= x <= 192 and 192 <= z <= 320 for x, _, z in back["path"])
     finally:
         session.close()
+
+
+@needs_engine
+def test_a_ledge_above_the_player_is_no_way_out() -> None:
+    # E1M1's start room borders rooms 32 and 72 units up (no stairs): walks there were
+    # refused as unreachable a decision each, over and over. From the start only the
+    # ways a step or less up are listed; the one into a room at the same height stays.
+    session = new_session(resolve("doom:t01_e1m1_exit").level, "normal", 0)
+    try:
+        here = session.layout.area_at(*session.engine.snap.xy)
+        floors = session.engine.snap.floors
+        listed = {w["to"] for w in session.view()["area"]["ways_out"]}
+        names = session.layout.names  # the map's own ("room 16"); views show ids
+
+        def ep(name: str) -> str:
+            return session.ids.of("area", names.index(name))
+
+        for way in session.way_list:
+            if here not in way.areas or way.kind != "open":
+                continue
+            other = way.areas[1] if way.areas[0] == here else way.areas[0]
+            steps = [floors[b] - floors[a] for a, b in session._borders()[(here, other)]]
+            assert (session.ids.of("area", other) in listed) is (min(steps) <= 24), steps
+        assert ep("room 16") not in listed and ep("room 60") in listed
+    finally:
+        session.close()

@@ -178,8 +178,20 @@ def test_a_medkit_that_gave_a_point_or_two_is_passed_over_when_healing() -> None
                                   "detail": "Took it.", "distance_moved": 100.0,
                                   "changes": ["you gained 1 health", "1 items picked up"]}
     mem.update(observation)
-    # One point of health: the other trinket of that name is not worth the walk.
+    assert "health bonus" not in mem.trifles  # one pickup's net gain may be a walk's cost
+    mem.objects["o1"] = bonus
+    mem.update(observation)
+    # Two of one point of health: the other trinket of that name is not worth the walk.
     assert fight.heal(mem, 0.3)[1]["object_id"] == "o3"
+    # A medkit that topped the player up to full says nothing of what it holds.
+    observation = _observation([kit])
+    observation["last_result"] = {"action": "go_to_object", "end_reason": "arrived",
+                                  "detail": "Took it.", "distance_moved": 100.0,
+                                  "changes": ["you gained 2 health"]}
+    mem.last_decision = ("go_to_object", {"object_id": "o2"}, "healing up")
+    mem.objects["o2"] = {**other, "name": "medikit"}
+    mem.update(observation)
+    assert "medikit" not in mem.trifles
 
 
 def test_exploring_does_not_walk_to_where_it_stands_for_a_way_it_could_not_take() -> None:

@@ -18,7 +18,7 @@ Decision = tuple[str, dict[str, Any], str]
 DOOR_ID = re.compile(r"\bd\d+\b")
 OPENER = re.compile(r"(?:panel|key) (o\d+)")
 VIEW_CAP = 12  # the view lists this many nearest objects (plus objective targets beyond)
-TRIFLE = 5  # health or armour points a pickup gave under which its kind is not worth a walk
+TRIFLE = 3  # health or armour points a pickup gave under which its kind is not worth a walk
 GAINED = re.compile(r"you gained (\d+) (health|armour)")
 
 
@@ -55,6 +55,7 @@ class Memory:
     openers: dict[str, str] = field(default_factory=dict)
     draining: bool = False  # the last wait lost health with nobody in view
     trifles: set[str] = field(default_factory=set)  # names of pickups that gave next to nothing
+    gains: dict[str, list[int]] = field(default_factory=dict)  # per pickup name, what each gave
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
@@ -99,9 +100,17 @@ class Memory:
         row = self.objects.get(done[1].get("object_id", ""))
         if row is None or row["kind"] not in ("medkit", "armour"):
             return
-        gains = [int(n) for n, what in GAINED.findall(" ".join(last["changes"]))
-                 if what == ("health" if row["kind"] == "medkit" else "armour")]
-        if gains and max(gains) < TRIFLE:
+        what = "health" if row["kind"] == "medkit" else "armour"
+        if self.view["player"][what] >= 1.0:
+            return  # topped up to full: the gain says nothing of what it holds
+        gains = [int(n) for n, kind in GAINED.findall(" ".join(last["changes"])) if kind == what]
+        if not gains:
+            return
+        # The change is net of what the walk there cost (an acid floor, a stray shot), so
+        # a name is judged by the best of at least two pickups.
+        seen = self.gains.setdefault(row["name"], [])
+        seen.append(max(gains))
+        if len(seen) >= 2 and max(seen) < TRIFLE:
             self.trifles.add(row["name"])
 
     def _forget_taken(self, rows: list[dict[str, Any]]) -> None:

@@ -28,6 +28,8 @@ AIM_TOLERANCE = 4.0  # degrees off a target at which firing hits (Doom aims vert
 BACK_OFF = 128.0  # a biting monster nearer than this is backed away from while firing
 REPLAN_TICS = 5  # tics between asks whether a walk must be planned again
 REFIRE_TICS = 20  # a pistol shot's whole cycle, so the next press is a fresh shot
+SIDESTEP_TICS = 35  # a fight's sidestep turns back this often
+SIDESTEP_LOOK = 48.0  # the floor this far to the side is tested before stepping there
 
 
 def heading_to(snap: Snapshot, point: tuple[float, float]) -> float:
@@ -76,6 +78,9 @@ class Play:
     reflex: ReturnFire | None = None
     # Whether a use press now cannot send a door in reach back shut (see `walk`).
     may_use: Callable[[], bool] = lambda: True
+    # Whether the player may step to a point: level floor, no drop, nothing that hurts.
+    footing: Callable[[tuple[float, float]], bool] = lambda point: True
+    side: int = 1  # the way a fight sidesteps: 1 to the right, -1 to the left
 
     def go(self, heading: float | None, speed: float, *,
            use: bool = False) -> tuple[Snapshot, str | None]:
@@ -199,10 +204,38 @@ def aim_and_fire(play: Play, where: Callable[[], Thing | None],
         # faster than any of them, and each step back is a shot more before it bites.
         back = -WALK if monster.name in BITERS and math.dist(snap.xy, spot) < BACK_OFF \
             and rounds(snap) != math.inf else 0.0
-        _, reason = play.tic(forward=back, turn=max(-MAX_TURN, min(MAX_TURN, off)),
-                             attack=play.trigger(aimed))
+        _, reason = play.tic(forward=back, strafe=_sidestep(play, monster),
+                             turn=max(-MAX_TURN, min(MAX_TURN, off)), attack=play.trigger(aimed))
         if reason is not None:
             return reason
+
+
+def _sidestep(play: Play, monster: Thing) -> float:
+    """Strafe thrust this tic: a duel at range is fought stepping side to side.
+
+    Fireballs fly at about ten units a tic toward where the player stood when they left,
+    so a player moving sideways is missed; the step turns back every second, and at once
+    where the floor to that side drops, rises, hurts or ends. Biters are backed away from
+    instead.
+    """
+    if monster.name in BITERS:
+        return 0.0
+    snap = play.last
+    if play.tics % SIDESTEP_TICS == 0:
+        play.side = -play.side
+    if play.tics % 4 == 0:
+        for _ in range(2):
+            heading = math.radians(snap.angle - 90 * play.side)
+            ahead = (snap.xy[0] + SIDESTEP_LOOK * math.cos(heading),
+                     snap.xy[1] + SIDESTEP_LOOK * math.sin(heading))
+            if play.footing(ahead):
+                break
+            play.side = -play.side
+        else:
+            play.side = 0
+    if play.side == 0:
+        play.side = 1 if play.tics % SIDESTEP_TICS == 0 else 0
+    return WALK * play.side
 
 
 def _off(snap: Snapshot, point: tuple[float, float]) -> float:

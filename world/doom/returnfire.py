@@ -56,7 +56,9 @@ class ReturnFire:
 
     def target(self, snap: Snapshot) -> Thing | None:
         """The monster to shoot back at after this tic, or None."""
-        if snap.tic - self.chosen_at >= SCAN_TICS:
+        # Chosen on the tics the other looks at the things share (their list is built
+        # once a tic, and building it is most of a look's cost).
+        if snap.tic % SCAN_TICS == 0 or snap.tic - self.chosen_at > SCAN_TICS:
             self.chosen_at = snap.tic
             self.target_id = self._choose(snap)
         if self.target_id is None:

@@ -19,10 +19,11 @@ from world.actions.timing import explicit
 from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
 from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
-from world.doom.geometry import HEADROOM, MapGeometry
+from world.doom.geometry import HEADROOM, STEP_UP, MapGeometry
 from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, Sighting, describe, eye_and_heights
 from world.doom.layout import DoorSpot, Layout, Way
 from world.doom.mission import DoomLevel
+from world.doom.polygons import sector_of_sides
 from world.doom.returnfire import ReturnFire
 from world.doom.route import Planner
 from world.doom.verdict import Facts, Judge
@@ -31,7 +32,10 @@ from world.errors import UnknownIdError
 from world.observe.status import GameStatus
 from world.sim.clock import TICKS_PER_SECOND
 
-PICKUP_EVERY = 4  # tics between looks for pickups taken
+# Tics between looks at the things: pickups taken and return fire every 4, what the
+# player knows every 8, on the same tics, so the engine's list is read once for them all.
+PICKUP_EVERY = 4
+KNOW_EVERY = 8
 PICKUP_REACH = 100.0  # a pickup gone this close to the player (a walk's 4 tics) was taken
 HURT = 10.0  # health lost in one action that interrupts it (acid floors drain less often)
 USE_NEAR = 128.0  # a door whose middle is this near may be the one a use press reaches
@@ -64,6 +68,7 @@ class DoomSession:
         self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
         self.judge = Judge(level, difficulty, self.facts)
         self._prev = snap  # the snapshot a tic before, to tell which way doors move
+        self._border_pairs: dict[tuple[int, int], tuple[tuple[int, int], ...]] | None = None
         self.known.update(snap)
         self.judge.update(snap, 0)
 
@@ -119,7 +124,7 @@ class DoomSession:
         def interrupt() -> str | None:
             snap = self.engine.snap
             self.judge.update(snap, self.tick)
-            if play.tics % 5 == 0:
+            if snap.tic % KNOW_EVERY == 0:
                 self.known.update(snap)
             if snap.dead:
                 return "dead"
@@ -132,7 +137,7 @@ class DoomSession:
             return None
 
         play = Play(self._advance, interrupt, limit_tics, reflex=ReturnFire(self.sees_things),
-                    may_use=self.use_is_safe)
+                    may_use=self.use_is_safe, footing=self.footing)
         play.last = before
         reason, sentence, _ = EXECUTORS[action](self, play, args)
         self.known.update(self.engine.snap)
@@ -193,7 +198,37 @@ class DoomSession:
         """
         if way.door is not None and self.known.hidden(self.doors[way.door]):
             return False
-        return area == way.areas[0] or (area == way.areas[1] and not way.one_way)
+        if not (area == way.areas[0] or (area == way.areas[1] and not way.one_way)):
+            return False
+        return way.kind != "open" or self._climbable(way, area)
+
+    def _climbable(self, way: Way, area: int) -> bool:
+        # An open border is a way out only where the floor beyond is at most a step up
+        # with headroom, at the live heights: a ledge above the player (seen as such) is
+        # a way down from there, not up from here.
+        other = way.areas[1] if way.areas[0] == area else way.areas[0]
+        pairs = self._borders().get((area, other), ())
+        snap = self.engine.snap
+        floors, ceilings = snap.floors, snap.ceilings
+        return not pairs or any(
+            floors[b] - floors[a] <= STEP_UP and ceilings[b] - max(floors[a], floors[b])
+            >= HEADROOM for a, b in pairs)
+
+    def _borders(self) -> dict[tuple[int, int], tuple[tuple[int, int], ...]]:
+        # Per (area, area beyond), the sectors either side of the two-sided lines between.
+        if self._border_pairs is None:
+            rooms = self.layout.rooms
+            front, back = sector_of_sides(rooms.map)
+            found: dict[tuple[int, int], set[tuple[int, int]]] = {}
+            for a, b in zip(front.tolist(), back.tolist(), strict=True):
+                if a < 0 or b < 0 or a == b:
+                    continue
+                aa, ab = rooms.sector_area[a], rooms.sector_area[b]
+                if aa >= 0 and ab >= 0 and aa != ab:
+                    found.setdefault((aa, ab), set()).add((a, b))
+                    found.setdefault((ab, aa), set()).add((b, a))
+            self._border_pairs = {k: tuple(sorted(v)) for k, v in found.items()}
+        return self._border_pairs
 
     def inside(self, way: Way, area: int) -> tuple[float, float]:
         """A point just inside an area past a way's middle."""
@@ -245,6 +280,17 @@ class DoomSession:
         if gap >= HEADROOM:
             return "open"
         return "locked" if door.key and gap <= 0 else "closed"
+
+    def footing(self, point: tuple[float, float]) -> bool:
+        """Whether the player may step to a point: box fits, no step up or drop, no harm."""
+        grid, snap = self.layout.navgrid, self.engine.snap
+        sector = self.layout.rooms.sector_at(*point)
+        if sector is None:
+            return False
+        cell = grid.cell_of(*point)
+        floor, ceiling = snap.floors[sector], snap.ceilings[sector]
+        return not grid.wall[cell] and not grid.hurt[cell] and ceiling - floor >= HEADROOM \
+            and abs(floor - snap.counters["POSITION_Z"]) <= STEP_UP
 
     def use_is_safe(self) -> bool:
         """Whether a use press now leaves every door in reach as it is meant to go.
