@@ -158,7 +158,7 @@ def test_a_walk_to_a_pickup_that_ran_out_of_time_goes_on_to_the_same_one() -> No
 
 
 def test_a_medkit_that_gave_a_point_or_two_is_passed_over_when_healing() -> None:
-    from agents.reference import fight
+    from agents.reference import supplies
     from agents.reference.memory import Memory
 
     bonus, other, kit = (_thing("o1", "medkit", 100.0), _thing("o2", "medkit", 200.0),
@@ -170,7 +170,7 @@ def test_a_medkit_that_gave_a_point_or_two_is_passed_over_when_healing() -> None
     observation = _observation([bonus, other, kit])
     observation["view"]["player"]["health"] = 0.2
     mem.update(observation)
-    assert fight.heal(mem, 0.3)[1]["object_id"] == "o1"  # nearest, its worth not known yet
+    assert supplies.heal(mem, 0.3)[1]["object_id"] == "o1"  # nearest, its worth not known yet
     mem.last_decision = ("go_to_object", {"object_id": "o1"}, "healing up")
     observation = _observation([other, kit])
     observation["view"]["player"]["health"] = 0.21
@@ -182,7 +182,7 @@ def test_a_medkit_that_gave_a_point_or_two_is_passed_over_when_healing() -> None
     mem.objects["o1"] = bonus
     mem.update(observation)
     # Two of one point of health: the other trinket of that name is not worth the walk.
-    assert fight.heal(mem, 0.3)[1]["object_id"] == "o3"
+    assert supplies.heal(mem, 0.3)[1]["object_id"] == "o3"
     # A medkit that topped the player up to full says nothing of what it holds.
     observation = _observation([kit])
     observation["last_result"] = {"action": "go_to_object", "end_reason": "arrived",
