@@ -33,6 +33,11 @@ system_program() {
 system_program chromium chromium "the run-page browser test"
 system_program bwrap bubblewrap "the agent-sandbox tests"
 
+# Compiled modules are cached even where the machine sets PYTHONDONTWRITEBYTECODE: the tests
+# start hundreds of Python processes (harness commands, agents), and each would otherwise
+# compile the project again (about 0.3 s of processor time a process).
+unset PYTHONDONTWRITEBYTECODE
+
 python3 -m ruff check .
 # Strict on the world's face and the protocol modules (pyproject.toml's [tool.mypy]).
 python3 -m mypy
