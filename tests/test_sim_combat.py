@@ -103,3 +103,20 @@ def test_difficulty_scales_and_adds_characters(level):
     assert normal.characters["elite"].health == pytest.approx(2.0)
     assert normal.characters["dummy_wall"].max_health == pytest.approx(2.0)
     assert normal.characters["bob"].health == pytest.approx(1.0)  # friendlies are not scaled
+
+
+def test_a_reload_done_before_the_gun_is_put_away_stays_done(world):
+    # The counter shows a reload whose time has come as done; putting the gun away (or
+    # drawing it again) must not throw those rounds back out of the magazine.
+    world.teleport("player", 200, 100)
+    world.characters["dummy_window"].health = 100.0
+    while world.player.magazine["pistol"] > 0:
+        for _ in range(12):
+            world.step()
+        world.fire("player", "dummy_window")
+    for _ in range(60):  # longer than the pistol's reload
+        world.step()
+    assert world.combat.counter(world.player, "pistol") == (8, 8, False)
+    world.equip("player", world.player.in_hand)
+    assert world.player.magazine["pistol"] == 8 and world.player.ammo["pistol"] == 8
+    assert world.fire("player", "dummy_window").fired

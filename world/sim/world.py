@@ -304,6 +304,9 @@ class World(RequestChecks, WorldQueries):
     # ---- equip --------------------------------------------------------------------------
     def equip_now(self, actor: Actor, object_id: str) -> None:
         """Take a carried object in hand without validation (internal and start-up use)."""
+        # A reload whose time has come is finished first (the counter already shows it
+        # done); only one still under way is broken off.
+        self.combat.settle(actor)
         actor.in_hand = object_id
         spec = self.level.object(object_id)
         actor.weapon = spec.weapon if spec.kind == "weapon" else (
