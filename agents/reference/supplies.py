@@ -19,11 +19,6 @@ HEALING = ("medkit", "armour")
 AMMO = ("ammo", "weapon")
 FULL = 0.95
 CALM_MARK = 0.7  # health below which a player nobody is shooting at goes to heal
-# A medkit this near (and in the room) is taken below NEAR_KIT_MARK before walking on: a
-# duel on the hard setting costs a guard's worth of hits (about 0.4), so a player who
-# leaves a kit beside him at three quarters meets the next gunman already half spent.
-NEAR_KIT = 600.0
-NEAR_KIT_MARK = 0.8
 THIN_ARMOUR = 0.3  # below this, armour in the same area is fetched before going on
 LOW_ROUNDS = 24  # fewer rounds than this (loaded and spare), and known ammunition is fetched
 # while calm
@@ -107,8 +102,7 @@ def heal(mem: Memory, below: float) -> Decision | None:
     # With nobody shooting, a half-spent player tops up before walking into the next room:
     # the next guard meets it fresh.
     if player["health"] >= (max(below, CALM_MARK) if calm else below):
-        return _armour_nearby(mem) or (_kit_nearby(mem) if calm else None) \
-            or (_rearm(mem) if calm else None)
+        return _armour_nearby(mem) or (_rearm(mem) if calm else None)
     kinds = tuple(k for k in HEALING if k != "armour" or player["armour"] < FULL)
     return nearest_pickup(mem, kinds, "healing up", tries=1) or (_rearm(mem) if calm else None)
 
@@ -125,19 +119,6 @@ def _armour_nearby(mem: Memory) -> Decision | None:
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
         if mem.failures[("go_to_object", row["id"])] == 0:
             return use_thing(mem, row["id"], f"putting on {row['name']} {row['id']}")
-    return None
-
-
-def _kit_nearby(mem: Memory) -> Decision | None:
-    # A medkit a few steps away in this room is worth its walk once a duel has been paid
-    # for: the way on leads to the next guard, rarely back past this kit.
-    if mem.view["player"]["health"] >= NEAR_KIT_MARK:
-        return None
-    rows = [o for o in mem.view["objects"] if o["kind"] == "medkit"
-            and o["distance"] < NEAR_KIT and o["area"] == mem.here]
-    for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
-        if mem.failures[("go_to_object", row["id"])] == 0:
-            return use_thing(mem, row["id"], f"topping up at {row['name']} {row['id']}")
     return None
 
 
