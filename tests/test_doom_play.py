@@ -617,3 +617,29 @@ def test_a_ledge_above_the_player_is_no_way_out() -> None:
         assert ep("room 16") not in listed and ep("room 60") in listed
     finally:
         session.close()
+
+
+@needs_engine
+def test_a_fight_at_range_steps_aside_and_never_onto_bad_footing() -> None:
+    from world.doom.controls import SIDESTEP_TICS, WALK, Play, _sidestep
+    from world.doom.engine import Snapshot, Thing
+
+    snap = Snapshot(0, False, {"POSITION_X": 0.0, "POSITION_Y": 0.0, "ANGLE": 0.0}, (), (), ())
+    imp, demon = (Thing(1, "DoomImp", "Monster", 500.0, 0.0, 0.0, 0.0),
+                  Thing(2, "Demon", "Monster", 500.0, 0.0, 0.0, 0.0))
+    # Facing +x, the player's right is -y: a drop there turns the step to the left (+y).
+    play = Play(lambda *a: snap, lambda: None, 100, footing=lambda p: p[1] > 0)
+    play.last, play.tics = snap, 4
+    assert _sidestep(play, imp) == -WALK  # strafe's negative delta is to the left
+    assert _sidestep(play, demon) == 0.0  # a biter is backed away from instead
+    # Both sides bad: no step at all until the next turn of the step.
+    play = Play(lambda *a: snap, lambda: None, 100, footing=lambda p: False)
+    play.last, play.tics = snap, 4
+    assert _sidestep(play, imp) == 0.0
+    # Free footing: the step turns every SIDESTEP_TICS.
+    play = Play(lambda *a: snap, lambda: None, 100)
+    play.last = snap
+    play.tics = 1
+    first = _sidestep(play, imp)
+    play.tics = SIDESTEP_TICS
+    assert first != 0.0 and _sidestep(play, imp) == -first
