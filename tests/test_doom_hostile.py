@@ -22,9 +22,9 @@ import pytest
 from harness.level_refs import resolve
 from harness.text_view import render_text_view
 from harness.turns import _PUBLIC_RESULT_KEYS
+from tests.knowledge_kit import observation_of
 from tests.shared import ROOT
 from tests.test_doom_play import needs_engine
-from tests.test_knowledge import _observation
 from world.errors import UnknownIdError, WorldError
 from world.face import new_session
 
@@ -138,7 +138,7 @@ def test_a_hostile_player_is_never_told_of_a_thing_it_does_not_know(mission: str
         queue: list[tuple[str, dict]] = []
         for turn in range(TURNS):
             view = game.view()
-            observation = {**_observation(view), "last_result": last, "error": error}
+            observation = {**observation_of(view), "last_result": last, "error": error}
             observation["budgets"].update(invalid_in_a_row=0, max_invalid_in_a_row=5)
             text = render_text_view(observation)
             assert not _check(game, view, text, last, error, actors), (mission, turn, text)

@@ -13,8 +13,8 @@ import pytest
 
 from harness.level_refs import resolve
 from harness.text_view import render_text_view
+from tests.knowledge_kit import observation_of
 from tests.test_doom_play import needs_engine
-from tests.test_knowledge import _observation
 from world.doom.known import Sighting, describe
 from world.doom.navgrid import doors_open, map_heights
 from world.errors import UnknownIdError
@@ -189,7 +189,7 @@ def test_the_text_view_of_a_well_explored_map_stays_short() -> None:
                                                   words.name, snap.tic, False)
         view = game.view()
         assert len(view["objects"]) + len(view["characters"]) < len(known.things)
-        text = render_text_view(_observation(view))
+        text = render_text_view(observation_of(view))
         assert len(text) < 6000, len(text)
     finally:
         game.close()
