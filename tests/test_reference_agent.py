@@ -189,7 +189,9 @@ def test_a_medkit_that_gave_a_point_or_two_is_passed_over_when_healing() -> None
                                   "detail": "Took it.", "distance_moved": 100.0,
                                   "changes": ["you gained 2 health"]}
     mem.last_decision = ("go_to_object", {"object_id": "o2"}, "healing up")
+    observation["view"]["player"]["health"] = 1.0
     mem.objects["o2"] = {**other, "name": "medikit"}
+    mem.gains["medikit"] = [2]  # one small gain already: a second would mark the name
     mem.update(observation)
     assert "medikit" not in mem.trifles
 
