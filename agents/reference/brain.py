@@ -32,11 +32,10 @@ from agents.reference.plans import (
     open_work,
     targets_in_sight,
 )
-from agents.reference.supplies import AWARE, heal, ready_weapon, restock
+from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, ready_weapon, restock
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
 TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
-ARMOUR_DETOUR = 900.0  # armour in view closer than this is picked up while calm
 CAMERA_SHOT = 1500.0  # a working camera nearer than this is shot out before going on
 CAMERA_SPOT = 150.0  # spots this far apart are tried apart for a refused camera shot
 PEEK_RANGE = 400.0  # a door opening nearer than this is looked through before going on

@@ -28,7 +28,7 @@ GUN_RANK = {"rifle": 5.0, "smg": 4.0, "heavy_cannon": 3.0, "pistol": 2.0,
             "silenced_pistol": 2.0, "shotgun": 1.0}
 UNKNOWN_GUN = 2.5  # a kind not in the table: likely better than a sidearm
 SIDEARM = 2.0  # the rank of a pistol
-ARMOUR_DETOUR = 900.0  # a medkit is wasted above this health, armour above this armour
+ARMOUR_DETOUR = 900.0  # armour in view closer than this is worth the walk while calm
 # Objective kinds done with the hands (a press, a pickup, a gadget held to a thing): the
 # first target is the thing, any further ones the tools of which one must be carried.
 HAND_WORK = frozenset({"use_object", "collect_item", "gadget_on_object"})
