@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from world.doom.controls import Play, face, press_use, walk
+from world.doom.polygons import sector_of_sides
 from world.doom.rooms import STEP
 
 Route = Callable[[tuple[float, float], tuple[float, float], int | None], list | None]
@@ -32,21 +33,30 @@ ON_LIFT = 12.0  # a walk onto the platform stops this near its middle
 def switches_by_lift(session: DoomSession) -> dict[int, list[Switch]]:
     """Per lift sector of a known area, the switches the player has seen that lower it.
 
-    A switch counts once its thing has been in view (as a door's panel does); a lift in
-    an area the player does not know is no lift to him.
+    A switch counts once its thing has been in view (as a door's panel does), and a
+    lift's own side once the player has stood on the lift (he rode it: it is the lift
+    he calls); a lift in an area the player does not know is no lift to him.
     """
     out: dict[int, list[Switch]] = {}
-    known = session.known
-    lifts = {s for a in session.layout.rooms.areas
-             if a.kind == "lift" and a.index in known.areas for s in a.sectors}
+    known, rooms = session.known, session.layout.rooms
+    lifts = {s for a in rooms.areas if a.kind == "lift" and a.index in known.areas
+             for s in a.sectors}
+    sides = _sides(session)
     for (thing, _), switch in zip(session.switches, session.layout.ordered_switches(),
                                   strict=True):
-        if switch.kind != "lift" or thing.id not in known.things:
+        if switch.kind != "lift":
             continue
         for sector in switch.targets:
-            if sector in lifts:
+            ridden = sector in sides[switch.line] and rooms.sector_area[sector] in known.visited
+            if sector in lifts and (thing.id in known.things or ridden):
                 out.setdefault(sector, []).append(switch)
     return out
+
+
+def _sides(session: DoomSession) -> tuple[tuple[int, int], ...]:
+    # Per line, the sectors on its two sides (a lift's own side borders the lift).
+    front, back = sector_of_sides(session.layout.rooms.map)
+    return tuple(zip(front.tolist(), back.tolist(), strict=True))
 
 
 def lift_toward(session: DoomSession, goal: tuple[float, float], route: Route) -> int | None:
