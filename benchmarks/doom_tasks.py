@@ -74,13 +74,19 @@ def one_episode(mission_id: str, seed: int, out_dir: str) -> tuple[dict, list[fl
     return summary, harness_ms(summary["record"])
 
 
-def seeds_per_task(default: int, spec: str) -> dict[str, int]:
-    """`t01_e1m1_exit=3,t16_map01_clear=2` as a dict of seeds per mission name."""
+def seeds_per_task(spec: str, tasks: list[str]) -> dict[str, int]:
+    """`t01_e1m1_exit=3,t16_map01_clear=2` as a dict of seeds per mission name.
+
+    A name not among the tasks run is an error (a typo would silently run 10 seeds).
+    """
     out = {}
     for item in filter(None, spec.split(",")):
         name, _, count = item.partition("=")
         if not count.isdigit():
             raise SystemExit(f"--task-seeds: {item!r}: expected NAME=COUNT")
+        if name not in tasks:
+            raise SystemExit(f"--task-seeds: {name!r} is not a task run here; "
+                             f"tasks: {', '.join(tasks)}")
         out[name] = int(count)
     return out
 
@@ -146,7 +152,7 @@ def main() -> int:
     parser.add_argument("--doc", action="store_true", help="write the table into docs/levels.md")
     args = parser.parse_args()
     names = args.tasks.split(",")
-    seeds = {name: args.seeds for name in names} | seeds_per_task(args.seeds, args.task_seeds)
+    seeds = {name: args.seeds for name in names} | seeds_per_task(args.task_seeds, names)
     missions = [f"doom:{name}" for name in names]
     results = []
     with tempfile.TemporaryDirectory() as scratch, \

@@ -6,6 +6,7 @@ extra) and holds one rule of PROTOCOL.md's "What the player knows" on a real map
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import replace
 
@@ -15,7 +16,9 @@ from harness.level_refs import resolve
 from harness.text_view import render_text_view
 from tests.knowledge_kit import observation_of
 from tests.test_doom_play import needs_engine
+from world.doom import lifts
 from world.doom.known import Sighting, describe
+from world.doom.lifts import switches_by_lift
 from world.doom.navgrid import doors_open, map_heights
 from world.errors import UnknownIdError
 from world.face import new_session
@@ -125,7 +128,9 @@ def test_attack_seeks_a_monster_out_of_view_where_it_was_last_seen() -> None:
         sighting.thing = replace(sighting.thing, x=spot[0], y=spot[1])
         sighting.now = False
         result = game.act("attack", {"character_id": ep, "time_limit_s": 4})
-        nearest = min(math.dist(tuple(p[::2]), spot) for p in result["path"])
+        # The path is sampled every fifth tic; the walk's last point is where it ended.
+        walked = [tuple(p[::2]) for p in result["path"]] + [game.engine.snap.xy]
+        nearest = min(math.dist(p, spot) for p in walked)
         assert nearest < 100, (result["end_reason"], nearest)
     finally:
         game.close()
@@ -168,7 +173,9 @@ def test_a_character_seen_before_says_when_in_the_harness_ticks() -> None:
     try:
         game.view()
         game.act("wait", {"seconds": 2})
-        for row in game.view()["characters"]:
+        rows = game.view()["characters"]
+        assert rows, "defend_the_center's monsters are in view from the start"
+        for row in rows:
             assert 0 <= row["seen_tick"] <= game.tick
     finally:
         game.close()
@@ -206,5 +213,94 @@ def test_id_numbers_do_not_count_the_maps_monsters() -> None:
         assert max(numbers) > 100
         areas = sorted(int(game.ids.of("area", i)[1:]) for i in range(len(game.layout.names)))
         assert max(areas) > len(areas)
+    finally:
+        game.close()
+
+
+def test_attack_does_not_fire_at_a_monster_behind_the_player() -> None:
+    # Walked to a remembered spot facing away from the monster, the player has it behind
+    # him: a clear sight line all round is not a sighting (the field of view is 90
+    # degrees), so the attack ends without a shot (it fired, turning round, before).
+    game = _session("doom:t04_defend_the_center")
+    try:
+        view = game.view()
+        ep = view["characters"][0]["id"]
+        sighting = game.known.things[game.ids.lookup(ep)[1]]
+        here = game.engine.snap.xy
+        away = math.atan2(here[1] - sighting.thing.y, here[0] - sighting.thing.x)
+        spot = (here[0] + 150 * math.cos(away), here[1] + 150 * math.sin(away))
+        sighting.thing = replace(sighting.thing, x=spot[0], y=spot[1])
+        sighting.now = False
+        rounds = game.engine.snap.counters["SELECTED_WEAPON_AMMO"]
+        result = game.act("attack", {"character_id": ep, "time_limit_s": 3})
+        assert result["end_reason"] == "target_gone", result
+        assert "not in sight" in result["detail"]
+        assert game.engine.snap.counters["SELECTED_WEAPON_AMMO"] == rounds, result
+    finally:
+        game.close()
+
+
+def test_lift_rides_use_only_switches_seen_and_lifts_known() -> None:
+    # At E1M1's start the player has seen neither lift switch's panel nor the room of
+    # one lift: a walk may not call either down, nor plan a ride on the unknown lift.
+    game = _session("doom:t01_e1m1_exit")
+    try:
+        game.view()
+        known = game.known
+        lift_switches = [(t, s) for (t, _), s in zip(game.switches,
+                                                      game.layout.ordered_switches(),
+                                                      strict=True) if s.kind == "lift"]
+        unseen = [s for t, s in lift_switches if t.id not in known.things]
+        assert unseen, "E1M1 has lift switches the player has not seen at the start"
+        unknown_lift = [a for a in game.layout.rooms.areas
+                        if a.kind == "lift" and a.index not in known.areas]
+        assert unknown_lift, "E1M1 has a lift in a room unknown at the start"
+        listed = switches_by_lift(game)
+        for sector, switches in listed.items():
+            assert game.layout.rooms.sector_area[sector] in known.areas
+            assert not set(switches) & set(unseen)
+        assert not set(listed) & {s for a in unknown_lift for s in a.sectors}
+    finally:
+        game.close()
+
+
+def test_a_lift_out_of_sight_keeps_the_floor_last_perceived() -> None:
+    # A lift the player has never perceived is where the map rests it, whatever the
+    # engine has it at now: its live floor is not read from afar.
+    game = _session("doom:t01_e1m1_exit")
+    try:
+        game.view()
+        snap, known = game.engine.snap, game.known
+        sector = next(s for a in game.layout.rooms.areas
+                      if a.kind == "lift" and a.index not in known.areas for s in a.sectors)
+        resting = game.layout.map.sectors[sector].floor
+        moved = copy.copy(snap)
+        moved.floors = tuple(f - 64 if s == sector else f for s, f in enumerate(snap.floors))
+        assert known.lift_floor(moved, sector) == resting
+        assert not lifts._down(game, sector) or resting <= snap.counters["POSITION_Z"] + 24
+    finally:
+        game.close()
+
+
+def test_use_on_the_way_ignores_secret_doors_not_found() -> None:
+    # E1M2 starts beside a secret door. Were it opening with the player next to it, a
+    # player who does not know it is there could not hold his use press for it: only
+    # known doors are looked at.
+    game = _session("doom:t06_e1m2_secrets")
+    try:
+        game.view()
+        snap = game.engine.snap
+        here = game.layout.area_at(*snap.xy)
+        door = next(d for d in game.doors if d.hidden and here in d.areas)
+        assert game.known.hidden(door)
+        shut = copy.copy(snap)
+        shut.counters = dict(snap.counters, POSITION_X=door.point[0] + 40,
+                             POSITION_Y=door.point[1])
+        opening = copy.copy(shut)
+        opening.ceilings = tuple(c + 8 if s == door.sector else c
+                                 for s, c in enumerate(snap.ceilings))
+        game._prev, game.engine.snap = shut, opening
+        assert game.door_state(door) == "opening"
+        assert game.use_is_safe()
     finally:
         game.close()

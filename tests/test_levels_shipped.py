@@ -117,3 +117,14 @@ def test_levels_page_keeps_the_sweep_results() -> None:
     assert f"{levels_doc.SWEEP_BEGIN}\n| a | b |\n{levels_doc.SWEEP_END}" in page
     fresh = levels_doc.render([_level(LEVEL_FILES[0])], None)
     assert levels_doc.SWEEP_PLACEHOLDER in fresh
+
+
+def test_levels_page_keeps_the_hand_written_doom_notes() -> None:
+    # The Doom benchmark's --doc rewrites its results block; what the figures mean is
+    # written in the notes block after it, which regenerating the page keeps.
+    levels_doc = _tool("levels_doc")
+    notes = (f"{levels_doc.DOOM_NOTES_BEGIN}\nT16 was cleared on 3 seeds.\n"
+             f"{levels_doc.DOOM_NOTES_END}")
+    page = levels_doc.render([_level(LEVEL_FILES[0])], f"x\n{notes}\ny\n")
+    assert notes in page
+    assert page.index(levels_doc.DOOM_END) < page.index(notes)

@@ -3,7 +3,8 @@
 Everything on the page is read from the levels: title, brief, design note, each
 difficulty with its multipliers and what it adds (objectives, characters and waves by
 their lowest difficulty), and the size counts. The block between the sweep markers is
-written by the sweep script; regenerating the page keeps whatever that block holds.
+written by the sweep script; regenerating the page keeps whatever that block holds (as
+it keeps the Doom results block and the hand-written Doom notes after it).
 
 Usage:
     python3 tools/levels_doc.py            # rewrite docs/levels.md
@@ -37,6 +38,10 @@ GENERATED_END = "<!-- END GENERATED MISSIONS RESULTS -->"
 DOOM_BEGIN = ("<!-- BEGIN DOOM RESULTS: written by benchmarks/doom_tasks.py --doc; "
               "levels_doc.py keeps it -->")
 DOOM_END = "<!-- END DOOM RESULTS -->"
+# What the figures mean, written by hand after a run; neither the benchmark's --doc nor
+# this page's regeneration touches it.
+DOOM_NOTES_BEGIN = "<!-- BEGIN DOOM NOTES: written by hand; levels_doc.py keeps it -->"
+DOOM_NOTES_END = "<!-- END DOOM NOTES -->"
 DOOM_INTRO = (
     "Missions played on the real Doom engine (ViZDoom, the `doom` extra: `pip install "
     "'mission-harness[doom]'`) through the same protocol: areas are the map's rooms, "
@@ -212,13 +217,14 @@ def section(level: Level) -> list[str]:
 
 
 def sweep_block(existing: str | None, begin: str = SWEEP_BEGIN,
-                end: str = SWEEP_END) -> list[str]:
+                end: str = SWEEP_END, empty: str = SWEEP_PLACEHOLDER) -> list[str]:
     """A results block written by the sweep script, kept from the existing page.
 
     Args:
         existing: The current page's text, or None.
         begin: The block's begin marker.
         end: The block's end marker.
+        empty: What a page without the block gets between the markers.
 
     Returns:
         Markdown lines from the begin marker to the end marker.
@@ -226,7 +232,7 @@ def sweep_block(existing: str | None, begin: str = SWEEP_BEGIN,
     if existing and begin in existing and end in existing:
         inner = existing.split(begin, 1)[1].split(end, 1)[0].strip("\n")
     else:
-        inner = SWEEP_PLACEHOLDER
+        inner = empty
     return [begin, inner, end]
 
 
@@ -289,7 +295,9 @@ def render(levels: list[Level], existing: str | None = None) -> str:
     for level in levels:
         lines += section(level)
     lines += ["## Doom missions", "", DOOM_INTRO, "",
-              *sweep_block(existing, DOOM_BEGIN, DOOM_END), "", *doom_entries()]
+              *sweep_block(existing, DOOM_BEGIN, DOOM_END), "",
+              *sweep_block(existing, DOOM_NOTES_BEGIN, DOOM_NOTES_END, "_No notes yet._"), "",
+              *doom_entries()]
     lines += ["## Generated missions", "", GENERATED_INTRO, "",
               *sweep_block(existing, GENERATED_BEGIN, GENERATED_END), "",
               *template_entries()]

@@ -71,9 +71,11 @@ def _route(session: DoomSession, goal: tuple[float, float], entering: int | None
     start = snap.xy if start is None else start
     avoid = _harmful(session, goal)
     if avoid:
-        # Harmful pickups are walked around when a route around them exists.
-        shut = tuple(c if open_to[s] else floors[s] for s, c in enumerate(ceilings))
-        around = session.planner.plan(start, goal, Heights(floors, shut), avoid=avoid)
+        # Harmful pickups are walked around when a route around them exists, planned on
+        # the same heights as any other walk.
+        rows = [planned(s) for s in range(len(floors))]
+        heights = Heights(tuple(f for f, _ in rows), tuple(c for _, c in rows))
+        around = session.planner.plan(start, goal, heights, avoid=avoid)
         if around is not None:
             return around
     return session.layout.navgrid.plan(start, goal, planned)
@@ -230,16 +232,17 @@ def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     if not in_view or math.dist(snap.xy, spot) > FIRE_RANGE or not session.sees(spot):
         reason = _walk_to(session, play, spot, reach=FIRE_RANGE / 2 if in_view else LOOK_REACH)
         if reason not in ("arrived", "gave_up", "stuck"):
-            return (reason, "Closed in on it.", None)
+            return (reason, _approach(play, reason), None)
+        # Fired at only when in the field of view now, as the player perceives it.
         session.known.update(session.engine.snap)
         sighting = session.sighting(target)
         if sighting is not None and sighting.down:
             return ("target_gone", "It is down.", None)
         monster = session.live_monster(target)
-        if monster is None or not session.sees((monster.x, monster.y)) \
+        if monster is None or sighting is None or not sighting.now \
                 or math.dist(session.engine.snap.xy, (monster.x, monster.y)) > FIRE_RANGE:
             if reason != "arrived":
-                return (reason, "Closed in on it.", None)
+                return (reason, _approach(play, reason), None)
             return ("target_gone", "It is not in sight where it was last seen.", None)
     if rounds(session.engine.snap) <= 0:
         return ("out_of_ammo", "The weapon in hand has no ammunition.", None)
@@ -253,8 +256,17 @@ def attack(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     return (reason, "Fired at it.", None)
 
 
+def _approach(play: Play, reason: str) -> str:
+    # What became of a walk toward a monster that did not end in sight of it.
+    if reason == "no_known_route":
+        return NO_ROUTE
+    if play.moved < 1.0:
+        return f"Did not move toward it ({reason.replace('_', ' ')})."
+    return f"Walked {play.moved:.0f} units toward it; the walk ended {reason.replace('_', ' ')}."
+
+
 def wait(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
-    """Let time pass, shooting back at monsters in view (automatic return fire)."""
+    """Let time pass, shooting back at monsters in plain sight (automatic return fire)."""
     need = max(1, round(float(args["seconds"]) * 35))
     while play.tics < need:
         _, reason = play.go(None, 0.0)

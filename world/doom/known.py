@@ -145,6 +145,7 @@ class Knowledge:
         self.revealed: set[int] = set()  # secret doors seen open or passed
         self.door_gaps: dict[int, float] = {}  # door -> floor-to-ceiling gap last perceived
         self.doors_now: set[int] = set()  # doors perceived at the last update
+        self.lift_floors: dict[int, float] = {}  # lift sector -> floor height last perceived
 
     def update(self, snap: Snapshot) -> None:
         """Learn from one moment: the sector stood in, its neighbours, things in view."""
@@ -208,6 +209,19 @@ class Knowledge:
                 self.doors_now.add(door.index)
                 self.door_gaps[door.index] = heights.ceiling[door.sector] - \
                     heights.floor[door.sector]
+
+    def lift_floor(self, snap: Snapshot, sector: int) -> float:
+        """A lift's floor as perceived (never perceived: where the map rests it).
+
+        Live while the player stands in its area or has its middle in view, else as last
+        perceived.
+        """
+        rooms = self.layout.rooms
+        middle = rooms.sector_shapes[sector].representative_point()
+        if self.layout.area_at(*snap.xy) == rooms.sector_area[sector] \
+                or self.in_view(snap, (middle.x, middle.y), snap.floors[sector]):
+            self.lift_floors[sector] = snap.floors[sector]
+        return self.lift_floors.get(sector, self.layout.map.sectors[sector].floor)
 
     def door_gap(self, door: DoorSpot) -> float:
         """A door's opening as last perceived (never perceived: as the map starts it)."""

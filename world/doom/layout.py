@@ -101,7 +101,7 @@ class Layout:
         self.switches = self._switches()
         self._inside: dict[tuple[int, int], tuple[float, float]] = {}
         # Per switch (in the order of `switches`), the sectors it moves.
-        self.switch_moves = tuple(s.targets for s in self._ordered_switches())
+        self.switch_moves = tuple(s.targets for s in self.ordered_switches())
 
     def area_at(self, x: float, y: float) -> int | None:
         """The area index under a point (a doorway answers its first room), or None."""
@@ -137,12 +137,13 @@ class Layout:
                 return (near.x, near.y)
         return point
 
-    def _ordered_switches(self) -> list:
+    def ordered_switches(self) -> list:
+        """The map's switches in the order of `switches` (exit switches first)."""
         return sorted(self.rooms.switches, key=lambda s: (s.kind != "exit", s.line))
 
     def _switches(self) -> tuple[tuple[Thing, tuple[float, float]], ...]:
         found, out = self.map, []
-        for k, switch in enumerate(self._ordered_switches()):
+        for k, switch in enumerate(self.ordered_switches()):
             line = found.lines[switch.line]
             a, b = found.vertices[line.v1], found.vertices[line.v2]
             dx, dy = b[0] - a[0], b[1] - a[1]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from world.doom.controls import Play, face, press_use, walk
+from world.doom.polygons import sector_of_sides
 from world.doom.rooms import STEP
 
 Route = Callable[[tuple[float, float], tuple[float, float], int | None], list | None]
@@ -30,14 +31,32 @@ ON_LIFT = 12.0  # a walk onto the platform stops this near its middle
 
 
 def switches_by_lift(session: DoomSession) -> dict[int, list[Switch]]:
-    """Per lift sector, the switches (or its own usable sides) that lower it."""
+    """Per lift sector of a known area, the switches the player has seen that lower it.
+
+    A switch counts once its thing has been in view (as a door's panel does), and a
+    lift's own side once the player has stood on the lift (he rode it: it is the lift
+    he calls); a lift in an area the player does not know is no lift to him.
+    """
     out: dict[int, list[Switch]] = {}
-    lifts = {s for a in session.layout.rooms.areas if a.kind == "lift" for s in a.sectors}
-    for switch in session.layout.rooms.switches:
+    known, rooms = session.known, session.layout.rooms
+    lifts = {s for a in rooms.areas if a.kind == "lift" and a.index in known.areas
+             for s in a.sectors}
+    sides = _sides(session)
+    for (thing, _), switch in zip(session.switches, session.layout.ordered_switches(),
+                                  strict=True):
+        if switch.kind != "lift":
+            continue
         for sector in switch.targets:
-            if switch.kind == "lift" and sector in lifts:
+            ridden = sector in sides[switch.line] and rooms.sector_area[sector] in known.visited
+            if sector in lifts and (thing.id in known.things or ridden):
                 out.setdefault(sector, []).append(switch)
     return out
+
+
+def _sides(session: DoomSession) -> tuple[tuple[int, int], ...]:
+    # Per line, the sectors on its two sides (a lift's own side borders the lift).
+    front, back = sector_of_sides(session.layout.rooms.map)
+    return tuple(zip(front.tolist(), back.tolist(), strict=True))
 
 
 def lift_toward(session: DoomSession, goal: tuple[float, float], route: Route) -> int | None:
@@ -89,15 +108,17 @@ def _call(session: DoomSession, play: Play, sector: int, route: Route) -> str:
     reason = walk(play, points, last_reach=12.0)
     if reason != "arrived":
         return reason
+    # The player looks at the platform after each press: it is known down only once seen.
     still, last = STEADY, None
     for _ in range(COME_DOWN):
         if _down(session, sector):
             return "arrived"
-        floor = session.engine.snap.floors[sector]
+        floor = _floor(session, sector)
         still = still + 1 if floor == last else 0
         last = floor
         if still >= STEADY:
-            reason = face(play, switch.at) or press_use(play)
+            reason = face(play, switch.at) or press_use(play) \
+                or face(play, _middle(session, sector))
             still = 0
         else:
             _, reason = play.go(None, 0.0)
@@ -106,9 +127,13 @@ def _call(session: DoomSession, play: Play, sector: int, route: Route) -> str:
     return "stuck"  # the press moved nothing: the lift is not this switch's
 
 
+def _floor(session: DoomSession, sector: int) -> float:
+    # The lift's floor as perceived: live while stood on or in view, else as last seen.
+    return session.known.lift_floor(session.engine.snap, sector)
+
+
 def _down(session: DoomSession, sector: int) -> bool:
-    snap = session.engine.snap
-    return snap.floors[sector] <= snap.counters["POSITION_Z"] + STEP
+    return _floor(session, sector) <= session.engine.snap.counters["POSITION_Z"] + STEP
 
 
 def _middle(session: DoomSession, sector: int) -> tuple[float, float]:
@@ -118,9 +143,9 @@ def _middle(session: DoomSession, sector: int) -> tuple[float, float]:
 
 def _ride_up(session: DoomSession, play: Play, sector: int) -> str:
     # Standing on the platform until it has climbed and stopped.
-    low, still, last = session.engine.snap.floors[sector], 0, None
+    low, still, last = _floor(session, sector), 0, None
     for _ in range(RIDE_UP):
-        floor = session.engine.snap.floors[sector]
+        floor = _floor(session, sector)
         still = still + 1 if floor == last else 0
         last = floor
         if floor > low + STEP and still >= STEADY:
@@ -128,4 +153,4 @@ def _ride_up(session: DoomSession, play: Play, sector: int) -> str:
         _, reason = play.go(None, 0.0)
         if reason is not None:
             return reason
-    return "arrived" if session.engine.snap.floors[sector] > low + STEP else "stuck"
+    return "arrived" if _floor(session, sector) > low + STEP else "stuck"

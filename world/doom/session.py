@@ -297,11 +297,12 @@ class DoomSession:
 
         Using a door that is opening or standing open sends it shut again (Doom's doors
         reverse on use), so a walk that presses use on its way presses only while no
-        door near is open or opening; a closing one is reopened by the press.
+        known door near is open or opening; a closing one is reopened by the press. A
+        door the player does not know (a secret one not found) is not looked at.
         """
         xy = self.engine.snap.xy
         return all(self.door_state(d) in ("closed", "locked", "closing") for d in self.doors
-                   if math.dist(d.point, xy) <= USE_NEAR)
+                   if math.dist(d.point, xy) <= USE_NEAR and self.known.knows_door(d))
 
     def panel_of(self, door: DoorSpot) -> str | None:
         """The id of a switch the player has seen that moves a door, or None."""
