@@ -113,20 +113,26 @@ def test_a_walk_keeps_to_known_rooms() -> None:
         game.close()
 
 
+def _remembered_behind(game, distance: float) -> tuple[str, tuple[float, float]]:
+    """The first monster in view, remembered (out of view) `distance` units behind the
+    player on the far side from it: its episode id and the remembered spot."""
+    ep = game.view()["characters"][0]["id"]
+    sighting = game.known.things[game.ids.lookup(ep)[1]]
+    here = game.engine.snap.xy
+    away = math.atan2(here[1] - sighting.thing.y, here[0] - sighting.thing.x)
+    spot = (here[0] + distance * math.cos(away), here[1] + distance * math.sin(away))
+    sighting.thing = replace(sighting.thing, x=spot[0], y=spot[1])
+    sighting.now = False
+    return ep, spot
+
+
 def test_attack_seeks_a_monster_out_of_view_where_it_was_last_seen() -> None:
     # The player remembers a monster (out of view now) at a spot 300 units behind him,
     # away from where the engine has it: the attack walks to that spot, never straight
     # to the monster's true place.
     game = _session("doom:t04_defend_the_center")
     try:
-        view = game.view()
-        ep = view["characters"][0]["id"]
-        sighting = game.known.things[game.ids.lookup(ep)[1]]
-        here = game.engine.snap.xy
-        away = math.atan2(here[1] - sighting.thing.y, here[0] - sighting.thing.x)
-        spot = (here[0] + 300 * math.cos(away), here[1] + 300 * math.sin(away))
-        sighting.thing = replace(sighting.thing, x=spot[0], y=spot[1])
-        sighting.now = False
+        ep, spot = _remembered_behind(game, 300)
         result = game.act("attack", {"character_id": ep, "time_limit_s": 4})
         # The path is sampled every fifth tic; the walk's last point is where it ended.
         walked = [tuple(p[::2]) for p in result["path"]] + [game.engine.snap.xy]
@@ -223,14 +229,7 @@ def test_attack_does_not_fire_at_a_monster_behind_the_player() -> None:
     # degrees), so the attack ends without a shot (it fired, turning round, before).
     game = _session("doom:t04_defend_the_center")
     try:
-        view = game.view()
-        ep = view["characters"][0]["id"]
-        sighting = game.known.things[game.ids.lookup(ep)[1]]
-        here = game.engine.snap.xy
-        away = math.atan2(here[1] - sighting.thing.y, here[0] - sighting.thing.x)
-        spot = (here[0] + 150 * math.cos(away), here[1] + 150 * math.sin(away))
-        sighting.thing = replace(sighting.thing, x=spot[0], y=spot[1])
-        sighting.now = False
+        ep, _spot = _remembered_behind(game, 150)
         rounds = game.engine.snap.counters["SELECTED_WEAPON_AMMO"]
         result = game.act("attack", {"character_id": ep, "time_limit_s": 3})
         assert result["end_reason"] == "target_gone", result
