@@ -9,12 +9,16 @@ into a failure; the full sweep lives in benchmarks/sweep.py.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from harness import runner
 from harness.settings import RunSettings
 from tests.shared import SHIPPED_AGENTS, SHIPPED_IDS, python_agent
+
+if TYPE_CHECKING:
+    from agents.reference.memory import Memory
 
 AGENT = python_agent(SHIPPED_AGENTS / "reference_agent.py")
 LEVELS = SHIPPED_IDS
@@ -196,17 +200,24 @@ def test_a_medkit_that_gave_a_point_or_two_is_passed_over_when_healing() -> None
     assert "medikit" not in mem.trifles
 
 
-def test_exploring_does_not_walk_to_where_it_stands_for_a_way_it_could_not_take() -> None:
+def _beside_a_ledge(distance: float) -> Memory:
+    """A memory of a room whose one way out, a ledge `distance` ahead, is not visited."""
     from agents.reference.memory import Memory
-    from agents.reference.moves import explore
 
     mem = Memory()
     observation = _observation([])
     ledge = {"id": "w1", "to": "a2", "to_name": "Ledge", "via": "opening", "door": None,
-             "position": [30.0, 0.0, 0.0], "visited": False, "one_way": False,
-             "other_storey": False, "distance": 30.0}
+             "position": [distance, 0.0, 0.0], "visited": False, "one_way": False,
+             "other_storey": False, "distance": distance}
     observation["view"]["area"]["ways_out"] = [ledge]
     mem.update(observation)
+    return mem
+
+
+def test_exploring_does_not_walk_to_where_it_stands_for_a_way_it_could_not_take() -> None:
+    from agents.reference.moves import explore
+
+    mem = _beside_a_ledge(30.0)
     # Through the way and a walk past it were both tried from here and went nowhere.
     mem.fail(("go_to_area", {"exit_id": "w1"}, ""), 3)
     mem.fail(("go_to", {"x": 190.0, "z": 0.0}, ""), 3)
@@ -216,16 +227,10 @@ def test_exploring_does_not_walk_to_where_it_stands_for_a_way_it_could_not_take(
 
 
 def test_a_walk_past_a_way_out_that_never_enters_is_given_up() -> None:
-    from agents.reference.memory import Memory
     from agents.reference.moves import PAST_TRIES, through
 
-    mem = Memory()
-    observation = _observation([])
-    ledge = {"id": "w1", "to": "a2", "to_name": "Ledge", "via": "opening", "door": None,
-             "position": [300.0, 0.0, 0.0], "visited": False, "one_way": False,
-             "other_storey": False, "distance": 300.0}
-    observation["view"]["area"]["ways_out"] = [ledge]
-    mem.update(observation)
+    mem = _beside_a_ledge(300.0)
+    ledge = mem.view["area"]["ways_out"][0]
     mem.fail(("go_to_area", {"exit_id": "w1"}, ""), 3)
     walks = []
     for turn in range(PAST_TRIES + 2):
