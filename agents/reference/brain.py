@@ -12,26 +12,20 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.reference.cover import hold_after_kill, under_fire
+from agents.reference.doors import open_way
 from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
+    STEALTHY,
     enter_area,
     explore,
     look_around,
-    open_way,
     upstairs_leg,
     use_thing,
     wander,
 )
-from agents.reference.plans import (
-    PLANS,
-    STEALTH_LEG,
-    STEALTHY,
-    WALKS,
-    note_windows,
-    open_work,
-    targets_in_sight,
-)
+from agents.reference.plans import PLANS, open_work, targets_in_sight
+from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, ready_weapon, restock
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length

@@ -1,8 +1,8 @@
-"""Getting places: walking to points and areas, opening the way, exploring the unknown.
+"""Getting places: walking to points and areas, and exploring the unknown.
 
 Walks always press use on doors met and fire at hostiles seen, so one decision carries
-the player as far as the floor allows; when a door stops the walk, `open_way` works out
-what opens it (the key it needs, the panel that drives it) from the door's own row.
+the player as far as the floor allows; when a door stops the walk, `doors.open_way`
+works out what opens it.
 """
 
 from __future__ import annotations
@@ -145,80 +145,6 @@ def _spot_of(mem: Memory, area_id: str) -> tuple[float, ...] | None:
     return None
 
 
-def open_way(mem: Memory) -> Decision | None:
-    """Deal with the door that stopped the last walk: use it, fetch its key or press its panel."""
-    door_id = mem.blocking_door
-    if door_id is None:
-        return None
-    opener = mem.openers.get(door_id)
-    if opener is not None and not mem.holds(opener) and opener not in mem.view["player"]["keys"]:
-        step = use_thing(mem, opener, f"{opener} opens {door_id}", _last_target(mem))
-        if step is not None:
-            return step
-    door = mem.doors.get(door_id)
-    if door is None:
-        # Known (the briefing's floor plan) but not in view: go and look at it.
-        look: Decision = ("go_to_object", {"object_id": door_id},
-                          f"going to look at door {door_id}")
-        return look if not mem.failed(look, 1) else None
-    local = _panel_here(mem, door_id)
-    if local is not None:
-        return local
-    if (door.get("has_panel") and not door["panel"]) or (
-            door.get("needs_key") and not door["key"] and door["state"] == "locked"):
-        # What opens it has not been seen: look around the door first (a panel is
-        # usually beside it), then explore.
-        look = ("go_to_object", {"object_id": door_id},
-                f"looking around door {door_id} for what opens it")
-        return look if not mem.failed(look, 1) else explore(mem)
-    if door["state"] == "closed":
-        return use_thing(mem, door["id"], f"opening door {door['id']}")
-    if door["key"]:
-        if door["key"] in mem.view["player"]["keys"] or mem.holds(door["key"]):
-            return use_thing(mem, door["id"], f"unlocking door {door['id']} with its key")
-        key = mem.objects.get(door["key"])
-        if key is not None:
-            return use_thing(mem, key["id"], f"fetching key {key['id']} for door {door['id']}")
-        if door["key_area"]:
-            return enter_area(mem, door["key_area"], None,
-                              f"the key for {door['id']} is in {door['key_area']}")
-    if door["panel"]:
-        return use_thing(mem, door["panel"], f"pressing panel {door['panel']} for {door['id']}")
-    return None
-
-
-def _panel_here(mem: Memory, door_id: str) -> Decision | None:
-    # A door with no handle that shuts behind the player is often worked by a second
-    # panel on this side: a panel in the room is tried once before the named one.
-    door = mem.doors[door_id]
-    if not door["panel"] or mem.here not in door["between"]:
-        return None
-    rows = [o for o in mem.objects.values() if o["kind"] == "panel" and o["area"] == mem.here
-            and o["id"] != door["panel"]]
-    for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
-        key = ("panel_here", f"{door_id}:{row['id']}")
-        if mem.failures[key] == 0:
-            mem.failures[key] = 1
-            return ("go_to_object", {"object_id": row["id"]},
-                    f"pressing panel {row['id']} on this side of {door_id}")
-    return None
-
-
-def _last_target(mem: Memory) -> tuple[float, ...] | None:
-    # Where the walk that met the closed door was heading: the door's opener is
-    # usually on the way there.
-    done = mem.last_decision
-    if done is None:
-        return None
-    args = done[1]
-    row = mem.objects.get(args.get("object_id", "")) or mem.doors.get(args.get("object_id", ""))
-    if row is not None:
-        return tuple(row["position"])
-    if "x" in args:
-        return (args["x"], args.get("y", mem.position[1]), args["z"])
-    return None
-
-
 def through(mem: Memory, way: dict[str, Any], why: str) -> Decision | None:
     """Pass a way out of the current area: straight through, or opening its door on the way."""
     door = mem.doors.get(way["door"] or "")
@@ -266,7 +192,7 @@ def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Deci
     tx, tz = point[0] - x, point[2] - z
     far = math.hypot(tx, tz)
     other_storey = abs(point[1] - y) >= STOREY_GAP
-    if other_storey and _stealthy(mem):
+    if other_storey and stealthy(mem):
         # Unseen, a camera beyond the next doorway would watch the whole walk to the
         # stairs: step into each new area that lies roughly the right way and look
         # (only the best-aimed one, so side rooms are left alone).
@@ -305,7 +231,8 @@ def _shut(mem: Memory, way: dict[str, Any]) -> bool:
     return door is not None and door["state"] not in ("open", "opening", "broken")
 
 
-def _stealthy(mem: Memory) -> bool:
+def stealthy(mem: Memory) -> bool:
+    """Whether an alarm must not sound or the player must stay unseen (an objective open)."""
     return any(o["counts"] and o["status"] == "todo" and o["kind"] in STEALTHY
                for o in mem.view["objectives"])
 
@@ -427,3 +354,12 @@ def look_around(mem: Memory) -> Decision | None:
         if not mem.failed(decision, 1):
             return decision
     return None
+
+
+def hop(mem: Memory, point: list[float], seconds: float, why: str) -> Decision | None:
+    """A walk of at most `seconds` game seconds toward a point (a look around after it)."""
+    decision = walk_to(mem, point, why)
+    if decision is None:
+        return None
+    decision[1]["time_limit_s"] = seconds
+    return decision

@@ -9,7 +9,6 @@ shape how the agent fights, not where it goes.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
@@ -18,18 +17,21 @@ from agents.reference.fight import CLOSE_RANGE, attack, rearm_between_fights
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     NEAR,
-    STEALTHY,
     clear_next_door,
     enter_area,
     explore,
+    hop,
     look_around,
     scout,
+    stealthy,
     use_thing,
     walk_to,
     wander,
 )
+from agents.reference.stealth import quietly
 from agents.reference.supplies import (
     AWARE,
+    FRESH,
     HAND_WORK,
     armed,
     fresh_first,
@@ -46,13 +48,6 @@ USE_REACH = 100.0  # a little inside the world's reach, so one press always land
 ESCORT_LEASH = 450.0  # wait for followers farther than this
 ESCORT_WAITS = 3  # waits for a follower out of sight before going back for it
 FOLLOW_CLOSE = 250.0  # walk toward a leader farther than this
-CAMERA_SHOT = 1500.0  # a camera nearer than this is shot at
-CAMERA_WALK = 3000.0  # a camera nearer than this is walked toward before any errand
-STEALTH_LEG = 2.5  # game seconds per walk while an alarm must not sound
-WALKS = frozenset({"go_to", "go_to_object", "go_to_area"})
-WINDOW_BACK = 150.0  # how far back from a window to stand when shooting through it
-VANTAGES = 2  # tries at shooting a camera through a window
-FRESH = 0.85  # health under which a known medkit comes before a fight started on purpose
 PICKUP_DETOUR = 700.0  # in a free-for-all, guns and medkits this near are fetched between fights
 PATCHED = 0.6  # in a free-for-all, health under which a medkit comes before the next hunt
 CLOSE_SHOT = 250.0  # a target this near is walked no closer before shooting
@@ -141,7 +136,7 @@ def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
     step = scout(mem, point, why) if point is not None else None
     if step is not None:
         return step
-    if point is not None and mem.distance(point) > GADGET_DRAW and not _stealthy(mem):
+    if point is not None and mem.distance(point) > GADGET_DRAW and not stealthy(mem):
         # `use_item_on` walks with the gadget drawn: a guard met on the way gets free
         # shots, then more while the gun comes out. The walk goes gun in hand and the
         # gadget comes out only a few steps from the thing. (Not while an alarm must
@@ -270,7 +265,7 @@ def escort(mem: Memory, obj: Objective) -> Decision | None:
     point = _goal_point(obj)
     if point is None:
         return None
-    return _hop(mem, point, 4.0, f"{why}: leading them to {obj['area_name']}")
+    return hop(mem, point, 4.0, f"{why}: leading them to {obj['area_name']}")
 
 
 def follow(mem: Memory, obj: Objective) -> Decision | None:
@@ -281,7 +276,7 @@ def follow(mem: Memory, obj: Objective) -> Decision | None:
         return None
     why = f"objective {obj['index']}: follow {cid}"
     if row["distance"] > FOLLOW_CLOSE:
-        return _hop(mem, _beside(mem, row), 2.0, why)
+        return hop(mem, _beside(mem, row), 2.0, why)
     if cid not in mem.escorted and row["distance"] <= USE_REACH:
         decision: Decision = ("turn_and_use", {"x": row["position"][0], "z": row["position"][2]},
                               f"{why}: letting {cid} know")
@@ -355,14 +350,6 @@ def _beside(mem: Memory, row: dict[str, Any]) -> list[float]:
     return row["position"]
 
 
-def _hop(mem: Memory, point: list[float], seconds: float, why: str) -> Decision | None:
-    decision = walk_to(mem, point, why)
-    if decision is None:
-        return None
-    decision[1]["time_limit_s"] = seconds
-    return decision
-
-
 def open_work(mem: Memory, besides: Objective) -> bool:
     """Whether a counted objective other than this one still needs doing."""
     return any(o["counts"] and o["status"] == "todo" and o is not besides
@@ -373,114 +360,6 @@ def open_work(mem: Memory, besides: Objective) -> bool:
 STANDING = frozenset({"protect", "stay_unseen", "no_alarm"})
 # Kinds whose characters must never be shot.
 SPARED = frozenset({"protect", "escort", "follow"})
-
-def quietly(plan: Plan) -> Plan:
-    """Wrap an errand so that, while an alarm must not sound, cameras are dealt with first.
-
-    A working camera remembered within a walk is approached to shooting range and shot
-    out before the errand's own walk, which would otherwise carry the player through
-    the camera's view in one go.
-    """
-    def run(mem: Memory, obj: Objective) -> Decision | None:
-        step = _blind_camera(mem)
-        if step is not None:
-            return step
-        decision = plan(mem, obj)
-        if decision is not None and _stealthy(mem) and decision[0] in WALKS \
-                and "time_limit_s" not in decision[1]:
-            # Short legs: each stop is a look around for a camera the last leg revealed.
-            decision = (decision[0], {**decision[1], "time_limit_s": STEALTH_LEG}, decision[2])
-        return decision
-
-    run.__doc__ = plan.__doc__
-    return run
-
-
-def _stealthy(mem: Memory) -> bool:
-    return any(o["counts"] and o["status"] == "todo" and o["kind"] in STEALTHY
-               for o in mem.view["objectives"])
-
-
-def _blind_camera(mem: Memory) -> Decision | None:
-    if not _stealthy(mem) or not armed(mem):
-        return None
-    cameras = sorted((o for o in mem.objects.values() if o["kind"] == "camera"
-                      and o["state"] != "broken" and mem.distance(o["position"]) < CAMERA_WALK),
-                     key=lambda o: (mem.distance(o["position"]), o["id"]))
-    for camera in cameras:
-        why = f"shooting out camera {camera['id']} before it sees me"
-        shot: Decision = ("shoot_object", {"object_id": camera["id"], "time_limit_s": 3.0}, why)
-        if mem.distance(camera["position"]) < CAMERA_SHOT:
-            if not mem.failed(shot, 1):
-                return ready_weapon(mem) or shot
-            step = _vantage(mem, camera, shot)
-            if step is not None:
-                return step
-            continue
-        step = _hop(mem, _short_by(mem, camera["position"], CAMERA_SHOT * 0.7), 8.0,
-                    f"{why}: getting within range")
-        if step is not None:
-            return step
-    return None
-
-
-_WINDOWS: dict[int, dict[str, dict[str, Any]]] = {}  # per memory: windows seen, by id
-
-
-def note_windows(mem: Memory) -> None:
-    """Remember the windows of the area the player stands in (for shots through them)."""
-    area = mem.view["area"]
-    if area is not None:
-        _WINDOWS.setdefault(id(mem), {}).update({w["id"]: w for w in area["windows"]})
-
-
-def _vantage(mem: Memory, camera: dict[str, Any], shot: Decision) -> Decision | None:
-    # No clear line from here (a wall between): a window into the camera's room gives
-    # one. Standing back from the window on the far side from the camera keeps the
-    # player behind the glass and, for a camera looking into its room, behind its view.
-    key = ("vantage", camera["id"])
-    windows = [w for w in _WINDOWS.get(id(mem), {}).values() if w["to"] == camera["area"]]
-    if mem.failures[key] >= VANTAGES:
-        return None
-    if not windows:
-        # No window into its room known yet: one walk halfway toward it (through rooms
-        # already in reach, one new room at a time) may show one.
-        if mem.failures[("approach", camera["id"])] >= 1:
-            return None
-        mem.failures[("approach", camera["id"])] += 1
-        return _hop(mem, _short_by(mem, camera["position"], mem.distance(camera["position"]) / 2),
-                    8.0, f"{shot[2]}: looking for a clear line")
-    # The shot wakes whoever stands in the camera's room: go in fresh.
-    step = fresh_first(mem, FRESH, f"{shot[2]}: patching up first")
-    if step is not None:
-        return step
-    window = min(windows, key=lambda w: (mem.distance(w["position"]), w["id"]))
-    wx, wy, wz = window["position"]
-    cx, _, cz = camera["position"]
-    length = max(math.hypot(wx - cx, wz - cz), 1.0)
-    spot = [wx + (wx - cx) / length * WINDOW_BACK, wy, wz + (wz - cz) / length * WINDOW_BACK]
-    if mem.distance(spot) < NEAR:
-        # At the window: the shot refused from elsewhere is worth another try.
-        mem.failures[key] += 1
-        mem.failures[("shoot_object", camera["id"])] = 0
-        return ready_weapon(mem) or shot
-    # Straight there, not by way of the camera's room: its view is what is being avoided.
-    step: Decision = ("go_to", {"x": round(spot[0], 1), "z": round(spot[2], 1),
-                                "y": round(spot[1], 1), "use_on_way": True,
-                                "fire_on_way": True},
-                      f"{shot[2]}: through the window into {window['to_name']}")
-    if mem.failed(step):
-        mem.failures[key] += 1
-        return None
-    return step
-
-
-def _short_by(mem: Memory, point: list[float], keep: float) -> list[float]:
-    x, _, z = mem.position
-    length = max(math.hypot(point[0] - x, point[2] - z), 1.0)
-    share = min(keep, length) / length
-    return [point[0] - (point[0] - x) * share, point[1], point[2] - (point[2] - z) * share]
-
 
 PLANS: MappingProxyType[str, Plan] = MappingProxyType({
     "reach_area": quietly(reach_area),
@@ -498,4 +377,4 @@ PLANS: MappingProxyType[str, Plan] = MappingProxyType({
     "waypoints": waypoints,
 })
 
-__all__ = ["AWARE", "PLANS", "SPARED", "STANDING", "STEALTHY", "open_work"]
+__all__ = ["AWARE", "PLANS", "SPARED", "STANDING", "open_work"]

@@ -32,6 +32,7 @@ ARMOUR_DETOUR = 900.0  # armour in view closer than this is worth the walk while
 # Objective kinds done with the hands (a press, a pickup, a gadget held to a thing): the
 # first target is the thing, any further ones the tools of which one must be carried.
 HAND_WORK = frozenset({"use_object", "collect_item", "gadget_on_object"})
+FRESH = 0.85  # health under which a known medkit comes before a fight started on purpose
 
 
 def hostile(row: dict[str, Any]) -> bool:
