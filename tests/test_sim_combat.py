@@ -3,6 +3,10 @@
 
 import pytest
 
+from tests.knowledge_kit import armed
+from tests.level_factory import knowledge_level
+from world.level.load import parse_level
+from world.observe.session import WorldSession
 from world.sim import World
 
 LEVEL_FILE = "sim_rooms.json"  # the `level` and `world` fixtures' level (easy, seed 1)
@@ -120,3 +124,40 @@ def test_a_reload_done_before_the_gun_is_put_away_stays_done(world):
     world.equip("player", world.player.in_hand)
     assert world.player.magazine["pistol"] == 8 and world.player.ammo["pistol"] == 8
     assert world.fire("player", "dummy_window").fired
+
+
+def test_drawing_the_gun_in_hand_again_tops_up_its_magazine(world):
+    # A player reloads between fights, not only when the magazine runs dry.
+    world.teleport("player", 200, 100)
+    world.characters["dummy_window"].health = 100.0
+    for _ in range(3):
+        for _ in range(12):
+            world.step()
+        world.fire("player", "dummy_window")
+    assert world.combat.counter(world.player, "pistol") == (5, 16, False)
+    world.equip("player", world.player.in_hand)
+    assert world.combat.counter(world.player, "pistol") == (5, 16, True)
+    assert world.fire("player", "dummy_window").reason == "reloading"
+    for _ in range(60):  # longer than the pistol's reload
+        world.step()
+    assert world.combat.counter(world.player, "pistol") == (8, 13, False)
+    assert world.fire("player", "dummy_window").fired
+    # A full magazine: drawing it again starts nothing.
+    for _ in range(12):
+        world.step()
+    world.player.magazine["pistol"] = 8
+    world.equip("player", world.player.in_hand)
+    assert world.combat.counter(world.player, "pistol") == (8, 13, False)
+
+
+def test_equip_of_the_gun_in_hand_says_it_reloads_and_the_view_shows_it():
+    game = WorldSession(parse_level(armed(knowledge_level())), "easy", 0)
+    gun = game.ids.ep("object", "gun")
+    game.world.player.magazine["pistol"] = 3
+    before = game.view()["player"]
+    assert not before["reloading"]
+    result = game.act("equip", {"item_id": gun})
+    assert result["detail"] == f"Reloading {gun}."
+    after = game.view()["player"]
+    assert after["reloading"] and after["in_hand"] == gun
+    assert next(c for c in after["carried"] if c["id"] == gun)["loaded"] == 3

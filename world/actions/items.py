@@ -44,7 +44,10 @@ def equip(world: World, args: Mapping[str, Any]) -> ActionResult:
 
     def script(run: Run) -> Script:
         # The world checks the item before any tick runs, so a bad id costs no time.
+        in_hand = world.player.in_hand == item
         yield Act(lambda w: w.equip(pid, item), PlayerIntent())
+        if in_hand and world.player.reload_until:
+            return Finish("arrived", "Reloading {item}.", {"item": item})
         return Finish("arrived", "Now holding {item}.", {"item": item})
 
     return drive(world, "equip", args, script, Limit(1), gave_up)

@@ -135,6 +135,13 @@ class Combat:
             actor.reload_until = 0
             self._load(actor, self.weapon_of(actor))
 
+    def top_up(self, actor: Actor) -> None:
+        """Start a reload of the gun in hand when its magazine is not full and rounds are carried."""
+        self.settle(actor)
+        weapon = self.weapon_of(actor)
+        if actor.magazine.get(weapon.id, 0) < weapon.magazine:
+            self._start_reload(actor, weapon)
+
     def readiness(self, actor: Actor) -> str:
         """Why the actor cannot fire now ("cooldown", "reloading", "no_ammo"), or ""."""
         return self._unready(actor, self.weapon_of(actor), self.world.tick)

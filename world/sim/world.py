@@ -318,12 +318,19 @@ class World(RequestChecks, WorldQueries):
     def equip(self, actor_id: str, object_id: str) -> None:
         """Take a carried object in hand; a weapon becomes the one fired.
 
+        Drawing the gun already in hand again reloads it when its magazine is not full.
+
         Raises:
             UnknownIdError: for an unknown actor or object.
             InvalidRequestError: if the actor does not carry the object.
         """
         actor = self._live_actor(actor_id)
         self._check_equip(actor, object_id)
+        if actor.in_hand == object_id and actor.weapon is not None:
+            # The gun already in hand, drawn again: its magazine is topped up, as a player
+            # reloads between fights rather than only when it runs dry.
+            self.combat.top_up(actor)
+            return
         self.equip_now(actor, object_id)
 
     # ---- fire ---------------------------------------------------------------------------
