@@ -25,6 +25,7 @@ from agents.reference.moves import (
     wander,
 )
 from agents.reference.plans import PLANS, open_work, targets_in_sight
+from agents.reference.reloads import top_up_calm
 from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, ready_weapon, restock
 
@@ -96,6 +97,7 @@ class Brain:
         steps: list[Callable[[], Decision | None]] = [
             lambda: self._peek(stealth),
             lambda: self._cameras_first(stealth),
+            lambda: top_up_calm(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
             lambda: _quiet(open_way(mem), stealth),
