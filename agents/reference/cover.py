@@ -5,7 +5,7 @@ than a guard, so one gunman at a time is a fight worth taking, two at once is no
 two or more armed hostiles are after the player from a distance, it falls back through
 the nearest way out to somewhere already visited and waits there, so pursuers come
 through the doorway one by one, close, where the harness's return fire meets them. A
-gun all but empty (or reloading) in a duel at range is reloaded there the same way, out
+gun all but empty (not yet reloading) in a duel at range is reloaded there the same way, out
 of the gunman's sight.
 """
 
@@ -72,7 +72,7 @@ def fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
 
 
 def reload_away(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
-    # A gun all but empty (or reloading) in a duel at range stands still for the reload
+    # A gun all but empty (not yet reloading) in a duel at range stands still for the reload
     # while the gunman keeps firing: stepping out of his sight lets the reload run where
     # it costs nothing, and the ambush at the doorway meets him with a full magazine.
     gunmen = _gunmen(rows)
@@ -94,13 +94,13 @@ def reload_away(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
 
 def _magazine_low(mem: Memory) -> bool:
     # The counter on the gun in hand, as the player sees it: nearly empty with rounds to
-    # reload from, or reloading now.
+    # reload from. A reload already running ends about when the walk to cover would,
+    # so it is waited out where the player stands.
     gun = gun_in_hand(mem)
-    if gun.get("kind") != "weapon" or gun.get("loaded") is None:
+    if gun.get("kind") != "weapon" or gun.get("loaded") is None \
+            or mem.view["player"].get("reloading"):
         return False
-    spare = gun.get("ammo") or 0
-    return bool(mem.view["player"].get("reloading")) or (gun["loaded"] <= LOW_MAGAZINE
-                                                         and spare > 0)
+    return gun["loaded"] <= LOW_MAGAZINE and (gun.get("ammo") or 0) > 0
 
 
 def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,

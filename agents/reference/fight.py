@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agents.reference.cover import ambush, fall_back, reload_away, under_fire
+from agents.reference.cover import ambush, fall_back, reload_away, tethered, under_fire
+from agents.reference.guns import sure_range
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
-from agents.reference.reloads import reload_first
+from agents.reference.reloads import RUN_SPEED, reload_first
 from agents.reference.supplies import (
     AMMO,
     AWARE,
@@ -23,6 +24,7 @@ from agents.reference.supplies import (
     LOW_ROUNDS,
     SIDEARM,
     armed,
+    gun_in_hand,
     has_rounds,
     hostile,
     nearest_pickup,
@@ -53,6 +55,9 @@ SETTLE_S = 0.3  # game seconds between looks needed to judge who stands still
 STILL_SPEED = 50.0  # units per second under which a hostile counts as standing
 STAND_OFF = 250.0  # nearer than this, standing still is a brawl, not a shooter's stance
 PATCH_UP = 0.5  # below this, a medkit comes before a duel at range
+HOLD_FIRE = 2.0  # bare hands farther than this many sure ranges of the gun are let come
+MIN_HOLD_S = 0.3  # the shortest and longest look while holding fire
+MAX_HOLD_S = 1.0
 
 
 def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
@@ -203,7 +208,7 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
     if not rows:
         return ambush(mem)
     step = (fall_back(mem, rows) or reload_away(mem, rows) or _patch_up(mem, rows)
-            or _not_yet(mem, rows))
+            or _not_yet(mem, rows) or _let_them_come(mem, rows))
     if step is not None:
         return step
     for row in rows:
@@ -241,6 +246,24 @@ def _not_yet(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
             return use_thing(mem, kit["id"], "patching up before waking the guards in "
                              f"sight: {kit['name']} {kit['id']}")
     return None
+
+
+def _let_them_come(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
+    # Bare hands running in come to the gun: a spray or a scattergun fired at one far
+    # off spends a magazine, and the reload, on what a few rounds do from nearer. While
+    # only such attackers are after the player, all still beyond twice the range where
+    # the gun in hand hits nearly every shot, it holds its fire a moment.
+    gun = gun_in_hand(mem)
+    if gun.get("kind") != "weapon" or tethered(mem) or any(
+            r["armed"] is not False or r["alertness"] not in AWARE for r in rows):
+        return None
+    hold = HOLD_FIRE * sure_range(gun)
+    nearest = min(r["distance"] for r in rows)
+    if nearest <= hold:
+        return None
+    seconds = min(max((nearest - hold) / RUN_SPEED, MIN_HOLD_S), MAX_HOLD_S)
+    return ("wait", {"seconds": round(seconds, 2)}, f"letting {len(rows)} running in come "
+            "within range")
 
 
 def _patch_up(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:

@@ -34,6 +34,11 @@ def shots_needed(gun: dict[str, Any], health: float, distance: float) -> int:
     return math.ceil(hits * max(health, 0.0) * max(1.0, distance / sure))
 
 
+def sure_range(gun: dict[str, Any]) -> float:
+    """The range within which nearly every aimed shot of this kind of gun lands."""
+    return GUN_FIRE.get(gun.get("weapon") or "", UNKNOWN_FIRE)[1]
+
+
 def firing_now(gun: dict[str, Any], reloading: str | None) -> int:
     """Rounds the gun fires before it must reload: none while its reload runs."""
     return 0 if gun["id"] == reloading else gun.get("loaded") or 0

@@ -27,14 +27,14 @@ TOP_UP_SHARE = 0.75  # between fights, a magazine under this share of full is to
 
 def _reloadable(mem: Memory) -> dict[str, Any] | None:
     # The gun in hand, when its magazine is short of the most it was seen holding, rounds
-    # are carried to fill it and no reload runs. One try per count of rounds: a top-up
-    # the world did not start is not asked for again.
+    # are carried to fill it and no reload runs. One try per count of rounds loaded and
+    # carried (a reload moves rounds): a top-up the world did not start is not asked again.
     gun = gun_in_hand(mem)
     loaded, spare = gun.get("loaded"), gun.get("ammo") or 0
     if gun.get("kind") != "weapon" or loaded is None or spare <= 0 \
             or mem.view["player"].get("reloading"):
         return None
-    if loaded >= mem.magazines.get(gun["id"], 0) or mem.failures[("top_up", gun["id"], loaded)]:
+    if loaded >= mem.magazines.get(gun["id"], 0) or mem.failures[_tried(gun)]:
         return None
     return gun
 
@@ -47,19 +47,23 @@ def _worth_it(mem: Memory, gun: dict[str, Any]) -> bool:
 
 def _safe(mem: Memory, seconds: float) -> bool:
     # Nobody after the player lands a hit within the reload: no gunman in sight, and bare
-    # hands still farther than a run of that long.
+    # hands still farther than a run of that long (beyond arm's reach, for no time).
     for row in mem.view["characters"]:
         if row["seen"] != "now" or not hostile(row) or row["alertness"] not in AWARE:
             continue
         if row["armed"] is not False:
             return False
-        if (row["distance"] - REACH) / RUN_SPEED < seconds:
+        if (row["distance"] - REACH) / RUN_SPEED <= seconds:
             return False
     return True
 
 
+def _tried(gun: dict[str, Any]) -> tuple[str, str, int, int]:
+    return ("top_up", gun["id"], gun["loaded"], gun.get("ammo") or 0)
+
+
 def _top_up(mem: Memory, gun: dict[str, Any], why: str) -> Decision:
-    mem.failures[("top_up", gun["id"], gun["loaded"])] += 1
+    mem.failures[_tried(gun)] += 1
     return ("equip", {"item_id": gun["id"]}, f"{why}: reloading the {gun['name']} "
             f"({gun['loaded']} loaded)")
 
@@ -76,11 +80,14 @@ def top_up_calm(mem: Memory) -> Decision | None:
 def reload_first(mem: Memory, row: dict[str, Any]) -> Decision | None:
     """Before a duel the magazine would not finish, reload while the reload costs least.
 
-    The reload comes within the duel anyway, and the duel ends no later for it; started
-    now, it runs while whoever runs in behind the opponent is farthest off, and the next
-    duel starts with a full magazine.
+    The reload comes within the duel anyway; started now, it runs while the opponent
+    (and whoever runs in behind him) is farthest off, and the next duel starts with a
+    full magazine. Not under a gunman's eyes: the count of shots a duel takes is a
+    guess, and a reload he watches gives him free shots if the magazine would have done.
     """
     gun = _reloadable(mem)
     if gun is None or gun["loaded"] >= shots_needed(gun, row["health"], row["distance"]):
+        return None
+    if not _safe(mem, 0.0):
         return None
     return _top_up(mem, gun, f"before fighting {row['id']}")
