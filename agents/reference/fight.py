@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from agents.reference.cover import ambush, fall_back, reload_away, under_fire
+from agents.reference.duels import reload_first
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
 from agents.reference.supplies import (
@@ -201,8 +202,8 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return ambush(mem)
-    step = (fall_back(mem, rows) or reload_away(mem, rows) or _patch_up(mem, rows)
-            or _not_yet(mem, rows))
+    step = (fall_back(mem, rows) or reload_away(mem, rows) or reload_first(mem, rows)
+            or _patch_up(mem, rows) or _not_yet(mem, rows))
     if step is not None:
         return step
     for row in rows:

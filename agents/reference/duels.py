@@ -1,0 +1,89 @@
+"""Duels begun ready: a full magazine before the shooting starts, or a reload out of sight.
+
+A gun that runs dry in the middle of a duel stands the player still for its reload while
+the gunman keeps firing, and a second guard woken by the first shots gets the same free
+shots. Drawing the gun already in hand reloads a magazine that is not full, so while
+nobody is after the player the magazine is topped up before walking on (the reload runs
+during the next walk); a duel at range that the rounds loaded would not finish is
+reloaded for out of the gunman's sight first.
+
+The player learns how many rounds a magazine of each kind holds from its own counter:
+the most it has seen loaded in a gun of that kind.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.reference.cover import RELOAD_COVER, STAND_RANGE, retreat, tethered
+from agents.reference.guns import firing_now, reloading_gun, shots_needed
+from agents.reference.memory import Decision, Memory
+from agents.reference.supplies import AWARE, gun_in_hand, hostile
+
+# Per memory (so per episode): per weapon kind, the most rounds seen loaded at once.
+_FULL: dict[int, dict[str, int]] = {}
+
+
+def magazine(mem: Memory, gun: dict[str, Any]) -> int:
+    """Rounds a full magazine of this gun's kind holds, as far as the player has seen."""
+    seen = _FULL.setdefault(id(mem), {})
+    for item in mem.carried("weapon"):
+        kind = item.get("weapon") or item["id"]
+        seen[kind] = max(seen.get(kind, 0), item.get("loaded") or 0)
+    return seen.get(gun.get("weapon") or gun["id"], 0)
+
+
+def _reload(mem: Memory, why: str) -> Decision | None:
+    # The gun in hand, not full, with rounds carried besides and no reload under way.
+    gun = gun_in_hand(mem)
+    if gun.get("kind") != "weapon" or gun.get("loaded") is None \
+            or mem.view["player"].get("reloading") or not gun.get("ammo"):
+        return None
+    if gun["loaded"] >= magazine(mem, gun):
+        return None
+    decision: Decision = ("equip", {"item_id": gun["id"]}, why)
+    last, done = mem.last, mem.last_decision
+    if done == decision and last is not None and not last["detail"].startswith("Reloading"):
+        mem.fail(decision, 2)  # the world did not reload it: the magazine must be full
+    return None if mem.failed(decision, 2) else decision
+
+
+def top_up(mem: Memory) -> Decision | None:
+    """While no hostile in sight is after the player, reload a magazine that is not full."""
+    if any(r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
+           for r in mem.view["characters"]):
+        return None
+    return _reload(mem, "topping up the magazine while nobody is shooting")
+
+
+def reload_first(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
+    """Before a duel at range the rounds loaded would not finish, reload out of sight.
+
+    Args:
+        mem: The agent's memory.
+        rows: Threats in the order they are fought (the first is the next target).
+
+    Returns:
+        A walk out of the gunmen's sight, or a reload where the player stands when there
+        is no cover to reach; None when the magazine holds the duel, or a gunman is
+        close (turning away costs more shots than the reload saves).
+    """
+    gunmen = [r for r in rows if r["alertness"] in AWARE and r["armed"] is not False]
+    gun = gun_in_hand(mem)
+    if not gunmen or gun.get("kind") != "weapon" or not gun.get("ammo") \
+            or mem.view["player"].get("reloading") or tethered(mem) \
+            or min(r["distance"] for r in gunmen) < STAND_RANGE:
+        return None
+    target = rows[0]
+    busy = reloading_gun(mem.view["player"])
+    if any(firing_now(g, busy) >= shots_needed(g, target["health"], target["distance"])
+           for g in mem.carried("weapon")):
+        return None  # the gun in hand holds the duel, or another carried one is drawn
+    area = mem.view["area"]
+    if area is not None and mem.failures[("fall_back", area["id"])] < 2 \
+            and not (mem.last is not None and mem.last["end_reason"] == "damage"):
+        step = retreat(mem, gunmen, "falling back to reload before the duel", RELOAD_COVER)
+        if step is not None:
+            mem.failures[("fall_back", area["id"])] += 1
+            return step
+    return _reload(mem, "reloading before the duel: the magazine would not finish it")
