@@ -13,7 +13,7 @@ from typing import Any
 
 from agents.reference.cover import hold_after_kill, under_fire
 from agents.reference.doors import open_way
-from agents.reference.duels import top_up
+from agents.reference.duels import note_magazines, top_up
 from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
@@ -59,6 +59,7 @@ class Brain:
         mem = self.mem
         mem.update(observation)
         note_windows(mem)
+        note_magazines(mem)
         self._learn()
         decision = upstairs_leg(mem, self._choose())
         mem.last_decision = decision

@@ -18,19 +18,24 @@ from typing import Any
 from agents.reference.cover import RELOAD_COVER, STAND_RANGE, retreat, tethered
 from agents.reference.guns import firing_now, reloading_gun, shots_needed
 from agents.reference.memory import Decision, Memory
-from agents.reference.supplies import AWARE, gun_in_hand, hostile
+from agents.reference.supplies import AWARE, gun_in_hand, hostile, ready_weapon
 
 # Per memory (so per episode): per weapon kind, the most rounds seen loaded at once.
 _FULL: dict[int, dict[str, int]] = {}
 
 
-def magazine(mem: Memory, gun: dict[str, Any]) -> int:
-    """Rounds a full magazine of this gun's kind holds, as far as the player has seen."""
+def note_magazines(mem: Memory) -> None:
+    """Learn from the counters on screen how many rounds each kind's magazine holds."""
     seen = _FULL.setdefault(id(mem), {})
     for item in mem.carried("weapon"):
         kind = item.get("weapon") or item["id"]
         seen[kind] = max(seen.get(kind, 0), item.get("loaded") or 0)
-    return seen.get(gun.get("weapon") or gun["id"], 0)
+
+
+def magazine(mem: Memory, gun: dict[str, Any]) -> int:
+    """Rounds a full magazine of this gun's kind holds, as far as the player has seen."""
+    note_magazines(mem)
+    return _FULL[id(mem)].get(gun.get("weapon") or gun["id"], 0)
 
 
 def _reload(mem: Memory, why: str) -> Decision | None:
@@ -49,10 +54,16 @@ def _reload(mem: Memory, why: str) -> Decision | None:
 
 
 def top_up(mem: Memory) -> Decision | None:
-    """While no hostile in sight is after the player, reload a magazine that is not full."""
+    """While no hostile in sight is after the player, have a full magazine in hand.
+
+    A gadget or tool left in hand after its use is put away for the best gun first: a
+    guard met round the next corner would otherwise wait for the draw and a reload.
+    """
     if any(r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
            for r in mem.view["characters"]):
         return None
+    if gun_in_hand(mem).get("kind") != "weapon":
+        return ready_weapon(mem)
     return _reload(mem, "topping up the magazine while nobody is shooting")
 
 
