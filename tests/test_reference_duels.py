@@ -109,6 +109,15 @@ def test_a_duel_the_loaded_rounds_would_not_finish_is_reloaded_for_out_of_sight(
     step = fight.fight(mem, False)
     assert step == ("equip", {"item_id": "o1"},
                     "reloading before the duel: the magazine would not finish it")
+    # Under fire, a reload begun here would send the next decision walking to cover
+    # under the same fire: the player shoots back.
+    hit = _observation([{**PISTOL, "loaded": 3}], characters=[_gunman("c1", 800.0)],
+                       ways=[WAY])
+    hit["last_result"] = {"action": "attack", "end_reason": "damage", "detail": "",
+                          "changes": [], "distance_moved": 0.0}
+    mem.update(hit)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
     # Close by, turning away costs more shots than the reload saves: he is fought.
     mem.update(_observation([{**PISTOL, "loaded": 3}], characters=[_gunman("c1", 300.0)],
                             ways=[WAY]))

@@ -76,8 +76,8 @@ def reload_first(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
 
     Returns:
         A walk out of the gunmen's sight, or a reload where the player stands when there
-        is no cover to reach; None when the magazine holds the duel, or a gunman is
-        close (turning away costs more shots than the reload saves).
+        is no cover to reach; None when the magazine holds the duel, a gunman is close
+        (turning away costs more shots than the reload saves) or the player is under fire.
     """
     gunmen = [r for r in rows if r["alertness"] in AWARE and r["armed"] is not False]
     gun = gun_in_hand(mem)
@@ -90,9 +90,12 @@ def reload_first(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     if any(firing_now(g, busy) >= shots_needed(g, target["health"], target["distance"])
            for g in mem.carried("weapon")):
         return None  # the gun in hand holds the duel, or another carried one is drawn
+    if mem.last is not None and mem.last["end_reason"] == "damage":
+        # Under fire every hit stops a walk, and a reload begun here sends the next
+        # decision walking to cover under the same fire: shooting back loses less.
+        return None
     area = mem.view["area"]
-    if area is not None and mem.failures[("fall_back", area["id"])] < 2 \
-            and not (mem.last is not None and mem.last["end_reason"] == "damage"):
+    if area is not None and mem.failures[("fall_back", area["id"])] < 2:
         step = retreat(mem, gunmen, "falling back to reload before the duel", RELOAD_COVER)
         if step is not None:
             mem.failures[("fall_back", area["id"])] += 1
