@@ -127,3 +127,36 @@ def test_a_duel_the_loaded_rounds_would_not_finish_is_reloaded_for_out_of_sight(
     mem.update(_observation([PISTOL], characters=[_gunman("c1", 800.0)], ways=[WAY]))
     step = fight.fight(mem, False)
     assert step is not None and step[0] == "attack"
+
+
+def test_after_a_kill_the_reload_comes_first_and_the_hold_right_after() -> None:
+    from agents.reference import brain
+
+    player = brain.Brain()
+    player.decide(_observation([PISTOL]), {})
+    kill = ("attack", {"character_id": "c1"}, "fighting guard c1")
+    player.mem.last_decision = kill
+    down = {**_gunman("c1", 400.0), "down": True, "health": 0.0}
+    after = _observation([{**PISTOL, "loaded": 4}], characters=[down])
+    after["view"]["player"]["health"] = 0.57
+    after["last_result"] = {"action": "attack", "end_reason": "arrived",
+                            "detail": "c1 is down.", "changes": [], "distance_moved": 0.0}
+    step = player.decide(after, {})
+    assert step[0] == "equip" and "topping up" in step[2]
+    # The reload runs; the guard who heard the shots is met here, not on a walk to a medkit.
+    reloading = _observation([{**PISTOL, "loaded": 4}], characters=[down])
+    reloading["view"]["player"].update(health=0.57, reloading=True)
+    reloading["last_result"] = {"action": "equip", "end_reason": "arrived",
+                                "detail": "Reloading o1.", "changes": [],
+                                "distance_moved": 0.0}
+    step = player.decide(reloading, {})
+    assert step[0] == "wait" and "holding" in step[2]
+    # Unhurt, the player walks on once reloaded: nothing is owed.
+    player = brain.Brain()
+    player.decide(_observation([PISTOL]), {})
+    player.mem.last_decision = kill
+    step = player.decide({**after, "view": {**after["view"], "player": {
+        **after["view"]["player"], "health": 1.0}}}, {})
+    assert step[0] == "equip"
+    assert player.decide({**reloading, "view": {**reloading["view"], "player": {
+        **reloading["view"]["player"], "health": 1.0}}}, {})[0] != "wait"

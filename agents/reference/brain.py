@@ -98,7 +98,7 @@ class Brain:
         steps: list[Callable[[], Decision | None]] = [
             lambda: self._peek(stealth),
             lambda: self._cameras_first(stealth),
-            lambda: top_up(mem),
+            lambda: top_up(mem, stealth),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
             lambda: _quiet(open_way(mem), stealth),

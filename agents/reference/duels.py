@@ -15,13 +15,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.reference.cover import RELOAD_COVER, STAND_RANGE, retreat, tethered
+from agents.reference.cover import (
+    HOLD_S,
+    RELOAD_COVER,
+    STAND_RANGE,
+    hold_after_kill,
+    retreat,
+    tethered,
+)
 from agents.reference.guns import firing_now, reloading_gun, shots_needed
 from agents.reference.memory import Decision, Memory
 from agents.reference.supplies import AWARE, gun_in_hand, hostile, ready_weapon
 
 # Per memory (so per episode): per weapon kind, the most rounds seen loaded at once.
 _FULL: dict[int, dict[str, int]] = {}
+# Memories (so episodes) whose last decision was a reload that put off the hold after a kill.
+_HOLD_OWED: set[int] = set()
 
 
 def note_magazines(mem: Memory) -> None:
@@ -53,18 +62,32 @@ def _reload(mem: Memory, why: str) -> Decision | None:
     return None if mem.failed(decision, 2) else decision
 
 
-def top_up(mem: Memory) -> Decision | None:
+def top_up(mem: Memory, stealth: bool = False) -> Decision | None:
     """While no hostile in sight is after the player, have a full magazine in hand.
 
     A gadget or tool left in hand after its use is put away for the best gun first: a
     guard met round the next corner would otherwise wait for the draw and a reload.
+    Right after a kill that calls for holding the ground (cover.hold_after_kill), the
+    reload comes first and the hold right after it, so whoever heard the shots meets a
+    full magazine rather than a player walking off to a medkit.
     """
+    owed = id(mem) in _HOLD_OWED
+    _HOLD_OWED.discard(id(mem))
     if any(r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
            for r in mem.view["characters"]):
         return None
     if gun_in_hand(mem).get("kind") != "weapon":
         return ready_weapon(mem)
-    return _reload(mem, "topping up the magazine while nobody is shooting")
+    step = _reload(mem, "topping up the magazine while nobody is shooting")
+    if step is not None and hold_after_kill(mem, stealth) is not None:
+        _HOLD_OWED.add(id(mem))
+    elif step is None and owed and mem.last_decision is not None \
+            and mem.last_decision[0] == "equip" \
+            and not any(r["seen"] == "now" and (r["friendly"] is True or not r["down"])
+                        for r in mem.view["characters"]):
+        return ("wait", {"seconds": HOLD_S}, "reloading after a kill; holding here for "
+                "whoever heard the shots")
+    return step
 
 
 def reload_first(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
