@@ -53,29 +53,6 @@ def test_a_magazine_not_full_is_topped_up_while_nobody_is_after_the_player() -> 
     assert player.decide(_observation([{**PISTOL, "loaded": 4, "ammo": 0}]), {})[0] != "equip"
 
 
-def test_no_top_up_with_a_gunman_after_the_player_and_none_the_world_refused() -> None:
-    from agents.reference import duels
-    from agents.reference.memory import Memory
-
-    mem = Memory()
-    mem.update(_observation([PISTOL]))
-    duels.note_magazines(mem)  # as every decision does: a full magazine holds eight
-    mem.update(_observation([{**PISTOL, "loaded": 5}], characters=[_gunman("c1", 300.0)]))
-    assert duels.top_up(mem) is None  # the duel is on: drawing again would only cost time
-    # Unaware, he gives the moment a reload takes.
-    mem.update(_observation([{**PISTOL, "loaded": 5}],
-                            characters=[_gunman("c1", 300.0, "unaware")]))
-    step = duels.top_up(mem)
-    assert step is not None and step[0] == "equip"
-    # An equip that only drew the gun means the magazine was full after all: not again.
-    mem.last_decision = step
-    refused = _observation([{**PISTOL, "loaded": 5}])
-    refused["last_result"] = {"action": "equip", "end_reason": "arrived",
-                              "detail": "Now holding o1.", "changes": [], "distance_moved": 0.0}
-    mem.update(refused)
-    assert duels.top_up(mem) is None
-
-
 def test_a_gadget_left_in_hand_is_put_away_for_a_gun_while_calm() -> None:
     from agents.reference import duels
     from agents.reference.memory import Memory
@@ -84,45 +61,49 @@ def test_a_gadget_left_in_hand_is_put_away_for_a_gun_while_calm() -> None:
               "weapon": None}
     mem = Memory()
     mem.update(_observation([PISTOL, camera], in_hand="o5"))
-    step = duels.top_up(mem)
+    step = duels.gun_up(mem)
     assert step == ("equip", {"item_id": "o1"}, "drawing the pistol")
+    # With a gunman after the player, the fight decides which gun (or none) to draw.
+    mem.update(_observation([PISTOL, camera], in_hand="o5", characters=[_gunman("c1", 900.0)]))
+    assert duels.gun_up(mem) is None
 
 
 def test_a_duel_the_loaded_rounds_would_not_finish_is_reloaded_for_out_of_sight() -> None:
-    from agents.reference import duels, fight
+    from agents.reference import fight
     from agents.reference.memory import Memory
 
     # Three rounds loaded, a fresh gunman at 800 units: a pistol needs six hits' worth.
+    low = [{**PISTOL, "loaded": 3}]
     mem = Memory()
-    mem.update(_observation([PISTOL]))
-    duels.note_magazines(mem)
-    mem.update(_observation([{**PISTOL, "loaded": 3}], characters=[_gunman("c1", 800.0)],
-                            ways=[WAY]))
+    mem.update(_observation([PISTOL]))  # a full magazine seen: it holds eight
+    mem.update(_observation(low, characters=[_gunman("c1", 800.0)], ways=[WAY]))
     step = fight.fight(mem, False)
     assert step is not None and step[0] == "go_to" and "reload before the duel" in step[2]
     assert step[1]["x"] < -300.0  # out through the way, away from him
-    # With no way out to step through, the reload is started where the player stands.
+    # With no way out to step through, the reload is started where the player stands,
+    # and finished there: no walk to cover while it runs.
     mem = Memory()
     mem.update(_observation([PISTOL]))
-    duels.note_magazines(mem)
-    mem.update(_observation([{**PISTOL, "loaded": 3}], characters=[_gunman("c1", 800.0)]))
+    mem.update(_observation(low, characters=[_gunman("c1", 800.0)]))
     step = fight.fight(mem, False)
-    assert step == ("equip", {"item_id": "o1"},
-                    "reloading before the duel: the magazine would not finish it")
-    # Under fire, a reload begun here would send the next decision walking to cover
-    # under the same fire: the player shoots back.
-    hit = _observation([{**PISTOL, "loaded": 3}], characters=[_gunman("c1", 800.0)],
-                       ways=[WAY])
+    assert step is not None and step[0] == "equip" and step[1] == {"item_id": "o1"}
+    mem.last_decision = step
+    running = _observation(low, characters=[_gunman("c1", 800.0)], ways=[WAY])
+    running["view"]["player"]["reloading"] = True
+    mem.update(running)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+    # Under fire every hit would stop the walk to cover: no walk.
+    hit = _observation(low, characters=[_gunman("c1", 800.0)], ways=[WAY])
     hit["last_result"] = {"action": "attack", "end_reason": "damage", "detail": "",
                           "changes": [], "distance_moved": 0.0}
     mem.update(hit)
     step = fight.fight(mem, False)
-    assert step is not None and step[0] == "attack"
-    # Close by, turning away costs more shots than the reload saves: he is fought.
-    mem.update(_observation([{**PISTOL, "loaded": 3}], characters=[_gunman("c1", 300.0)],
-                            ways=[WAY]))
+    assert step is not None and step[0] != "go_to"
+    # Close by, turning away costs more shots than the reload saves: no walk either.
+    mem.update(_observation(low, characters=[_gunman("c1", 300.0)], ways=[WAY]))
     step = fight.fight(mem, False)
-    assert step is not None and step[0] == "attack"
+    assert step is not None and step[0] != "go_to"
     # A full magazine holds the duel: it is fought where the player stands.
     mem.update(_observation([PISTOL], characters=[_gunman("c1", 800.0)], ways=[WAY]))
     step = fight.fight(mem, False)

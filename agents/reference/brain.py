@@ -13,7 +13,7 @@ from typing import Any
 
 from agents.reference.cover import hold_after_kill, under_fire
 from agents.reference.doors import open_way
-from agents.reference.duels import note_magazines, top_up
+from agents.reference.duels import gun_up, reload_then_hold
 from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
@@ -26,6 +26,7 @@ from agents.reference.moves import (
     wander,
 )
 from agents.reference.plans import PLANS, open_work, targets_in_sight
+from agents.reference.reloads import top_up_calm
 from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, ready_weapon, restock
 
@@ -59,7 +60,6 @@ class Brain:
         mem = self.mem
         mem.update(observation)
         note_windows(mem)
-        note_magazines(mem)
         self._learn()
         decision = upstairs_leg(mem, self._choose())
         mem.last_decision = decision
@@ -98,7 +98,9 @@ class Brain:
         steps: list[Callable[[], Decision | None]] = [
             lambda: self._peek(stealth),
             lambda: self._cameras_first(stealth),
-            lambda: top_up(mem, stealth),
+            lambda: reload_then_hold(mem, stealth),
+            lambda: gun_up(mem),
+            lambda: top_up_calm(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
             lambda: _quiet(open_way(mem), stealth),

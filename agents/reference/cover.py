@@ -86,6 +86,9 @@ def reload_away(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
         return None  # one all but down is finished with what is loaded
     if mem.last is not None and mem.last["end_reason"] == "damage":
         return None  # under fire every hit stops the walk: a long way to cover is worse
+    done = mem.last_decision
+    if done is not None and done[0] == "equip" and mem.view["player"].get("reloading"):
+        return None  # a reload begun on purpose where the player stands is finished there
     decision = retreat(mem, gunmen, "falling back to reload out of sight", RELOAD_COVER)
     if decision is not None:
         mem.failures[("fall_back", area["id"])] += 1

@@ -1,14 +1,15 @@
-"""Duels begun ready: a full magazine before the shooting starts, or a reload out of sight.
+"""Duels begun ready: a gun in hand, the hold after a kill kept, a reload out of sight.
 
-A gun that runs dry in the middle of a duel stands the player still for its reload while
-the gunman keeps firing, and a second guard woken by the first shots gets the same free
-shots. Drawing the gun already in hand reloads a magazine that is not full, so while
-nobody is after the player the magazine is topped up before walking on (the reload runs
-during the next walk); a duel at range that the rounds loaded would not finish is
-reloaded for out of the gunman's sight first.
+The reload itself (drawing the gun in hand again) lives in reloads.py; this module
+decides where it fits around a fight:
 
-The player learns how many rounds a magazine of each kind holds from its own counter:
-the most it has seen loaded in a gun of that kind.
+- a gadget or tool left in hand after its use is put away for the best gun while nobody
+  is after the player: a guard met round the next corner would wait for the draw;
+- right after a kill that calls for holding the ground (cover.hold_after_kill), the
+  top-up comes first and the hold right after it, so whoever heard the shots meets a full
+  magazine, not a hurt player walking off to a medkit;
+- a duel at range that the rounds loaded would not finish is reloaded for out of the
+  gunman's sight, when a way out is near and the player is not under fire.
 """
 
 from __future__ import annotations
@@ -25,72 +26,52 @@ from agents.reference.cover import (
 )
 from agents.reference.guns import firing_now, reloading_gun, shots_needed
 from agents.reference.memory import Decision, Memory
+from agents.reference.reloads import top_up_calm
 from agents.reference.supplies import AWARE, gun_in_hand, hostile, ready_weapon
 
-# Per memory (so per episode): per weapon kind, the most rounds seen loaded at once.
-_FULL: dict[int, dict[str, int]] = {}
-# Memories (so episodes) whose last decision was a reload that put off the hold after a kill.
+# Memories (so episodes) whose last decision was a top-up that put off the hold after a kill.
 _HOLD_OWED: set[int] = set()
 
 
-def note_magazines(mem: Memory) -> None:
-    """Learn from the counters on screen how many rounds each kind's magazine holds."""
-    seen = _FULL.setdefault(id(mem), {})
-    for item in mem.carried("weapon"):
-        kind = item.get("weapon") or item["id"]
-        seen[kind] = max(seen.get(kind, 0), item.get("loaded") or 0)
+def _calm(mem: Memory) -> bool:
+    return not any(r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
+                   for r in mem.view["characters"])
 
 
-def magazine(mem: Memory, gun: dict[str, Any]) -> int:
-    """Rounds a full magazine of this gun's kind holds, as far as the player has seen."""
-    note_magazines(mem)
-    return _FULL[id(mem)].get(gun.get("weapon") or gun["id"], 0)
-
-
-def _reload(mem: Memory, why: str) -> Decision | None:
-    # The gun in hand, not full, with rounds carried besides and no reload under way.
-    gun = gun_in_hand(mem)
-    if gun.get("kind") != "weapon" or gun.get("loaded") is None \
-            or mem.view["player"].get("reloading") or not gun.get("ammo"):
+def gun_up(mem: Memory) -> Decision | None:
+    """While nobody in sight is after the player, a gun rather than a gadget in hand."""
+    if not _calm(mem) or gun_in_hand(mem).get("kind") == "weapon":
         return None
-    if gun["loaded"] >= magazine(mem, gun):
-        return None
-    decision: Decision = ("equip", {"item_id": gun["id"]}, why)
-    last, done = mem.last, mem.last_decision
-    if done == decision and last is not None and not last["detail"].startswith("Reloading"):
-        mem.fail(decision, 2)  # the world did not reload it: the magazine must be full
-    return None if mem.failed(decision, 2) else decision
+    return ready_weapon(mem)
 
 
-def top_up(mem: Memory, stealth: bool = False) -> Decision | None:
-    """While no hostile in sight is after the player, have a full magazine in hand.
+def reload_then_hold(mem: Memory, stealth: bool) -> Decision | None:
+    """Right after a kill that calls for a hold, top up first, then hold the ground.
 
-    A gadget or tool left in hand after its use is put away for the best gun first: a
-    guard met round the next corner would otherwise wait for the draw and a reload.
-    Right after a kill that calls for holding the ground (cover.hold_after_kill), the
-    reload comes first and the hold right after it, so whoever heard the shots meets a
-    full magazine rather than a player walking off to a medkit.
+    Args:
+        mem: The agent's memory.
+        stealth: Whether the mission asks for quiet (no hold then).
+
+    Returns:
+        The top-up, or on the next decision the hold it put off; None otherwise.
     """
     owed = id(mem) in _HOLD_OWED
     _HOLD_OWED.discard(id(mem))
-    if any(r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
-           for r in mem.view["characters"]):
-        return None
-    if gun_in_hand(mem).get("kind") != "weapon":
-        return ready_weapon(mem)
-    step = _reload(mem, "topping up the magazine while nobody is shooting")
-    if step is not None and hold_after_kill(mem, stealth) is not None:
-        _HOLD_OWED.add(id(mem))
-    elif step is None and owed and mem.last_decision is not None \
-            and mem.last_decision[0] == "equip" \
+    if hold_after_kill(mem, stealth) is not None:
+        step = top_up_calm(mem)
+        if step is not None:
+            _HOLD_OWED.add(id(mem))
+        return step
+    done = mem.last_decision
+    if owed and done is not None and done[0] == "equip" and _calm(mem) \
             and not any(r["seen"] == "now" and (r["friendly"] is True or not r["down"])
                         for r in mem.view["characters"]):
         return ("wait", {"seconds": HOLD_S}, "reloading after a kill; holding here for "
                 "whoever heard the shots")
-    return step
+    return None
 
 
-def reload_first(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
+def reload_in_cover(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     """Before a duel at range the rounds loaded would not finish, reload out of sight.
 
     Args:
@@ -98,29 +79,28 @@ def reload_first(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
         rows: Threats in the order they are fought (the first is the next target).
 
     Returns:
-        A walk out of the gunmen's sight, or a reload where the player stands when there
-        is no cover to reach; None when the magazine holds the duel, a gunman is close
-        (turning away costs more shots than the reload saves) or the player is under fire.
+        A walk out of the gunmen's sight through a near way out; None when the loaded
+        rounds (of any carried gun) hold the duel, over half a magazine is loaded, a
+        gunman is close (turning away costs
+        more shots than the reload saves), the player is under fire (every hit stops the
+        walk) or no way out is near (the reload is then started where the player stands).
     """
     gunmen = [r for r in rows if r["alertness"] in AWARE and r["armed"] is not False]
     gun = gun_in_hand(mem)
-    if not gunmen or gun.get("kind") != "weapon" or not gun.get("ammo") \
+    area = mem.view["area"]
+    if not gunmen or area is None or gun.get("kind") != "weapon" or not gun.get("ammo") \
             or mem.view["player"].get("reloading") or tethered(mem) \
-            or min(r["distance"] for r in gunmen) < STAND_RANGE:
+            or min(r["distance"] for r in gunmen) < STAND_RANGE \
+            or (mem.last is not None and mem.last["end_reason"] == "damage") \
+            or mem.failures[("fall_back", area["id"])] >= 2:
         return None
-    target = rows[0]
-    busy = reloading_gun(mem.view["player"])
+    if (gun.get("loaded") or 0) * 2 > mem.magazines.get(gun["id"], 0):
+        return None  # over half a magazine: the walk away costs more than it saves
+    target, busy = rows[0], reloading_gun(mem.view["player"])
     if any(firing_now(g, busy) >= shots_needed(g, target["health"], target["distance"])
            for g in mem.carried("weapon")):
         return None  # the gun in hand holds the duel, or another carried one is drawn
-    if mem.last is not None and mem.last["end_reason"] == "damage":
-        # Under fire every hit stops a walk, and a reload begun here sends the next
-        # decision walking to cover under the same fire: shooting back loses less.
-        return None
-    area = mem.view["area"]
-    if area is not None and mem.failures[("fall_back", area["id"])] < 2:
-        step = retreat(mem, gunmen, "falling back to reload before the duel", RELOAD_COVER)
-        if step is not None:
-            mem.failures[("fall_back", area["id"])] += 1
-            return step
-    return _reload(mem, "reloading before the duel: the magazine would not finish it")
+    step = retreat(mem, gunmen, "falling back to reload before the duel", RELOAD_COVER)
+    if step is not None:
+        mem.failures[("fall_back", area["id"])] += 1
+    return step

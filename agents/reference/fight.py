@@ -13,9 +13,10 @@ import math
 from typing import Any
 
 from agents.reference.cover import ambush, fall_back, reload_away, under_fire
-from agents.reference.duels import reload_first
+from agents.reference.duels import reload_in_cover
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
+from agents.reference.reloads import reload_first
 from agents.reference.supplies import (
     AMMO,
     AWARE,
@@ -202,15 +203,17 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return ambush(mem)
-    step = (fall_back(mem, rows) or reload_away(mem, rows) or reload_first(mem, rows)
+    step = (fall_back(mem, rows) or reload_away(mem, rows) or reload_in_cover(mem, rows)
             or _patch_up(mem, rows) or _not_yet(mem, rows))
     if step is not None:
         return step
     for row in rows:
         decision = attack(mem, row, f"fighting {row['kind']} {row['id']}")
         if decision is not None and decision[0] == "attack":
-            # The gun for this duel: one that finishes it without a reload, if carried.
-            return ready_weapon(mem, row["health"], row["distance"]) or decision
+            # The gun for this duel: one that finishes it without a reload, if carried;
+            # else the one in hand, reloaded before the duel rather than in it.
+            return (ready_weapon(mem, row["health"], row["distance"])
+                    or reload_first(mem, row) or decision)
         if decision is not None:
             return ready_weapon(mem) or decision
     return None

@@ -56,6 +56,7 @@ class Memory:
     draining: bool = False  # the last wait lost health with nobody in view
     trifles: set[str] = field(default_factory=set)  # names of pickups that gave next to nothing
     gains: dict[str, list[int]] = field(default_factory=dict)  # per pickup name, what each gave
+    magazines: dict[str, int] = field(default_factory=dict)  # per gun, the most seen loaded
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
@@ -72,6 +73,10 @@ class Memory:
         if self.error and self.last_decision is not None:
             self.fail(self.last_decision, 3)
         self._weigh_pickup()
+        for gun in view["player"]["carried"]:
+            # A gun is picked up with its magazine full: the most seen in it is its size.
+            if gun.get("loaded") is not None:
+                self.magazines[gun["id"]] = max(self.magazines.get(gun["id"], 0), gun["loaded"])
         area = view["area"]
         if area is not None:
             note = self.areas.setdefault(area["id"], AreaNote(area["name"], area["storey"]))

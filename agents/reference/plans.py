@@ -28,6 +28,7 @@ from agents.reference.moves import (
     walk_to,
     wander,
 )
+from agents.reference.reloads import reload_first
 from agents.reference.stealth import quietly
 from agents.reference.supplies import (
     AWARE,
@@ -163,7 +164,7 @@ def neutralise(mem: Memory, obj: Objective) -> Decision | None:
     for row in sorted(rows, key=lambda r: (r["seen"] != "now", r["distance"], r["id"])):
         decision = attack(mem, row, f"{why} {row['id']}")
         if decision is not None and row["seen"] == "now":
-            return ready_weapon(mem) or decision
+            return ready_weapon(mem) or _reload_for(mem, row, decision) or decision
         step = walk_to(mem, row["position"], f"{why} {row['id']} (last seen there)")
         if step is not None and row["distance"] > NEAR:
             return step
@@ -200,7 +201,7 @@ def targets_in_sight(mem: Memory, objectives: list[Objective]) -> Decision | Non
             decision = attack(mem, row, f"objective {obj['index']}: put down {row['id']} "
                               "from here")
             if decision is not None:
-                return ready_weapon(mem) or decision
+                return ready_weapon(mem) or _reload_for(mem, row, decision) or decision
     return None
 
 
@@ -226,7 +227,7 @@ def frags(mem: Memory, obj: Objective) -> Decision | None:
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
         decision = attack(mem, row, f"objective {obj['index']}: frag {row['id']}")
         if decision is not None:
-            return ready_weapon(mem) or decision
+            return ready_weapon(mem) or _reload_for(mem, row, decision) or decision
     return explore(mem) or wander(mem)
 
 
@@ -319,6 +320,11 @@ def waypoints(mem: Memory, obj: Objective) -> Decision | None:
     """Walk to the next waypoint."""
     point = _goal_point(obj)
     return None if point is None else walk_to(mem, point, f"objective {obj['index']}: next mark")
+
+
+def _reload_for(mem: Memory, row: dict[str, Any], decision: Decision) -> Decision | None:
+    # Only a shot about to be fired waits for a reload: a walk to close in reloads on the way.
+    return reload_first(mem, row) if decision[0] == "attack" else None
 
 
 def _people(mem: Memory, obj: Objective) -> list[dict[str, Any]]:
