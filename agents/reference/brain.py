@@ -13,6 +13,7 @@ from typing import Any
 
 from agents.reference.cover import hold_after_kill, under_fire
 from agents.reference.doors import open_way
+from agents.reference.duels import gun_up, reload_then_hold
 from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
@@ -97,6 +98,8 @@ class Brain:
         steps: list[Callable[[], Decision | None]] = [
             lambda: self._peek(stealth),
             lambda: self._cameras_first(stealth),
+            lambda: reload_then_hold(mem, stealth),
+            lambda: gun_up(mem),
             lambda: top_up_calm(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),

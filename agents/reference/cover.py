@@ -64,7 +64,7 @@ def fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
         return None
     if mem.last is not None and mem.last["end_reason"] == "damage":
         return None  # already under fire: every hit would stop the walk, so shoot back
-    decision = _retreat(mem, gunmen, f"falling back: {len(gunmen)} gunmen after me")
+    decision = retreat(mem, gunmen, f"falling back: {len(gunmen)} gunmen after me")
     if decision is None:
         return None
     mem.failures[("fall_back", area["id"])] += 1
@@ -86,7 +86,7 @@ def reload_away(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
         return None  # one all but down is finished with what is loaded
     if mem.last is not None and mem.last["end_reason"] == "damage":
         return None  # under fire every hit stops the walk: a long way to cover is worse
-    decision = _retreat(mem, gunmen, "falling back to reload out of sight", RELOAD_COVER)
+    decision = retreat(mem, gunmen, "falling back to reload out of sight", RELOAD_COVER)
     if decision is not None:
         mem.failures[("fall_back", area["id"])] += 1
     return decision
@@ -103,9 +103,12 @@ def _magazine_low(mem: Memory) -> bool:
     return gun["loaded"] <= LOW_MAGAZINE and (gun.get("ammo") or 0) > 0
 
 
-def _retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
-             within: float = math.inf) -> Decision | None:
-    # The way out farthest from the gunmen, relative to how far the player must walk.
+def retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
+            within: float = math.inf) -> Decision | None:
+    """Walk out of the gunmen's sight through a visited way out within reach, or None.
+
+    The way out farthest from the gunmen, relative to how far the player must walk.
+    """
     area = mem.view["area"]
     gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
     gz = sum(r["position"][2] for r in gunmen) / len(gunmen)

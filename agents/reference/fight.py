@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 from agents.reference.cover import ambush, fall_back, reload_away, tethered, under_fire
+from agents.reference.duels import reload_in_cover
 from agents.reference.guns import sure_range
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
@@ -207,8 +208,8 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return ambush(mem)
-    step = (fall_back(mem, rows) or reload_away(mem, rows) or _patch_up(mem, rows)
-            or _not_yet(mem, rows) or _let_them_come(mem, rows))
+    step = (fall_back(mem, rows) or reload_away(mem, rows) or reload_in_cover(mem, rows)
+            or _patch_up(mem, rows) or _not_yet(mem, rows) or _let_them_come(mem, rows))
     if step is not None:
         return step
     for row in rows:

@@ -82,12 +82,13 @@ def reload_first(mem: Memory, row: dict[str, Any]) -> Decision | None:
 
     The reload comes within the duel anyway; started now, it runs while the opponent
     (and whoever runs in behind him) is farthest off, and the next duel starts with a
-    full magazine. Not under a gunman's eyes: the count of shots a duel takes is a
-    guess, and a reload he watches gives him free shots if the magazine would have done.
+    full magazine. Under a gunman's eyes only when the magazine holds half the shots or
+    less: the count a duel takes is a guess, and a reload he watches gives him free shots
+    whenever the magazine would have done.
     """
     gun = _reloadable(mem)
-    if gun is None or gun["loaded"] >= shots_needed(gun, row["health"], row["distance"]):
-        return None
-    if not _safe(mem, 0.0):
+    need = shots_needed(gun, row["health"], row["distance"]) if gun is not None else 0
+    if gun is None or gun["loaded"] >= need or (gun["loaded"] * 2 > need
+                                                and not _safe(mem, 0.0)):
         return None
     return _top_up(mem, gun, f"before fighting {row['id']}")
