@@ -36,7 +36,8 @@ def test_operations_name_only_what_the_player_perceived() -> None:
         assert not any(name in op.text for name in internal), op.text
     ops = pyramid(record).operations
     assert ops[0].text == "pick up the flak vest o4 in the Loading dock a6"
-    assert ops[5].text == "go through way out w7 (door d2) into the Workshop a3"
+    assert ops[1].text == "go through way out w1 (opening) into the Central corridor a1"
+    assert ops[5].text == "take down the guard c4 in the Central corridor a1"
 
 
 def _ids(text: str) -> list[str]:
