@@ -136,7 +136,7 @@ class Combat:
             self._load(actor, self.weapon_of(actor))
 
     def top_up(self, actor: Actor) -> None:
-        """Start a reload of the gun in hand when its magazine is not full and rounds are carried."""
+        """Start a reload of the gun in hand if its magazine is not full and rounds are carried."""
         self.settle(actor)
         weapon = self.weapon_of(actor)
         if actor.magazine.get(weapon.id, 0) < weapon.magazine:
