@@ -26,6 +26,16 @@ if TYPE_CHECKING:
 MATCH_REACH = 32.0  # an engine thing this close to where the map places one of its name is it
 WEAPONS = {2: "pistol", 3: "shotgun", 4: "chaingun", 5: "rocket launcher",
            6: "plasma rifle", 7: "bfg"}
+# Each gun's ammunition pool (a game variable): Doom's status bar shows every pool, so
+# the player knows the rounds of a gun not in hand too.
+POOLS = {"pistol": "AMMO2", "shotgun": "AMMO3", "chaingun": "AMMO2",
+         "rocket launcher": "AMMO5", "plasma rifle": "AMMO6", "bfg": "AMMO6"}
+# Ammunition by name -> the gun it feeds (the view's `weapon` of an ammo object), so a
+# box is worth a walk only for a gun carried; a backpack feeds every gun.
+FEEDS = {"clip": "pistol", "box of bullets": "pistol", "shells": "shotgun",
+         "box of shells": "shotgun", "rocket": "rocket launcher",
+         "box of rockets": "rocket launcher", "energy cell": "plasma rifle",
+         "energy cell pack": "plasma rifle"}
 
 
 def _point(session: DoomSession, xy: tuple[float, float], z: float | None = None) -> list[float]:
@@ -51,7 +61,7 @@ def build_view(session: DoomSession) -> dict[str, Any]:
         # The weapon Doom has raised (it picks one itself: a new gun on pickup).
         "in_hand": f"i{int(c['SELECTED_WEAPON'])}" if weapon != "fist" else None,
         "carried": [{"id": f"i{slot}", "kind": "weapon", "name": name,
-                     "ammo": int(c["SELECTED_WEAPON_AMMO"]) if name == weapon else None,
+                     "ammo": int(c[POOLS[name]]),
                      "weapon": name}
                     for slot, name in WEAPONS.items() if c.get(f"WEAPON{slot}", 0) > 0],
         "keys": [],
@@ -83,7 +93,8 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                             "name": s.name, "position": _point(session, xy, s.thing.z),
                             "area": row_area, "distance": distance,
                             "objective": _targeted(session, s.name), "state": None,
-                            "weapon": None, "facing_deg": None, "view_angle_deg": None,
+                            "weapon": FEEDS.get(s.name) if s.kind == "ammo" else None,
+                            "facing_deg": None, "view_angle_deg": None,
                             "view_range": None})
         else:
             characters.append({"id": ids.thing(s.thing, "character"), "kind": s.name,
