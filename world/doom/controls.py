@@ -229,16 +229,26 @@ def back_off(play: Play, spot: tuple[float, float]) -> tuple[float, float]:
     snap = play.last
     away = heading_to(snap, spot) + 180.0
     turns = ([play.back_turn] if play.back_turn is not None else []) + list(BACK_TURNS)
+    best, clear = None, 0
     for turn in turns:
         heading = math.radians(away + turn)
-        if all(play.footing((snap.xy[0] + reach * math.cos(heading),
-                             snap.xy[1] + reach * math.sin(heading)))
-               for reach in BACK_LOOK):
-            play.back_turn = turn
-            rel = heading - math.radians(snap.angle)
-            return WALK * math.cos(rel), -WALK * math.sin(rel)
-    play.back_turn = None
-    return 0.0, 0.0
+        free = 0
+        for reach in BACK_LOOK:
+            if not play.footing((snap.xy[0] + reach * math.cos(heading),
+                                 snap.xy[1] + reach * math.sin(heading))):
+                break
+            free += 1
+        if free > clear:
+            best, clear = turn, free
+        if free == len(BACK_LOOK):
+            break
+    # With no bearing clear all the way (a corner), the one clear farthest still gains
+    # a step or two: standing still is bitten for certain.
+    play.back_turn = best if clear == len(BACK_LOOK) else None
+    if best is None:
+        return 0.0, 0.0
+    rel = math.radians(away + best - snap.angle)
+    return WALK * math.cos(rel), -WALK * math.sin(rel)
 
 
 def _sidestep(play: Play, monster: Thing) -> float:
