@@ -32,8 +32,9 @@ SIDESTEP_TICS = 35  # a fight's sidestep turns back this often
 SIDESTEP_LOOK = 48.0  # the floor this far to the side is tested before stepping there
 # Bearings off straight back (degrees) tried in turn when backing away from a biter, and
 # the distances along each whose floor must be clear (a wall, a drop, harm).
-BACK_TURNS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 120.0, -120.0)
+BACK_TURNS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0)
 BACK_LOOK = (24.0, 48.0, 72.0)
+BODY = 48.0  # a point this near another monster is no room to back into
 
 
 def heading_to(snap: Snapshot, point: tuple[float, float]) -> float:
@@ -229,13 +230,18 @@ def back_off(play: Play, spot: tuple[float, float]) -> tuple[float, float]:
     snap = play.last
     away = heading_to(snap, spot) + 180.0
     turns = ([play.back_turn] if play.back_turn is not None else []) + list(BACK_TURNS)
+    # Monsters are solid: a retreat past another one is stopped by it (and bitten).
+    others = [(t.x, t.y) for t in snap.things if t.category == "Monster"
+              and math.dist((t.x, t.y), spot) > 1.0
+              and math.dist((t.x, t.y), snap.xy) < BACK_LOOK[-1] + BODY]
     best, clear = None, 0
     for turn in turns:
         heading = math.radians(away + turn)
         free = 0
         for reach in BACK_LOOK:
-            if not play.footing((snap.xy[0] + reach * math.cos(heading),
-                                 snap.xy[1] + reach * math.sin(heading))):
+            point = (snap.xy[0] + reach * math.cos(heading),
+                     snap.xy[1] + reach * math.sin(heading))
+            if not play.footing(point) or any(math.dist(point, o) < BODY for o in others):
                 break
             free += 1
         if free > clear:
