@@ -1,8 +1,8 @@
-"""The reference agent at a door already open: it does not ask to open it for ever.
+"""The reference agent does not repeat a step that changes nothing until the budget ends.
 
-A Doom record (E1M1, seed 1) showed the loop: the way through a door stuck once, the
-agent asked to open the door, the answer was "The door is open." without a step moved,
-and it asked again until the decision budget ran out.
+Doom records of E1M1 showed two such loops: asking to open a door already open where
+the player stood ("The door is open.", nothing moved), and walking back and forth
+between two ways out of one room that it had given up passing.
 """
 
 from __future__ import annotations
@@ -36,3 +36,24 @@ def test_a_door_already_open_is_not_asked_open_again_and_again() -> None:
     assert len(asks) <= 2, decisions
     # The way is tried otherwise: a walk past the door.
     assert any(d[0] == "go_to" for d in decisions), decisions
+
+
+def test_ways_out_given_up_here_are_not_walked_between() -> None:
+    from agents.reference.memory import Memory
+    from agents.reference.moves import PAST_TRIES, explore
+
+    def way(wid: str, x: float) -> dict:
+        return {"id": wid, "to": f"a{wid}", "to_name": "Room", "via": "opening",
+                "door": None, "position": [x, 0.0, 0.0], "visited": False,
+                "one_way": False, "other_storey": False, "distance": abs(x)}
+
+    mem = Memory()
+    observation = _observation([])
+    observation["view"]["area"].update(ways_out=[way("w1", 300.0), way("w2", -300.0)],
+                                       windows=[])
+    mem.update(observation)
+    for wid in ("w1", "w2"):
+        # Going through failed, and so did every walk past it.
+        mem.fail(("go_to_area", {"exit_id": wid}, ""), 3)
+        mem.failures[("past", wid)] = PAST_TRIES
+    assert explore(mem) is None
