@@ -104,5 +104,18 @@ def test_the_view_gives_every_gun_its_rounds_and_every_box_its_gun() -> None:
         assert {o["name"] for o in rows} >= {"clip", "shells"}, rows
         assert all(o["weapon"] == FEEDS[o["name"]] for o in rows if o["name"] != "backpack")
         assert set(FEEDS.values()) <= set(POOLS)
+        # A weapon pickup names its type; a demon bites and carries no gun.
+        guns = [t for t in snap.things if describe(t) is not None
+                and describe(t).kind == "weapon"]
+        demons = [t for t in snap.things if t.name == "Demon"]
+        session.known.things.clear()
+        for thing in guns[:1] + demons[:1]:
+            words = describe(thing)
+            session.known.things[thing.id] = Sighting(thing, words.group, words.kind,
+                                                      words.name, snap.tic, False)
+        view = session.view()
+        assert [o["weapon"] for o in view["objects"] if o["kind"] == "weapon"] \
+            == [describe(guns[0]).name]
+        assert [c["armed"] for c in view["characters"] if c["kind"] == "demon"] == [False]
     finally:
         session.close()

@@ -16,6 +16,7 @@ from world.doom.engine import Thing
 from world.doom.geometry import HEADROOM
 from world.doom.known import describe
 from world.doom.mapview import STOREY, record_map
+from world.doom.returnfire import BITERS
 from world.doom.roomparts import Placed
 from world.doom.specials import CHARACTER_KINDS
 from world.observe.view import MAX_OBJECTS
@@ -93,7 +94,7 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                             "name": s.name, "position": _point(session, xy, s.thing.z),
                             "area": row_area, "distance": distance,
                             "objective": _targeted(session, s.name), "state": None,
-                            "weapon": FEEDS.get(s.name) if s.kind == "ammo" else None,
+                            "weapon": _weapon_of(s.kind, s.name),
                             "facing_deg": None, "view_angle_deg": None,
                             "view_range": None})
         else:
@@ -101,7 +102,9 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                                "position": _point(session, xy, s.thing.z), "area": row_area,
                                "health": 0.0 if s.down else 1.0, "down": s.down,
                                "alertness": "in_combat",
-                               "armed": True, "weapon": None, "friendly": False,
+                               # A demon or a chainsaw bites and fires nothing.
+                               "armed": s.thing.name not in BITERS, "weapon": None,
+                               "friendly": False,
                                "seen": "now" if s.now else "before",
                                "seen_tick": session.ticks_at(s.tic),
                                "distance": distance, "facing_deg": None,
@@ -118,6 +121,13 @@ def build_view(session: DoomSession) -> dict[str, Any]:
     return {"player": player, "area": area, "objectives": _objectives(session, objects),
             "characters": characters, "objects": objects, "doors": _doors(session, here),
             "hazards": [], "exit": None}
+
+
+def _weapon_of(kind: str, name: str) -> str | None:
+    # A weapon pickup names its own type, ammunition the gun it feeds (PROTOCOL.md).
+    if kind == "weapon":
+        return name
+    return FEEDS.get(name) if kind == "ammo" else None
 
 
 def _targeted(session: DoomSession, name: str) -> bool:
