@@ -119,3 +119,34 @@ def test_the_view_gives_every_gun_its_rounds_and_every_box_its_gun() -> None:
         assert [c["armed"] for c in view["characters"] if c["kind"] == "demon"] == [False]
     finally:
         session.close()
+
+
+@needs_engine
+def test_a_nearer_biter_is_answered_before_the_target() -> None:
+    # Two demons: the target a hundred units east, another sixty units north and
+    # closing. The nearer one is turned to (and backed away from) first; the player used
+    # to keep aiming at the target while the other bit him.
+    from world.doom.controls import Play, aim_and_fire
+    from world.doom.engine import Snapshot, Thing
+
+    target = Thing(1, "Demon", "Monster", 100.0, 0.0, 0.0, 0.0)
+    other = Thing(2, "Demon", "Monster", 0.0, 60.0, 0.0, 0.0)
+    turns = []
+
+    def snap() -> Snapshot:
+        counters = {"POSITION_X": 0.0, "POSITION_Y": 0.0, "ANGLE": 0.0, "DEAD": 0.0,
+                    "SELECTED_WEAPON": 2.0, "SELECTED_WEAPON_AMMO": 50.0}
+        return Snapshot(len(turns), False, counters, (target, other), (), ())
+
+    def advance(forward, strafe, turn, attack, use) -> Snapshot:
+        turns.append(turn)
+        return snap()
+
+    class Reflex:
+        def target(self, _snap):
+            return other
+
+    play = Play(advance=advance, interrupt=lambda: None, limit_tics=3, reflex=Reflex())
+    play.last = snap()
+    aim_and_fire(play, lambda: target, lambda spot: True)
+    assert turns and all(t > 20 for t in turns), turns  # toward the north, not east

@@ -35,6 +35,7 @@ SIDESTEP_LOOK = 48.0  # the floor this far to the side is tested before stepping
 BACK_TURNS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0)
 BACK_LOOK = (24.0, 48.0, 72.0)
 BODY = 48.0  # a point this near another monster is no room to back into
+SWITCH_MARGIN = 24.0  # a biter this much nearer than the target is answered first
 
 
 def heading_to(snap: Snapshot, point: tuple[float, float]) -> float:
@@ -200,9 +201,11 @@ def aim_and_fire(play: Play, where: Callable[[], Thing | None],
         if snap.counters["SELECTED_WEAPON"] > 1 and snap.counters["SELECTED_WEAPON_AMMO"] <= 0:
             return "out_of_ammo"
         other = play.reflex.target(snap) if play.reflex is not None else None
-        if other is not None and other.id != monster.id \
-                and math.dist(snap.xy, (other.x, other.y)) <= MELEE_FIRE \
-                < math.dist(snap.xy, spot):
+        near = math.dist(snap.xy, (other.x, other.y)) if other is not None else math.inf
+        if other is not None and other.id != monster.id and near <= MELEE_FIRE \
+                and near < math.dist(snap.xy, spot) - SWITCH_MARGIN:
+            # Another one about to bite, nearer than the target: it is shot (and backed
+            # away from) first.
             monster, spot, unseen = other, (other.x, other.y), 0
         off = _off(snap, spot)
         aimed = abs(off) <= AIM_TOLERANCE and not unseen and worth_a_shot(snap, monster)
