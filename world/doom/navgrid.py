@@ -210,12 +210,20 @@ class NavGrid:
         grid, points and heights give the same waypoints.
         """
         floor, top, stand = self._walkable(heights)
-        a, b = self._snap(start, stand), self._snap(goal, stand)
-        if a is None or b is None:
+        a = self._snap(start, stand)
+        if a is None:
+            return None
+        b = self._snap(goal, stand)
+        if b is None:
             return None
         cells = _search(self, a, b, self._cache)
         if cells is None:
+            # A goal on a ledge's edge (a room's middle drawn on a rail) is met at the
+            # nearest cell a walk reaches, a few cells off, as a goal in a wall is.
+            cells = _search_near(self, a, self.cell_of(*goal), stand, self._cache)
+        if cells is None:
             return None
+        b = cells[-1]
         points = [self.centre(c) for c in _pull(self, cells, floor, top, stand)[1:]]
         if self.cell_of(*goal) == b:
             points = [*points[:-1], (float(goal[0]), float(goal[1]))]
@@ -340,6 +348,38 @@ def _search(grid: NavGrid, start: int, goal: int, graph: dict) -> list[int] | No
     else:
         return None
     path = [b]
+    while path[-1] != a:
+        path.append(int(pred[path[-1]]))
+    return [int(cells[i]) for i in reversed(path)]
+
+
+def _search_near(grid: NavGrid, start: int, goal: int, stand: np.ndarray,
+                 graph: dict) -> list[int] | None:
+    """The cell path to the cell nearest `goal` (within a few cells) a walk reaches."""
+    cells, matrix = graph["cells"], graph["matrix"]
+    a = int(np.searchsorted(cells, start))
+    r0, c0 = divmod(goal, grid.cols)
+    near = [r * grid.cols + c
+            for r in range(max(r0 - _SNAP_CELLS, 0), min(r0 + _SNAP_CELLS + 1, grid.rows))
+            for c in range(max(c0 - _SNAP_CELLS, 0), min(c0 + _SNAP_CELLS + 1, grid.cols))]
+    if not any(stand[i] and graph["labels"][int(np.searchsorted(cells, i))]
+               == graph["labels"][a] for i in near):
+        return None  # no floor there joins the start's: answered at once
+    dist, pred = dijkstra(matrix, indices=a, return_predecessors=True)
+    best = None
+    for r in range(max(r0 - _SNAP_CELLS, 0), min(r0 + _SNAP_CELLS + 1, grid.rows)):
+        for c in range(max(c0 - _SNAP_CELLS, 0), min(c0 + _SNAP_CELLS + 1, grid.cols)):
+            i = r * grid.cols + c
+            if not stand[i]:
+                continue
+            k = int(np.searchsorted(cells, i))
+            if np.isfinite(dist[k]):
+                d = (r - r0) ** 2 + (c - c0) ** 2
+                if best is None or (d, i) < best[:2]:
+                    best = (d, i, k)
+    if best is None:
+        return None
+    path = [best[2]]
     while path[-1] != a:
         path.append(int(pred[path[-1]]))
     return [int(cells[i]) for i in reversed(path)]
