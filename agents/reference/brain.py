@@ -78,6 +78,11 @@ class Brain:
             mem.fail(done, SETBACKS[last["end_reason"]])
         elif done[0] == "go_to" and last["distance_moved"] < 30:
             mem.fail(done)  # "arrived" without moving: already there, and it did not help
+        elif done[0] == "go_to_object" and done[1]["object_id"] in mem.doors \
+                and last["distance_moved"] < 1:
+            # Standing at a door already open: asking again changes nothing, and the way
+            # through it is tried otherwise (a walk past it) instead of for ever.
+            mem.fail(done)
         if done[0] == "turn_and_use" and "pressed use on" in last["detail"]:
             for cid in _ids(last["detail"], "c"):
                 mem.escorted.add(cid)

@@ -241,6 +241,7 @@ def explore(mem: Memory) -> Decision | None:
     """Go through the nearest way out that leads somewhere not yet visited."""
     area = mem.view["area"]
     shut = exit_while_open(mem)
+    given_up: set[str] = set()
     if area is not None:
         fresh = sorted((w for w in area["ways_out"] if not w["visited"] and w["to"] != shut
                         and not locked_for_me(mem, w)),
@@ -249,11 +250,15 @@ def explore(mem: Memory) -> Decision | None:
             decision = through(mem, way, f"exploring {way['to_name']} ({way['to']})")
             if decision is not None:
                 return decision
+            given_up.add(way["id"])
     frontier = []
     for note in mem.areas.values():
         for way in note.ways.values():
+            # A way out of this very area that every try to pass has failed is no place to
+            # walk to: standing beside it, the next turn would walk to another such way
+            # and back, for ever.
             if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut \
-                    and not locked_for_me(mem, way):
+                    and not locked_for_me(mem, way) and way["id"] not in given_up:
                 frontier.append((mem.distance(way["position"]), way, note.spot))
     for _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
         # Walks keep to known floor: stop on this side of the way out, from where the

@@ -34,6 +34,10 @@ DOOR_WATCH = 12  # tics after use within which a door that opens starts to move
 MAX_RIDES = 3  # lifts a walk calls down and rides at most
 LOOK_REACH = 64.0  # a walk to where a monster was last seen stops this close to the spot
 NO_ROUTE = "No known route leads there; explore further."
+# A pickup walked up to but not taken that lies farther above or below the player's
+# feet than this is on another floor (Doom takes one no more than 8 units below them;
+# at his own height only a full player leaves one).
+PICKUP_REACH = 8.0
 
 
 def _route(session: DoomSession, goal: tuple[float, float], entering: int | None = None,
@@ -178,8 +182,24 @@ def go_to_object(session: DoomSession, play: Play, args: dict[str, Any]) -> Outc
             return (reason, _shut(session, args["object_id"], door), None)
     if session.spot_of(args["object_id"]) is None:
         return (reason, "Took it.", None)
+    if reason == "arrived" and wall is None and door is None:
+        below = _height_off(session, args["object_id"])
+        if abs(below) > PICKUP_REACH:
+            # Beside it on the map but on a ledge above or below: no touch takes it, and
+            # walking up to it again would not either.
+            return ("wrong_storey", f"It lies {abs(below):.0f} units "
+                    f"{'above' if below > 0 else 'below'}; it was not taken.", None)
     return (reason, "Walked up to it and pressed use." if reason == "arrived"
             else "Did not reach it.", None)
+
+
+def _height_off(session: DoomSession, ep: str) -> float:
+    # How far a known thing stands above (positive) or below the player's feet.
+    found = session.ids.lookup(ep)
+    sighting = session.known.things.get(found[1]) if found is not None else None
+    if sighting is None:
+        return 0.0
+    return sighting.thing.z - session.engine.snap.counters["POSITION_Z"]
 
 
 def _door_moves(session: DoomSession, play: Play, door: DoorSpot) -> str:

@@ -30,6 +30,12 @@ REPLAN_TICS = 5  # tics between asks whether a walk must be planned again
 REFIRE_TICS = 20  # a pistol shot's whole cycle, so the next press is a fresh shot
 SIDESTEP_TICS = 35  # a fight's sidestep turns back this often
 SIDESTEP_LOOK = 48.0  # the floor this far to the side is tested before stepping there
+# Bearings off straight back (degrees) tried in turn when backing away from a biter, and
+# the distances along each whose floor must be clear (a wall, a drop, harm).
+BACK_TURNS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0)
+BACK_LOOK = (24.0, 48.0, 72.0)
+BODY = 48.0  # a point this near another monster is no room to back into
+SWITCH_MARGIN = 24.0  # a biter this much nearer than the target is answered first
 
 
 def heading_to(snap: Snapshot, point: tuple[float, float]) -> float:
@@ -81,6 +87,7 @@ class Play:
     # Whether the player may step to a point: level floor, no drop, nothing that hurts.
     footing: Callable[[tuple[float, float]], bool] = lambda point: True
     side: int = 1  # the way a fight sidesteps: 1 to the right, -1 to the left
+    back_turn: float | None = None  # the bearing off straight back a retreat keeps
 
     def go(self, heading: float | None, speed: float, *,
            use: bool = False) -> tuple[Snapshot, str | None]:
@@ -194,20 +201,63 @@ def aim_and_fire(play: Play, where: Callable[[], Thing | None],
         if snap.counters["SELECTED_WEAPON"] > 1 and snap.counters["SELECTED_WEAPON_AMMO"] <= 0:
             return "out_of_ammo"
         other = play.reflex.target(snap) if play.reflex is not None else None
-        if other is not None and other.id != monster.id \
-                and math.dist(snap.xy, (other.x, other.y)) <= MELEE_FIRE \
-                < math.dist(snap.xy, spot):
+        near = math.dist(snap.xy, (other.x, other.y)) if other is not None else math.inf
+        if other is not None and other.id != monster.id and near <= MELEE_FIRE \
+                and near < math.dist(snap.xy, spot) - SWITCH_MARGIN:
+            # Another one about to bite, nearer than the target: it is shot (and backed
+            # away from) first.
             monster, spot, unseen = other, (other.x, other.y), 0
         off = _off(snap, spot)
         aimed = abs(off) <= AIM_TOLERANCE and not unseen and worth_a_shot(snap, monster)
         # A biting monster this close is backed away from while firing: the player runs
         # faster than any of them, and each step back is a shot more before it bites.
-        back = -WALK if monster.name in BITERS and math.dist(snap.xy, spot) < BACK_OFF \
-            and rounds(snap) != math.inf else 0.0
-        _, reason = play.tic(forward=back, strafe=_sidestep(play, monster),
+        if monster.name in BITERS and math.dist(snap.xy, spot) < BACK_OFF \
+                and rounds(snap) != math.inf:
+            forward, strafe = back_off(play, spot)
+        else:
+            forward, strafe = 0.0, _sidestep(play, monster)
+        _, reason = play.tic(forward=forward, strafe=strafe,
                              turn=max(-MAX_TURN, min(MAX_TURN, off)), attack=play.trigger(aimed))
         if reason is not None:
             return reason
+
+
+def back_off(play: Play, spot: tuple[float, float]) -> tuple[float, float]:
+    """Forward and sideways thrust this tic away from a biting monster at a spot.
+
+    Straight back when the floor behind is clear; else the nearest bearing off it that
+    is (back and aside, then aside: circling the monster), so the player does not back
+    into a wall or a corner and stand there bitten. The bearing taken is kept while
+    its floor stays clear, so the retreat does not swing from tic to tic.
+    """
+    snap = play.last
+    away = heading_to(snap, spot) + 180.0
+    turns = ([play.back_turn] if play.back_turn is not None else []) + list(BACK_TURNS)
+    # Monsters are solid: a retreat past another one is stopped by it (and bitten).
+    others = [(t.x, t.y) for t in snap.things if t.category == "Monster"
+              and math.dist((t.x, t.y), spot) > 1.0
+              and math.dist((t.x, t.y), snap.xy) < BACK_LOOK[-1] + BODY]
+    best, clear = None, 0
+    for turn in turns:
+        heading = math.radians(away + turn)
+        free = 0
+        for reach in BACK_LOOK:
+            point = (snap.xy[0] + reach * math.cos(heading),
+                     snap.xy[1] + reach * math.sin(heading))
+            if not play.footing(point) or any(math.dist(point, o) < BODY for o in others):
+                break
+            free += 1
+        if free > clear:
+            best, clear = turn, free
+        if free == len(BACK_LOOK):
+            break
+    # With no bearing clear all the way (a corner), the one clear farthest still gains
+    # a step or two: standing still is bitten for certain.
+    play.back_turn = best if clear == len(BACK_LOOK) else None
+    if best is None:
+        return 0.0, 0.0
+    rel = math.radians(away + best - snap.angle)
+    return WALK * math.cos(rel), -WALK * math.sin(rel)
 
 
 def _sidestep(play: Play, monster: Thing) -> float:

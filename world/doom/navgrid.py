@@ -144,13 +144,15 @@ class NavGrid:
             out[:-shift, :] = pick(out[:-shift, :], cols[shift:, :])
         return out.reshape(-1)
 
-    def surfaces(self, heights: Heights) -> tuple[np.ndarray, np.ndarray]:
-        """Per cell, the floor a route counts there and the ceiling above it.
+    def surfaces(self, heights: Heights) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per cell, the floor a route counts there, the ceiling above it, the top floor.
 
         The ceiling is the lowest the player's box touches. The floor is the highest, as
         Doom stands the player, except on a ledge's edge (floors under the box more than
         a step apart): there it is the lowest, since a player that drifts a few units
-        off the edge falls, and a route along the edge would be stranded below.
+        off the edge falls, and a route along the edge would be stranded below. The top
+        floor is the highest under the box: a move climbs to it (Doom lifts the player
+        onto the highest floor his box touches, or stops him).
         """
         pairs = np.array([heights(s) for s in range(self.sectors)], dtype=np.float64)
         floors = np.append(pairs[:, 0], np.nan)[self.sector]
@@ -161,18 +163,18 @@ class NavGrid:
         floor = np.where(high - low > STEP, low, high)
         # Headroom is measured from where the player stands (the highest floor): the
         # ceiling given is lowered by as much as the counted floor lies below that.
-        return floor, ceiling - (high - floor)
+        return floor, ceiling - (high - floor), high
 
-    def _walkable(self, heights: Heights) -> tuple[list[float], list[bool]]:
+    def _walkable(self, heights: Heights) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         key = tuple(heights(s) for s in range(self.sectors))
         if self._cache.get("key") != key:
-            floor, ceiling = self.surfaces(heights)
+            floor, ceiling, top = self.surfaces(heights)
             stand = (~self.wall) & (self.sector < self.sectors) & (ceiling - floor >= HEIGHT)
-            cells, matrix = _graph(self, floor, stand)
+            cells, matrix = _graph(self, floor, top, stand)
             _, labels = connected_components(matrix, directed=True, connection="weak")
-            self._cache.update(key=key, floor=floor, stand=stand, cells=cells,
+            self._cache.update(key=key, floor=floor, top=top, stand=stand, cells=cells,
                                matrix=matrix, labels=labels)
-        return self._cache["floor"], self._cache["stand"]
+        return self._cache["floor"], self._cache["top"], self._cache["stand"]
 
     def _snap(self, point: Point, stand: list[bool]) -> int | None:
         """The walkable cell nearest a point, within a few cells."""
@@ -207,14 +209,22 @@ class NavGrid:
         None when no walk reaches the goal under these heights. Deterministic: the same
         grid, points and heights give the same waypoints.
         """
-        floor, stand = self._walkable(heights)
-        a, b = self._snap(start, stand), self._snap(goal, stand)
-        if a is None or b is None:
+        floor, top, stand = self._walkable(heights)
+        a = self._snap(start, stand)
+        if a is None:
+            return None
+        b = self._snap(goal, stand)
+        if b is None:
             return None
         cells = _search(self, a, b, self._cache)
         if cells is None:
+            # A goal on a ledge's edge (a room's middle drawn on a rail) is met at the
+            # nearest cell a walk reaches, a few cells off, as a goal in a wall is.
+            cells = _search_near(self, a, self.cell_of(*goal), stand, self._cache)
+        if cells is None:
             return None
-        points = [self.centre(c) for c in _pull(self, cells, floor, stand)[1:]]
+        b = cells[-1]
+        points = [self.centre(c) for c in _pull(self, cells, floor, top, stand)[1:]]
         if self.cell_of(*goal) == b:
             points = [*points[:-1], (float(goal[0]), float(goal[1]))]
         return points
@@ -280,21 +290,21 @@ _MOVES = ((0, 1, 1.0), (0, -1, 1.0), (1, 0, 1.0), (-1, 0, 1.0),
           (-1, -1, math.sqrt(2.0)))
 
 
-def _graph(grid: NavGrid, floor: np.ndarray, stand: np.ndarray) -> tuple[np.ndarray, object]:
+def _graph(grid: NavGrid, floor: np.ndarray, top: np.ndarray,
+           stand: np.ndarray) -> tuple[np.ndarray, object]:
     """The walkable cells (their flat indices) and the moves between them.
 
-    The moves are a sparse matrix: a move climbs at most a step, a diagonal one passes
-    no corner.
+    The moves are a sparse matrix: a move climbs at most a step (`_climbs`), and a
+    diagonal one passes no corner.
     """
     cells = np.flatnonzero(stand)
-    top = floor[cells] + STEP
     rows, cols, weights = [], [], []
     for dr, dc, w in _MOVES:
         nxt = cells + dr * grid.cols + dc
-        ok = stand[nxt] & (floor[nxt] <= top)
+        ok = stand[nxt] & _climbs(floor, top, cells, nxt)
         if dr and dc:
             for side in (cells + dc, cells + dr * grid.cols):
-                ok &= stand[side] & (floor[side] <= top)
+                ok &= stand[side] & _climbs(floor, top, cells, side)
         rows.append(cells[ok])
         cols.append(nxt[ok])
         weights.append(np.where(grid.hurt[nxt[ok]], w * _HURT_COST, w))
@@ -304,6 +314,21 @@ def _graph(grid: NavGrid, floor: np.ndarray, stand: np.ndarray) -> tuple[np.ndar
                          (pos[np.concatenate(rows)], pos[np.concatenate(cols)])),
                         shape=(len(cells), len(cells)))
     return cells, matrix
+
+
+def _climbs(floor: np.ndarray, top: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether moves from cells a to cells b climb at most a step.
+
+    The floor a route counts rises at most a step. Doom stands the player on the highest
+    floor his box touches (`top`), so a box reaching over a higher floor than at a is
+    entered only when that floor is a step up from a's counted floor and is no ledge's
+    edge there: a raised strip narrower than the box (a rail, a pillar's side) is a
+    ledge to climb, which a route along it would take for the floor below. Moving
+    along or off a ledge the box already reaches over (its top no higher) is fine.
+    """
+    reach = floor[a] + STEP
+    rises = (top[b] <= reach) & (top[b] - floor[b] <= STEP)
+    return (floor[b] <= reach) & ((top[b] <= top[a]) | rises)
 
 
 def _search(grid: NavGrid, start: int, goal: int, graph: dict) -> list[int] | None:
@@ -328,7 +353,40 @@ def _search(grid: NavGrid, start: int, goal: int, graph: dict) -> list[int] | No
     return [int(cells[i]) for i in reversed(path)]
 
 
-def _clear(grid: NavGrid, a: int, b: int, floor: np.ndarray, stand: np.ndarray) -> bool:
+def _search_near(grid: NavGrid, start: int, goal: int, stand: np.ndarray,
+                 graph: dict) -> list[int] | None:
+    """The cell path to the cell nearest `goal` (within a few cells) a walk reaches."""
+    cells, matrix = graph["cells"], graph["matrix"]
+    a = int(np.searchsorted(cells, start))
+    r0, c0 = divmod(goal, grid.cols)
+    near = [r * grid.cols + c
+            for r in range(max(r0 - _SNAP_CELLS, 0), min(r0 + _SNAP_CELLS + 1, grid.rows))
+            for c in range(max(c0 - _SNAP_CELLS, 0), min(c0 + _SNAP_CELLS + 1, grid.cols))]
+    if not any(stand[i] and graph["labels"][int(np.searchsorted(cells, i))]
+               == graph["labels"][a] for i in near):
+        return None  # no floor there joins the start's: answered at once
+    dist, pred = dijkstra(matrix, indices=a, return_predecessors=True)
+    best = None
+    for r in range(max(r0 - _SNAP_CELLS, 0), min(r0 + _SNAP_CELLS + 1, grid.rows)):
+        for c in range(max(c0 - _SNAP_CELLS, 0), min(c0 + _SNAP_CELLS + 1, grid.cols)):
+            i = r * grid.cols + c
+            if not stand[i]:
+                continue
+            k = int(np.searchsorted(cells, i))
+            if np.isfinite(dist[k]):
+                d = (r - r0) ** 2 + (c - c0) ** 2
+                if best is None or (d, i) < best[:2]:
+                    best = (d, i, k)
+    if best is None:
+        return None
+    path = [best[2]]
+    while path[-1] != a:
+        path.append(int(pred[path[-1]]))
+    return [int(cells[i]) for i in reversed(path)]
+
+
+def _clear(grid: NavGrid, a: int, b: int, floor: np.ndarray, top: np.ndarray,
+           stand: np.ndarray) -> bool:
     """A straight walk from cell a to cell b stays on walkable cells.
 
     It climbs no more than a step from one cell to the next, passes no corner and enters
@@ -346,7 +404,7 @@ def _clear(grid: NavGrid, a: int, b: int, floor: np.ndarray, stand: np.ndarray) 
     if not stand[cells].all():
         return False
     prev, nxt = cells[:-1], cells[1:]
-    if (floor[nxt] > floor[prev] + STEP).any():
+    if not _climbs(floor, top, prev, nxt).all():
         return False
     if (grid.hurt[nxt] & ~grid.hurt[prev]).any():
         return False
@@ -357,7 +415,7 @@ def _clear(grid: NavGrid, a: int, b: int, floor: np.ndarray, stand: np.ndarray) 
     return bool(stand[side_a].all() and stand[side_b].all())
 
 
-def _pull(grid: NavGrid, cells: list[int], floor: np.ndarray,
+def _pull(grid: NavGrid, cells: list[int], floor: np.ndarray, top: np.ndarray,
           stand: np.ndarray) -> list[int]:
     """The path's cells kept where a straight walk from the last kept one stops.
 
@@ -369,14 +427,14 @@ def _pull(grid: NavGrid, cells: list[int], floor: np.ndarray,
     while i < last:
         step = 1
         while i + step * 2 <= last and _clear(grid, cells[i], cells[i + step * 2], floor,
-                                              stand):
+                                              top, stand):
             step *= 2
         good = i + step
-        if step > 1 or _clear(grid, cells[i], cells[min(i + 2, last)], floor, stand):
+        if step > 1 or _clear(grid, cells[i], cells[min(i + 2, last)], floor, top, stand):
             lo, hi = good, min(i + step * 2, last + 1)
             while hi - lo > 1:
                 mid = (lo + hi) // 2
-                if _clear(grid, cells[i], cells[mid], floor, stand):
+                if _clear(grid, cells[i], cells[mid], floor, top, stand):
                     lo = mid
                 else:
                     hi = mid

@@ -16,6 +16,7 @@ from world.doom.engine import Thing
 from world.doom.geometry import HEADROOM
 from world.doom.known import describe
 from world.doom.mapview import STOREY, record_map
+from world.doom.returnfire import BITERS
 from world.doom.roomparts import Placed
 from world.doom.specials import CHARACTER_KINDS
 from world.observe.view import MAX_OBJECTS
@@ -26,6 +27,16 @@ if TYPE_CHECKING:
 MATCH_REACH = 32.0  # an engine thing this close to where the map places one of its name is it
 WEAPONS = {2: "pistol", 3: "shotgun", 4: "chaingun", 5: "rocket launcher",
            6: "plasma rifle", 7: "bfg"}
+# Each gun's ammunition pool (a game variable): Doom's status bar shows every pool, so
+# the player knows the rounds of a gun not in hand too.
+POOLS = {"pistol": "AMMO2", "shotgun": "AMMO3", "chaingun": "AMMO2",
+         "rocket launcher": "AMMO5", "plasma rifle": "AMMO6", "bfg": "AMMO6"}
+# Ammunition by name -> the gun it feeds (the view's `weapon` of an ammo object), so a
+# box is worth a walk only for a gun carried; a backpack feeds every gun.
+FEEDS = {"clip": "pistol", "box of bullets": "pistol", "shells": "shotgun",
+         "box of shells": "shotgun", "rocket": "rocket launcher",
+         "box of rockets": "rocket launcher", "energy cell": "plasma rifle",
+         "energy cell pack": "plasma rifle"}
 
 
 def _point(session: DoomSession, xy: tuple[float, float], z: float | None = None) -> list[float]:
@@ -51,7 +62,7 @@ def build_view(session: DoomSession) -> dict[str, Any]:
         # The weapon Doom has raised (it picks one itself: a new gun on pickup).
         "in_hand": f"i{int(c['SELECTED_WEAPON'])}" if weapon != "fist" else None,
         "carried": [{"id": f"i{slot}", "kind": "weapon", "name": name,
-                     "ammo": int(c["SELECTED_WEAPON_AMMO"]) if name == weapon else None,
+                     "ammo": int(c[POOLS[name]]),
                      "weapon": name}
                     for slot, name in WEAPONS.items() if c.get(f"WEAPON{slot}", 0) > 0],
         "keys": [],
@@ -83,14 +94,17 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                             "name": s.name, "position": _point(session, xy, s.thing.z),
                             "area": row_area, "distance": distance,
                             "objective": _targeted(session, s.name), "state": None,
-                            "weapon": None, "facing_deg": None, "view_angle_deg": None,
+                            "weapon": _weapon_of(s.kind, s.name),
+                            "facing_deg": None, "view_angle_deg": None,
                             "view_range": None})
         else:
             characters.append({"id": ids.thing(s.thing, "character"), "kind": s.name,
                                "position": _point(session, xy, s.thing.z), "area": row_area,
                                "health": 0.0 if s.down else 1.0, "down": s.down,
                                "alertness": "in_combat",
-                               "armed": True, "weapon": None, "friendly": False,
+                               # A demon or a chainsaw bites and fires nothing.
+                               "armed": s.thing.name not in BITERS, "weapon": None,
+                               "friendly": False,
                                "seen": "now" if s.now else "before",
                                "seen_tick": session.ticks_at(s.tic),
                                "distance": distance, "facing_deg": None,
@@ -107,6 +121,13 @@ def build_view(session: DoomSession) -> dict[str, Any]:
     return {"player": player, "area": area, "objectives": _objectives(session, objects),
             "characters": characters, "objects": objects, "doors": _doors(session, here),
             "hazards": [], "exit": None}
+
+
+def _weapon_of(kind: str, name: str) -> str | None:
+    # A weapon pickup names its own type, ammunition the gun it feeds (PROTOCOL.md).
+    if kind == "weapon":
+        return name
+    return FEEDS.get(name) if kind == "ammo" else None
 
 
 def _targeted(session: DoomSession, name: str) -> bool:
