@@ -28,12 +28,27 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # Deselected rather than skipped, so a run without --full lists no skip per test.
-    if config.getoption("--full"):
-        return
     full = [item for item in items if item.get_closest_marker("full")]
-    if full:
+    if full and not config.getoption("--full"):
         config.hook.pytest_deselected(items=full)
         items[:] = [item for item in items if not item.get_closest_marker("full")]
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker
+        _slow_first(items)
+
+
+def _slow_first(items: list[pytest.Item]) -> None:
+    """Hand out the slow tests outside any xdist_group before the quick ones.
+
+    Under `--dist loadgroup` the groups go out first (the most tests first), then each
+    other test as a unit of its own in this order. Slow ones first means the run ends on
+    quick tests spread over both workers, not on one worker's whole episode while the
+    other waits. Grouped tests keep their order, so a group's module fixtures are made
+    once; a run without workers keeps the files' order.
+    """
+    def late(item: pytest.Item) -> bool:
+        return not (item.get_closest_marker("slow") and not item.get_closest_marker("xdist_group"))
+
+    items.sort(key=late)  # stable: each part keeps the collection's order
 
 
 @pytest.fixture(scope="session")

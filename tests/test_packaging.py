@@ -21,6 +21,7 @@ import pytest
 from harness.check_cmd import level_files
 from harness.record import read_record
 from harness.sandbox import bubblewrap_problem
+from tests.level_factory import short_copy
 from tests.shared import ROOT
 from world.data_paths import LEVELS_DIR, SCHEMA_DIR
 
@@ -142,7 +143,9 @@ def test_wheel_installs_and_plays_from_another_directory(tmp_path):
         peek.write_text(PEEK_AGENT, encoding="utf-8")
         peek.chmod(0o755)
         levels = site / "world" / "_data" / "levels"
-        _run([str(harness), "run", "outpost", "--agent", f"{peek} {levels}", "--out", "peeks",
+        # Only its first turn matters: three decisions, not outpost's 900 game seconds.
+        short = short_copy(tmp_path / "short", "outpost", 3)
+        _run([str(harness), "run", str(short), "--agent", f"{peek} {levels}", "--out", "peeks",
               "--require-sandbox"], elsewhere, env)
         record = read_record(next((elsewhere / "peeks").glob("*/record.jsonl.gz")))
         notes = record.turns[0]["action"]["notes"]

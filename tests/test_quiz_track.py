@@ -187,6 +187,7 @@ def test_guessing_and_wording_score_near_chance(agent, observation, tmp_path) ->
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # 45 reference episodes (every level and difficulty), two at once
 def test_every_shipped_question_checks_against_a_fresh_build() -> None:
     import subprocess
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "build_quiz.py"), "--check"],

@@ -75,8 +75,12 @@ def test_interrupted_record_says_so(random_run, tmp_path) -> None:
 
 
 def test_shell_agent_runs_a_shipped_level(tmp_path) -> None:
-    summary = run("outpost", str(SHIPPED_AGENTS / "wait_agent.sh"), out_dir=tmp_path,
+    # Ten decisions: the shell agent's 200 waits on outpost as shipped are played and
+    # replayed in test_record_files.py.
+    level = short_copy(tmp_path / "level", "outpost", 10)
+    summary = run(str(level), str(SHIPPED_AGENTS / "wait_agent.sh"), out_dir=tmp_path,
                   settings=FAST)
+    assert summary["decisions"] == 10
     assert summary["agent"]["name"] == "wait-agent"
     assert summary["outcome"] in ("truncated", "failed", "completed")
 

@@ -37,24 +37,28 @@ from tests.shared import ROOT, SHIPPED_IDS
 FAST = RunSettings(hello_timeout_s=30, decision_timeout_s=30, grace_s=0.2)
 REFERENCE = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
 
-# The second process: restore the snapshot, play the record's later actions, print the
-# state hash before each turn's action and at the end (one JSON list).
+# The second process: restore each snapshot given, play the record's later actions, print
+# the state hash before each turn's action and at the end (one JSON list per snapshot).
+# Both snapshots of a run are restored in one process: a process start costs more than
+# the rest of many a level.
 _RESTORE_AND_PLAY = """
 import json, sys
 from harness.game import world_game
 from harness.level_refs import resolve
 from harness.snapshot import read_snapshot, restore
-snap = read_snapshot(sys.argv[1])
-later = json.loads(open(sys.argv[2]).read())
-game = restore(snap, resolve(sys.argv[3]).level, world_game)
-hashes = []
-for step in later:
-    game.view()
+level = resolve(sys.argv[2]).level
+out = []
+for path, later in json.loads(open(sys.argv[1]).read()):
+    game = restore(read_snapshot(path), level, world_game)
+    hashes = []
+    for step in later:
+        game.view()
+        hashes.append([game.tick, game.state_hash()])
+        if step is not None:
+            game.act(step["action"], dict(step["arguments"]))
     hashes.append([game.tick, game.state_hash()])
-    if step is not None:
-        game.act(step["action"], dict(step["arguments"]))
-hashes.append([game.tick, game.state_hash()])
-print(json.dumps(hashes))
+    out.append(hashes)
+print(json.dumps(out))
 """
 
 
@@ -81,29 +85,29 @@ def _two_processes(level_id: str, tmp_path: Path, summary: dict | None = None) -
     assert snap.state_hash == record.turns[cut]["state_hash"]
     path = tmp_path / "snap.json"
     write_snapshot(path, snap)
-    _restore_elsewhere(level_id, path, cut, steps, record, tmp_path)
     # And the snapshot the run itself kept when its first objective was done.
     kept = record.end.get("snapshots") or []
     assert kept, f"{level_id}: the run kept no snapshot"
-    _restore_elsewhere(level_id, Path(summary["run_dir"]) / kept[0]["file"], kept[0]["turn"],
-                       steps, record, tmp_path)
+    _restore_elsewhere(level_id, [(path, cut), (Path(summary["run_dir"]) / kept[0]["file"],
+                                                kept[0]["turn"])], steps, record, tmp_path)
 
 
-def _restore_elsewhere(level_id: str, path: Path, cut: int, steps: list, record,
+def _restore_elsewhere(level_id: str, snapshots: list[tuple[Path, int]], steps: list, record,
                        tmp_path: Path) -> None:
-    """Restore a snapshot file in a fresh process (another hash seed), play the rest there."""
-    later = tmp_path / "later.json"
-    later.write_text(json.dumps(steps[cut:]))
+    """Restore snapshot files (each taken before turn `cut`) in a fresh process with
+    another hash seed, and play the rest of the record there from each."""
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps([[str(path), steps[cut:]] for path, cut in snapshots]))
     # Another string hash seed than this process's: no set or dict order may leak in.
     env = {**os.environ,
            "PYTHONHASHSEED": "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"}
-    out = subprocess.run([sys.executable, "-c", _RESTORE_AND_PLAY, str(path), str(later),
-                          level_id], cwd=ROOT, capture_output=True, text=True, timeout=600,
-                         check=True, env=env)
-    hashes = json.loads(out.stdout)
-    expected = [[t["tick"], t["state_hash"]] for t in record.turns[cut:]]
-    expected.append([record.end["summary"]["game_ticks"], record.end["final_state_hash"]])
-    assert hashes == expected, f"{level_id}: the world restored from {path.name} diverged"
+    out = subprocess.run([sys.executable, "-c", _RESTORE_AND_PLAY, str(jobs), level_id],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600, check=True,
+                         env=env)
+    for (path, cut), hashes in zip(snapshots, json.loads(out.stdout), strict=True):
+        expected = [[t["tick"], t["state_hash"]] for t in record.turns[cut:]]
+        expected.append([record.end["summary"]["game_ticks"], record.end["final_state_hash"]])
+        assert hashes == expected, f"{level_id}: the world restored from {path.name} diverged"
 
 
 @pytest.mark.timeout(300)

@@ -26,6 +26,7 @@ from harness.stepwise_report import (
     stepwise_overall,
     summarise_stepwise,
 )
+from tests.level_factory import short_copy
 from tests.shared import ROOT
 
 FAST = RunSettings(hello_timeout_s=30, decision_timeout_s=30, grace_s=0.2)
@@ -53,15 +54,17 @@ def test_a_level_with_no_work_objective_has_no_chain(tmp_path) -> None:
 @pytest.mark.timeout(300)
 def test_a_reference_run_that_did_no_work_has_no_chain(tmp_path) -> None:
     # A verified record in the cache is taken as the reference run: one in which the
-    # player only waited did none of exit_switch's objectives.
+    # player only waited did none of exit_switch's objectives. Ten decisions of it, not
+    # 150: the cached record is replayed before it is taken.
     cache = tmp_path / "cache"
-    waited = run("exit_switch", WAIT, difficulty="normal", seed=0, out_dir=tmp_path / "runs",
+    level = str(short_copy(tmp_path / "level", "exit_switch", 10))
+    waited = run(level, WAIT, difficulty="normal", seed=0, out_dir=tmp_path / "runs",
                  settings=FAST)
-    assert not waited["success"]
-    home = cache / reference_key(resolve("exit_switch").level, "normal", 0)
+    assert not waited["success"] and waited["decisions"] == 10
+    home = cache / reference_key(resolve(level).level, "normal", 0)
     home.parent.mkdir(parents=True)
     shutil.move(waited["run_dir"], home)
-    result = play_chain("exit_switch", REFERENCE, "normal", 0, tmp_path / "chain", FAST, cache)
+    result = play_chain(level, REFERENCE, "normal", 0, tmp_path / "chain", FAST, cache)
     assert result["no_chain"] == "reference_did_none"
     assert result["reference"] == {"run_dir": str(home), "completed": False}
     assert result["missing"] == [1, 2, 3, 4]
