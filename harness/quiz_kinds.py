@@ -13,7 +13,8 @@ same episode so that none is wrong on its face:
 - `goal_sequence`: a medium goal; which operations, in order, led to it (its last
   `SEQUENCE_LENGTH` at most). The four options cross two orders (the true one and one
   permutation) with two contents (the true operations, and one swapped for an operation
-  of another goal), so every operation text and every order appears exactly twice.
+  of another goal that shares as many words with the goal as the one it replaces, as near
+  as the episode allows), so every operation text and every order appears exactly twice.
 - `consistency`: a medium goal; which instruction/action pair is consistent across the
   horizons (the instruction is a step of that goal, the action carries it out). Two
   turns with the same action, one in the goal and one outside whose instruction shares
@@ -189,7 +190,16 @@ def _goal_sequence(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
     if len(seq) < 2 or not foreign:
         return None
     swapped = list(seq)
-    swapped[rng.randrange(len(seq))] = rng.choice(foreign)
+    k = rng.randrange(len(seq))
+    # The swapped-in operation shares as many words with the goal as the one it replaces
+    # (as near as the episode allows), so the goal's wording does not point at the truth.
+    goal_words = _words(goal.text)
+
+    def gap(text: str) -> int:
+        return abs(len(_words(text) & goal_words) - len(_words(seq[k]) & goal_words))
+
+    nearest = min(gap(t) for t in foreign)
+    swapped[k] = rng.choice([t for t in foreign if gap(t) == nearest])
     for _ in range(20):
         order = list(range(len(seq)))
         rng.shuffle(order)
