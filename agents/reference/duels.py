@@ -29,9 +29,6 @@ from agents.reference.memory import Decision, Memory
 from agents.reference.reloads import top_up_calm
 from agents.reference.supplies import AWARE, gun_in_hand, hostile, ready_weapon
 
-# Memories (so episodes) whose last decision was a top-up that put off the hold after a kill.
-_HOLD_OWED: set[int] = set()
-
 
 def _calm(mem: Memory) -> bool:
     return not any(r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
@@ -55,12 +52,11 @@ def reload_then_hold(mem: Memory, stealth: bool) -> Decision | None:
     Returns:
         The top-up, or on the next decision the hold it put off; None otherwise.
     """
-    owed = id(mem) in _HOLD_OWED
-    _HOLD_OWED.discard(id(mem))
+    owed, mem.hold_owed = mem.hold_owed, False
     if hold_after_kill(mem, stealth) is not None:
         step = top_up_calm(mem)
         if step is not None:
-            _HOLD_OWED.add(id(mem))
+            mem.hold_owed = True
         return step
     done = mem.last_decision
     if owed and done is not None and done[0] == "equip" and _calm(mem) \

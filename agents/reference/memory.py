@@ -57,6 +57,8 @@ class Memory:
     trifles: set[str] = field(default_factory=set)  # names of pickups that gave next to nothing
     gains: dict[str, list[int]] = field(default_factory=dict)  # per pickup name, what each gave
     magazines: dict[str, int] = field(default_factory=dict)  # per gun, the most seen loaded
+    windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # seen, by id
+    hold_owed: bool = False  # the last decision was a top-up that put off a hold
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""

@@ -71,14 +71,11 @@ def _blind_camera(mem: Memory) -> Decision | None:
     return None
 
 
-_WINDOWS: dict[int, dict[str, dict[str, Any]]] = {}  # per memory: windows seen, by id
-
-
 def note_windows(mem: Memory) -> None:
     """Remember the windows of the area the player stands in (for shots through them)."""
     area = mem.view["area"]
     if area is not None:
-        _WINDOWS.setdefault(id(mem), {}).update({w["id"]: w for w in area["windows"]})
+        mem.windows.update({w["id"]: w for w in area["windows"]})
 
 
 def _vantage(mem: Memory, camera: dict[str, Any], shot: Decision) -> Decision | None:
@@ -86,7 +83,7 @@ def _vantage(mem: Memory, camera: dict[str, Any], shot: Decision) -> Decision | 
     # one. Standing back from the window on the far side from the camera keeps the
     # player behind the glass and, for a camera looking into its room, behind its view.
     key = ("vantage", camera["id"])
-    windows = [w for w in _WINDOWS.get(id(mem), {}).values() if w["to"] == camera["area"]]
+    windows = [w for w in mem.windows.values() if w["to"] == camera["area"]]
     if mem.failures[key] >= VANTAGES:
         return None
     if not windows:
