@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from world.doom.controls import Play, face, press_use, walk
-from world.doom.polygons import sector_of_sides
 from world.doom.rooms import STEP
 
 Route = Callable[[tuple[float, float], tuple[float, float], int | None], list | None]
@@ -41,22 +40,17 @@ def switches_by_lift(session: DoomSession) -> dict[int, list[Switch]]:
     known, rooms = session.known, session.layout.rooms
     lifts = {s for a in rooms.areas if a.kind == "lift" and a.index in known.areas
              for s in a.sectors}
-    sides = _sides(session)
+    sight = session.layout.sight  # per line, the sectors either side (a lift's own side)
     for (thing, _), switch in zip(session.switches, session.layout.ordered_switches(),
                                   strict=True):
         if switch.kind != "lift":
             continue
         for sector in switch.targets:
-            ridden = sector in sides[switch.line] and rooms.sector_area[sector] in known.visited
+            ridden = sector in (sight.front[switch.line], sight.back[switch.line]) \
+                and rooms.sector_area[sector] in known.visited
             if sector in lifts and (thing.id in known.things or ridden):
                 out.setdefault(sector, []).append(switch)
     return out
-
-
-def _sides(session: DoomSession) -> tuple[tuple[int, int], ...]:
-    # Per line, the sectors on its two sides (a lift's own side borders the lift).
-    front, back = sector_of_sides(session.layout.rooms.map)
-    return tuple(zip(front.tolist(), back.tolist(), strict=True))
 
 
 def lift_toward(session: DoomSession, goal: tuple[float, float], route: Route) -> int | None:
