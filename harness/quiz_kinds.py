@@ -194,9 +194,10 @@ def _goal_sequence(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
     # The swapped-in operation shares as many words with the goal as the one it replaces
     # (as near as the episode allows), so the goal's wording does not point at the truth.
     goal_words = _words(goal.text)
+    shared = len(_words(seq[k]) & goal_words)
 
     def gap(text: str) -> int:
-        return abs(len(_words(text) & goal_words) - len(_words(seq[k]) & goal_words))
+        return abs(len(_words(text) & goal_words) - shared)
 
     nearest = min(gap(t) for t in foreign)
     swapped[k] = rng.choice([t for t in foreign if gap(t) == nearest])
