@@ -26,6 +26,7 @@ from agents.reference.moves import (
     wander,
 )
 from agents.reference.plans import PLANS, open_work, targets_in_sight
+from agents.reference.regroup import hold_out_of_sight, step_out_of_sight
 from agents.reference.reloads import top_up_calm
 from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, ready_weapon, restock
@@ -103,9 +104,11 @@ class Brain:
         steps: list[Callable[[], Decision | None]] = [
             lambda: self._peek(stealth),
             lambda: self._cameras_first(stealth),
+            lambda: step_out_of_sight(mem, stealth),
             lambda: reload_then_hold(mem, stealth),
             lambda: gun_up(mem),
             lambda: top_up_calm(mem),
+            lambda: hold_out_of_sight(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
             lambda: _quiet(open_way(mem), stealth),
