@@ -26,7 +26,7 @@ from agents.reference.moves import (
     wander,
 )
 from agents.reference.plans import PLANS, open_work, targets_in_sight
-from agents.reference.regroup import hold_out_of_sight, step_out_of_sight
+from agents.reference.regroup import hold_out_of_sight, room_before_door, step_out_of_sight
 from agents.reference.reloads import top_up_calm
 from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, ready_weapon, restock
@@ -62,7 +62,9 @@ class Brain:
         mem.update(observation)
         note_windows(mem)
         self._learn()
-        decision = upstairs_leg(mem, self._choose())
+        stealth = any(o["kind"] in STEALTHY and o["counts"] and o["status"] == "todo"
+                      for o in mem.view["objectives"])
+        decision = upstairs_leg(mem, room_before_door(mem, self._choose(), stealth))
         mem.last_decision = decision
         return decision
 

@@ -15,11 +15,15 @@ from typing import Any
 
 from agents.reference.cover import hold_after_kill, retreat
 from agents.reference.memory import Decision, Memory
-from agents.reference.supplies import hostile
+from agents.reference.reloads import top_up_calm
+from agents.reference.supplies import AWARE, hostile
 
 REGROUP_REACH = 700.0  # a way out farther than this is no cover in time: hold where one stands
 REGROUP_S = 8.0  # a guard two rooms off walks to the shots in about this long
 LOOK_S = 1.0  # each look while holding: a guard seen arriving is shot before he shoots
+CLEAR_FIRST = 1500.0  # an unaware gunman this near in the room is dealt with before a door
+CLOSE_IN = 450.0  # how near the walk to him goes before the fight (shots from there land)
+OPEN_LEG_S = 3.0  # the walk toward him is cut short, so a look decides the fight
 LET_COME = 700.0  # a searching guard farther than this is let come nearer before the fight
 DOORWAY = 300.0  # a player this near the way into the fallen one's room stands in its view
 BACK = 150.0  # how far back from that doorway, and how far along its wall, the player hides
@@ -28,27 +32,39 @@ SNAP_DEG = 40.0
 
 
 def step_out_of_sight(mem: Memory, stealth: bool) -> Decision | None:
-    """Right after a kill that calls for a hold, walk out of sight through a visited way out.
+    """Right after a kill that calls for a hold, reload, then walk out of sight.
+
+    The reload runs on during the walk, so it is started first; the walk holds its fire:
+    shots at a guard still searching, from afar, only show him where the player is.
 
     Args:
         mem: The agent's memory.
         stealth: Whether the mission asks for quiet (no hold then).
 
     Returns:
-        A walk past the way out farthest from the fallen gunman, or None (no hold called
-        for, or no visited way out within reach: the hold then happens where one stands).
+        The top-up; or a walk past the way out farthest from the fallen gunman (or
+        beside the doorway into his room); or None (no hold called for, or no cover
+        within reach: the hold then happens where the player stands, see duels.py).
     """
-    if hold_after_kill(mem, stealth) is None or mem.last_decision is None:
+    done = mem.last_decision
+    if hold_after_kill(mem, stealth) is not None:
+        step = top_up_calm(mem)
+        if step is not None:
+            mem.hold_owed = True
+            return step
+    elif not (mem.hold_owed and done is not None and done[0] == "equip"):
         return None
-    fallen_id = mem.last_decision[1]["character_id"]
-    fallen = [r for r in mem.view["characters"] if r["id"] == fallen_id]
+    fallen = sorted((r for r in mem.view["characters"] if r["seen"] == "now" and r["down"]
+                     and r["friendly"] is not True), key=lambda r: (r["distance"], r["id"]))
     if not fallen:
         return None
-    why = f"{fallen_id} is down; stepping out of sight for whoever heard the shots"
-    step = retreat(mem, fallen, why, REGROUP_REACH) or _beside_doorway(mem, fallen[0], why)
-    if step is not None:
-        mem.regroup_until = mem.time_s + REGROUP_S
-    return step
+    why = f"{fallen[0]['id']} is down; stepping out of sight for whoever heard the shots"
+    step = retreat(mem, fallen[:1], why, REGROUP_REACH) or _beside_doorway(mem, fallen[0], why)
+    if step is None:
+        return None
+    mem.hold_owed = False
+    mem.regroup_until = mem.time_s + REGROUP_S
+    return step[0], {**step[1], "fire_on_way": False}, step[2]
 
 
 def _beside_doorway(mem: Memory, fallen: dict[str, Any], why: str) -> Decision | None:
@@ -109,3 +125,56 @@ def hold_out_of_sight(mem: Memory) -> Decision | None:
     why = f"holding out of sight; letting {', '.join(coming)} come" if coming \
         else "holding out of sight for whoever heard the shots"
     return ("wait", {"seconds": LOOK_S}, why)
+
+
+def room_before_door(mem: Memory, decision: Decision, stealth: bool) -> Decision:
+    """Before opening a door, close in on an unaware gunman in this room first.
+
+    A door opened while a gunman is still on his feet in the room lets the guard behind
+    it see the fight the gunman soon starts: the player meets both at once. Fought with
+    the door still shut, the one behind it only hears the shots, comes later and alone,
+    and finds the player out of sight (step_out_of_sight). Not while an alarm must not
+    sound (the gunman is left alone then); the fight itself starts once he is near
+    enough to count as a threat.
+
+    Args:
+        mem: The agent's memory.
+        decision: The step chosen.
+        stealth: Whether the mission asks for quiet.
+
+    Returns:
+        A short walk toward the gunman in place of opening a closed door, or the decision.
+    """
+    if stealth or not _opens_door(mem, decision):
+        return decision
+    guards = sorted((r for r in mem.view["characters"] if r["seen"] == "now" and hostile(r)
+                     and r["armed"] is not False and r["area"] == mem.here
+                     and r["alertness"] not in AWARE and r["distance"] < CLEAR_FIRST),
+                    key=lambda r: (r["distance"], r["id"]))
+    for row in guards:
+        x, y, z = mem.position
+        px, _, pz = row["position"]
+        keep = CLOSE_IN / max(row["distance"], 1.0)
+        step: Decision = ("go_to", {"x": round(px - (px - x) * keep, 1),
+                                    "z": round(pz - (pz - z) * keep, 1), "y": round(y, 1),
+                                    "time_limit_s": OPEN_LEG_S},
+                          f"{row['id']} is still up in this room: dealing with him before "
+                          "opening a door")
+        if row["distance"] > CLOSE_IN and not mem.failed(step, 2):
+            return step
+    return decision
+
+
+def _opens_door(mem: Memory, decision: Decision) -> bool:
+    # Pressing use on a closed door, or walking through a way out whose door is shut.
+    action, args = decision[0], decision[1]
+    if action == "go_to_object":
+        door = mem.doors.get(args["object_id"])
+        return door is not None and door["state"] in ("closed", "locked")
+    if action == "go_to_area":
+        way = next((w for w in (mem.view["area"] or {}).get("ways_out", [])
+                    if w["id"] == args["exit_id"]), None)
+        door = mem.doors.get((way or {}).get("door") or "")
+        return door is not None and door["state"] in ("closed", "locked")
+    return False
+
