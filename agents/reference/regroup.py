@@ -18,7 +18,7 @@ from agents.reference.memory import Decision, Memory
 from agents.reference.reloads import top_up_calm
 from agents.reference.supplies import AWARE, hostile
 
-REGROUP_REACH = 700.0  # a way out farther than this is no cover in time: hold where one stands
+REGROUP_REACH = 350.0  # a way out farther than this is a walk a guard may catch: hold nearer
 REGROUP_S = 8.0  # a guard two rooms off walks to the shots in about this long
 LOOK_S = 1.0  # each look while holding: a guard seen arriving is shot before he shoots
 CLEAR_FIRST = 1500.0  # an unaware gunman this near in the room is dealt with before a door
