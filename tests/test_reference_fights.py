@@ -56,3 +56,52 @@ def test_a_kill_that_left_the_player_a_hit_from_down_is_followed_by_a_medkit_not
     first, second = _after_kill([])
     assert first[0] == "equip"
     assert second[0] == "wait" and "holding" in second[2]
+
+
+def _objective(index: int, kind: str, targets: list[str]) -> dict[str, Any]:
+    return {"index": index, "status": "todo", "min_difficulty": "easy", "counts": True,
+            "text": "", "area": None, "area_name": None, "distance": None, "kind": kind,
+            "standing": False, "targets": targets, "point": None, "heading_to": None,
+            "located": True}
+
+
+def _holding_out(survive: bool, characters: list[dict[str, Any]]) -> dict[str, Any]:
+    # A player told to stay alive (or not), a brazier to shoot out 700 units off.
+    brazier = {**MEDKIT, "id": "o7", "kind": "breakable", "name": "signal brazier",
+               "position": [0.0, 0.0, 700.0], "distance": 700.0, "objective": True}
+    obs = _observation(1.0, 8, [brazier], None)
+    obs["view"]["characters"] = characters
+    obs["view"]["objectives"] = ([_objective(1, "survive", [])] if survive else []) + [
+        _objective(2, "destroy_object", ["o7"])]
+    return obs
+
+
+def test_holding_out_with_nobody_in_sight_a_shot_at_a_thing_is_a_short_look() -> None:
+    from agents.reference import brain, holdout
+
+    step = brain.Brain().decide(_holding_out(True, []), {})
+    assert step[0] == "shoot_object" and step[1] == {"object_id": "o7",
+                                                      "time_limit_s": holdout.LOOK_S}
+    # Not told to stay alive: the shot runs until the thing breaks.
+    step = brain.Brain().decide(_holding_out(False, []), {})
+    assert step[0] == "shoot_object" and step[1] == {"object_id": "o7"}
+    # An attacker in sight far off: the player knows where the shots come from.
+    far = {"id": "c1", "kind": "boss", "position": [0.0, 0.0, -1000.0], "area": "a1",
+           "health": 4.4, "down": False, "alertness": "unaware", "armed": False,
+           "weapon": None, "friendly": False, "seen": "now", "distance": 1000.0}
+    step = brain.Brain().decide(_holding_out(True, [far]), {})
+    assert step[0] == "shoot_object" and step[1] == {"object_id": "o7"}
+
+
+def test_holding_out_with_nobody_in_sight_a_wait_is_a_short_look() -> None:
+    from agents.reference import holdout
+    from agents.reference.memory import Memory
+
+    mem = Memory()
+    mem.update(_holding_out(True, []))
+    hold = ("wait", {"seconds": 3.0}, "c1 is down; holding here")
+    assert holdout.short_look(mem, hold) == ("wait", {"seconds": holdout.LOOK_S}, hold[2])
+    walk = ("go_to", {"x": 1.0, "z": 2.0}, "walking")
+    assert holdout.short_look(mem, walk) == walk  # only stand-still actions are cut
+    mem.update(_holding_out(False, []))
+    assert holdout.short_look(mem, hold) == hold

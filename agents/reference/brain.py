@@ -15,6 +15,7 @@ from agents.reference.cover import hold_after_kill, under_fire
 from agents.reference.doors import open_way
 from agents.reference.duels import gun_up, reload_then_hold
 from agents.reference.fight import CLOSE_RANGE, fight, threats
+from agents.reference.holdout import short_look
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     STEALTHY,
@@ -61,7 +62,7 @@ class Brain:
         mem.update(observation)
         note_windows(mem)
         self._learn()
-        decision = upstairs_leg(mem, self._choose())
+        decision = short_look(mem, upstairs_leg(mem, self._choose()))
         mem.last_decision = decision
         return decision
 
