@@ -9,7 +9,9 @@ decides where it fits around a fight:
   top-up comes first and the hold right after it, so whoever heard the shots meets a full
   magazine, not a hurt player walking off to a medkit;
 - a duel at range that the rounds loaded would not finish is reloaded for out of the
-  gunman's sight, when a way out is near and the player is not under fire.
+  gunman's sight, when a way out is near and the player is not under fire;
+- a kill that left the player a hit from down is followed by a walk to a known medkit,
+  not by the hold: whoever heard the shots finishes a player who waits for him there.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from agents.reference.cover import (
 from agents.reference.guns import firing_now, reloading_gun, shots_needed
 from agents.reference.memory import Decision, Memory
 from agents.reference.reloads import top_up_calm
-from agents.reference.supplies import AWARE, gun_in_hand, hostile, ready_weapon
+from agents.reference.supplies import AWARE, gun_in_hand, hostile, nearest_pickup, ready_weapon
+
+MEND = 0.3  # health under which a known medkit comes before holding the ground after a kill
 
 
 def _calm(mem: Memory) -> bool:
@@ -50,20 +54,21 @@ def reload_then_hold(mem: Memory, stealth: bool) -> Decision | None:
         stealth: Whether the mission asks for quiet (no hold then).
 
     Returns:
-        The top-up, or on the next decision the hold it put off; None otherwise.
+        The top-up, or on the next decision the hold it put off; a walk to a known
+        medkit instead of the hold when the player is a hit from down; None otherwise.
     """
     owed, mem.hold_owed = mem.hold_owed, False
     if hold_after_kill(mem, stealth) is not None:
         step = top_up_calm(mem)
         if step is not None:
             mem.hold_owed = True
-        return step
+        return step or _mend_first(mem)
     done = mem.last_decision
     if owed and done is not None and done[0] == "equip" and _calm(mem) \
             and not any(r["seen"] == "now" and (r["friendly"] is True or not r["down"])
                         for r in mem.view["characters"]):
-        return ("wait", {"seconds": HOLD_S}, "reloading after a kill; holding here for "
-                "whoever heard the shots")
+        return _mend_first(mem) or ("wait", {"seconds": HOLD_S}, "reloading after a kill; "
+                                    "holding here for whoever heard the shots")
     return None
 
 
@@ -100,3 +105,13 @@ def reload_in_cover(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     if step is not None:
         mem.failures[("fall_back", area["id"])] += 1
     return step
+
+
+def _mend_first(mem: Memory) -> Decision | None:
+    # A hold is worth its wait only to a player who survives the next duel: one a hit from
+    # down walks to a known medkit instead, with the top-up started just before running
+    # on the way.
+    if mem.view["player"]["health"] >= MEND or not _calm(mem):
+        return None
+    return nearest_pickup(mem, ("medkit",), "a hit from down after the fight: healing before "
+                          "holding", tries=1)

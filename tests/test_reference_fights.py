@@ -1,0 +1,107 @@
+"""The reference agent between and around fights: a hit from down after a kill, a hold.
+
+Each test folds hand-made observations into the agent's memory and asks for its next
+decision, so they run in milliseconds; whole episodes live in test_reference_agent.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PISTOL = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 24, "loaded": 8,
+          "weapon": "pistol"}
+MEDKIT = {"id": "o9", "kind": "medkit", "name": "medkit", "position": [600.0, 0.0, 0.0],
+          "area": "a1", "distance": 600.0, "objective": False, "state": None, "weapon": None,
+          "facing_deg": None, "view_angle_deg": None, "view_range": None}
+KILL = ("attack", {"character_id": "c1"}, "fighting guard c1")
+
+
+def _observation(health: float, loaded: int, objects: list[dict[str, Any]],
+                 last: dict[str, Any] | None, reloading: bool = False) -> dict[str, Any]:
+    # A player in area a1 beside a guard it has just put down.
+    player = {"position": [0.0, 0.0, 0.0], "health": health, "armour": 0.0, "in_hand": "o1",
+              "carried": [{**PISTOL, "loaded": loaded}], "keys": [], "reloading": reloading}
+    area = {"id": "a1", "name": "Room", "storey": "ground", "ways_out": [], "windows": []}
+    down = {"id": "c1", "kind": "guard", "position": [400.0, 0.0, 0.0], "area": "a1",
+            "health": 0.0, "down": True, "alertness": "in_combat", "armed": True,
+            "weapon": "pistol", "friendly": False, "seen": "now", "distance": 400.0}
+    view = {"player": player, "area": area, "objectives": [], "characters": [down],
+            "objects": objects, "doors": [], "hazards": [], "exit": None}
+    return {"turn": 1, "time_s": 1.0, "view": view, "last_result": last, "error": None}
+
+
+def _after_kill(objects: list[dict[str, Any]]) -> list[Any]:
+    # The decisions right after a kill that left the player at 0.05 health with four
+    # rounds of eight loaded: the top-up, then whatever comes once the reload runs.
+    from agents.reference import brain
+
+    player = brain.Brain()
+    player.decide(_observation(1.0, 8, objects, None), {})  # a full magazine holds eight
+    player.mem.last_decision = KILL
+    killed = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
+              "changes": [], "distance_moved": 0.0}
+    first = player.decide(_observation(0.05, 4, objects, killed), {})
+    reload = {"action": "equip", "end_reason": "arrived", "detail": "Reloading o1.",
+              "changes": [], "distance_moved": 0.0}
+    second = player.decide(_observation(0.05, 4, objects, reload, reloading=True), {})
+    return [first, second]
+
+
+def test_a_kill_that_left_the_player_a_hit_from_down_is_followed_by_a_medkit_not_a_hold() -> None:
+    first, second = _after_kill([MEDKIT])
+    assert first[0] == "equip" and "topping up" in first[2]
+    assert second[0] == "go_to_object" and second[1] == {"object_id": "o9"}
+    assert "healing before holding" in second[2]
+    # With no medkit known, holding the ground is still the best left.
+    first, second = _after_kill([])
+    assert first[0] == "equip"
+    assert second[0] == "wait" and "holding" in second[2]
+
+
+def _objective(index: int, kind: str, targets: list[str]) -> dict[str, Any]:
+    return {"index": index, "status": "todo", "min_difficulty": "easy", "counts": True,
+            "text": "", "area": None, "area_name": None, "distance": None, "kind": kind,
+            "standing": False, "targets": targets, "point": None, "heading_to": None,
+            "located": True}
+
+
+def _holding_out(survive: bool, characters: list[dict[str, Any]]) -> dict[str, Any]:
+    # A player told to stay alive (or not), a brazier to shoot out 700 units off.
+    brazier = {**MEDKIT, "id": "o7", "kind": "breakable", "name": "signal brazier",
+               "position": [0.0, 0.0, 700.0], "distance": 700.0, "objective": True}
+    obs = _observation(1.0, 8, [brazier], None)
+    obs["view"]["characters"] = characters
+    obs["view"]["objectives"] = ([_objective(1, "survive", [])] if survive else []) + [
+        _objective(2, "destroy_object", ["o7"])]
+    return obs
+
+
+def test_holding_out_with_nobody_in_sight_a_shot_at_a_thing_is_a_short_look() -> None:
+    from agents.reference import brain, holdout
+
+    step = brain.Brain().decide(_holding_out(True, []), {})
+    assert step[0] == "shoot_object" and step[1] == {"object_id": "o7",
+                                                      "time_limit_s": holdout.LOOK_S}
+    # Not told to stay alive: the shot runs until the thing breaks.
+    step = brain.Brain().decide(_holding_out(False, []), {})
+    assert step[0] == "shoot_object" and step[1] == {"object_id": "o7"}
+    # An attacker in sight far off: the player knows where the shots come from.
+    far = {"id": "c1", "kind": "boss", "position": [0.0, 0.0, -1000.0], "area": "a1",
+           "health": 4.4, "down": False, "alertness": "unaware", "armed": False,
+           "weapon": None, "friendly": False, "seen": "now", "distance": 1000.0}
+    step = brain.Brain().decide(_holding_out(True, [far]), {})
+    assert step[0] == "shoot_object" and step[1] == {"object_id": "o7"}
+
+
+def test_holding_out_with_nobody_in_sight_a_wait_is_a_short_look() -> None:
+    from agents.reference import holdout
+    from agents.reference.memory import Memory
+
+    mem = Memory()
+    mem.update(_holding_out(True, []))
+    hold = ("wait", {"seconds": 3.0}, "c1 is down; holding here")
+    assert holdout.short_look(mem, hold) == ("wait", {"seconds": holdout.LOOK_S}, hold[2])
+    walk = ("go_to", {"x": 1.0, "z": 2.0}, "walking")
+    assert holdout.short_look(mem, walk) == walk  # only stand-still actions are cut
+    mem.update(_holding_out(False, []))
+    assert holdout.short_look(mem, hold) == hold
