@@ -31,7 +31,7 @@ def _duel(tics: int) -> tuple[int, float]:
         return Snapshot(state["tic"], False, counters, (demon,), (), ())
 
     def advance(forward: float, strafe: float, turn: float, attack: bool,
-                use: bool) -> Snapshot:
+                use: bool, select: int = 0) -> Snapshot:
         a = math.radians(state["angle"])
         # Strafe is to the right: clockwise of the facing.
         vx = forward * math.cos(a) + strafe * math.sin(a)
@@ -83,7 +83,8 @@ def test_the_view_gives_every_gun_its_rounds_and_every_box_its_gun() -> None:
     # fetches rounds only for a gun it carries, never fetched a clip).
     from harness.level_refs import resolve
     from world.doom.known import Sighting, describe
-    from world.doom.view import FEEDS, POOLS
+    from world.doom.specials import feeds
+    from world.doom.view import POOLS
     from world.face import new_session
 
     session = new_session(resolve("doom:t01_e1m1_exit").level, "normal", 0)
@@ -102,8 +103,8 @@ def test_the_view_gives_every_gun_its_rounds_and_every_box_its_gun() -> None:
         assert carried == {"pistol": 37, "shotgun": 8}
         rows = [o for o in view["objects"] if o["kind"] == "ammo"]
         assert {o["name"] for o in rows} >= {"clip", "shells"}, rows
-        assert all(o["weapon"] == FEEDS[o["name"]] for o in rows if o["name"] != "backpack")
-        assert set(FEEDS.values()) <= set(POOLS)
+        assert all(o["weapon"] == feeds(o["name"]) for o in rows if o["name"] != "backpack")
+        assert {feeds(o["name"]) for o in rows if o["name"] != "backpack"} <= set(POOLS)
         # A weapon pickup names its type; a demon bites and carries no gun.
         guns = [t for t in snap.things if describe(t) is not None
                 and describe(t).kind == "weapon"]
@@ -138,7 +139,7 @@ def test_a_nearer_biter_is_answered_before_the_target() -> None:
                     "SELECTED_WEAPON": 2.0, "SELECTED_WEAPON_AMMO": 50.0}
         return Snapshot(len(turns), False, counters, (target, other), (), ())
 
-    def advance(forward, strafe, turn, attack, use) -> Snapshot:
+    def advance(forward, strafe, turn, attack, use, select=0) -> Snapshot:
         turns.append(turn)
         return snap()
 

@@ -53,7 +53,7 @@ def turn_delta(snap: Snapshot, heading: float) -> float:
 class Play:
     """One action's run: the tic function, its limit, and what it has done so far.
 
-    `advance(forward, strafe, turn, attack, use)` steps the engine and returns the
+    `advance(forward, strafe, turn, attack, use, select)` steps the engine and returns the
     snapshot; `interrupt()` returns an end reason that stops the action, or None.
     """
 
@@ -65,10 +65,11 @@ class Play:
     path: list[tuple[float, float]] = field(default_factory=list)
 
     def tic(self, forward: float = 0.0, strafe: float = 0.0, turn: float = 0.0,
-            attack: bool = False, use: bool = False) -> tuple[Snapshot, str | None]:
+            attack: bool = False, use: bool = False,
+            select: int = 0) -> tuple[Snapshot, str | None]:
         """One tic; the snapshot after it and the reason to stop, if any."""
         before = self.last
-        snap = self.advance(forward, strafe, turn, attack, use)
+        snap = self.advance(forward, strafe, turn, attack, use, select)
         self.tics += 1
         self.moved += math.dist(before.xy, snap.xy)
         if self.tics % 5 == 0:
