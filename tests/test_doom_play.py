@@ -64,9 +64,11 @@ def test_actions_without_doom_meaning_are_refused() -> None:
     level = resolve("doom:t17_my_way_home").level
     session = new_session(level, "normal", 0)
     try:
-        result = session.act("equip", {"item_id": "i2"})
-        assert result["end_reason"] == "refused"
-        assert result["ticks"] == 0
+        for action, args in (("use_item_on", {"item_id": "i2", "target_id": "o1"}),
+                             ("shoot_object", {"target_id": "o1"})):
+            result = session.act(action, args)
+            assert result["end_reason"] == "refused", action
+            assert result["ticks"] == 0
     finally:
         session.close()
 
