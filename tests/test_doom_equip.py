@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_doom_play import needs_engine
+from tests.doom_support import needs_engine
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from tests.test_doom_play import needs_engine
+from tests.doom_support import needs_engine
 
 WALL_X = -20.0  # the simulated floor ends here: a wall to the player's back
 BITE = 64.0  # a demon this close bites
