@@ -151,3 +151,37 @@ def test_a_nearer_biter_is_answered_before_the_target() -> None:
     play.last = snap()
     aim_and_fire(play, lambda: target, lambda spot: True)
     assert turns and all(t > 20 for t in turns), turns  # toward the north, not east
+
+
+def _fire_with_barrel(barrel_at: tuple[float, float]) -> int:
+    """Presses of attack in 60 tics at an imp 300 units east, facing it, a barrel placed."""
+    from world.doom.controls import Play, aim_and_fire
+    from world.doom.engine import Snapshot, Thing
+
+    imp = Thing(1, "DoomImp", "Monster", 300.0, 0.0, 0.0, 0.0)
+    barrel = Thing(2, "ExplosiveBarrel", "Misc", *barrel_at, 0.0, 0.0)
+    fired = []
+
+    def snap() -> Snapshot:
+        counters = {"POSITION_X": 0.0, "POSITION_Y": 0.0, "ANGLE": 0.0, "DEAD": 0.0,
+                    "SELECTED_WEAPON": 2.0, "SELECTED_WEAPON_AMMO": 50.0}
+        return Snapshot(len(fired), False, counters, (imp, barrel), (), ())
+
+    def advance(forward, strafe, turn, attack, use, select=0) -> Snapshot:
+        fired.append(attack)
+        return snap()  # the player stands where he is: the line of fire stays
+
+    play = Play(advance=advance, interrupt=lambda: None, limit_tics=60)
+    play.last = snap()
+    assert aim_and_fire(play, lambda: imp, lambda spot: True) == "gave_up"
+    return sum(fired)
+
+
+@needs_engine
+def test_no_shot_bursts_a_barrel_beside_the_player() -> None:
+    # A barrel 60 units ahead in the line of fire would take the shot and blow up in
+    # the player's face (E1M1's barrel room cost 75 health at once): the fire waits.
+    assert _fire_with_barrel((60.0, 4.0)) == 0
+    # Off the line, or far beyond the blast's reach of the player, it does not stop it.
+    assert _fire_with_barrel((60.0, 80.0)) >= 2
+    assert _fire_with_barrel((290.0, 0.0)) >= 2
