@@ -46,6 +46,7 @@ SAME_FLOOR = 150.0  # heights closer than this are one storey (storeys lie hundr
 SETBACKS: dict[str, int] = {"stuck": 2, "unreachable": 3, "refused": 3, "door_closed": 1,
                             "wrong_storey": 2, "out_of_ammo": 1, "target_gone": 1,
                             "no_known_route": 3}
+UNREACHED_PICKUP = 3  # a pickup walked up to on another floor: as often as any gives up
 
 
 class Brain:
@@ -79,7 +80,11 @@ class Brain:
         last, done = mem.last, mem.last_decision
         if last is None or done is None:
             return
-        if last["end_reason"] in SETBACKS:
+        if last["end_reason"] == "wrong_storey" and done[0] == "go_to_object":
+            # A pickup found lying on a ledge above or below is not taken by walking up
+            # to it again from here: the next walk would end the same way.
+            mem.fail(done, UNREACHED_PICKUP)
+        elif last["end_reason"] in SETBACKS:
             mem.fail(done, SETBACKS[last["end_reason"]])
         elif done[0] == "go_to" and last["distance_moved"] < 30:
             mem.fail(done)  # "arrived" without moving: already there, and it did not help
