@@ -14,9 +14,10 @@ import math
 from typing import Any
 
 from agents.reference.cover import hold_after_kill, retreat
+from agents.reference.duels import MEND
 from agents.reference.memory import Decision, Memory
 from agents.reference.reloads import top_up_calm
-from agents.reference.supplies import AWARE, hostile
+from agents.reference.supplies import AWARE, hostile, nearest_pickup
 
 REGROUP_REACH = 350.0  # a way out farther than this is a walk a guard may catch: hold nearer
 REGROUP_S = 8.0  # a guard two rooms off walks to the shots in about this long
@@ -54,6 +55,8 @@ def step_out_of_sight(mem: Memory, stealth: bool) -> Decision | None:
             return step
     elif not (mem.hold_owed and done is not None and done[0] == "equip"):
         return None
+    if mem.view["player"]["health"] < MEND and nearest_pickup(mem, ("medkit",), "", 1):
+        return None  # a hit from down: a known medkit first (duels.reload_then_hold)
     fallen = sorted((r for r in mem.view["characters"] if r["seen"] == "now" and r["down"]
                      and r["friendly"] is not True), key=lambda r: (r["distance"], r["id"]))
     if not fallen:
