@@ -109,8 +109,10 @@ def test_with_no_way_back_near_the_player_hides_beside_the_doorway_the_shots_wen
     # A step back from the doorway's wall and along it: out of the next room's view.
     assert step[1]["z"] == -120.0 and abs(step[1]["x"]) == 250.0
     assert step[1]["fire_on_way"] is False
-    # While an alarm must not sound, no hold is called for.
+    # While an alarm must not sound, no hold is called for; nor while a courier runs.
     assert regroup.step_out_of_sight(mem, True) is None
+    mem.view["objectives"] = [{"kind": "intercept", "counts": True, "status": "todo"}]
+    assert regroup.step_out_of_sight(mem, False) is None
 
 
 def test_an_unaware_gunman_in_the_room_is_closed_in_on_before_a_door_is_opened() -> None:

@@ -19,6 +19,7 @@ from agents.reference.memory import Decision, Memory
 from agents.reference.reloads import top_up_calm
 from agents.reference.supplies import AWARE, hostile, nearest_pickup
 
+HURRIED = frozenset({"intercept"})  # objectives that a hold out of sight would lose
 REGROUP_REACH = 350.0  # a way out farther than this is a walk a guard may catch: hold nearer
 REGROUP_S = 8.0  # a guard two rooms off walks to the shots in about this long
 LOOK_S = 1.0  # each look while holding: a guard seen arriving is shot before he shoots
@@ -48,6 +49,9 @@ def step_out_of_sight(mem: Memory, stealth: bool) -> Decision | None:
         within reach: the hold then happens where the player stands, see duels.py).
     """
     done = mem.last_decision
+    if any(o["kind"] in HURRIED and o["counts"] and o["status"] == "todo"
+           for o in mem.view["objectives"]):
+        return None  # one on the run gets away during the hold: the chase goes on
     if hold_after_kill(mem, stealth) is not None:
         step = top_up_calm(mem)
         if step is not None:
