@@ -16,6 +16,7 @@ from agents.reference.doors import open_way
 from agents.reference.duels import gun_up, reload_then_hold
 from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.holdout import short_look
+from agents.reference.longgun import best_gun_up
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     STEALTHY,
@@ -106,6 +107,7 @@ class Brain:
             lambda: self._cameras_first(stealth),
             lambda: reload_then_hold(mem, stealth),
             lambda: gun_up(mem),
+            lambda: best_gun_up(mem),
             lambda: top_up_calm(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
