@@ -8,10 +8,57 @@ from __future__ import annotations
 
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import enter_area, explore, use_thing
+from agents.reference.supplies import AWARE, FRESH, hostile, still_there
+
+KIT_DETOUR = 1200.0  # a known medkit nearer than this is fetched before opening onto guards
+GUARD_NEAR = 2500.0  # a gunman seen nearer than this may stand behind the door or come to it
 
 
 def open_way(mem: Memory) -> Decision | None:
-    """Deal with the door that stopped the last walk: use it, fetch its key or press its panel."""
+    """Deal with the door that stopped the last walk: use it, fetch its key or press its panel.
+
+    A hurt player about to open a door with gunmen about fetches a known medkit first.
+    """
+    step = _open_way(mem)
+    if step is None or not _opens_door(mem, step):
+        return step
+    return fresh_for_door(mem) or step
+
+
+def _opens_door(mem: Memory, step: Decision) -> bool:
+    # A press on a door or on a panel: what lies behind it meets the player next.
+    thing = step[1].get("object_id", "") if step[0] == "go_to_object" else ""
+    row = mem.objects.get(thing)
+    return thing in mem.doors or (row is not None and row["kind"] == "panel")
+
+
+def fresh_for_door(mem: Memory) -> Decision | None:
+    """A walk to a known medkit nearby before opening a door while hurt with gunmen about.
+
+    A door opened onto a guard starts a duel at his range, and a second one nearby,
+    woken by the shots, starts the next before any medkit can be reached: the health
+    lost in the first decides the second. Not when an alarm must not sound (the walk
+    back crosses guarded ground for nothing) nor with a gunman already after the player.
+    """
+    if mem.view["player"]["health"] >= FRESH:
+        return None
+    rows = [r for r in mem.view["characters"] if hostile(r) and r["armed"] is not False
+            and r["id"] not in mem.downed and r["distance"] < GUARD_NEAR]
+    if not rows or any(r["seen"] == "now" and r["alertness"] in AWARE for r in rows):
+        return None
+    present = still_there(mem)
+    kits = [o for o in mem.objects.values() if o["kind"] == "medkit" and o["id"] in present
+            and mem.distance(o["position"]) < KIT_DETOUR]
+    for kit in sorted(kits, key=lambda o: (mem.distance(o["position"]), o["id"])):
+        if mem.failures[("go_to_object", kit["id"])] == 0:
+            step = use_thing(mem, kit["id"], f"healing before opening the way with gunmen "
+                             f"about: {kit['name']} {kit['id']}")
+            if step is not None:
+                return step
+    return None
+
+
+def _open_way(mem: Memory) -> Decision | None:
     door_id = mem.blocking_door
     if door_id is None:
         return None
