@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 
-from tests.test_doom_play import needs_engine
+from tests.doom_support import needs_engine
 
 WALL_X = -20.0  # the simulated floor ends here: a wall to the player's back
 BITE = 64.0  # a demon this close bites
@@ -31,7 +31,7 @@ def _duel(tics: int) -> tuple[int, float]:
         return Snapshot(state["tic"], False, counters, (demon,), (), ())
 
     def advance(forward: float, strafe: float, turn: float, attack: bool,
-                use: bool) -> Snapshot:
+                use: bool, select: int = 0) -> Snapshot:
         a = math.radians(state["angle"])
         # Strafe is to the right: clockwise of the facing.
         vx = forward * math.cos(a) + strafe * math.sin(a)
@@ -83,7 +83,8 @@ def test_the_view_gives_every_gun_its_rounds_and_every_box_its_gun() -> None:
     # fetches rounds only for a gun it carries, never fetched a clip).
     from harness.level_refs import resolve
     from world.doom.known import Sighting, describe
-    from world.doom.view import FEEDS, POOLS
+    from world.doom.specials import feeds
+    from world.doom.view import POOLS
     from world.face import new_session
 
     session = new_session(resolve("doom:t01_e1m1_exit").level, "normal", 0)
@@ -102,8 +103,8 @@ def test_the_view_gives_every_gun_its_rounds_and_every_box_its_gun() -> None:
         assert carried == {"pistol": 37, "shotgun": 8}
         rows = [o for o in view["objects"] if o["kind"] == "ammo"]
         assert {o["name"] for o in rows} >= {"clip", "shells"}, rows
-        assert all(o["weapon"] == FEEDS[o["name"]] for o in rows if o["name"] != "backpack")
-        assert set(FEEDS.values()) <= set(POOLS)
+        assert all(o["weapon"] == feeds(o["name"]) for o in rows if o["name"] != "backpack")
+        assert {feeds(o["name"]) for o in rows if o["name"] != "backpack"} <= set(POOLS)
         # A weapon pickup names its type; a demon bites and carries no gun.
         guns = [t for t in snap.things if describe(t) is not None
                 and describe(t).kind == "weapon"]
@@ -138,7 +139,7 @@ def test_a_nearer_biter_is_answered_before_the_target() -> None:
                     "SELECTED_WEAPON": 2.0, "SELECTED_WEAPON_AMMO": 50.0}
         return Snapshot(len(turns), False, counters, (target, other), (), ())
 
-    def advance(forward, strafe, turn, attack, use) -> Snapshot:
+    def advance(forward, strafe, turn, attack, use, select=0) -> Snapshot:
         turns.append(turn)
         return snap()
 
@@ -150,3 +151,37 @@ def test_a_nearer_biter_is_answered_before_the_target() -> None:
     play.last = snap()
     aim_and_fire(play, lambda: target, lambda spot: True)
     assert turns and all(t > 20 for t in turns), turns  # toward the north, not east
+
+
+def _fire_with_barrel(barrel_at: tuple[float, float]) -> int:
+    """Presses of attack in 60 tics at an imp 300 units east, facing it, a barrel placed."""
+    from world.doom.controls import Play, aim_and_fire
+    from world.doom.engine import Snapshot, Thing
+
+    imp = Thing(1, "DoomImp", "Monster", 300.0, 0.0, 0.0, 0.0)
+    barrel = Thing(2, "ExplosiveBarrel", "Misc", *barrel_at, 0.0, 0.0)
+    fired = []
+
+    def snap() -> Snapshot:
+        counters = {"POSITION_X": 0.0, "POSITION_Y": 0.0, "ANGLE": 0.0, "DEAD": 0.0,
+                    "SELECTED_WEAPON": 2.0, "SELECTED_WEAPON_AMMO": 50.0}
+        return Snapshot(len(fired), False, counters, (imp, barrel), (), ())
+
+    def advance(forward, strafe, turn, attack, use, select=0) -> Snapshot:
+        fired.append(attack)
+        return snap()  # the player stands where he is: the line of fire stays
+
+    play = Play(advance=advance, interrupt=lambda: None, limit_tics=60)
+    play.last = snap()
+    assert aim_and_fire(play, lambda: imp, lambda spot: True) == "gave_up"
+    return sum(fired)
+
+
+@needs_engine
+def test_no_shot_bursts_a_barrel_beside_the_player() -> None:
+    # A barrel 60 units ahead in the line of fire would take the shot and blow up in
+    # the player's face (E1M1's barrel room cost 75 health at once): the fire waits.
+    assert _fire_with_barrel((60.0, 4.0)) == 0
+    # Off the line, or far beyond the blast's reach of the player, it does not stop it.
+    assert _fire_with_barrel((60.0, 80.0)) >= 2
+    assert _fire_with_barrel((290.0, 0.0)) >= 2

@@ -22,9 +22,9 @@ import pytest
 from harness.level_refs import resolve
 from harness.text_view import render_text_view
 from harness.turns import _PUBLIC_RESULT_KEYS
+from tests.doom_support import needs_engine
 from tests.knowledge_kit import observation_of
 from tests.shared import ROOT
-from tests.test_doom_play import needs_engine
 from world.errors import UnknownIdError, WorldError
 from world.face import new_session
 

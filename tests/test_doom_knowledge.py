@@ -14,8 +14,8 @@ import pytest
 
 from harness.level_refs import resolve
 from harness.text_view import render_text_view
+from tests.doom_support import needs_engine
 from tests.knowledge_kit import observation_of
-from tests.test_doom_play import needs_engine
 from world.doom import lifts
 from world.doom.known import Sighting, describe
 from world.doom.lifts import switches_by_lift

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from tests.test_doom_play import needs_engine
+from tests.doom_support import needs_engine
 
 STEP = 24.0
 # The box's half width is 16; the route grid places it to within a few units, and a

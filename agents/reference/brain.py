@@ -28,6 +28,7 @@ from agents.reference.moves import (
     wander,
 )
 from agents.reference.plans import PLANS, open_work, targets_in_sight
+from agents.reference.regroup import hold_out_of_sight, room_before_door, step_out_of_sight
 from agents.reference.reloads import top_up_calm
 from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, hostile, ready_weapon, restock
@@ -46,6 +47,7 @@ SAME_FLOOR = 150.0  # heights closer than this are one storey (storeys lie hundr
 SETBACKS: dict[str, int] = {"stuck": 2, "unreachable": 3, "refused": 3, "door_closed": 1,
                             "wrong_storey": 2, "out_of_ammo": 1, "target_gone": 1,
                             "no_known_route": 3}
+UNREACHED_PICKUP = 3  # a pickup walked up to on another floor: as often as any gives up
 
 
 class Brain:
@@ -63,7 +65,10 @@ class Brain:
         mem.update(observation)
         note_windows(mem)
         self._learn()
-        decision = short_look(mem, upstairs_leg(mem, self._choose()))
+        stealth = any(o["kind"] in STEALTHY and o["counts"] and o["status"] == "todo"
+                      for o in mem.view["objectives"])
+        decision = short_look(mem, upstairs_leg(mem, room_before_door(mem, self._choose(),
+                                                                      stealth)))
         mem.last_decision = decision
         return decision
 
@@ -76,7 +81,11 @@ class Brain:
         last, done = mem.last, mem.last_decision
         if last is None or done is None:
             return
-        if last["end_reason"] in SETBACKS:
+        if last["end_reason"] == "wrong_storey" and done[0] == "go_to_object":
+            # A pickup found lying on a ledge above or below is not taken by walking up
+            # to it again from here: the next walk would end the same way.
+            mem.fail(done, UNREACHED_PICKUP)
+        elif last["end_reason"] in SETBACKS:
             mem.fail(done, SETBACKS[last["end_reason"]])
         elif done[0] == "go_to" and last["distance_moved"] < 30:
             mem.fail(done)  # "arrived" without moving: already there, and it did not help
@@ -105,10 +114,12 @@ class Brain:
         steps: list[Callable[[], Decision | None]] = [
             lambda: self._peek(stealth),
             lambda: self._cameras_first(stealth),
+            lambda: step_out_of_sight(mem, stealth),
             lambda: reload_then_hold(mem, stealth),
             lambda: gun_up(mem),
             lambda: best_gun_up(mem),
             lambda: top_up_calm(mem),
+            lambda: hold_out_of_sight(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
             lambda: _quiet(open_way(mem), stealth),

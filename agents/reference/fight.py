@@ -36,6 +36,7 @@ from agents.reference.supplies import (
     restock,
     rounds,
     still_there,
+    weapon_against,
 )
 
 THREAT_RANGE = 1500.0
@@ -221,7 +222,7 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         if decision is not None and decision[0] == "attack":
             # The gun for this duel: one that finishes it without a reload, if carried;
             # else the one in hand, reloaded before the duel rather than in it.
-            return (ready_weapon(mem, row["health"], row["distance"])
+            return (weapon_against(mem, row, row["health"], row["distance"])
                     or reload_first(mem, row) or decision)
         if decision is not None:
             return ready_weapon(mem) or decision

@@ -26,6 +26,7 @@ UNKNOWN_FIRE = (4, 450.0)  # a kind not in the table: as a sidearm
 # A duel the player has not chosen yet: an ordinary gunman across a room.
 TYPICAL_HEALTH = 1.0
 TYPICAL_RANGE = 800.0
+ARMS_LENGTH = 100.0  # where a duel with one that only bites is fought: he runs up to bite
 
 
 def shots_needed(gun: dict[str, Any], health: float, distance: float) -> int:
@@ -74,6 +75,21 @@ def choose(player: dict[str, Any], guns: list[dict[str, Any]], health: float, di
 
     # A stable sort keeps the order of pickup among equals; the last picked up goes first.
     return list(reversed(sorted(guns, key=key)))
+
+
+def at_arms_length(guns: list[dict[str, Any]], health: float,
+                   rank: Any) -> list[dict[str, Any]]:
+    """Guns best first against one that only bites: it runs up, so the duel is close.
+
+    Fewest shots at arm's length first (a scattergun's whole cone lands there), among
+    guns whose rounds fire those shots; then the kind's rank.
+    """
+    def key(gun: dict[str, Any]) -> tuple[bool, int, float]:
+        need = shots_needed(gun, health, ARMS_LENGTH)
+        total = (gun.get("loaded") or 0) + (gun.get("ammo") or 0)
+        return (total < need, need, -rank(gun))
+
+    return sorted(guns, key=key)
 
 
 def draw(mem: Memory, guns: list[dict[str, Any]]) -> Decision | None:

@@ -59,6 +59,7 @@ class Memory:
     magazines: dict[str, int] = field(default_factory=dict)  # per gun, the most seen loaded
     windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # seen, by id
     hold_owed: bool = False  # the last decision was a top-up that put off a hold
+    regroup_until: float = -1.0  # game time a hold out of sight after a kill lasts until
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""

@@ -40,6 +40,7 @@ from agents.reference.supplies import (
     hostile,
     ready_weapon,
     restock,
+    weapon_against,
 )
 
 Objective = dict[str, Any]
@@ -164,7 +165,7 @@ def neutralise(mem: Memory, obj: Objective) -> Decision | None:
     for row in sorted(rows, key=lambda r: (r["seen"] != "now", r["distance"], r["id"])):
         decision = attack(mem, row, f"{why} {row['id']}")
         if decision is not None and row["seen"] == "now":
-            return ready_weapon(mem) or _reload_for(mem, row, decision) or decision
+            return weapon_against(mem, row) or _reload_for(mem, row, decision) or decision
         step = walk_to(mem, row["position"], f"{why} {row['id']} (last seen there)")
         if step is not None and row["distance"] > NEAR:
             return step
@@ -201,7 +202,7 @@ def targets_in_sight(mem: Memory, objectives: list[Objective]) -> Decision | Non
             decision = attack(mem, row, f"objective {obj['index']}: put down {row['id']} "
                               "from here")
             if decision is not None:
-                return ready_weapon(mem) or _reload_for(mem, row, decision) or decision
+                return weapon_against(mem, row) or _reload_for(mem, row, decision) or decision
     return None
 
 
@@ -227,7 +228,7 @@ def frags(mem: Memory, obj: Objective) -> Decision | None:
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
         decision = attack(mem, row, f"objective {obj['index']}: frag {row['id']}")
         if decision is not None:
-            return ready_weapon(mem) or _reload_for(mem, row, decision) or decision
+            return weapon_against(mem, row) or _reload_for(mem, row, decision) or decision
     return explore(mem) or wander(mem)
 
 

@@ -10,7 +10,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agents.reference.guns import TYPICAL_HEALTH, TYPICAL_RANGE, choose, draw
+from agents.reference.guns import (
+    ARMS_LENGTH,
+    TYPICAL_HEALTH,
+    TYPICAL_RANGE,
+    at_arms_length,
+    choose,
+    draw,
+    shots_needed,
+)
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import use_thing
 
@@ -32,6 +40,7 @@ ARMOUR_DETOUR = 900.0  # armour in view closer than this is worth the walk while
 # Objective kinds done with the hands (a press, a pickup, a gadget held to a thing): the
 # first target is the thing, any further ones the tools of which one must be carried.
 HAND_WORK = frozenset({"use_object", "collect_item", "gadget_on_object"})
+CLOSE_QUARTERS = 200.0  # a duel this close is fought as at arm's length
 FRESH = 0.85  # health under which a known medkit comes before a fight started on purpose
 
 
@@ -64,6 +73,17 @@ def ready_weapon(mem: Memory, health: float = TYPICAL_HEALTH,
     player = mem.view["player"]
     guns = [c for c in player["carried"] if has_rounds(c)]
     return draw(mem, choose(player, guns, health, distance, rank))
+
+
+def weapon_against(mem: Memory, row: dict[str, Any], health: float = TYPICAL_HEALTH,
+                   distance: float = TYPICAL_RANGE) -> Decision | None:
+    """The gun for a duel with this character: against one that only bites (the view's
+    `armed` false) or one already at close quarters, the one firing fewest shots at
+    arm's length (a scattergun's whole cone lands there); else `ready_weapon`."""
+    if row.get("armed") is not False and row["distance"] > CLOSE_QUARTERS:
+        return ready_weapon(mem, health, distance)
+    guns = [c for c in mem.view["player"]["carried"] if has_rounds(c)]
+    return draw(mem, at_arms_length(guns, row["health"], rank)[:1])
 
 
 def armed(mem: Memory) -> bool:
@@ -103,7 +123,7 @@ def heal(mem: Memory, below: float) -> Decision | None:
     # With nobody shooting, a half-spent player tops up before walking into the next room:
     # the next guard meets it fresh.
     if player["health"] >= (max(below, CALM_MARK) if calm else below):
-        return _armour_nearby(mem) or (_rearm(mem) if calm else None)
+        return _armour_nearby(mem) or (_rearm(mem) or _close_gun_nearby(mem) if calm else None)
     kinds = tuple(k for k in HEALING if k != "armour" or player["armour"] < FULL)
     return nearest_pickup(mem, kinds, "healing up", tries=1) or (_rearm(mem) if calm else None)
 
@@ -120,6 +140,23 @@ def _armour_nearby(mem: Memory) -> Decision | None:
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
         if mem.failures[("go_to_object", row["id"])] == 0:
             return use_thing(mem, row["id"], f"putting on {row['name']} {row['id']}")
+    return None
+
+
+def _close_gun_nearby(mem: Memory) -> Decision | None:
+    # A gun of a kind not carried that fires fewer shots at arm's length than any carried
+    # one (a scattergun beside a sidearm), lying a few steps away, is worth the detour
+    # while nobody shoots: the next one that only bites is put down before he bites long.
+    carried = [c for c in mem.carried("weapon") if has_rounds(c)]
+    kinds = {c.get("weapon") for c in mem.carried("weapon")}
+    close = min((shots_needed(c, TYPICAL_HEALTH, ARMS_LENGTH) for c in carried), default=0)
+    rows = [o for o in mem.view["objects"] if o["kind"] == "weapon"
+            and o.get("weapon") not in kinds and o["distance"] < ARMOUR_DETOUR
+            and shots_needed(o, TYPICAL_HEALTH, ARMS_LENGTH) < close]
+    for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
+        if mem.failures[("go_to_object", row["id"])] == 0:
+            return use_thing(mem, row["id"], f"taking up the {row['name']} {row['id']} "
+                             "for close fights")
     return None
 
 

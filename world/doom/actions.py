@@ -2,7 +2,8 @@
 
 Each executor takes the session and the arguments (ids already looked up) and returns
 (end reason, sentence, adjusted target or None). Actions with no Doom meaning (shooting
-objects, equipping, using items on things) are refused with the reason. Walks plan on
+objects, using items on things) are refused with the reason; `equip` presses a weapon
+slot's button. Walks plan on
 the grid of `world.doom.navgrid` from the live heights and keep to the areas the player
 knows; a target that no route over them reaches is `no_known_route`.
 """
@@ -20,6 +21,7 @@ from world.doom.layout import DoorSpot
 from world.doom.lifts import lift_toward, ride
 from world.doom.navgrid import doors_open
 from world.doom.returnfire import rounds
+from world.doom.specials import guns
 from world.errors import InvalidRequestError
 
 if TYPE_CHECKING:
@@ -38,6 +40,7 @@ NO_ROUTE = "No known route leads there; explore further."
 # feet than this is on another floor (Doom takes one no more than 8 units below them;
 # at his own height only a full player leaves one).
 PICKUP_REACH = 8.0
+RAISE_TICS = 70  # an equip waits at most this long for the new gun to come up
 
 
 def _route(session: DoomSession, goal: tuple[float, float], entering: int | None = None,
@@ -295,6 +298,36 @@ def wait(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     return ("arrived", f"Waited {need / 35:.1f} s.", None)
 
 
+def equip(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
+    """Take a carried gun in hand by its id (`i` and its slot, as `carried` lists it).
+
+    The slot's button is pressed once; Doom lowers the gun in hand and raises the new
+    one, which the action waits for (about half a second).
+    """
+    item = str(args["item_id"])
+    counters = session.engine.snap.counters
+    slots = {f"i{g.slot}": g for g in guns()}
+    carried = [ep for ep, g in slots.items() if counters.get(f"WEAPON{g.slot}", 0) > 0]
+    gun = slots.get(item)
+    if gun is None or item not in carried:
+        raise InvalidRequestError(
+            f"the player does not carry {item!r}; carried: "
+            f"{', '.join(repr(i) for i in carried) or 'nothing'}")
+    if counters[gun.pool] <= 0:
+        raise InvalidRequestError(f"{item!r} ({gun.name}) has no rounds; a gun is drawn "
+                                  "only with rounds to fire")
+    if int(counters["SELECTED_WEAPON"]) == gun.slot:
+        return ("arrived", f"Already holding {item}.", None)
+    _, reason = play.tic(select=gun.slot)
+    while reason is None and int(play.last.counters["SELECTED_WEAPON"]) != gun.slot:
+        if play.tics >= RAISE_TICS:
+            return ("gave_up", f"The {gun.name} did not come up.", None)
+        _, reason = play.go(None, 0.0)
+    if reason is not None and int(play.last.counters["SELECTED_WEAPON"]) != gun.slot:
+        return (reason, f"Stopped before the {gun.name} was up.", None)
+    return ("arrived", f"Now holding {item}.", None)
+
+
 def refused(why: str) -> Callable[[DoomSession, Play, dict[str, Any]], Outcome]:
     """An executor that refuses: the action has no meaning on a Doom map."""
     def run(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
@@ -308,6 +341,6 @@ EXECUTORS: MappingProxyType[str, Callable[[DoomSession, Play, dict[str, Any]], O
         "turn_and_use": turn_and_use, "attack": attack, "wait": wait,
         "shoot_object": refused("Doom maps have nothing to shoot but monsters and barrels; "
                                 "use attack on a monster."),
-        "equip": refused("Doom picks the weapon itself; there is nothing to equip."),
+        "equip": equip,
         "use_item_on": refused("Doom has no items to use on things; walk over pickups."),
     })

@@ -16,7 +16,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from world.doom.engine import Snapshot, Thing
-from world.doom.returnfire import BITERS, MELEE_FIRE, ReturnFire, rounds, worth_a_shot
+from world.doom.returnfire import (
+    BITERS,
+    MELEE_FIRE,
+    ReturnFire,
+    clear_of_barrels,
+    rounds,
+    worth_a_shot,
+)
 
 MAX_TURN = 30.0  # degrees a tic: fast enough, and never overshooting a near target
 WALK = 50.0  # forward delta: a steady walk of about 8 units a tic
@@ -53,7 +60,7 @@ def turn_delta(snap: Snapshot, heading: float) -> float:
 class Play:
     """One action's run: the tic function, its limit, and what it has done so far.
 
-    `advance(forward, strafe, turn, attack, use)` steps the engine and returns the
+    `advance(forward, strafe, turn, attack, use, select)` steps the engine and returns the
     snapshot; `interrupt()` returns an end reason that stops the action, or None.
     """
 
@@ -65,10 +72,11 @@ class Play:
     path: list[tuple[float, float]] = field(default_factory=list)
 
     def tic(self, forward: float = 0.0, strafe: float = 0.0, turn: float = 0.0,
-            attack: bool = False, use: bool = False) -> tuple[Snapshot, str | None]:
+            attack: bool = False, use: bool = False,
+            select: int = 0) -> tuple[Snapshot, str | None]:
         """One tic; the snapshot after it and the reason to stop, if any."""
         before = self.last
-        snap = self.advance(forward, strafe, turn, attack, use)
+        snap = self.advance(forward, strafe, turn, attack, use, select)
         self.tics += 1
         self.moved += math.dist(before.xy, snap.xy)
         if self.tics % 5 == 0:
@@ -106,7 +114,7 @@ class Play:
             pace = speed if abs(delta) < 20 else (speed / 3 if abs(delta) < 60 else 0.0)
             return self.tic(forward=pace, turn=delta, use=use)
         off = _off(snap, (target.x, target.y))
-        fire = self.trigger(abs(off) <= AIM_TOLERANCE)
+        fire = self.trigger(abs(off) <= AIM_TOLERANCE and clear_of_barrels(snap, target))
         forward = strafe = 0.0
         if heading is not None:
             rel = math.radians(heading - snap.angle)
@@ -208,7 +216,8 @@ def aim_and_fire(play: Play, where: Callable[[], Thing | None],
             # away from) first.
             monster, spot, unseen = other, (other.x, other.y), 0
         off = _off(snap, spot)
-        aimed = abs(off) <= AIM_TOLERANCE and not unseen and worth_a_shot(snap, monster)
+        aimed = abs(off) <= AIM_TOLERANCE and not unseen and worth_a_shot(snap, monster) \
+            and clear_of_barrels(snap, monster)
         # A biting monster this close is backed away from while firing: the player runs
         # faster than any of them, and each step back is a shot more before it bites.
         if monster.name in BITERS and math.dist(snap.xy, spot) < BACK_OFF \

@@ -5,7 +5,7 @@ the package's scenarios folder) or a map of an IWAD, with the skill and seed giv
 and after every tic reads what the rest of the Doom world needs into a frozen
 `Snapshot`: the player's position, angle and counters, the objects and the sectors'
 live heights. Controls are the delta buttons (forward, strafe, turn in degrees) plus
-attack and use, so a tic's input is exact.
+attack and use, so a tic's input is exact, and the weapon slot buttons (`equip`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from world.doom.files import played_files
 TICS_PER_SECOND = 35  # Doom's own clock
 
 _BUTTONS = (vzd.Button.MOVE_FORWARD_BACKWARD_DELTA, vzd.Button.MOVE_LEFT_RIGHT_DELTA,
-            vzd.Button.TURN_LEFT_RIGHT_DELTA, vzd.Button.ATTACK, vzd.Button.USE)
+            vzd.Button.TURN_LEFT_RIGHT_DELTA, vzd.Button.ATTACK, vzd.Button.USE,
+            *(getattr(vzd.Button, f"SELECT_WEAPON{n}") for n in range(1, 8)))
+SLOTS = 7  # weapon slots 1 (fist, chainsaw) to 7 (BFG); `select` presses one of them
 _GV = vzd.GameVariable
 # Game variables read every tic, in this order (names are Snapshot.counters' keys).
 VARIABLES = ("HEALTH", "ARMOR", "KILLCOUNT", "ITEMCOUNT", "SECRETCOUNT", "DEAD",
@@ -142,11 +144,16 @@ class Engine:
             for s in game.get_state().sectors]
 
     def step(self, forward: float = 0.0, strafe: float = 0.0, turn: float = 0.0,
-             attack: bool = False, use: bool = False) -> Snapshot:
-        """Advance one tic with this input; turn is degrees counter-clockwise."""
+             attack: bool = False, use: bool = False, select: int = 0) -> Snapshot:
+        """Advance one tic with this input; turn is degrees counter-clockwise.
+
+        `select` presses weapon slot 1 to 7 this tic (0: none); Doom lowers the gun in
+        hand and raises that slot's over the next tics.
+        """
         if not self.snap.finished:
+            slots = [float(select == n) for n in range(1, SLOTS + 1)]
             # The turn delta button turns clockwise for positive values.
-            self.game.make_action([forward, strafe, -turn, float(attack), float(use)], 1)
+            self.game.make_action([forward, strafe, -turn, float(attack), float(use), *slots], 1)
             self.snap = self._read()
         return self.snap
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from world.doom.engine import Snapshot, Thing
+from world.doom.specials import actor_type
 
 THREAT_RANGE = 1500.0  # return fire answers monsters in view this close
 MELEE_FIRE = 160.0  # a biting monster is shot from this close while rounds are few
@@ -26,6 +27,10 @@ SCAN_TICS = 4  # tics between choices of target
 BITERS = frozenset({"Demon", "Spectre", "MarineChainsawVzd", "MarineFistVzd",
                     "MarineBerserkVzd"})
 
+BLAST = 160.0  # a barrel bursting this near the player hurts him (Doom's blast: 128 units)
+BARREL_RADIUS = 16.0  # a barrel's 10-unit body and the player's aim's wobble
+SPREAD = math.radians(6.0)  # the shotgun's pellets fan out about 5.6 degrees either way
+
 Point = tuple[float, float]
 
 
@@ -33,6 +38,30 @@ def rounds(snap: Snapshot) -> float:
     """Rounds of the weapon in hand; a fist or chainsaw (slot 1) counts as loaded."""
     counters = snap.counters
     return counters["SELECTED_WEAPON_AMMO"] if counters["SELECTED_WEAPON"] > 1 else math.inf
+
+
+def clear_of_barrels(snap: Snapshot, monster: Thing) -> bool:
+    """Whether a shot at a monster cannot burst a barrel beside the player.
+
+    A barrel within BLAST of the player, in the line of fire (its radius and the
+    shotgun's spread, seen from here) and not beyond the monster, would take the shot
+    and blow up in his face (Doom's blast does up to 128 damage within 128 units). The
+    fire waits; the sidestep or the walk soon opens another line.
+    """
+    reach = math.dist(snap.xy, (monster.x, monster.y))
+    bearing = math.atan2(monster.y - snap.xy[1], monster.x - snap.xy[0])
+    for barrel in snap.things:
+        words = actor_type(barrel.name)
+        if words is None or words.kind != "breakable":
+            continue
+        near = math.dist(snap.xy, (barrel.x, barrel.y))
+        if near > BLAST or near > reach + BARREL_RADIUS:
+            continue
+        off = math.atan2(barrel.y - snap.xy[1], barrel.x - snap.xy[0]) - bearing
+        off = abs((off + math.pi) % (2 * math.pi) - math.pi)
+        if off <= math.atan2(BARREL_RADIUS, max(near, 1.0)) + SPREAD:
+            return False
+    return True
 
 
 def worth_a_shot(snap: Snapshot, monster: Thing) -> bool:

@@ -129,6 +129,28 @@ def object_kinds() -> tuple[str, ...]:
     return tuple(sorted(kinds - CHARACTER_KINDS - MARKER_KINDS))
 
 
+@dataclass(frozen=True)
+class Gun:
+    """A weapon slot's gun: its name and the game variable counting its rounds."""
+
+    slot: int
+    name: str
+    pool: str
+
+
+@cache
+def guns() -> tuple[Gun, ...]:
+    """The guns by slot (2 to 7), in slot order."""
+    rows = _tables()["guns"]
+    return tuple(Gun(int(slot), name, pool)
+                 for slot, (name, pool) in sorted(rows.items(), key=lambda kv: int(kv[0])))
+
+
+def feeds(ammo_name: str) -> str | None:
+    """The gun an ammunition pickup (by name) feeds; None for a backpack or unknown name."""
+    return _tables()["feeds"].get(ammo_name)
+
+
 def hurts(sector: Sector) -> bool:
     """A floor that damages whoever stands on it (nukage, lava and the like)."""
     # Vanilla numbers sit in the low five bits; Boom's generalized damage in bits 5-6.

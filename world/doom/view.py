@@ -18,25 +18,16 @@ from world.doom.known import describe
 from world.doom.mapview import STOREY, record_map
 from world.doom.returnfire import BITERS
 from world.doom.roomparts import Placed
-from world.doom.specials import CHARACTER_KINDS
+from world.doom.specials import CHARACTER_KINDS, feeds, guns
 from world.observe.view import MAX_OBJECTS
 
 if TYPE_CHECKING:
     from world.doom.session import DoomSession
 
 MATCH_REACH = 32.0  # an engine thing this close to where the map places one of its name is it
-WEAPONS = {2: "pistol", 3: "shotgun", 4: "chaingun", 5: "rocket launcher",
-           6: "plasma rifle", 7: "bfg"}
-# Each gun's ammunition pool (a game variable): Doom's status bar shows every pool, so
-# the player knows the rounds of a gun not in hand too.
-POOLS = {"pistol": "AMMO2", "shotgun": "AMMO3", "chaingun": "AMMO2",
-         "rocket launcher": "AMMO5", "plasma rifle": "AMMO6", "bfg": "AMMO6"}
-# Ammunition by name -> the gun it feeds (the view's `weapon` of an ammo object), so a
-# box is worth a walk only for a gun carried; a backpack feeds every gun.
-FEEDS = {"clip": "pistol", "box of bullets": "pistol", "shells": "shotgun",
-         "box of shells": "shotgun", "rocket": "rocket launcher",
-         "box of rockets": "rocket launcher", "energy cell": "plasma rifle",
-         "energy cell pack": "plasma rifle"}
+# Slot -> gun and gun -> ammunition pool, as specials.json declares them (`guns`).
+WEAPONS = {g.slot: g.name for g in guns()}
+POOLS = {g.name: g.pool for g in guns()}
 
 
 def _point(session: DoomSession, xy: tuple[float, float], z: float | None = None) -> list[float]:
@@ -59,7 +50,7 @@ def build_view(session: DoomSession) -> dict[str, Any]:
         "health": round(max(0.0, c["HEALTH"]) / 100, 3),
         "armour": round(c["ARMOR"] / 100, 3),
         "alive": not snap.dead,
-        # The weapon Doom has raised (it picks one itself: a new gun on pickup).
+        # The weapon Doom has raised: by `equip`, or by itself (a new gun on pickup).
         "in_hand": f"i{int(c['SELECTED_WEAPON'])}" if weapon != "fist" else None,
         "carried": [{"id": f"i{slot}", "kind": "weapon", "name": name,
                      "ammo": int(c[POOLS[name]]),
@@ -127,7 +118,7 @@ def _weapon_of(kind: str, name: str) -> str | None:
     # A weapon pickup names its own type, ammunition the gun it feeds (PROTOCOL.md).
     if kind == "weapon":
         return name
-    return FEEDS.get(name) if kind == "ammo" else None
+    return feeds(name) if kind == "ammo" else None
 
 
 def _targeted(session: DoomSession, name: str) -> bool:
