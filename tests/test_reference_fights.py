@@ -159,3 +159,20 @@ def test_between_fights_the_best_kind_of_gun_with_rounds_is_the_one_in_hand() ->
     obs["view"]["characters"] = [gunman]
     step = brain.Brain().decide(obs, {})
     assert step[1] != {"item_id": "o2"}
+
+
+def test_a_better_kind_of_gun_with_too_few_rounds_for_a_duel_is_not_drawn_between_fights() -> None:
+    from agents.reference import longgun
+    from agents.reference.memory import Memory
+
+    # Two rifle rounds left in all: not a duel's worth, so the full pistol stays in hand.
+    obs = _armed(2, [])
+    obs["view"]["player"]["in_hand"] = "o1"
+    mem = Memory()
+    mem.update(obs)
+    assert longgun.best_gun_up(mem) is None
+    obs = _armed(2, [], spare=20)
+    obs["view"]["player"]["in_hand"] = "o1"
+    mem.update(obs)
+    assert longgun.best_gun_up(mem) == ("equip", {"item_id": "o2"},
+                                        "between fights, the rifle in hand")

@@ -10,12 +10,12 @@ fights.
 
 from __future__ import annotations
 
+from agents.reference.guns import TYPICAL_HEALTH, TYPICAL_RANGE, shots_needed
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import use_thing
 from agents.reference.supplies import (
     AWARE,
     gun_in_hand,
-    has_rounds,
     hostile,
     rank,
     rounds,
@@ -49,13 +49,18 @@ def feed_best_gun(mem: Memory) -> Decision | None:
 
 
 def best_gun_up(mem: Memory) -> Decision | None:
-    """While nobody in sight is after the player, draw the best kind of gun with rounds."""
+    """While nobody in sight is after the player, draw the best kind of gun with rounds.
+
+    Only among guns whose rounds (loaded and spare) would finish an ordinary duel.
+    """
     held = gun_in_hand(mem)
     if held.get("kind") != "weapon" or any(
             r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
             for r in mem.view["characters"]):
         return None
-    guns = [g for g in mem.carried("weapon") if has_rounds(g)]
+    # A gun whose last rounds would not finish an ordinary duel is not worth the draw.
+    guns = [g for g in mem.carried("weapon")
+            if rounds(g) >= shots_needed(g, TYPICAL_HEALTH, TYPICAL_RANGE)]
     best = max(guns, key=lambda g: (rank(g), g["id"]), default=None)
     if best is None or rank(best) <= rank(held):
         return None
