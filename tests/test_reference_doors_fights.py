@@ -63,3 +63,26 @@ def test_the_panel_is_pressed_at_once_when_fresh_or_with_no_guard_about() -> Non
     for health, characters in ((0.9, [_guard("c5", 1600.0)]), (0.78, [])):
         step = _decide(health, characters)
         assert step[0] == "go_to_object" and step[1]["object_id"] == "o2", (health, step)
+
+
+CAMERA = {**PANEL, "id": "o4", "kind": "camera", "name": "camera",
+          "position": [700.0, 0.0, 300.0], "area": "a1", "distance": 762.0,
+          "facing_deg": 90.0, "view_angle_deg": 60.0, "view_range": 900.0}
+
+
+def test_a_camera_in_reach_is_shot_out_before_a_calm_walk_to_a_medkit() -> None:
+    # An alarm is allowed (no quiet objective), yet the alarm brings soldiers: hurt, with
+    # nobody in sight, the camera goes before the walk to the medkit crosses its view.
+    from agents.reference import brain
+
+    def decide(characters: list[dict[str, Any]]) -> tuple[str, dict[str, Any], str]:
+        observation = _observation(0.6, characters, [CAMERA, MEDKIT])
+        observation["last_result"] = None
+        observation["view"]["doors"] = []
+        return brain.Brain().decide(observation, {})
+
+    step = decide([])
+    assert step[0] == "shoot_object" and step[1]["object_id"] == "o4", step
+    # A gunman in sight comes first: the camera waits for a calm moment.
+    step = decide([_guard("c5", 600.0, "in_combat")])
+    assert step[0] != "shoot_object", step

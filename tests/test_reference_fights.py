@@ -105,3 +105,74 @@ def test_holding_out_with_nobody_in_sight_a_wait_is_a_short_look() -> None:
     assert holdout.short_look(mem, walk) == walk  # only stand-still actions are cut
     mem.update(_holding_out(False, []))
     assert holdout.short_look(mem, hold) == hold
+
+
+RIFLE = {"id": "o2", "kind": "weapon", "name": "rifle", "ammo": 0, "loaded": 30,
+         "weapon": "rifle"}
+RIFLE_ROUNDS = {**MEDKIT, "id": "o5", "kind": "ammo", "name": "rifle rounds", "weapon": "rifle"}
+
+
+def _armed(rifle_loaded: int, objects: list[dict[str, Any]], spare: int = 0) -> dict[str, Any]:
+    # A calm player carrying a full pistol (8 and 24 spare) and a rifle, the rifle in hand.
+    obs = _observation(1.0, 8, objects, None)
+    obs["view"]["player"]["carried"].append({**RIFLE, "loaded": rifle_loaded, "ammo": spare})
+    obs["view"]["player"]["in_hand"] = "o2"
+    obs["view"]["characters"] = []
+    return obs
+
+
+def test_the_best_gun_running_low_has_its_own_rounds_fetched_between_fights() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    mem = Memory()
+    mem.update(_armed(30, [RIFLE_ROUNDS], spare=20))  # a full magazine seen: it holds thirty
+    assert fight.rearm_between_fights(mem, 700.0, 0.6) is None  # fifty left: enough
+    # Forty rounds in all (a full pistol besides) but the rifle nearly dry: its rounds
+    # are fetched.
+    mem.update(_armed(8, [RIFLE_ROUNDS]))
+    step = fight.rearm_between_fights(mem, 700.0, 0.6)
+    assert step is not None and step[0] == "go_to_object" and step[1] == {"object_id": "o5"}
+    assert "rounds left for the rifle" in step[2]
+    # Rounds for another kind only are no help.
+    mem = Memory()
+    mem.update(_armed(30, []))
+    mem.update(_armed(8, [{**RIFLE_ROUNDS, "name": "shotgun shells", "weapon": "shotgun"}]))
+    assert fight.rearm_between_fights(mem, 700.0, 0.6) is None
+
+
+def test_between_fights_the_best_kind_of_gun_with_rounds_is_the_one_in_hand() -> None:
+    from agents.reference import brain
+
+    # The rifle's magazine is empty but rounds are carried for it; the pistol is in hand,
+    # full: calm, the rifle is drawn (and reloaded there), not kept for a later duel.
+    obs = _armed(0, [], spare=20)
+    obs["view"]["player"]["in_hand"] = "o1"
+    player = brain.Brain()
+    player.mem.magazines["o2"] = 30
+    step = player.decide(obs, {})
+    assert step == ("equip", {"item_id": "o2"}, "between fights, the rifle in hand")
+    # With a gunman after the player, the duel chooses the gun by the rounds loaded.
+    gunman = {"id": "c1", "kind": "guard", "position": [600.0, 0.0, 0.0], "area": "a1",
+              "health": 1.0, "down": False, "alertness": "in_combat", "armed": True,
+              "weapon": "pistol", "friendly": False, "seen": "now", "distance": 600.0}
+    obs["view"]["characters"] = [gunman]
+    step = brain.Brain().decide(obs, {})
+    assert step[1] != {"item_id": "o2"}
+
+
+def test_a_better_kind_of_gun_with_too_few_rounds_for_a_duel_is_not_drawn_between_fights() -> None:
+    from agents.reference import longgun
+    from agents.reference.memory import Memory
+
+    # Two rifle rounds left in all: not a duel's worth, so the full pistol stays in hand.
+    obs = _armed(2, [])
+    obs["view"]["player"]["in_hand"] = "o1"
+    mem = Memory()
+    mem.update(obs)
+    assert longgun.best_gun_up(mem) is None
+    obs = _armed(2, [], spare=20)
+    obs["view"]["player"]["in_hand"] = "o1"
+    mem.update(obs)
+    assert longgun.best_gun_up(mem) == ("equip", {"item_id": "o2"},
+                                        "between fights, the rifle in hand")

@@ -16,6 +16,7 @@ from agents.reference.doors import open_way
 from agents.reference.duels import gun_up, reload_then_hold
 from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.holdout import short_look
+from agents.reference.longgun import best_gun_up
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import (
     STEALTHY,
@@ -30,7 +31,7 @@ from agents.reference.plans import PLANS, open_work, targets_in_sight
 from agents.reference.regroup import hold_out_of_sight, room_before_door, step_out_of_sight
 from agents.reference.reloads import top_up_calm
 from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
-from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, ready_weapon, restock
+from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, hostile, ready_weapon, restock
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
 TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
@@ -116,6 +117,7 @@ class Brain:
             lambda: step_out_of_sight(mem, stealth),
             lambda: reload_then_hold(mem, stealth),
             lambda: gun_up(mem),
+            lambda: best_gun_up(mem),
             lambda: top_up_calm(mem),
             lambda: hold_out_of_sight(mem),
             lambda: self._stay_alive(stealth),
@@ -169,7 +171,9 @@ class Brain:
         # close enough that turning away would cost more than the camera's look, or to
         # a gunman already after the player: a long shot at a camera under his fire
         # empties the magazine for his next duel.
-        if not stealth or any(r["distance"] < CLOSE_RANGE or (r["alertness"] in AWARE
+        if not stealth:
+            return _calm_camera_shot(self.mem, self._blind_cameras)
+        if any(r["distance"] < CLOSE_RANGE or (r["alertness"] in AWARE
                                                               and r["armed"] is not False)
                               for r in threats(self.mem, stealth)):
             return None
@@ -247,6 +251,16 @@ class Brain:
         point = next((o["point"] for o in mem.view["objectives"]
                       if o["area"] == exit_row["area"] and o.get("point")), None)
         return enter_area(mem, exit_row["area"], point, f"heading for the exit {exit_row['name']}")
+
+
+def _calm_camera_shot(mem: Memory, blind: Callable[[], Decision | None]) -> Decision | None:
+    # Even where an alarm is allowed, a camera's alarm brings a squad of soldiers up the
+    # stairs: with nobody in sight to fight, a camera in reach is shot out before a walk
+    # to a medkit or to rounds carries the player through its view.
+    if any(r["seen"] == "now" and hostile(r) and r["armed"] is not False
+           for r in mem.view["characters"]):
+        return None
+    return blind()
 
 
 def _doorway_shot(mem: Memory, camera: dict[str, Any]) -> Decision | None:

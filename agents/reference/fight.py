@@ -15,6 +15,7 @@ from typing import Any
 from agents.reference.cover import ambush, fall_back, reload_away, tethered, under_fire
 from agents.reference.duels import reload_in_cover
 from agents.reference.guns import sure_range
+from agents.reference.longgun import feed_best_gun
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
 from agents.reference.reloads import RUN_SPEED, reload_first
@@ -194,6 +195,9 @@ def rearm_between_fights(mem: Memory, within: float, below: float) -> Decision |
                                tries=1)
         if step is not None:
             return step
+    step = feed_best_gun(mem)
+    if step is not None:
+        return step
     # A sidearm is the plainest gun: one of a better kind is worth a walk across the map.
     best = max((rank(c) for c in mem.carried("weapon") if has_rounds(c)), default=-1.0)
     return new_weapon(mem, within if best > SIDEARM else math.inf)

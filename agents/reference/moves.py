@@ -251,6 +251,10 @@ def explore(mem: Memory) -> Decision | None:
             if decision is not None:
                 return decision
             given_up.add(way["id"])
+            # Remembered beyond this area: a walk back here from elsewhere to a way
+            # given up would find it given up again, and walk off to the next such way
+            # and back, for ever (until a new area is visited, which clears failures).
+            mem.failures[("explore_through", way["id"])] += 1
     frontier = []
     for note in mem.areas.values():
         for way in note.ways.values():
@@ -258,7 +262,8 @@ def explore(mem: Memory) -> Decision | None:
             # walk to: standing beside it, the next turn would walk to another such way
             # and back, for ever.
             if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut \
-                    and not locked_for_me(mem, way) and way["id"] not in given_up:
+                    and not locked_for_me(mem, way) and way["id"] not in given_up \
+                    and not mem.failures[("explore_through", way["id"])]:
                 frontier.append((mem.distance(way["position"]), way, note.spot))
     for _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
         # Walks keep to known floor: stop on this side of the way out, from where the
