@@ -1,4 +1,6 @@
-"""The reference agent's gun for close fights: drawn against biters, taken up, put away.
+"""What the reference agent learnt from E1M1: the gun for close fights (drawn against
+biters, taken up, put away between fights), a pickup on another floor given up, and a
+way out given up no frontier.
 
 Views in the shape the Doom world gives (guns with rounds but no magazine counter: a
 pistol `i2`, a shotgun `i3`), folded into the agent's memory; no engine is needed.
@@ -97,3 +99,29 @@ def test_a_pickup_found_on_another_floor_is_not_asked_for_again() -> None:
                       "detail": "It lies 64 units above; it was not taken.", "changes": []}
     brain._learn()
     assert brain.mem.failed(done) and UNREACHED_PICKUP >= 3
+
+
+def test_a_way_given_up_from_its_own_area_is_no_frontier_from_elsewhere() -> None:
+    from agents.reference.moves import PAST_TRIES, explore
+
+    # Room a1's way into a2 cannot be passed (every try failed); the player walked on to
+    # a3. Its frontier used to send him back to a1's way, which he gave up at once
+    # there, and on to the next such way and back, for the rest of the mission.
+    def obs(area: str, position: float, ways: list[dict[str, Any]]) -> dict[str, Any]:
+        o = _observation("i2", [PISTOL])
+        o["view"]["player"]["position"] = [position, 0.0, 0.0]
+        o["view"]["area"] = {"id": area, "name": "room", "storey": "map", "ways_out": ways,
+                             "windows": []}
+        return o
+
+    def way(wid: str, to: str, x: float, visited: bool) -> dict[str, Any]:
+        return {"id": wid, "to": to, "to_name": "room", "via": "opening", "door": None,
+                "position": [x, 0.0, 0.0], "visited": visited, "one_way": False,
+                "other_storey": False, "distance": 100.0}
+
+    mem = _memory(obs("a1", 0.0, [way("w1", "a2", 100.0, False), way("w2", "a3", -600.0, True)]))
+    mem.fail(("go_to_area", {"exit_id": "w1"}, ""), 2)
+    mem.failures[("past", "w1")] = PAST_TRIES
+    assert explore(mem) is None  # nothing left to try from here
+    mem.update(obs("a3", -900.0, [way("w3", "a1", -600.0, True)]))
+    assert explore(mem) is None  # and no walk back to it
