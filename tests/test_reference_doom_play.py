@@ -86,6 +86,8 @@ def test_between_fights_the_shotgun_is_put_away_for_the_pistol() -> None:
                                [_monster("c2", "imp", 300.0, armed=True, seen="before")]))
     assert gun_up(mem) is None
     assert gun_up(_memory(_observation("i2", [PISTOL, SHOTGUN]))) is None
+    # Nor with the pistol short of rounds: every fight is then a close one.
+    assert gun_up(_memory(_observation("i3", [{**PISTOL, "ammo": 12}, SHOTGUN]))) is None
 
 
 def test_a_pickup_found_on_another_floor_is_not_asked_for_again() -> None:

@@ -36,7 +36,15 @@ from agents.reference.guns import (
 )
 from agents.reference.memory import Decision, Memory
 from agents.reference.reloads import top_up_calm
-from agents.reference.supplies import AWARE, gun_in_hand, hostile, nearest_pickup, ready_weapon
+from agents.reference.supplies import (
+    AWARE,
+    LOW_ROUNDS,
+    gun_in_hand,
+    hostile,
+    nearest_pickup,
+    ready_weapon,
+    rounds,
+)
 
 MEND = 0.3  # health under which a known medkit comes before holding the ground after a kill
 
@@ -66,8 +74,11 @@ def close_gun_put_away(mem: Memory) -> Decision | None:
     # bites, or raised by the world on pickup) spends them on long shots while walking
     # on: between fights the gun for an ordinary duel is drawn, the other kept for the
     # next close one.
-    # Not with one remembered close by: he may step back into view any moment.
-    if any(hostile(r) and r["distance"] < CLOSE_BY for r in mem.view["characters"]):
+    # Not with one remembered close by (he may step back into view any moment), nor
+    # with the other guns short of rounds: then every fight is a close one.
+    if any(hostile(r) and r["distance"] < CLOSE_BY for r in mem.view["characters"]) \
+            or sum(rounds(c) for c in mem.carried("weapon")
+                   if c["id"] != mem.view["player"]["in_hand"]) < LOW_ROUNDS:
         return None
     gun = gun_in_hand(mem)
     if shots_needed(gun, TYPICAL_HEALTH, ARMS_LENGTH) * CLOSE_ONLY > shots_needed(

@@ -15,6 +15,7 @@ from agents.reference.memory import Decision, Memory
 from agents.reference.moves import use_thing
 from agents.reference.supplies import (
     AWARE,
+    GUN_RANK,
     gun_in_hand,
     hostile,
     rank,
@@ -62,8 +63,8 @@ def best_gun_up(mem: Memory) -> Decision | None:
     guns = [g for g in mem.carried("weapon")
             if rounds(g) >= shots_needed(g, TYPICAL_HEALTH, TYPICAL_RANGE)]
     best = max(guns, key=lambda g: (rank(g), g["id"]), default=None)
-    if best is None or rank(best) <= rank(held):
-        return None
+    if best is None or rank(best) <= rank(held) or best.get("weapon") not in GUN_RANK:
+        return None  # a kind of unknown worth (a rocket launcher?) is drawn by the duel
     decision: Decision = ("equip", {"item_id": best["id"]}, f"between fights, the "
                           f"{best['name']} in hand")
     return None if mem.failed(decision, 2) else decision
