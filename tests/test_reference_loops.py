@@ -7,7 +7,7 @@ between two ways out of one room that it had given up passing.
 
 from __future__ import annotations
 
-from tests.test_reference_agent import _observation
+from tests.reference_views import observation as _observation
 
 
 def test_a_door_already_open_is_not_asked_open_again_and_again() -> None:

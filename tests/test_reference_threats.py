@@ -1,0 +1,183 @@
+"""The reference agent under threat: whom it fights first, when it reloads, heals or holds.
+
+Each test folds hand-made observations into the agent's memory and asks for its next
+decision, so they run in milliseconds; whole episodes live in test_reference_agent.py.
+"""
+
+from __future__ import annotations
+
+from tests import reference_views as rv
+
+
+def test_a_bare_handed_attacker_running_in_is_fought_before_a_far_gunman() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    gun = {"id": "o1", "kind": "weapon", "name": "smg", "ammo": 300, "loaded": 30,
+           "weapon": "smg"}
+    observation = rv.observation([], carried=[gun])
+    observation["view"]["player"]["in_hand"] = "o1"
+    # He reaches the player in two or three seconds, less than a duel at 1,000 units lasts.
+    runner, gunman = rv.hostile("c1", 550.0, armed=False), rv.hostile("c2", 1000.0, armed=True)
+    observation["view"]["characters"] = [runner, gunman]
+    mem = Memory()
+    mem.update(observation)
+    assert [r["id"] for r in fight.threats(mem, False)] == ["c1", "c2"]
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack" and step[1]["character_id"] == "c1"
+    # Not yet in combat (only wandering about), bare hands that far are no threat yet.
+    observation["view"]["characters"] = [{**runner, "alertness": "alerted"}, gunman]
+    mem.update(observation)
+    assert [r["id"] for r in fight.threats(mem, False)] == ["c2", "c1"]
+
+
+def test_a_gun_all_but_empty_is_reloaded_out_of_a_far_gunmans_sight() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 16, "loaded": 1,
+              "weapon": "pistol", "reloading": False}
+    way = {"id": "w1", "to": "a2", "to_name": "Hall", "via": "opening", "door": None,
+           "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
+           "other_storey": False, "distance": 300.0}
+    observation = rv.observation([], carried=[pistol])
+    observation["view"]["player"]["in_hand"] = "o1"
+    observation["view"]["area"]["ways_out"] = [way]
+    observation["view"]["characters"] = [rv.hostile("c1", 800.0, armed=True, health=1.0)]
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    # Out through the way out, away from him and past the doorway's frame.
+    assert step is not None and step[0] == "go_to" and "reload" in step[2]
+    assert step[1]["x"] < -300.0
+    # Under fire, every hit would stop the walk: the player shoots back instead.
+    hit = {"action": "attack", "end_reason": "damage", "detail": "", "changes": [],
+           "distance_moved": 0.0}
+    mem = Memory()
+    mem.update({**observation, "last_result": hit})
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+    # With a full magazine the duel is taken where the player stands.
+    observation["view"]["player"]["carried"] = [{**pistol, "loaded": 8}]
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+
+
+def test_a_duel_is_fought_with_a_gun_whose_magazine_finishes_it() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 40, "loaded": 7,
+              "weapon": "pistol"}
+    cannon = {"id": "o2", "kind": "weapon", "name": "heavy cannon", "ammo": 0, "loaded": 3,
+              "weapon": "heavy_cannon"}
+    observation = rv.observation([], carried=[pistol, cannon])
+    observation["view"]["player"]["in_hand"] = "o2"
+    observation["view"]["characters"] = [rv.hostile("c1", 900.0, armed=True, health=0.8)]
+    mem = Memory()
+    mem.update(observation)
+    # Three heavy rounds at that range, none to reload with: the cannon would run dry
+    # mid-duel, so the pistol, whose magazine holds the shots it takes, is drawn first.
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "equip" and step[1]["item_id"] == "o1"
+    # With its magazine full the heavier gun of the two is kept for the duel.
+    observation["view"]["player"]["carried"] = [pistol, {**cannon, "loaded": 20}]
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+    # A reload under way is finished rather than swapped for a gun that must reload too.
+    rifle = {"id": "o3", "kind": "weapon", "name": "rifle", "ammo": 30, "loaded": 0,
+             "weapon": "rifle"}
+    observation["view"]["player"].update(carried=[{**pistol, "loaded": 0}, rifle],
+                                         in_hand="o1", reloading=True)
+    mem = Memory()
+    mem.update(observation)
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+
+
+def test_a_walk_to_a_medkit_cut_short_by_a_far_gunmans_hit_turns_to_shoot_back() -> None:
+    from agents.reference import brain
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 32, "loaded": 7,
+              "weapon": "pistol"}
+    kit = rv.thing("o5", "medkit", 1200.0)
+    observation = rv.observation([kit], carried=[pistol])
+    observation["view"]["player"].update(in_hand="o1", health=0.26)
+    observation["view"]["characters"] = [rv.hostile("c1", 950.0, armed=True, health=1.0)]
+    player = brain.Brain()
+    player.mem.update(observation)
+    # Hurt, with the gunman still far off, the player walks to the medkit.
+    step = player._stay_alive(stealth=False)
+    assert step is not None and step[0] == "go_to_object" and step[1]["object_id"] == "o5"
+    # His hit stopped the walk: every further step would stop at the next one.
+    player.mem.last_decision = step
+    hit = {"action": "go_to_object", "end_reason": "damage", "detail": "", "changes": [],
+           "distance_moved": 40.0}
+    player.mem.update({**observation, "last_result": hit})
+    step = player._stay_alive(stealth=False)
+    assert step is not None and step[0] == "attack" and step[1]["character_id"] == "c1"
+
+
+def test_a_guide_is_not_left_behind_to_reload_or_hold() -> None:
+    from agents.reference import cover, fight
+    from agents.reference.memory import Memory
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 16, "loaded": 1,
+              "weapon": "pistol", "reloading": False}
+    way = {"id": "w1", "to": "a2", "to_name": "Hall", "via": "opening", "door": None,
+           "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
+           "other_storey": False, "distance": 300.0}
+    guide = {"index": 1, "status": "todo", "counts": True, "kind": "follow", "targets": ["c9"]}
+    observation = rv.observation([], [guide], [pistol])
+    observation["view"]["player"]["in_hand"] = "o1"
+    observation["view"]["area"]["ways_out"] = [way]
+    observation["view"]["characters"] = [rv.hostile("c1", 800.0, armed=True, health=1.0)]
+    mem = Memory()
+    mem.update(observation)
+    # The same far gunman and nearly empty gun that send a free player out of his sight:
+    # the guide walks on meanwhile, so the reload is taken where the player stands.
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack"
+    # Nor does the player hold its ground after a kill while the guide walks on.
+    kill = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
+            "changes": [], "distance_moved": 0.0}
+    observation["view"]["player"]["health"] = 0.5
+    observation["view"]["characters"] = [{**rv.hostile("c1", 800.0, armed=True), "down": True}]
+    mem = Memory()
+    mem.last_decision = ("attack", {"character_id": "c1"}, "fighting")
+    mem.update({**observation, "last_result": kill})
+    assert cover.hold_after_kill(mem, False) is None
+    # Without the guide, the hurt player waits for whoever heard the shots.
+    observation["view"]["objectives"] = []
+    mem.update({**observation, "last_result": kill})
+    step = cover.hold_after_kill(mem, False)
+    assert step is not None and step[0] == "wait"
+
+
+def test_a_player_one_hit_from_down_fetches_a_medkit_rather_than_hold_after_a_kill() -> None:
+    from agents.reference import brain
+
+    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 32, "loaded": 7,
+              "weapon": "pistol"}
+    observation = rv.observation([rv.thing("o5", "medkit", 800.0)], carried=[pistol])
+    observation["view"]["player"].update(in_hand="o1", health=0.5)
+    observation["view"]["characters"] = [{**rv.hostile("c1", 600.0, armed=True), "down": True}]
+    kill = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
+            "changes": [], "distance_moved": 0.0}
+
+    def step(health: float) -> tuple:
+        player = brain.Brain()
+        player.mem.last_decision = ("attack", {"character_id": "c1"}, "fighting")
+        observation["view"]["player"]["health"] = health
+        player.mem.update({**observation, "last_result": kill})
+        return player._stay_alive(stealth=False)
+
+    # Hurt but able to take another duel: the player waits for whoever heard the shots.
+    assert step(0.5)[0] == "wait"
+    # One hit from down, the ambush is not survived: the known medkit comes first.
+    low = step(0.2)
+    assert low[0] == "go_to_object" and low[1]["object_id"] == "o5"
