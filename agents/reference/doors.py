@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import enter_area, explore, use_thing
-from agents.reference.supplies import AWARE, FRESH, hostile, still_there
+from agents.reference.supplies import AWARE, FRESH, hostile, still_there, walk_to_nearest
 
 KIT_DETOUR = 1200.0  # a known medkit nearer than this is fetched before opening onto guards
 GUARD_NEAR = 2500.0  # a gunman seen nearer than this may stand behind the door or come to it
@@ -49,13 +49,8 @@ def fresh_for_door(mem: Memory) -> Decision | None:
     present = still_there(mem)
     kits = [o for o in mem.objects.values() if o["kind"] == "medkit" and o["id"] in present
             and mem.distance(o["position"]) < KIT_DETOUR]
-    for kit in sorted(kits, key=lambda o: (mem.distance(o["position"]), o["id"])):
-        if mem.failures[("go_to_object", kit["id"])] == 0:
-            step = use_thing(mem, kit["id"], f"healing before opening the way with gunmen "
-                             f"about: {kit['name']} {kit['id']}")
-            if step is not None:
-                return step
-    return None
+    return walk_to_nearest(mem, kits, lambda kit: "healing before opening the way with "
+                           f"gunmen about: {kit['name']} {kit['id']}")
 
 
 def _open_way(mem: Memory) -> Decision | None:

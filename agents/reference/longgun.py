@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from agents.reference.guns import TYPICAL_HEALTH, TYPICAL_RANGE, shots_needed
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import use_thing
 from agents.reference.supplies import (
     AWARE,
     GUN_RANK,
@@ -21,6 +20,7 @@ from agents.reference.supplies import (
     rank,
     rounds,
     still_there,
+    walk_to_nearest,
 )
 
 FEED_MAGAZINES = 1.5  # fewer rounds than this many magazines, and its rounds are fetched
@@ -39,14 +39,9 @@ def feed_best_gun(mem: Memory) -> Decision | None:
         return None
     present = still_there(mem)
     rows = [o for o in mem.objects.values() if o["kind"] in ("ammo", "weapon")
-            and o.get("weapon") == best.get("weapon") and o["id"] in present
-            and mem.failures[("go_to_object", o["id"])] == 0]
-    for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
-        step = use_thing(mem, row["id"], f"only {left} rounds left for the {best['name']}: "
-                         f"fetching {row['name']} {row['id']}")
-        if step is not None:
-            return step
-    return None
+            and o.get("weapon") == best.get("weapon") and o["id"] in present]
+    return walk_to_nearest(mem, rows, lambda row: f"only {left} rounds left for the "
+                           f"{best['name']}: fetching {row['name']} {row['id']}")
 
 
 def best_gun_up(mem: Memory) -> Decision | None:

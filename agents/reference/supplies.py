@@ -8,6 +8,7 @@ shoots, and with nothing loaded a walk to rounds is the fight itself.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from agents.reference.guns import (
@@ -215,6 +216,17 @@ def nearest_pickup(mem: Memory, kinds: tuple[str, ...], why: str,
         decision = use_thing(mem, row["id"], f"{why}: {row['name']} {row['id']}")
         if decision is not None:
             return decision
+    return None
+
+
+def walk_to_nearest(mem: Memory, rows: list[dict[str, Any]],
+                    why: Callable[[dict[str, Any]], str]) -> Decision | None:
+    """A walk to the nearest of these remembered things not failed before, or None."""
+    for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
+        if mem.failures[("go_to_object", row["id"])] == 0:
+            step = use_thing(mem, row["id"], why(row))
+            if step is not None:
+                return step
     return None
 
 
