@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.compare import wilson_interval
 from harness.protocol import parse_agent_line, schema_errors
 from harness.pyramid import pyramid, read_checked
 from harness.quiz_file import build, check, read, write
@@ -19,6 +20,7 @@ from tests.quiz_shared import reference_run as any_run
 from tests.shared import ROOT
 
 SHIPPED = ROOT / "quiz" / "questions.json.gz"
+GUESS_Z = 3.29  # two-sided 99.9%
 
 
 def reference_run() -> Path:
@@ -182,6 +184,11 @@ def test_guessing_and_wording_score_near_chance(agent, observation, tmp_path) ->
     result = ask(read(SHIPPED), SHIPPED, command, FAST, tmp_path / "log", observation)
     assert result["problems"] == []
     low, high = result["all"]["ci95"]
+    if agent == "quiz_random.py":
+        # A fair guess is a binomial draw at a quarter: its 95% interval misses 0.25 on one
+        # rebuilt set in twenty, so the guesser is held to a 99.9% interval (one in a
+        # thousand). Wording is no draw: it is held to the 95% interval.
+        low, high = wilson_interval(result["all"]["right"], result["all"]["asked"], GUESS_Z)
     assert low <= 0.25 <= high, result["all"]
     assert result["all"]["asked"] >= 400
 
