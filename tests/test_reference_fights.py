@@ -176,3 +176,54 @@ def test_a_better_kind_of_gun_with_too_few_rounds_for_a_duel_is_not_drawn_betwee
     mem.update(obs)
     assert longgun.best_gun_up(mem) == ("equip", {"item_id": "o2"},
                                         "between fights, the rifle in hand")
+
+
+def test_an_unaware_gunman_in_sight_leaves_the_gun_to_the_duels_choice() -> None:
+    from agents.reference import longgun
+    from agents.reference.memory import Memory
+
+    # The rifle has one round loaded (45 spare), the full pistol is in hand, and a gunman
+    # stands unaware across the hall: the duel with him would draw the pistol back (its
+    # magazine finishes the duel), so the rifle is not drawn now; the two choices swapped
+    # guns at every decision for a whole episode.
+    obs = _armed(1, [], spare=45)
+    obs["view"]["player"]["in_hand"] = "o1"
+    guard = {"id": "c4", "kind": "guard", "position": [1200.0, 0.0, 0.0], "area": "a1",
+             "health": 1.0, "down": False, "alertness": "unaware", "armed": True,
+             "weapon": "pistol", "friendly": False, "seen": "now", "distance": 1200.0}
+    obs["view"]["characters"] = [guard]
+    mem = Memory()
+    mem.update(obs)
+    assert longgun.best_gun_up(mem) is None
+    # Out of his sight (no one seen now), the rifle is the one in hand between fights.
+    obs["view"]["characters"] = [{**guard, "seen": "before"}]
+    mem.update(obs)
+    assert longgun.best_gun_up(mem) == ("equip", {"item_id": "o2"},
+                                        "between fights, the rifle in hand")
+
+
+def test_a_medkit_walk_before_waking_guards_given_up_is_not_taken_up_again() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    # Two gunmen in the next room, not yet after the player at 0.76 health; a medkit in
+    # a room already walked. The first time, the player walks back for it.
+    guards = [{"id": cid, "kind": "guard", "position": [900.0, 0.0, z], "area": "a2",
+               "health": 1.0, "down": False, "alertness": "unaware", "armed": True,
+               "weapon": "pistol", "friendly": False, "seen": "now", "distance": 900.0}
+              for cid, z in (("c1", 0.0), ("c2", 100.0))]
+    kit = {**MEDKIT, "position": [-2000.0, 0.0, 0.0], "area": "a0", "distance": 2000.0}
+    obs = _observation(0.76, 8, [kit], None)
+    obs["view"]["characters"] = guards
+    mem = Memory()
+    mem.visited.add("a0")
+    mem.update(obs)
+    step = fight._not_yet(mem, guards)
+    assert step is not None and step[1] == {"object_id": "o9"}
+    # Its next leg goes on to it.
+    mem.last_decision = step
+    assert fight._not_yet(mem, guards) == step
+    # The walk was given up for the errand (the guards out of sight); back in view of
+    # them, the player does not turn back for the same medkit again.
+    mem.last_decision = ("go_to", {"x": 900.0, "z": 0.0}, "objective 1")
+    assert fight._not_yet(mem, guards) is None

@@ -245,12 +245,21 @@ def _not_yet(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     # would start the fight on the way.
     rooms = {r["area"] for r in crowd}
     present = still_there(mem)
+    # Each medkit is walked to once for this: a walk given up for the errand (the guards
+    # out of sight again) is not taken up anew each time they come back into view, which
+    # swung the player between the two for the rest of its time; its next leg goes on.
+    done = mem.last_decision
+    going = done[1].get("object_id") if done is not None and done[0] == "go_to_object" else None
     kits = [o for o in mem.objects.values() if o["kind"] == "medkit" and o["id"] in present
-            and o["area"] in mem.visited and o["area"] not in rooms]
+            and o["area"] in mem.visited and o["area"] not in rooms
+            and (o["id"] not in mem.patched or o["id"] == going)]
     for kit in sorted(kits, key=lambda o: (mem.distance(o["position"]), o["id"])):
         if mem.failures[("go_to_object", kit["id"])] == 0:
-            return use_thing(mem, kit["id"], "patching up before waking the guards in "
+            step = use_thing(mem, kit["id"], "patching up before waking the guards in "
                              f"sight: {kit['name']} {kit['id']}")
+            if step is not None and step[0] == "go_to_object":
+                mem.patched.add(kit["id"])
+            return step
     return None
 
 

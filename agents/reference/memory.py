@@ -60,6 +60,7 @@ class Memory:
     windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # seen, by id
     hold_owed: bool = False  # the last decision was a top-up that put off a hold
     regroup_until: float = -1.0  # game time a hold out of sight after a kill lasts until
+    patched: set[str] = field(default_factory=set)  # medkits walked to before waking guards
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
