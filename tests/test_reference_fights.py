@@ -30,8 +30,8 @@ def _observation(health: float, loaded: int, objects: list[dict[str, Any]],
     return {"turn": 1, "time_s": 1.0, "view": view, "last_result": last, "error": None}
 
 
-def _after_kill(objects: list[dict[str, Any]]) -> list[Any]:
-    # The decisions right after a kill that left the player at 0.05 health with four
+def _after_kill(objects: list[dict[str, Any]], health: float = 0.05) -> list[Any]:
+    # The decisions right after a kill that left the player at this health with four
     # rounds of eight loaded: the top-up, then whatever comes once the reload runs.
     from agents.reference import brain
 
@@ -40,10 +40,10 @@ def _after_kill(objects: list[dict[str, Any]]) -> list[Any]:
     player.mem.last_decision = KILL
     killed = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
               "changes": [], "distance_moved": 0.0}
-    first = player.decide(_observation(0.05, 4, objects, killed), {})
+    first = player.decide(_observation(health, 4, objects, killed), {})
     reload = {"action": "equip", "end_reason": "arrived", "detail": "Reloading o1.",
               "changes": [], "distance_moved": 0.0}
-    second = player.decide(_observation(0.05, 4, objects, reload, reloading=True), {})
+    second = player.decide(_observation(health, 4, objects, reload, reloading=True), {})
     return [first, second]
 
 
@@ -52,6 +52,8 @@ def test_a_kill_that_left_the_player_a_hit_from_down_is_followed_by_a_medkit_not
     assert first[0] == "equip" and "topping up" in first[2]
     assert second[0] == "go_to_object" and second[1] == {"object_id": "o9"}
     assert "healing before holding" in second[2]
+    # A hit or two from down (a rifle's hit from across a hall takes a third) is as bad.
+    assert _after_kill([MEDKIT], health=0.4)[1][1] == {"object_id": "o9"}
     # With no medkit known, holding the ground is still the best left.
     first, second = _after_kill([])
     assert first[0] == "equip"
@@ -227,3 +229,32 @@ def test_a_medkit_walk_before_waking_guards_given_up_is_not_taken_up_again() -> 
     # them, the player does not turn back for the same medkit again.
     mem.last_decision = ("go_to", {"x": 900.0, "z": 0.0}, "objective 1")
     assert fight._not_yet(mem, guards) is None
+
+
+def test_while_a_countdown_runs_no_hold_after_a_kill_and_no_top_up_walk() -> None:
+    from agents.reference import cover, supplies
+    from agents.reference.memory import Memory
+
+    killed = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
+              "changes": [], "distance_moved": 0.0}
+    fuse = {"kind": "countdown", "text": "The charge is armed; reach the helipad.",
+            "seconds_left": 22.1, "extent": None, "effect": None}
+
+    def memory(hazards: list[dict[str, Any]]) -> Memory:
+        obs = _observation(0.49, 8, [MEDKIT], killed)
+        obs["view"]["hazards"] = hazards
+        mem = Memory()
+        mem.last_decision = KILL
+        mem.update(obs)
+        return mem
+
+    # Half spent, nobody about: the player holds for whoever heard the shots and then
+    # tops up at the known medkit...
+    calm = memory([])
+    assert cover.hold_after_kill(calm, False) is not None
+    assert supplies.heal(calm, 0.3)[1] == {"object_id": "o9"}
+    # ...but with a fuse burning the walk out comes first.
+    hurried = memory([fuse])
+    assert cover.hold_after_kill(hurried, False) is None
+    assert supplies.heal(hurried, 0.3) is None
+    assert supplies.heal(hurried, 0.55)[1] == {"object_id": "o9"}  # the mark asked for counts

@@ -160,7 +160,7 @@ class Brain:
             # shots, and a walk under a far one's fire stops at every hit; finishing the
             # fight first loses less health.
             return fight(mem, stealth) or heal(mem, LOW_HEALTH)
-        calm = not threats(mem, stealth)
+        calm = not threats(mem, stealth) and not mem.hurried()
         return (heal(mem, LOW_HEALTH) or fight(mem, stealth)
                 or (heal(mem, TOP_UP_HEALTH) or self._armour_up() if calm else None))
 

@@ -158,9 +158,10 @@ def hold_after_kill(mem: Memory, stealth: bool) -> Decision | None:
         A short wait, or None.
     """
     done, last = mem.last_decision, mem.last
-    if stealth or tethered(mem) or done is None or done[0] != "attack" or last is None \
-            or last["end_reason"] != "arrived" or mem.view["player"]["health"] >= HOLD_MARK:
-        return None
+    if stealth or tethered(mem) or mem.hurried() or done is None or done[0] != "attack" \
+            or last is None or last["end_reason"] != "arrived" \
+            or mem.view["player"]["health"] >= HOLD_MARK:
+        return None  # nor while a countdown runs: whoever comes is met on the way out
     if any(r["seen"] == "now" and (r["friendly"] is True or not r["down"])
            for r in mem.view["characters"]):
         return None

@@ -46,7 +46,9 @@ from agents.reference.supplies import (
     rounds,
 )
 
-MEND = 0.3  # health under which a known medkit comes before holding the ground after a kill
+# Health under which a known medkit comes before holding the ground after a kill: a hit
+# or two from down (a rifle's hit from across a hall takes a third of it).
+MEND = 0.45
 
 # A gun firing this many times the shots across a room that it fires at arm's length is
 # one for close fights only (a scattergun: 9 against 2; a spray gun: 23 against 8).

@@ -178,6 +178,10 @@ class Memory:
         """Whether this decision has failed often enough to try something else."""
         return self.failures[_key(decision)] >= limit
 
+    def hurried(self) -> bool:
+        """Whether a countdown the view lists is running: no hold or detour is worth its time."""
+        return any(h["kind"] == "countdown" for h in self.view["hazards"])
+
     def carried(self, kind: str | None = None) -> list[dict[str, Any]]:
         """Carried items, optionally only of one kind."""
         items = self.view["player"]["carried"]

@@ -119,11 +119,15 @@ def gun_in_hand(mem: Memory) -> dict[str, Any]:
 def heal(mem: Memory, below: float) -> Decision | None:
     """Pick up the nearest medkit or armour when health is below a mark."""
     player = mem.view["player"]
-    calm = not any(r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
-                   for r in mem.view["characters"])
+    # While a countdown runs, the walk out comes first: only the mark asked for counts.
+    calm = not mem.hurried() and not any(
+        r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
+        for r in mem.view["characters"])
     # With nobody shooting, a half-spent player tops up before walking into the next room:
     # the next guard meets it fresh.
     if player["health"] >= (max(below, CALM_MARK) if calm else below):
+        if mem.hurried():
+            return None
         return _armour_nearby(mem) or (_rearm(mem) or _close_gun_nearby(mem) if calm else None)
     kinds = tuple(k for k in HEALING if k != "armour" or player["armour"] < FULL)
     return nearest_pickup(mem, kinds, "healing up", tries=1) or (_rearm(mem) if calm else None)
