@@ -197,7 +197,13 @@ def test_an_unaware_gunman_in_sight_leaves_the_gun_to_the_duels_choice() -> None
     mem = Memory()
     mem.update(obs)
     assert longgun.best_gun_up(mem) is None
+    # One that only bites, running at the player, is fought with the duel's own choice too.
+    obs["view"]["characters"] = [{**guard, "armed": False, "weapon": None,
+                                  "alertness": "in_combat"}]
+    mem.update(obs)
+    assert longgun.best_gun_up(mem) is None
     # Out of his sight (no one seen now), the rifle is the one in hand between fights.
+    obs["view"]["characters"] = [guard]
     obs["view"]["characters"] = [{**guard, "seen": "before"}]
     mem.update(obs)
     assert longgun.best_gun_up(mem) == ("equip", {"item_id": "o2"},

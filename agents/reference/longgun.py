@@ -13,6 +13,7 @@ from __future__ import annotations
 from agents.reference.guns import TYPICAL_HEALTH, TYPICAL_RANGE, shots_needed
 from agents.reference.memory import Decision, Memory
 from agents.reference.supplies import (
+    AWARE,
     GUN_RANK,
     gun_in_hand,
     hostile,
@@ -49,11 +50,13 @@ def best_gun_up(mem: Memory) -> Decision | None:
     Only among guns whose rounds (loaded and spare) would finish an ordinary duel.
     """
     held = gun_in_hand(mem)
-    # Between fights only: with a gunman in sight, even one unaware, the next fight is
-    # his, and the gun for it is the duel's own choice (a magazine that finishes it), or
-    # the two choices would swap guns at every decision.
+    # Between fights only: with anyone in sight after the player, or a gunman in sight
+    # even unaware, the next fight is his, and the gun for it is the duel's own choice (a
+    # magazine that finishes it, a close-fight gun against one that bites), or the two
+    # choices would swap guns at every decision.
     if held.get("kind") != "weapon" or any(
-            r["seen"] == "now" and hostile(r) and r["armed"] is not False
+            r["seen"] == "now" and hostile(r)
+            and (r["alertness"] in AWARE or r["armed"] is not False)
             for r in mem.view["characters"]):
         return None
     # A gun whose last rounds would not finish an ordinary duel is not worth the draw.
