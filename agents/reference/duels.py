@@ -10,7 +10,7 @@ decides where it fits around a fight:
   magazine, not a hurt player walking off to a medkit;
 - a duel at range that the rounds loaded would not finish is reloaded for out of the
   gunman's sight, when a way out is near and the player is not under fire;
-- a kill that left the player a hit from down is followed by a walk to a known medkit,
+- a kill that left the player a hit or two from down is followed by a walk to a known medkit,
   not by the hold: whoever heard the shots finishes a player who waits for him there.
 """
 
@@ -98,7 +98,7 @@ def reload_then_hold(mem: Memory, stealth: bool) -> Decision | None:
 
     Returns:
         The top-up, or on the next decision the hold it put off; a walk to a known
-        medkit instead of the hold when the player is a hit from down; None otherwise.
+        medkit instead of the hold when the player is a hit or two from down; None otherwise.
     """
     owed, mem.hold_owed = mem.hold_owed, False
     if hold_after_kill(mem, stealth) is not None:

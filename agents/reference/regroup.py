@@ -60,7 +60,7 @@ def step_out_of_sight(mem: Memory, stealth: bool) -> Decision | None:
     elif not (mem.hold_owed and done is not None and done[0] == "equip"):
         return None
     if mem.view["player"]["health"] < MEND and nearest_pickup(mem, ("medkit",), "", 1):
-        return None  # a hit from down: a known medkit first (duels.reload_then_hold)
+        return None  # a hit or two from down: a known medkit first (duels.reload_then_hold)
     fallen = sorted((r for r in mem.view["characters"] if r["seen"] == "now" and r["down"]
                      and r["friendly"] is not True), key=lambda r: (r["distance"], r["id"]))
     if not fallen:
