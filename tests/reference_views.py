@@ -32,3 +32,15 @@ def hostile(cid: str, distance: float, *, armed: bool, alertness: str = "in_comb
             "health": health, "down": False, "alertness": alertness, "armed": armed,
             "weapon": "pistol" if armed else None, "friendly": False, "seen": "now",
             "distance": distance}
+
+
+def pistol(ammo: int, loaded: int) -> dict:
+    """The player's pistol, o1, with these rounds spare and loaded."""
+    return {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": ammo, "loaded": loaded,
+            "weapon": "pistol", "reloading": False}
+
+
+# A way out of a1, already walked, 300 units behind the player.
+WAY_BACK = {"id": "w1", "to": "a2", "to_name": "Hall", "via": "opening", "door": None,
+            "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
+            "other_storey": False, "distance": 300.0}

@@ -35,11 +35,8 @@ def test_a_gun_all_but_empty_is_reloaded_out_of_a_far_gunmans_sight() -> None:
     from agents.reference import fight
     from agents.reference.memory import Memory
 
-    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 16, "loaded": 1,
-              "weapon": "pistol", "reloading": False}
-    way = {"id": "w1", "to": "a2", "to_name": "Hall", "via": "opening", "door": None,
-           "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
-           "other_storey": False, "distance": 300.0}
+    pistol = rv.pistol(16, 1)
+    way = rv.WAY_BACK
     observation = rv.observation([], carried=[pistol])
     observation["view"]["player"]["in_hand"] = "o1"
     observation["view"]["area"]["ways_out"] = [way]
@@ -69,8 +66,7 @@ def test_a_duel_is_fought_with_a_gun_whose_magazine_finishes_it() -> None:
     from agents.reference import fight
     from agents.reference.memory import Memory
 
-    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 40, "loaded": 7,
-              "weapon": "pistol"}
+    pistol = rv.pistol(40, 7)
     cannon = {"id": "o2", "kind": "weapon", "name": "heavy cannon", "ammo": 0, "loaded": 3,
               "weapon": "heavy_cannon"}
     observation = rv.observation([], carried=[pistol, cannon])
@@ -102,8 +98,7 @@ def test_a_duel_is_fought_with_a_gun_whose_magazine_finishes_it() -> None:
 def test_a_walk_to_a_medkit_cut_short_by_a_far_gunmans_hit_turns_to_shoot_back() -> None:
     from agents.reference import brain
 
-    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 32, "loaded": 7,
-              "weapon": "pistol"}
+    pistol = rv.pistol(32, 7)
     kit = rv.thing("o5", "medkit", 1200.0)
     observation = rv.observation([kit], carried=[pistol])
     observation["view"]["player"].update(in_hand="o1", health=0.26)
@@ -126,11 +121,8 @@ def test_a_guide_is_not_left_behind_to_reload_or_hold() -> None:
     from agents.reference import cover, fight
     from agents.reference.memory import Memory
 
-    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 16, "loaded": 1,
-              "weapon": "pistol", "reloading": False}
-    way = {"id": "w1", "to": "a2", "to_name": "Hall", "via": "opening", "door": None,
-           "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
-           "other_storey": False, "distance": 300.0}
+    pistol = rv.pistol(16, 1)
+    way = rv.WAY_BACK
     guide = {"index": 1, "status": "todo", "counts": True, "kind": "follow", "targets": ["c9"]}
     observation = rv.observation([], [guide], [pistol])
     observation["view"]["player"]["in_hand"] = "o1"
@@ -161,8 +153,7 @@ def test_a_guide_is_not_left_behind_to_reload_or_hold() -> None:
 def test_a_player_one_hit_from_down_fetches_a_medkit_rather_than_hold_after_a_kill() -> None:
     from agents.reference import brain
 
-    pistol = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 32, "loaded": 7,
-              "weapon": "pistol"}
+    pistol = rv.pistol(32, 7)
     observation = rv.observation([rv.thing("o5", "medkit", 800.0)], carried=[pistol])
     observation["view"]["player"].update(in_hand="o1", health=0.5)
     observation["view"]["characters"] = [{**rv.hostile("c1", 600.0, armed=True), "down": True}]
