@@ -21,7 +21,7 @@ from world.doom.layout import DoorSpot
 from world.doom.lifts import lift_toward, ride
 from world.doom.navgrid import doors_open
 from world.doom.returnfire import rounds
-from world.doom.specials import guns
+from world.doom.specials import carried_guns
 from world.errors import InvalidRequestError
 
 if TYPE_CHECKING:
@@ -306,10 +306,9 @@ def equip(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     """
     item = str(args["item_id"])
     counters = session.engine.snap.counters
-    slots = {f"i{g.slot}": g for g in guns()}
-    carried = [ep for ep, g in slots.items() if counters.get(f"WEAPON{g.slot}", 0) > 0]
-    gun = slots.get(item)
-    if gun is None or item not in carried:
+    carried = {g.item_id: g for g in carried_guns(counters)}
+    gun = carried.get(item)
+    if gun is None:
         raise InvalidRequestError(
             f"the player does not carry {item!r}; carried: "
             f"{', '.join(repr(i) for i in carried) or 'nothing'}")

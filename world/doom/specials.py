@@ -9,6 +9,7 @@ their tag and lock from the special's arguments (`line_hexen`).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -137,6 +138,11 @@ class Gun:
     name: str
     pool: str
 
+    @property
+    def item_id(self) -> str:
+        """The id `carried` gives it: `i` and its slot."""
+        return f"i{self.slot}"
+
 
 @cache
 def guns() -> tuple[Gun, ...]:
@@ -144,6 +150,11 @@ def guns() -> tuple[Gun, ...]:
     rows = _tables()["guns"]
     return tuple(Gun(int(slot), name, pool)
                  for slot, (name, pool) in sorted(rows.items(), key=lambda kv: int(kv[0])))
+
+
+def carried_guns(counters: Mapping[str, float]) -> tuple[Gun, ...]:
+    """The guns the player carries, by the engine's WEAPONn counters, in slot order."""
+    return tuple(g for g in guns() if counters.get(f"WEAPON{g.slot}", 0) > 0)
 
 
 def feeds(ammo_name: str) -> str | None:

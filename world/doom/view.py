@@ -18,7 +18,7 @@ from world.doom.known import describe
 from world.doom.mapview import STOREY, record_map
 from world.doom.returnfire import BITERS
 from world.doom.roomparts import Placed
-from world.doom.specials import CHARACTER_KINDS, feeds, guns
+from world.doom.specials import CHARACTER_KINDS, carried_guns, feeds, guns
 from world.observe.view import MAX_OBJECTS
 
 if TYPE_CHECKING:
@@ -52,10 +52,8 @@ def build_view(session: DoomSession) -> dict[str, Any]:
         "alive": not snap.dead,
         # The weapon Doom has raised: by `equip`, or by itself (a new gun on pickup).
         "in_hand": f"i{int(c['SELECTED_WEAPON'])}" if weapon != "fist" else None,
-        "carried": [{"id": f"i{slot}", "kind": "weapon", "name": name,
-                     "ammo": int(c[POOLS[name]]),
-                     "weapon": name}
-                    for slot, name in WEAPONS.items() if c.get(f"WEAPON{slot}", 0) > 0],
+        "carried": [{"id": g.item_id, "kind": "weapon", "name": g.name,
+                     "ammo": int(c[g.pool]), "weapon": g.name} for g in carried_guns(c)],
         "keys": [],
     }
     area = None
