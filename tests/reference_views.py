@@ -6,6 +6,8 @@ test states only what its decision turns on.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def observation(objects: list[dict], objectives: list[dict] | None = None,
                 carried: list[dict] | None = None) -> dict:
@@ -44,3 +46,13 @@ def pistol(ammo: int, loaded: int) -> dict:
 WAY_BACK = {"id": "w1", "to": "a2", "to_name": "Hall", "via": "opening", "door": None,
             "position": [-300.0, 0.0, 0.0], "visited": True, "one_way": False,
             "other_storey": False, "distance": 300.0}
+
+
+def fight_step(observation: dict) -> Any:
+    """The agent's fight step for this observation, from a fresh memory."""
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    mem = Memory()
+    mem.update(observation)
+    return fight.fight(mem, False)

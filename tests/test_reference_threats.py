@@ -32,8 +32,6 @@ def test_a_bare_handed_attacker_running_in_is_fought_before_a_far_gunman() -> No
 
 
 def test_a_gun_all_but_empty_is_reloaded_out_of_a_far_gunmans_sight() -> None:
-    from agents.reference import fight
-    from agents.reference.memory import Memory
 
     pistol = rv.pistol(16, 1)
     way = rv.WAY_BACK
@@ -41,30 +39,22 @@ def test_a_gun_all_but_empty_is_reloaded_out_of_a_far_gunmans_sight() -> None:
     observation["view"]["player"]["in_hand"] = "o1"
     observation["view"]["area"]["ways_out"] = [way]
     observation["view"]["characters"] = [rv.hostile("c1", 800.0, armed=True, health=1.0)]
-    mem = Memory()
-    mem.update(observation)
-    step = fight.fight(mem, False)
+    step = rv.fight_step(observation)
     # Out through the way out, away from him and past the doorway's frame.
     assert step is not None and step[0] == "go_to" and "reload" in step[2]
     assert step[1]["x"] < -300.0
     # Under fire, every hit would stop the walk: the player shoots back instead.
     hit = {"action": "attack", "end_reason": "damage", "detail": "", "changes": [],
            "distance_moved": 0.0}
-    mem = Memory()
-    mem.update({**observation, "last_result": hit})
-    step = fight.fight(mem, False)
+    step = rv.fight_step({**observation, "last_result": hit})
     assert step is not None and step[0] == "attack"
     # With a full magazine the duel is taken where the player stands.
     observation["view"]["player"]["carried"] = [{**pistol, "loaded": 8}]
-    mem = Memory()
-    mem.update(observation)
-    step = fight.fight(mem, False)
+    step = rv.fight_step(observation)
     assert step is not None and step[0] == "attack"
 
 
 def test_a_duel_is_fought_with_a_gun_whose_magazine_finishes_it() -> None:
-    from agents.reference import fight
-    from agents.reference.memory import Memory
 
     pistol = rv.pistol(40, 7)
     cannon = {"id": "o2", "kind": "weapon", "name": "heavy cannon", "ammo": 0, "loaded": 3,
@@ -72,26 +62,20 @@ def test_a_duel_is_fought_with_a_gun_whose_magazine_finishes_it() -> None:
     observation = rv.observation([], carried=[pistol, cannon])
     observation["view"]["player"]["in_hand"] = "o2"
     observation["view"]["characters"] = [rv.hostile("c1", 900.0, armed=True, health=0.8)]
-    mem = Memory()
-    mem.update(observation)
     # Three heavy rounds at that range, none to reload with: the cannon would run dry
     # mid-duel, so the pistol, whose magazine holds the shots it takes, is drawn first.
-    step = fight.fight(mem, False)
+    step = rv.fight_step(observation)
     assert step is not None and step[0] == "equip" and step[1]["item_id"] == "o1"
     # With its magazine full the heavier gun of the two is kept for the duel.
     observation["view"]["player"]["carried"] = [pistol, {**cannon, "loaded": 20}]
-    mem = Memory()
-    mem.update(observation)
-    step = fight.fight(mem, False)
+    step = rv.fight_step(observation)
     assert step is not None and step[0] == "attack"
     # A reload under way is finished rather than swapped for a gun that must reload too.
     rifle = {"id": "o3", "kind": "weapon", "name": "rifle", "ammo": 30, "loaded": 0,
              "weapon": "rifle"}
     observation["view"]["player"].update(carried=[{**pistol, "loaded": 0}, rifle],
                                          in_hand="o1", reloading=True)
-    mem = Memory()
-    mem.update(observation)
-    step = fight.fight(mem, False)
+    step = rv.fight_step(observation)
     assert step is not None and step[0] == "attack"
 
 
@@ -118,7 +102,7 @@ def test_a_walk_to_a_medkit_cut_short_by_a_far_gunmans_hit_turns_to_shoot_back()
 
 
 def test_a_guide_is_not_left_behind_to_reload_or_hold() -> None:
-    from agents.reference import cover, fight
+    from agents.reference import cover
     from agents.reference.memory import Memory
 
     pistol = rv.pistol(16, 1)
@@ -128,11 +112,9 @@ def test_a_guide_is_not_left_behind_to_reload_or_hold() -> None:
     observation["view"]["player"]["in_hand"] = "o1"
     observation["view"]["area"]["ways_out"] = [way]
     observation["view"]["characters"] = [rv.hostile("c1", 800.0, armed=True, health=1.0)]
-    mem = Memory()
-    mem.update(observation)
     # The same far gunman and nearly empty gun that send a free player out of his sight:
     # the guide walks on meanwhile, so the reload is taken where the player stands.
-    step = fight.fight(mem, False)
+    step = rv.fight_step(observation)
     assert step is not None and step[0] == "attack"
     # Nor does the player hold its ground after a kill while the guide walks on.
     kill = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
