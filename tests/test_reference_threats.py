@@ -32,7 +32,6 @@ def test_a_bare_handed_attacker_running_in_is_fought_before_a_far_gunman() -> No
 
 
 def test_a_gun_all_but_empty_is_reloaded_out_of_a_far_gunmans_sight() -> None:
-
     pistol = rv.pistol(16, 1)
     way = rv.WAY_BACK
     observation = rv.observation([], carried=[pistol])
@@ -55,7 +54,6 @@ def test_a_gun_all_but_empty_is_reloaded_out_of_a_far_gunmans_sight() -> None:
 
 
 def test_a_duel_is_fought_with_a_gun_whose_magazine_finishes_it() -> None:
-
     pistol = rv.pistol(40, 7)
     cannon = {"id": "o2", "kind": "weapon", "name": "heavy cannon", "ammo": 0, "loaded": 3,
               "weapon": "heavy_cannon"}
