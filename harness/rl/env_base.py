@@ -85,7 +85,10 @@ class MissionEnv(gym.Env):
         return game
 
     def _report(self) -> MissionReport:
-        return self.game.report()  # type: ignore[union-attr]
+        # During the episode the player's figures: distance counts only toward places
+        # it has located (issue 34), so neither reward nor observation is a hot/cold
+        # signal for the unseen.
+        return self.game.perceived_report()  # type: ignore[union-attr]
 
     def _judge(self) -> tuple[float, bool, bool, dict[str, Any]]:
         """After a step: (reward, terminated, truncated, info about the ending)."""
@@ -95,6 +98,10 @@ class MissionEnv(gym.Env):
         self.figures = Figures.of(self.report_now)
         ending = self._ending()
         self.ending = ending
+        if ending is not None:
+            # The last step pays up to the judge's figures: the summed `score` reward
+            # is the episode's final score, the figure `harness run` reports.
+            self.figures = Figures.of(self.game.report())  # type: ignore[union-attr]
         reward = self.reward_spec(before, self.figures, ending is not None, self.steps)
         info: dict[str, Any] = {"tick": self.game.tick, "score": self.figures.score,
                                 "progress": self.figures.progress}

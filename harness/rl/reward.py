@@ -5,6 +5,11 @@ Every reward here is a difference of figures the objectives system reports
 number of counted objectives done. The default, "score", pays each step the change in
 the episode's score, so an episode's summed reward telescopes to its final score, the
 same figure `harness run` reports. A step penalty past a budget is optional.
+
+During the episode the figures are the player's (`perceived_report`): walkable distance
+counts only toward places the player has located, and nothing is paid for walking
+before that, so no reward is a hot/cold signal for the unseen (issue 34). The step that
+ends the episode reads the judge's own report, so it pays up to the final score.
 """
 
 from __future__ import annotations
@@ -66,8 +71,9 @@ REWARDS: MappingProxyType[str, Reward] = MappingProxyType({r.name: r for r in (
     Reward("score", "The change in the episode's score this step (the default): the "
            "summed reward of an episode equals its final score.", _score),
     Reward("shaped", f"`score`, plus {PROGRESS_WEIGHT:g} times the change in walkable-distance "
-           f"progress toward the current goal, plus {COMPLETION_BONUS:g} for each counted "
-           "objective newly done (less for one undone).", _shaped),
+           "progress toward the current goal once the player has located it, plus "
+           f"{COMPLETION_BONUS:g} for each counted objective newly done (less for one "
+           "undone).", _shaped),
     Reward("sparse", "The final score on the step that ends the episode, 0 before.", _sparse),
 )})
 
