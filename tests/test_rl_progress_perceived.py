@@ -16,6 +16,8 @@ pytest.importorskip("gymnasium", reason="needs the rl extra: pip install '.[rl]'
 
 from harness.rl.raw_env import RawEnv
 from tests.level_factory import short_copy
+from tests.shared import shipped
+from world.face import RAW_CONTROLS, new_raw_session
 
 FORWARD = [2, 1, 2, 0, 0, 0]  # walk along the facing (east, toward the control room)
 STILL = [1, 1, 2, 0, 0, 0]
@@ -65,3 +67,15 @@ def test_last_step_pays_up_to_the_final_score(tmp_path: Path) -> None:
     assert not any(r[0] for r in rows) and len(rows) < 24  # truncated, switch unseen
     assert set(rewards[:-1]) == {0.0}
     assert rewards[-1] > 0 and sum(rewards) == pytest.approx(rows[-1][4], abs=1e-12)
+
+
+def test_raw_track_observation_reads_the_players_progress() -> None:
+    # The JSON-lines raw track's `raw.player` (what `harness run --track raw` sends) and
+    # the view come from the same report built from the player's knowledge.
+    game = new_raw_session(shipped("exit_switch"), "easy", 0, frame_skip=8)
+    forward = dict(zip(RAW_CONTROLS, FORWARD, strict=True))
+    for _ in range(6):
+        game.act("controls", forward)
+    assert SWITCH not in game.known.objects and game.report().progress > 0.1
+    assert float(game.raw_observation()["player"][7]) == 0.0
+    assert game.perceived_report().score == 0.0 < game.report().score
