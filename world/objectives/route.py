@@ -57,6 +57,8 @@ def seen_by(sight: Sight | None) -> Iterator[None]:
         yield
     finally:
         _SIGHT.reset(token)
+
+
 # How far (in agent radii) a point may be moved onto the mesh: objects stand near
 # walls, inside the margin the mesh is eroded by.
 _SNAP_RADII = 4.0
