@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import re
 import subprocess
 import sys
+from types import SimpleNamespace
 
-from tests.shared import ROOT, shipped
-from world.face import level_solids
+import pytest
+
+from harness import doctor_cmd
+from harness.cli import BROKEN_PIPE_STATUS, COMMANDS, build_parser, main, package_version
+from harness.protocol import PROTOCOL_VERSION
+from harness.runner import new_run_dir, run_name
+from tests.shared import ROOT, SHIPPED_IDS, SHIPPED_LEVELS, shipped
+from world.face import TEMPLATES, level_solids, mission_files
 
 
-def harness_process(*argv: str, cwd=ROOT, env_extra=None, shell_tail: str = ""):
-    env = {**os.environ, **(env_extra or {})}
-    command = [sys.executable, "-m", "harness.cli", *argv]
-    if shell_tail:
-        line = " ".join(f"'{w}'" for w in command) + f" | {shell_tail}; exit ${{PIPESTATUS[0]}}"
-        return subprocess.run(["bash", "-c", line], cwd=cwd, env=env, capture_output=True,
-                              text=True, timeout=60)
-    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+def harness_process(*argv: str, env_extra: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "harness.cli", *argv], cwd=ROOT,
+                          env={**os.environ, **env_extra}, capture_output=True, text=True,
+                          timeout=60)
 
 
 def test_export_works_without_scipy(tmp_path):
@@ -42,3 +48,104 @@ def test_the_ramp_is_a_closed_outward_solid():
     for mesh in ramps:
         assert mesh.is_watertight and mesh.is_winding_consistent
         assert mesh.volume > 0
+
+
+def test_version_names_the_package_and_the_protocol(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out == (
+        f"harness {package_version()} (protocol version {PROTOCOL_VERSION})\n")
+
+
+def test_levels_lists_what_the_files_hold(capsys):
+    assert main(["levels", "--json"]) == 0
+    listing = json.loads(capsys.readouterr().out)
+    assert [row["id"] for row in listing["levels"]] == SHIPPED_IDS
+    outpost = next(row for row in listing["levels"] if row["id"] == "outpost")
+    level = shipped("outpost")
+    assert outpost == {"id": "outpost", "title": level.title,
+                       "categories": list(level.categories),
+                       "difficulties": [d.id for d in level.difficulties]}
+    assert [row["id"] for row in listing["doom"]] == [
+        f"doom:{path.stem}" for path in mission_files()]
+    assert all(row["difficulties"] for row in listing["doom"])
+    assert [t["name"] for t in listing["templates"]] == list(TEMPLATES)
+    assert main(["levels"]) == 0
+    text = capsys.readouterr().out
+    assert f"Shipped levels ({len(SHIPPED_IDS)}" in text
+    assert "doom:t01_e1m1_exit" in text and "harness templates" in text
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_every_help_shows_defaults_and_an_example(name):
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    text = sub.choices[name].format_help()
+    assert f"example:\n  harness {name}" in text
+    options = [a for a in sub.choices[name]._actions if a.option_strings
+               and a.default not in (None, False, True, argparse.SUPPRESS, [])]
+    for action in options:  # each default is stated, by the help text or the formatter
+        assert "default" in sub.choices[name]._get_formatter()._expand_help(action)
+
+
+def test_help_says_where_runs_go_and_what_a_bare_eval_plays():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert "parent directory of run directories (default: runs)" in " ".join(
+        sub.choices["run"].format_help().split())
+    episodes = 10 * sum(len(json.loads((SHIPPED_LEVELS / f"{i}.json").read_text(
+        encoding="utf-8"))["difficulties"]) for i in SHIPPED_IDS)
+    assert f"{episodes} episodes, written under ./eval" in " ".join(
+        sub.choices["eval"].format_help().split())
+
+
+def test_a_closed_pipe_ends_quietly():
+    # The reader is gone before the first write (as `| head -1` is, once it has its line),
+    # so every run meets the closed pipe, however the processes are scheduled.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([sys.executable, "-m", "harness.cli", "templates", "--json"],
+                                cwd=ROOT, stdout=write_end, stderr=subprocess.PIPE, text=True,
+                                timeout=60)
+    finally:
+        os.close(write_end)
+    assert result.stderr == ""
+    assert result.returncode == BROKEN_PIPE_STATUS == 141
+
+
+def test_doctor_reports_each_piece_on_one_line(capsys, monkeypatch):
+    assert main(["doctor", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    names = [f["name"] for f in report["findings"]]
+    for wanted in ("python", "bubblewrap", "agent sandbox", "chromium", "cgroups v2",
+                   "reference agent", "extra rl", "extra doom", "extra ray", "extra test"):
+        assert wanted in names
+    assert report["missing"] == [f["name"] for f in report["findings"] if not f["ok"]]
+    # Nothing on PATH: bubblewrap and Chromium are reported missing, and it still exits 0.
+    monkeypatch.setattr(doctor_cmd.shutil, "which", lambda name: None)
+    assert main(["doctor"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(names) + 2  # a heading, a line each, a summary
+    assert any(line.startswith("--  bubblewrap") and "apt-get install bubblewrap" in line
+               for line in lines)
+    assert any(line.startswith("--  chromium") for line in lines)
+    assert "missing: bubblewrap" in lines[-1]
+
+
+def test_doctor_reads_the_extras_from_the_requirements():
+    lines = ["numpy>=1.26", 'gymnasium>=1.0; extra == "rl"', "vizdoom>=1.3.2; extra == 'doom'",
+             'scipy>=1.11 ; extra == "doom"']
+    assert doctor_cmd.extras(lines) == {"rl": ["gymnasium"], "doom": ["vizdoom", "scipy"]}
+    finding = doctor_cmd.check_extra("doom", ["no-such-distribution-xyz"])
+    assert not finding.ok and "pip install -e '.[doom]'" in finding.detail
+
+
+def test_run_folder_names_are_portable(tmp_path):
+    name = run_name("doom:t01_e1m1_exit", "nor?mal", 0, "20260101T000000", "abc123")
+    assert name == "doom_t01_e1m1_exit-nor_mal-s0-20260101T000000-abc123"
+    made = new_run_dir(tmp_path, SimpleNamespace(id="doom:t04_defend_the_center"), "normal", 3)
+    assert made.parent == tmp_path and made.is_dir()
+    assert made.name.startswith("doom_t04_defend_the_center-normal-s3-")
+    assert re.fullmatch(r"[A-Za-z0-9_.-]+", made.name)
