@@ -149,3 +149,10 @@ def test_run_folder_names_are_portable(tmp_path):
     assert made.parent == tmp_path and made.is_dir()
     assert made.name.startswith("doom_t04_defend_the_center-normal-s3-")
     assert re.fullmatch(r"[A-Za-z0-9_.-]+", made.name)
+
+
+def test_readme_lists_every_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [name for name in COMMANDS if f"| `harness {name}" not in readme]
+    assert missing == []
+    assert "| `harness --version` |" in readme
