@@ -17,7 +17,11 @@ from harness.cli import BROKEN_PIPE_STATUS, COMMANDS, build_parser, main, packag
 from harness.protocol import PROTOCOL_VERSION
 from harness.runner import new_run_dir, run_name
 from tests.shared import ROOT, SHIPPED_IDS, SHIPPED_LEVELS, shipped
-from world.face import TEMPLATES, level_solids, mission_files
+from world.actions.combat import FIGHT_EXTRA_S, SHOOT_DEFAULT_S
+from world.actions.timing import ROUTE_EXTRA_S, ROUTE_FLOOR_S, ROUTE_SLACK
+from world.actions.walking import USE_EXTRA_S
+from world.face import TEMPLATES, catalog, level_solids, mission_files
+from world.observe.view import MAX_DOORS, MAX_OBJECTS
 
 
 def harness_process(*argv: str, env_extra: dict[str, str]) -> subprocess.CompletedProcess:
@@ -156,3 +160,17 @@ def test_readme_lists_every_command():
     missing = [name for name in COMMANDS if f"| `harness {name}" not in readme]
     assert missing == []
     assert "| `harness --version` |" in readme
+
+
+def test_protocol_states_the_caps_and_limits_the_code_has():
+    # PROTOCOL.md's facts are prose: this keeps its figures equal to the constants.
+    text = " ".join((ROOT / "PROTOCOL.md").read_text(encoding="utf-8").split())
+    assert f"holds the {MAX_OBJECTS} nearest known objects" in text
+    assert f"{MAX_DOORS} in all unless the current area alone has more" in text
+    assert f"walking time times {ROUTE_SLACK:g}, plus {ROUTE_EXTRA_S:g} s" in text
+    assert f"at least {ROUTE_FLOOR_S:g} s" in text
+    assert f"{USE_EXTRA_S:g} s more to press use" in text
+    assert f"{FIGHT_EXTRA_S:g} s more to fire for `attack`" in text
+    assert f"`shoot_object` runs {SHOOT_DEFAULT_S:g} s" in text
+    assert f"No action runs longer than {catalog().time_cap_s:g} game seconds" in text
+    assert "health 85%" in text and "fractions from 0 to 1" in text
