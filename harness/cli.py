@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import importlib
 import os
+import select
 import signal
 import sys
 import textwrap
@@ -161,6 +162,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdout_closed() -> bool:
+    # Only a reader gone from standard output ends quietly: a broken pipe to an agent
+    # (which the episode code handles) must never be mistaken for it and hidden.
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def _quiet_stdout() -> None:
     # The reader is gone: later writes (and the flush at exit) go nowhere instead of failing.
     with contextlib.suppress(OSError, ValueError):
@@ -182,6 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()  # here, so a closed pipe is met inside the try
             return status
         except BrokenPipeError:
+            if not _stdout_closed():
+                raise
             _quiet_stdout()
             return BROKEN_PIPE_STATUS
         except stopping.Interrupted as stop:

@@ -174,3 +174,13 @@ def test_protocol_states_the_caps_and_limits_the_code_has():
     assert f"`shoot_object` runs {SHOOT_DEFAULT_S:g} s" in text
     assert f"No action runs longer than {catalog().time_cap_s:g} game seconds" in text
     assert "health 85%" in text and "fractions from 0 to 1" in text
+
+
+def test_a_broken_pipe_elsewhere_is_not_hidden(monkeypatch, capsys):
+    # Standard output is fine: a broken pipe from anything else still surfaces.
+    def broken(args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr("harness.templates_cmd.run", broken)
+    with pytest.raises(BrokenPipeError):
+        main(["templates"])
