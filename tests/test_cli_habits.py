@@ -184,3 +184,14 @@ def test_a_broken_pipe_elsewhere_is_not_hidden(monkeypatch, capsys):
     monkeypatch.setattr("harness.templates_cmd.run", broken)
     with pytest.raises(BrokenPipeError):
         main(["templates"])
+
+
+def test_doctor_reads_pyproject_in_a_tree_never_installed(monkeypatch):
+    def absent(name):
+        raise doctor_cmd.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(doctor_cmd.metadata, "distribution", absent)
+    wanted, lines = doctor_cmd.requirements()
+    assert wanted == ">=3.11"
+    found = doctor_cmd.extras(lines)
+    assert found["rl"] == ["gymnasium"] and found["doom"] == ["vizdoom", "scipy"]
