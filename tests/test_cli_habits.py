@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -16,7 +17,14 @@ from harness import doctor_cmd
 from harness.cli import BROKEN_PIPE_STATUS, COMMANDS, build_parser, main, package_version
 from harness.protocol import PROTOCOL_VERSION
 from harness.runner import new_run_dir, run_name
-from tests.shared import ROOT, SHIPPED_IDS, SHIPPED_LEVELS, shipped
+from tests.shared import (
+    ROOT,
+    SHIPPED_IDS,
+    SHIPPED_LEVELS,
+    TEST_AGENTS,
+    python_agent,
+    shipped,
+)
 from world.actions.combat import FIGHT_EXTRA_S, SHOOT_DEFAULT_S
 from world.actions.timing import ROUTE_EXTRA_S, ROUTE_FLOOR_S, ROUTE_SLACK
 from world.actions.walking import USE_EXTRA_S
@@ -195,3 +203,21 @@ def test_doctor_reads_pyproject_in_a_tree_never_installed(monkeypatch):
     assert wanted == ">=3.11"
     found = doctor_cmd.extras(lines)
     assert found["rl"] == ["gymnasium"] and found["doom"] == ["vizdoom", "scipy"]
+
+
+def test_a_run_directory_named_the_old_way_is_still_resumed_and_replayed(tmp_path, capsys):
+    # Before portable names a Doom run's directory held a `:`; resume and replay find runs
+    # by what they hold, so such a directory is still reused and verified.
+    out = tmp_path / "suite"
+    crash = python_agent(TEST_AGENTS / "crash_agent.py")
+    args = ["eval", "--levels", "blue_door", "--difficulties", "easy", "--seeds", "1",
+            "--out", str(out), "--agent", crash]
+    assert main(args) == 0
+    run_dir = Path(json.loads((out / "results.json").read_text())["episodes"][0]["run_dir"])
+    old_style = run_dir.with_name(f"doom:{run_dir.name}")
+    run_dir.rename(old_style)
+    assert main(args) == 0
+    again = json.loads((out / "results.json").read_text())["episodes"][0]
+    assert again["run_dir"] == str(old_style)
+    assert main(["replay", str(old_style)]) == 0
+    assert "verified" in capsys.readouterr().out
