@@ -109,7 +109,7 @@ def main() -> int:
             rates[(name, kwargs.get("frame_skip"), mode)] = row["steps_per_s"]
             print(json.dumps(row), flush=True)
     if importlib.util.find_spec("vizdoom") is None:
-        print(json.dumps({"vizdoom": "not installed (pip install '.[bench]' to compare)"}))
+        print(json.dumps({"vizdoom": "not installed (pip install -e '.[bench]' to compare)"}))
         return 0
     for frame_skip in (1, 4):
         row = {"env": "vizdoom/defend_the_center", "frame_skip": frame_skip, "mode": "single",

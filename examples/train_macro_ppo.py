@@ -8,7 +8,7 @@ episodes and the mean score and success rate are written to `--out`/curve.json a
 drawn in `--out`/learning_curve.png.
 
 Needs the extra `examples` (gymnasium, stable-baselines3, sb3-contrib, matplotlib):
-    pip install '.[examples]'
+    pip install -e '.[examples]'
     python3 examples/train_macro_ppo.py --steps 6000 --out examples/out
 """
 
