@@ -21,9 +21,16 @@ same episode so that none is wrong on its face:
   as many words with the prompt, give four pairs in which every instruction and every
   action appears twice, so wording alone cannot tell.
 
-Options are shuffled by a generator seeded from the record and the question, so the
-same records always give the same file; a set then balances the right option's place
-over each kind when asked (`harness.quiz_run.arranged`).
+Options agree in form, so that no surface feature tells the right one (the blind
+answerers of `harness.quiz_rules` check it): a point is shown rounded to `GRID` units in
+every option, a wrong point lies as far from its landmark as the taken one from its,
+the taken action's other arguments go on every option, and wrong options as long as the
+right one come first; a goal sequence keeps its last step last in every option (never
+swapped), and its swapped-in operation is as long and as often shown by other questions
+as the one it replaces; a consistency partner is drawn among the nearest in wording and
+length. Choices are drawn by a generator seeded from the record and the question, so
+the same records always give the same file; the right option's place is drawn when the
+set is asked (`harness.quiz_run.arranged`).
 """
 
 from __future__ import annotations
