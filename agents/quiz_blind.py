@@ -5,8 +5,9 @@
 
 The rules (harness/quiz_rules.py, part of the agent kit) pick an option from its surface
 alone: first, longest, shortest, most or least like the others, most words shared with
-the question, last step matching the goal, least seen in earlier questions. Each scoring
-at chance on every kind means the questions cannot be answered from their wording.
+the question, last step matching the goal, least or most seen in earlier questions.
+Each scoring at chance on every kind means the questions cannot be answered from their
+wording.
 """
 
 import argparse

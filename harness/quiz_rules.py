@@ -3,7 +3,7 @@
 Each rule scores the four options of a `question` message from their text, the prompt's
 and what earlier questions showed, never from the game; the highest score wins and a tie
 goes to the first of the tied options as sent. A question set is fair to them when every
-rule stays at a fair guess on every kind (`harness.quiz_check`), so no surface feature
+rule stays at a fair guess on every kind (`harness.quiz_blind`), so no surface feature
 (length, rounding, form, shared words, the last step, repetition) tells the right option.
 
 Part of the agent kit: it imports only the standard library, so an agent may import it
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 Message = dict[str, Any]
@@ -44,13 +44,6 @@ def _trigrams(text: str) -> set[str]:
     return {text[i:i + 3] for i in range(max(1, len(text) - 2))}
 
 
-def _alike(option: str, others: Iterable[str]) -> float:
-    # Mean Jaccard likeness of character trigrams: digits, rounding and wording alike.
-    mine = _trigrams(option)
-    shares = [len(mine & _trigrams(o)) / max(1, len(mine | _trigrams(o))) for o in others]
-    return sum(shares) / max(1, len(shares))
-
-
 def _first(q: Message, seen: Counter[str]) -> list[float]:
     return [-float(i) for i in range(len(q["options"]))]
 
@@ -64,8 +57,10 @@ def _shortest(q: Message, seen: Counter[str]) -> list[float]:
 
 
 def _most_alike(q: Message, seen: Counter[str]) -> list[float]:
-    options = q["options"]
-    return [_alike(o, options[:i] + options[i + 1:]) for i, o in enumerate(options)]
+    # Mean Jaccard likeness of character trigrams: digits, rounding and wording alike.
+    grams = [_trigrams(o) for o in q["options"]]
+    return [sum(len(g & h) / max(1, len(g | h)) for j, h in enumerate(grams) if j != i)
+            / max(1, len(grams) - 1) for i, g in enumerate(grams)]
 
 
 def _least_alike(q: Message, seen: Counter[str]) -> list[float]:
@@ -87,6 +82,10 @@ def _least_seen(q: Message, seen: Counter[str]) -> list[float]:
     return [-float(sum(seen[p] for p in parts(o))) for o in q["options"]]
 
 
+def _most_seen(q: Message, seen: Counter[str]) -> list[float]:
+    return [-s for s in _least_seen(q, seen)]
+
+
 RULES: dict[str, Rule] = {
     "first": _first,
     "longest": _longest,
@@ -96,6 +95,7 @@ RULES: dict[str, Rule] = {
     "most_shared": _most_shared,
     "last_step_matches": _last_step_matches,
     "least_seen": _least_seen,
+    "most_seen": _most_seen,
 }
 SUMMARIES: dict[str, str] = {
     "first": "the first option as sent",
@@ -106,6 +106,7 @@ SUMMARIES: dict[str, str] = {
     "most_shared": "the option sharing most words with the question",
     "last_step_matches": "the option whose last step shares most words with the question",
     "least_seen": "the option whose pieces appeared least in earlier questions",
+    "most_seen": "the option whose pieces appeared most in earlier questions",
 }
 
 
