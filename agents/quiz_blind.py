@@ -12,8 +12,11 @@ wording.
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from harness.quiz_rules import RULES, choose
 
