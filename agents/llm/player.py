@@ -330,7 +330,8 @@ class Player:
         # otherwise be stored twice, and the model copies what it sees of itself.
         self.context.add(Turn(self.turn, text, answer.call_id, answer.name, answer.arguments,
                               answer.history_text))
-        return self._action(answer.name, answer.arguments, answer.text, usage, remarks)
+        said = answer.text or answer.reasoning
+        return self._action(answer.name, answer.arguments, said, usage, remarks)
 
     def _fall_back(self, text: str, said: str, usage: Usage, remarks: list[str]) -> dict:
         name = self.config.fallback["action"]
