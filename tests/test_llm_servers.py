@@ -5,7 +5,9 @@ are recorded by an injected sleep."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import sys
 import time
 
 import pytest
@@ -20,12 +22,15 @@ from tests.fake_openai_server import (
     text_reply,
     tool_call,
 )
+from tests.shared import SHIPPED_AGENTS
 from tests.test_llm_agent import START, TOOLS, config, observation, player_for
 
-from llm.client import ChatClient, ChatError, RetryPolicy  # noqa: E402  (path set by the kit)
-from llm.context import FALLBACK_NOTE  # noqa: E402
-from llm.errors import GIVE_UP, NO_TOOL_CHOICE, REPAIR, RETRY, SHRINK, classify  # noqa: E402
-from llm.player import Player  # noqa: E402
+sys.path.insert(0, str(SHIPPED_AGENTS))  # the agent imports its package by plain name
+
+from llm.client import ChatClient, ChatError, RetryPolicy
+from llm.context import FALLBACK_NOTE, Turn
+from llm.errors import GIVE_UP, NO_TOOL_CHOICE, REPAIR, RETRY, SHRINK, classify
+from llm.player import Player
 
 
 def _body(**extra):
@@ -136,8 +141,7 @@ def test_the_budget_counts_the_tool_definitions():
     assert player.context.request_chars(messages) <= 9000 or not player.context.turns
 
 
-def player_turn(index: int, text: str):
-    from llm.context import Turn
+def player_turn(index: int, text: str) -> Turn:
     return Turn(index, text, f"c{index}", "wait", {"seconds": 1}, "")
 
 
@@ -210,8 +214,7 @@ def test_the_prefix_stays_stable_between_folds():
         assert "Summary of earlier turns" not in messages[1]["content"]
         assert messages[1]["content"].startswith("Mission: outpost")
     # A request repeats the previous one (bar its last message) in most turns.
-    kept = sum(new[:len(old) - 1] == old[:-1] for old, new in zip(requests, requests[1:],
-                                                                   strict=False))
+    kept = sum(new[:len(old) - 1] == old[:-1] for old, new in itertools.pairwise(requests))
     assert kept >= len(requests) // 2
     assert "Summary of earlier turns" in requests[-1][-1]["content"]
 
@@ -239,7 +242,8 @@ def test_a_long_retry_after_is_shortened_to_the_time_left():
 
 def test_no_retry_is_started_without_time_for_it():
     with FakeOpenAIServer([error_reply(503)]) as server:
-        client = ChatClient(server.url, None, 5.0, RetryPolicy(2, 0.0, 0.0), sleep=print)
+        client = ChatClient(server.url, None, 5.0, RetryPolicy(2, 0.0, 0.0),
+                            sleep=[].append)
         with pytest.raises(ChatError, match="no time left"):
             client.complete(_body(), deadline=time.monotonic() + 1.0)
 
