@@ -308,7 +308,9 @@ def test_a_malformed_call_is_repaired_within_the_turn():
     # Usage sums both requests.
     assert action["usage"]["input_tokens"] == 240 and action["usage"]["output_tokens"] == 60
     repair = server.requests[1]["messages"]
-    assert repair[-1]["role"] == "tool" and "could not be played" in repair[-1]["content"]
+    # Arguments that are not JSON go back as text, with the problem in a user message.
+    assert repair[-2] == {"role": "assistant", "content": "Let me wait. wait({seconds: two})"}
+    assert repair[-1]["role"] == "user" and "could not be played" in repair[-1]["content"]
 
 
 def test_the_fallback_is_played_after_bounded_repairs():
@@ -389,6 +391,8 @@ def test_the_agent_process_speaks_the_protocol(tmp_path):
     assert action["usage"]["cost_usd"] == pytest.approx((120 * 1 + 30 * 2) / 1e6)
     assert server.statuses == [429, 200] and server.problems == []
     assert "HTTP 429" in proc.stderr
+    # Failed requests count too: a run of failures no longer closes with "0 requests".
+    assert "2 requests sent, 1 answered" in proc.stderr
 
 
 def test_bad_configuration_exits_with_a_message():

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import shutil
+import subprocess
 import sys
 import time
 
@@ -100,14 +103,26 @@ def test_a_stated_context_size_is_read_from_the_error():
     assert classify(400, "This model's maximum context length is 8192 tokens").n_ctx == 8192
 
 
-def test_a_repair_the_server_cannot_parse_is_sent_again_without_it():
-    sleeps: list[float] = []
+def test_arguments_that_are_not_json_are_not_echoed_as_a_call():
     script = [tool_call("wait", "{seconds: two}"), tool_call("wait", {"seconds": 2})]
     with FakeOpenAIServer(script, quirks=Quirks(bad_arguments_500=True)) as server:
+        action = player_for(server).decide(observation(0))
+    assert server.statuses == [200, 200] and action["arguments"] == {"seconds": 2}
+    assert "{seconds: two}" in server.requests[1]["messages"][-2]["content"]
+
+
+def test_a_repair_the_server_cannot_parse_is_sent_again_without_it():
+    sleeps: list[float] = []
+    parse_failure = Reply(500, {"error": {"code": 500, "type": "server_error",
+                                          "message": "Failed to parse tool call arguments "
+                                                     "as JSON"}})
+    script = [tool_call("fly", {"to": "moon"}), parse_failure,
+              tool_call("wait", {"seconds": 2})]
+    with FakeOpenAIServer(script) as server:
         action = player_for(server, sleeps=sleeps).decide(observation(0))
     assert server.statuses == [200, 500, 200] and sleeps == []
     assert action["arguments"] == {"seconds": 2}
-    assert not any(m.get("tool_calls") for m in server.requests[2]["messages"])
+    assert server.requests[2]["messages"] == server.requests[0]["messages"]
 
 
 def test_a_server_failing_on_tool_choice_required_is_asked_without_it():
@@ -183,6 +198,12 @@ def test_the_fallback_is_not_stored_as_the_models_words():
     assistant = [m for m in messages if m["role"] == "assistant"]
     assert assistant[0]["content"] == "" and assistant[0]["tool_calls"]
     assert messages[-1]["content"].startswith(FALLBACK_NOTE)
+
+
+def test_a_prompt_cut_by_the_server_is_suspected_in_the_log(caplog):
+    with FakeOpenAIServer() as server:  # it counts 120 prompt tokens whatever it is sent
+        _play(player_for(server), 2)
+    assert sum("may cut the prompt" in r.message for r in caplog.records) == 1
 
 
 # --- 6 and 7. tool_choice required and templates that drop the tools --------------------
@@ -264,6 +285,33 @@ def test_fallback_turns_say_so_first_in_their_notes():
         action = player_for(server, "--repairs", "0", "--notes-chars", "80").decide(
             observation(0))
     assert action["notes"].startswith("[fallback wait played")
+
+
+# --- a real llama.cpp server, when one is installed -----------------------------------
+
+@pytest.mark.slow
+def test_a_real_llama_server(tmp_path):
+    binary, gguf = shutil.which("llama-server"), os.environ.get("LLM_TEST_GGUF")
+    if not binary or not gguf:
+        pytest.skip("needs llama-server on PATH and a model file in LLM_TEST_GGUF")
+    port = 18000 + os.getpid() % 1000
+    server = subprocess.Popen([binary, "-m", gguf, "--jinja", "-c", "8192", "--port",
+                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"http://127.0.0.1:{port}/v1"
+        cfg = config("--base-url", url, "--model", "local", "--timeout", "300")
+        client = ChatClient(cfg.base_url, None, cfg.timeout_s, RetryPolicy(30, 1.0, 2.0))
+        player = Player(cfg, client)
+        deadline = time.monotonic() + 120
+        while not client.models(2.0) and time.monotonic() < deadline:
+            time.sleep(1.0)  # the model is loading
+        hello = player.start(START)
+        actions = _play(player, 2)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert hello["model"] != "local"
+    assert all(a["type"] == "action" for a in actions)
 
 
 # --- streaming and reasoning fields --------------------------------------------------------

@@ -101,11 +101,14 @@ def outcome_line(observation: Mapping[str, Any]) -> str:
 
 def _failed_answer_messages(answer: Answer, problem: str, names: list[str]) -> list[dict]:
     # The bad answer is shown back with the error; each of its calls gets a tool
-    # message so that every call id stays answered.
+    # message so that every call id stays answered. Arguments that are not JSON go back
+    # as text: servers that parse the history (llama.cpp's) fail on them with a 500.
     feedback = repair_message(problem, names)
-    if not answer.calls:
+    if not answer.calls or not all(_json_arguments(c.raw_arguments) for c in answer.calls):
+        written = " ".join(f"{c.name}({c.raw_arguments})" for c in answer.calls)
+        said = " ".join(p for p in (answer.text, written) if p)
         return [
-            {"role": "assistant", "content": answer.text or "(empty answer)"},
+            {"role": "assistant", "content": said or "(empty answer)"},
             {"role": "user", "content": feedback},
         ]
     calls = [
@@ -124,6 +127,16 @@ def _failed_answer_messages(answer: Answer, problem: str, names: list[str]) -> l
         {"role": "assistant", "content": answer.text or "", "tool_calls": calls},
         *({"role": "tool", "tool_call_id": c["id"], "content": feedback} for c in calls),
     ]
+
+
+def _json_arguments(raw: Any) -> bool:
+    if not isinstance(raw, str):
+        return True
+    try:
+        json.loads(raw)
+    except ValueError:
+        return False
+    return True
 
 
 class Player:

@@ -25,6 +25,7 @@ class Call:
     call_id: str
     name: str
     raw_arguments: Any
+    from_text: bool = False
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,8 @@ def _call_in_text(text: str, turn: int) -> tuple[Call, str] | None:
         if isinstance(value, dict) and isinstance(value.get("name"), str):
             args = value.get("arguments", value.get("parameters", {}))
             rest = _FENCE.sub("", text[:start] + " " + text[end:])
-            return Call(f"call_{turn}_text", value["name"], args), " ".join(rest.split())
+            call = Call(f"call_{turn}_text", value["name"], args, from_text=True)
+            return call, " ".join(rest.split())
     return None
 
 

@@ -23,6 +23,9 @@ SILENT_TURNS = 3
 DEFAULT_CHARS_PER_TOKEN = 3.0
 # Share of a stated context the request may fill (token estimates are rough).
 CONTEXT_SHARE = 0.9
+# More characters than this per prompt token the server counted means the prompt was
+# probably cut (Ollama cuts to its own context length without an error).
+CUT_CHARS_PER_TOKEN = 8.0
 
 NO_TOOLS_HINT = (
     "the server answered {n} turns in a row without a tool call and without naming any "
@@ -45,12 +48,20 @@ class Watch:
     silent_turns: int = 0
     warned_no_tools: bool = False
     warned_required: bool = False
+    warned_cut: bool = False
     _turn_saw_tools: bool = False
 
     def learn_usage(self, request_chars: int, prompt_tokens: int | None) -> None:
         """Refine the characters-per-token estimate from a request the server counted."""
-        if prompt_tokens and prompt_tokens > 0:
-            self.chars_per_token = min(6.0, max(1.5, request_chars / prompt_tokens))
+        if not prompt_tokens or prompt_tokens <= 0:
+            return
+        ratio = request_chars / prompt_tokens
+        if ratio > CUT_CHARS_PER_TOKEN and not self.warned_cut:
+            self.warned_cut = True
+            log.warning("the server counted %d prompt tokens for %d characters: it may cut "
+                        "the prompt to its context length without saying so (Ollama does; "
+                        "set its context on the server)", prompt_tokens, request_chars)
+        self.chars_per_token = min(6.0, max(1.5, ratio))
 
     def budget_chars(self, n_ctx: int, output_tokens: int) -> int:
         """Characters a request may have when the server holds `n_ctx` tokens in all."""
@@ -66,7 +77,7 @@ class Watch:
 
     def note_answer(self, answer: Answer, tool_names: list[str]) -> list[str]:
         """Take in one answer; return remarks worth putting in this turn's notes."""
-        structured = any(not c.call_id.endswith("_text") for c in answer.calls)
+        structured = any(not c.from_text for c in answer.calls)
         if answer.calls or any(name in answer.text for name in tool_names):
             self._turn_saw_tools = True
         if self.tool_choice == "required" and not structured and not self.warned_required:
