@@ -225,6 +225,12 @@ def test_a_template_that_drops_the_tools_is_reported():
     assert "drops the tool definitions" not in notes[3]  # said once
 
 
+def test_a_dead_server_is_not_taken_for_a_template_without_tools():
+    with FakeOpenAIServer(default=lambda _b: error_reply(401)) as server:
+        actions = _play(player_for(server), 4)
+    assert not any("drops the tool definitions" in a["notes"] for a in actions)
+
+
 # --- 8. a prefix the server can cache ----------------------------------------------------
 
 def test_the_prefix_stays_stable_between_folds():

@@ -90,7 +90,7 @@ def message_chars(message: dict[str, Any]) -> int:
     return size
 
 
-def assistant_message(text: str | None, call_id: str, name: str, arguments: Any) -> dict:
+def assistant_message(text: str | None, call_id: str, name: str, arguments: Any) -> dict[str, Any]:
     """An assistant message carrying exactly one tool call.
 
     Args:

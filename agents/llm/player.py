@@ -99,7 +99,7 @@ def outcome_line(observation: Mapping[str, Any]) -> str:
     return f"{reason}: {detail}" if detail else reason
 
 
-def _failed_answer_messages(answer: Answer, problem: str, names: list[str]) -> list[dict]:
+def _failed_answer_messages(answer: Answer, problem: str, names: list[str]) -> list[dict[str, Any]]:
     # The bad answer is shown back with the error; each of its calls gets a tool
     # message so that every call id stays answered. Arguments that are not JSON go back
     # as text: servers that parse the history (llama.cpp's) fail on them with a 500.
@@ -336,7 +336,7 @@ class Player:
         self.model = named
         return [f"server model: {trim(named, 80)}"]
 
-    def _play(self, text: str, answer: Answer, usage: Usage, remarks: list[str]) -> dict:
+    def _play(self, text: str, answer: Answer, usage: Usage, remarks: list[str]) -> dict[str, Any]:
         assert answer.name is not None and answer.arguments is not None
         assert answer.call_id is not None
         # Only the words beside the call are kept: a call read from the text would
@@ -346,7 +346,7 @@ class Player:
         said = answer.text or answer.reasoning
         return self._action(answer.name, answer.arguments, said, usage, remarks)
 
-    def _fall_back(self, text: str, said: str, usage: Usage, remarks: list[str]) -> dict:
+    def _fall_back(self, text: str, said: str, usage: Usage, remarks: list[str]) -> dict[str, Any]:
         name = self.config.fallback["action"]
         arguments = dict(self.config.fallback["arguments"])
         log.warning("turn %d: no usable tool call; playing fallback %s", self.turn, name)

@@ -50,6 +50,7 @@ class Watch:
     warned_required: bool = False
     warned_cut: bool = False
     _turn_saw_tools: bool = False
+    _turn_answered: bool = False
 
     def learn_usage(self, request_chars: int, prompt_tokens: int | None) -> None:
         """Refine the characters-per-token estimate from a request the server counted."""
@@ -78,6 +79,7 @@ class Watch:
     def note_answer(self, answer: Answer, tool_names: list[str]) -> list[str]:
         """Take in one answer; return remarks worth putting in this turn's notes."""
         structured = any(not c.from_text for c in answer.calls)
+        self._turn_answered = True
         if answer.calls or any(name in answer.text for name in tool_names):
             self._turn_saw_tools = True
         if self.tool_choice == "required" and not structured and not self.warned_required:
@@ -87,9 +89,13 @@ class Watch:
         return []
 
     def end_turn(self) -> list[str]:
-        """Close a turn; return the no-tools warning once, when it is due."""
-        self.silent_turns = 0 if self._turn_saw_tools else self.silent_turns + 1
-        self._turn_saw_tools = False
+        """Close a turn; return the no-tools warning once, when it is due.
+
+        A turn without any answer (the server failed) says nothing about the template.
+        """
+        if self._turn_answered:
+            self.silent_turns = 0 if self._turn_saw_tools else self.silent_turns + 1
+        self._turn_saw_tools = self._turn_answered = False
         if self.silent_turns >= SILENT_TURNS and not self.warned_no_tools:
             self.warned_no_tools = True
             hint = NO_TOOLS_HINT.format(n=self.silent_turns)
