@@ -31,7 +31,7 @@ from tests.test_llm_agent import START, TOOLS, config, observation, player_for
 sys.path.insert(0, str(SHIPPED_AGENTS))  # the agent imports its package by plain name
 
 from llm.client import ChatClient, ChatError, RetryPolicy
-from llm.context import FALLBACK_NOTE, Turn
+from llm.context import FALLBACK_NOTE, Context, Turn
 from llm.errors import GIVE_UP, NO_TOOL_CHOICE, REPAIR, RETRY, SHRINK, classify
 from llm.player import Player
 
@@ -244,6 +244,16 @@ def test_the_prefix_stays_stable_between_folds():
     kept = sum(new[:len(old) - 1] == old[:-1] for old, new in itertools.pairwise(requests))
     assert kept >= len(requests) // 2
     assert "Summary of earlier turns" in requests[-1][-1]["content"]
+
+
+def test_a_full_budget_is_folded_well_under_so_the_next_turns_keep_their_prefix():
+    ctx = Context("system", "mission", keep_turns=100, context_chars=6000, summary_chars=2000)
+    folds = 0
+    for turn in range(1, 41):
+        _, dropped = ctx.build(f"observation {turn} " + "x" * 300)
+        folds += bool(dropped.turns)
+        ctx.add(player_turn(turn, f"observation {turn} " + "x" * 300))
+    assert 0 < folds <= 10
 
 
 # --- 9. time ----------------------------------------------------------------------------

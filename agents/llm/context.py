@@ -25,6 +25,8 @@ from typing import Any
 # How much of a turn's notes survive into its summary line.
 _SUMMARY_NOTE_CHARS = 160
 _SUMMARY_HEADER = "Summary of earlier turns (oldest first):"
+# Share of the character budget a request is folded down to once it overflows.
+_REFILL_SHARE = 0.75
 FALLBACK_NOTE = "(No usable answer came at that turn, so the agent played this action itself.)"
 
 
@@ -152,9 +154,12 @@ class Context:
             while len(self.turns) > self.keep_turns // 2:
                 folded.append(self._fold_oldest())
         messages = self._render(observation)
-        while self.turns and self.request_chars(messages) > self.context_chars:
-            folded.append(self._fold_oldest())
-            messages = self._render(observation)
+        if self.request_chars(messages) > self.context_chars:
+            # Over budget: fold to well under it, so the next turns fit without a fold.
+            target = int(self.context_chars * _REFILL_SHARE)
+            while self.turns and self.request_chars(messages) > target:
+                folded.append(self._fold_oldest())
+                messages = self._render(observation)
         lines_before = self.summary_omitted
         self._cap_summary(observation)
         if self.summary_omitted != lines_before:
