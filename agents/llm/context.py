@@ -4,8 +4,9 @@ The layout keeps a stable prefix for the servers' prompt caches: the system prom
 then the first user message opening with the mission brief, then past turns in order.
 The rolling summary of folded turns rides in the last message, beside the current
 observation, so it never sits in front of the turns that follow it. Past turns are kept
-verbatim up to a count; beyond it they are folded in a block (down to half the count),
-so the prefix changes once every few turns rather than at every turn. The character
+verbatim up to a count; beyond it they are folded in a block (down to half the count,
+or to three quarters of the character budget when that overflowed), so the prefix
+changes once every few turns rather than at every turn. The character
 budget counts the whole request: messages, and the tool definitions and per-message
 overhead the caller reserves. Every fold is reported so the caller can log it.
 
