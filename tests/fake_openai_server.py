@@ -74,16 +74,15 @@ def prompt_tokens(body: Mapping[str, Any]) -> int:
 
 def quirk_reply(quirks: Quirks, body: Mapping[str, Any]) -> Reply | None:
     """The error a real server with these quirks gives this request, or None."""
-    messages = body.get("messages") or []
-    if quirks.null_content_500 and any(
-        isinstance(m, dict) and "content" in m and m["content"] is None for m in messages
-    ):
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    if quirks.null_content_500 and any("content" in m and m["content"] is None
+                                       for m in messages):
         return Reply(500, {"error": {"code": 500, "type": "server_error", "message":
                                      "1 validation error: messages.1.content: Input should "
                                      "be a valid string"}})
     if quirks.bad_arguments_500:
         for m in messages:
-            for call in (m.get("tool_calls") or ()) if isinstance(m, dict) else ():
+            for call in m.get("tool_calls") or ():
                 try:
                     json.loads(call["function"]["arguments"])
                 except ValueError:
@@ -91,7 +90,7 @@ def quirk_reply(quirks: Quirks, body: Mapping[str, Any]) -> Reply | None:
                         "code": 500, "type": "server_error",
                         "message": "Failed to parse tool call arguments as JSON"}})
     if quirks.required_500 and body.get("tool_choice") == "required":
-        return Reply(500, b"")
+        return Reply(500, b"")  # an assertion inside the server: no words at all
     if quirks.auto_choice_400 and body.get("tool_choice") == "auto":
         return Reply(400, {"object": "error", "type": "BadRequestError", "code": 400,
                            "message": '"auto" tool choice requires --enable-auto-tool-choice'
@@ -329,10 +328,9 @@ class FakeOpenAIServer:
 
     def models_reply(self) -> Reply:
         """GET /v1/models: the served models, or 404 when the quirks name none."""
-        if self.quirks.models is None:
-            return Reply(404, {"error": {"message": "not found"}})
-        return Reply(200, {"object": "list", "data": [
-            {"id": m, "object": "model", "owned_by": "fake"} for m in self.quirks.models]})
+        models = self.quirks.models
+        return Reply(404, {"error": {"message": "not found"}}) if models is None else Reply(
+            200, {"object": "list", "data": [{"id": m, "object": "model"} for m in models]})
 
     def _check_body(self, body: dict[str, Any]) -> list[str]:
         problems = []
@@ -360,8 +358,7 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             path = self.path.rstrip("/")
-            self._send(server.models_reply() if path == "/v1/models"
-                       else Reply(404, {"error": {"message": f"no route {path}"}}))
+            self._send(server.models_reply() if path == "/v1/models" else Reply(404, {}))
 
         def _send(self, reply: Reply) -> None:
             if reply.delay_s:
@@ -379,7 +376,6 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
                 # The length promised the whole body; half of it arrives, then the
                 # connection closes, as a proxy dropping a slow answer does.
                 self.wfile.write(data[: len(data) // 2])
-                self.wfile.flush()
                 self.close_connection = True
                 return
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):

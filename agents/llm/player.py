@@ -295,13 +295,14 @@ class Player:
 
     def _react(self, verdict: Verdict) -> bool:
         """Adapt to a failure's verdict; True when the turn should ask again."""
-        if verdict.action == REPAIR:
-            return True  # the caller drops the repair messages the server choked on
-        if verdict.action == NO_TOOL_CHOICE:
-            return self.watch.drop_tool_choice(verdict.why)
-        if verdict.action == SHRINK:
-            return self._shrink(verdict.n_ctx)
-        return False
+        reactions: dict[str, Callable[[Verdict], bool]] = {
+            # The caller drops the repair messages the server choked on.
+            REPAIR: lambda _v: True,
+            NO_TOOL_CHOICE: lambda v: self.watch.drop_tool_choice(v.why),
+            SHRINK: lambda v: self._shrink(v.n_ctx),
+        }
+        react = reactions.get(verdict.action)
+        return react(verdict) if react else False
 
     def _shrink(self, n_ctx: int | None) -> bool:
         if n_ctx is None:
