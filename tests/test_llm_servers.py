@@ -330,6 +330,16 @@ def test_a_real_llama_server(tmp_path):
     assert all(a["type"] == "action" for a in actions)
 
 
+# --- strict-mode answers --------------------------------------------------------------
+
+def test_null_optional_arguments_are_left_out():
+    script = [tool_call("go_to", {"x": 100, "z": 200, "y": None, "use_on_way": None,
+                                  "fire_on_way": None, "time_limit_s": None})]
+    with FakeOpenAIServer(script) as server:
+        action = player_for(server).decide(observation(0))
+    assert action["arguments"] == {"x": 100, "z": 200}
+
+
 # --- streaming and reasoning fields --------------------------------------------------------
 
 def test_streamed_answers_are_read():

@@ -209,6 +209,9 @@ def read_answer(response: Mapping[str, Any], tools: ToolBox, turn: int) -> Answe
         except ValueError as exc:
             problems.append(f"{call.name or 'the tool call'}: {exc}")
             continue
+        # Strict-mode tools (and some models) fill optional arguments with null; the
+        # action schema leaves them out instead, and a null required one stays missing.
+        arguments = {k: v for k, v in arguments.items() if v is not None}
         problem = tools.check(call.name, arguments)
         if problem is None:
             return Answer(text, calls, call.name, arguments, call.call_id, None,
