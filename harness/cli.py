@@ -77,6 +77,8 @@ COMMANDS: dict[str, Command] = {
                         "harness annotate runs/RUN_ID --out pyramid.json"),
     "quiz": Command("harness.quiz_cmd", "Build, check and ask the offline track's questions.",
                     "harness quiz build runs --out quiz.json.gz"),
+    "tools": Command("harness.tools_cmd", "Print the action tools in a model API's dialect.",
+                     "harness tools --format openai-strict"),
 }
 
 
