@@ -1,5 +1,5 @@
 """Standard Gymnasium behaviour of the environments: render modes, reset options, the level
-cache, Doom refused, masks never all zero and the speed script (39)."""
+cache, Doom refused, masks never all zero, the registry table and the speed script (39)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ gym = pytest.importorskip("gymnasium", reason="needs the rl extra: pip install '
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import harness.rl  # noqa: E402,F401 registers the environments
+from harness.rl import ENVS  # noqa: E402
 from harness.rl.env_base import LEVEL_CACHE_SIZE, load_level  # noqa: E402
 from tests.shared import ROOT  # noqa: E402
 
-IDS = ["MissionHarness/Macro-v0", "MissionHarness/Raw-v0"]
+IDS = [e.env_id for e in ENVS]
 KEY_STORE = str(ROOT / "examples" / "levels" / "key_store.json")
 
 
@@ -131,6 +132,17 @@ def test_mask_of_a_downed_player_is_never_all_zero() -> None:
     allowed = mask(rows, {"player": {"alive": False}})
     assert any(allowed)
     assert {c.action for c, ok in zip(choices(), allowed, strict=True) if ok} == {"wait"}
+
+
+def test_registry_table_lists_every_registered_id() -> None:
+    from harness.protocol_docs import RL_MD
+    from harness.rl.tables import rl_tables
+
+    registered = sorted(i for i in gym.registry if i.startswith("MissionHarness/"))
+    assert registered == sorted(IDS)
+    text = RL_MD.read_text(encoding="utf-8")
+    assert rl_tables()["rl_env_ids"] in text
+    assert all(f"| `{env_id}` |" in text for env_id in IDS)
 
 
 def test_speed_script_runs_its_vector_case() -> None:
