@@ -98,7 +98,7 @@ def test_sb3_make_vec_env_takes_the_ids_unchanged() -> None:
 
 
 def test_reset_options_pick_level_difficulty_and_seed() -> None:
-    env = gym.make("MissionHarness/Macro-v0", level="exit_switch")
+    env = gym.make("MissionHarness/Macro-v0", level=ROOT / "levels" / "exit_switch.json")
     _obs, info = env.reset(options={"level": KEY_STORE, "seed": 3})
     base = env.unwrapped
     assert info["seed"] == 3 and base.level.id != "exit_switch"
@@ -132,6 +132,23 @@ def test_mask_of_a_downed_player_is_never_all_zero() -> None:
     allowed = mask(rows, {"player": {"alive": False}})
     assert any(allowed)
     assert {c.action for c, ok in zip(choices(), allowed, strict=True) if ok} == {"wait"}
+
+
+def test_a_dead_vector_copy_still_offers_a_choice() -> None:
+    from harness.rl.macro_actions import choices
+
+    wait = max(i for i, c in enumerate(choices()) if c.action == "wait")
+    # Waiting in acid_tanks kills the player within a few steps.
+    envs = gym.make_vec("MissionHarness/Macro-v0", num_envs=2, vectorization_mode="sync",
+                        level="acid_tanks")
+    _obs, info = envs.reset(seed=0)
+    died = False
+    for _ in range(4):
+        _obs, _r, terminated, _t, info = envs.step(np.array([wait, wait]))
+        assert info["action_mask"].any(axis=1).all()
+        died |= bool(terminated.any())
+    envs.close()
+    assert died
 
 
 def test_registry_table_lists_every_registered_id() -> None:

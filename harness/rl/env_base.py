@@ -9,6 +9,8 @@ refused at construction: their world is not the one these environments drive.
 
 from __future__ import annotations
 
+import numbers
+import os
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -82,6 +84,8 @@ class MissionEnv(gym.Env):
         self.seed_used: int | None = None
 
     def _set_level(self, level: Any, difficulty: str | None) -> None:
+        if isinstance(level, os.PathLike):
+            level = os.fspath(level)
         if not isinstance(level, str):
             raise ValueError(f"level: expected a level id, path or generated name, got "
                              f"{type(level).__name__}")
@@ -105,8 +109,10 @@ class MissionEnv(gym.Env):
                 raise ValueError(f"reset: seed={seed} and options['seed']={options['seed']} "
                                  "differ; give one")
             seed = options["seed"]
-            if not isinstance(seed, int) or isinstance(seed, bool):
-                raise ValueError(f"reset options: seed must be an integer, got {seed!r}")
+            if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
+                raise ValueError(f"reset options: seed must be an integer 0 or more, got "
+                                 f"{seed!r}")
+            seed = int(seed)
         if "level" in options or "difficulty" in options:
             # Later resets keep the new level; a new level without a difficulty plays its
             # middle one, a difficulty alone applies to the level being played.

@@ -33,7 +33,7 @@ def rl_tables() -> dict[str, str]:
         "rl_slot_families": _rows(
             ("family", "slots", "what slot i is", "fills"),
             [(f"`{f.name}`", str(f.size), f.summary, fill[f.name]) for f in FAMILIES.values()]),
-        "rl_rewards": _rows(("reward", "pays each step"),
+        "rl_rewards": _rows(("reward", "potential and what it pays"),
                             [(f"`{r.name}`", r.summary) for r in REWARDS.values()]),
         "rl_raw_controls": _rows(
             ("component", "control", "values (index: meaning)", "what it does"),
