@@ -3,7 +3,8 @@
 `top_down` draws, on the player's storey, the areas the player knows (the ones it
 walked in lighter), the doors it knows in the state it last perceived, the objects the
 structured view lists (the same rule: as last perceived), the characters where it last
-perceived them (brighter when in sight now) and the player with its facing. Nothing
+perceived them (larger when in sight now; a character only heard in one colour
+whatever its side) and the player with its facing. Nothing
 the player has not perceived is drawn, so a frame tells no more than the observation.
 The frame is `FRAME_SIZE` square, uint8 RGB, framed on what the player knows (it grows
 as the player explores); x runs to the right and z up.
@@ -28,7 +29,8 @@ COLOURS: dict[str, tuple[int, int, int]] = {
     "known": (55, 55, 62), "visited": (95, 95, 105), "open": (70, 200, 90),
     "closed": (230, 150, 40), "locked": (220, 50, 50), "object": (230, 210, 60),
     "target": (60, 220, 230), "hostile": (235, 60, 60), "friendly": (80, 140, 255),
-    "down": (110, 70, 70), "player": (255, 255, 255), "cone": (150, 150, 150),
+    "down": (110, 70, 70), "heard": (170, 120, 170), "player": (255, 255, 255),
+    "cone": (150, 150, 150),
 }
 
 
@@ -146,14 +148,17 @@ def top_down(game: Any, scan: Any = None, size: int = FRAME_SIZE) -> np.ndarray:
         if obj.storey != storey or (not obj.present and obj.holder == player.id):
             continue
         canvas.dot(obj.x, obj.z, 2.5, COLOURS["target" if oid in targets else "object"])
+    storey_of = {a.id: a.storey for a in level.areas}
     for cid, seen in known.characters.items():
+        # The storey where it was perceived, not where it is now.
         actor = world.characters.get(cid)
-        if actor is None or actor.storey != storey:
+        if actor is None or storey_of.get(seen.area or "") != storey:
             continue
-        side = "down" if seen.down else (
-            "friendly" if getattr(actor, "side", "") == "friendly" else "hostile")
-        canvas.dot(seen.position[0], seen.position[2],
-                   4.0 if seen.tick == world.tick else 2.5, COLOURS[side])
+        # As the view: a shot heard tells neither who fired nor on which side.
+        side = "heard" if seen.heard else "down" if seen.down else (
+            "friendly" if actor.side == "friendly" else "hostile")
+        now = seen.tick == world.tick and not seen.heard
+        canvas.dot(seen.position[0], seen.position[2], 4.0 if now else 2.5, COLOURS[side])
     _player(canvas, player.x, player.z, player.facing, scan)
     return canvas.image
 
