@@ -218,6 +218,8 @@ def _grouped(episodes: list[Episode], key: Any) -> dict[Any, list[Episode]]:
 def compare(episodes: list[Episode], harness_errors: int = 0) -> dict[str, Any]:
     """The comparison: per agent, overall, per level and difficulty, and per category.
 
+    Every pair of agents gets its differences too (`harness.compare_pairs`).
+
     Args:
         episodes: The played episodes (harness errors already left out).
         harness_errors: How many episodes were left out as harness errors.
@@ -237,4 +239,12 @@ def compare(episodes: list[Episode], harness_errors: int = 0) -> dict[str, Any]:
             "categories": [{"category": category, **stats(group)} for category, group in
                            _grouped(mine, lambda e: level_categories(e.level)).items()],
         })
-    return {"agents": agents, "harness_errors": harness_errors}
+    # Imported here: the paired statistics build on this module's episodes and groups.
+    from harness.compare_pairs import differences, score_distribution
+
+    keys = list(_grouped(episodes, lambda e: [e.agent]))
+    for entry, key in zip(agents, keys, strict=True):
+        entry["score_distribution"] = score_distribution(
+            [e.score for e in episodes if e.agent == key])
+    return {"agents": agents, "harness_errors": harness_errors,
+            "differences": differences(episodes, keys)}

@@ -11,7 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from harness.compare_tables import code_cells, difference_tables, fit, interleave, shorten
 from harness.markdown_table import table_lines
+from harness.pages.charts import charts
 from harness.pages.render import render
 
 
@@ -54,7 +56,7 @@ def tables(comparison: dict[str, Any]) -> list[dict[str, Any]]:
     def cells(group: dict[str, Any]) -> list[str]:
         return [COLUMNS[k][1](group) for k in keys]
 
-    overview = [[a["agent"]["label"], f"`{a['agent']['command']}`", *cells(a["overall"])]
+    overview = [[a["agent"]["label"], a["agent"]["command"], *cells(a["overall"])]
                 for a in agents]
     by_category: list[list[str]] = []
     for category in sorted({c["category"] for a in agents for c in a["categories"]}):
@@ -68,12 +70,14 @@ def tables(comparison: dict[str, Any]) -> list[dict[str, Any]]:
             by_level += [[level, difficulty, a["agent"]["label"], *cells(lv)]
                          for lv in a["levels"]
                          if (lv["level"], lv["difficulty"]) == (level, difficulty)]
-    return [
-        {"title": "Agents", "head": ["agent", "command", *heads], "rows": overview},
+    return [fit(t) for t in interleave([
+        # Column 1 holds commands: code in Markdown, shortened with a tooltip on a page.
+        {"title": "Agents", "head": ["agent", "command", *heads], "rows": overview,
+         "code": 1},
         {"title": "By category", "head": ["category", "agent", *heads], "rows": by_category},
         {"title": "By level and difficulty", "head": ["level", "difficulty", "agent", *heads],
          "rows": by_level},
-    ]
+    ], difference_tables(comparison))]
 
 
 def _note(comparison: dict[str, Any]) -> str:
@@ -91,7 +95,7 @@ def markdown(comparison: dict[str, Any]) -> str:
     lines = ["# Comparison", "", _note(comparison), ""]
     for table in tables(comparison):
         lines += [f"## {table['title']}", "",
-                  *table_lines(table["head"], table["rows"], escape=True)]
+                  *table_lines(table["head"], code_cells(table), escape=True)]
         lines.append("")
     return "\n".join(lines)
 
@@ -100,7 +104,7 @@ def write_outputs(comparison: dict[str, Any], out: Path) -> list[Path]:
     """Write compare.html, compare.md and compare.json into `out`; return their paths."""
     out.mkdir(parents=True, exist_ok=True)
     page = render("compare.html.j2", title="Comparison", note=_note(comparison),
-                  tables=tables(comparison))
+                  tables=tables(comparison), charts=charts(comparison), shorten=shorten)
     written = {"compare.html": page, "compare.md": markdown(comparison),
                "compare.json": json.dumps(comparison, indent=2, allow_nan=False) + "\n"}
     paths = []

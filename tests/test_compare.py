@@ -103,7 +103,13 @@ def test_unreported_usage_stays_unknown_and_per_success_needs_every_episode(
     _suite(tmp_path / "t", "./y", [_row("outpost", 0, True, 1.0, {"name": "y"})])
     silent = compare(load_episodes(results_files([tmp_path / "t"]))[0])["agents"][0]
     assert silent["overall"]["tokens_per_episode"] is None
-    assert "—" in markdown({"agents": [silent], "harness_errors": 0})
+    # A column no agent reported is left out; one agent's unknown figure beside another's
+    # reported one shows as a dash.
+    reporting = compare(load_episodes(results_files([tmp_path / "s"]))[0])["agents"][0]
+    alone = markdown({"agents": [silent], "harness_errors": 0})
+    assert "tokens / episode" not in alone and "$ / episode" not in alone
+    both = markdown({"agents": [reporting, silent], "harness_errors": 0})
+    assert "$ / episode" in both and "| — |" in both
 
 
 def test_unknown_level_is_uncategorised() -> None:
