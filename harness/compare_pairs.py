@@ -49,8 +49,13 @@ def mcnemar_exact(first_only: int, second_only: int) -> float:
     if n == 0:
         return 1.0
     k = min(first_only, second_only)
-    # Integer division of exact integers: no float overflow however many pairs.
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / (1 << n)
+    # Binomial coefficients built one from the last, divided as exact integers: no float
+    # overflow however many pairs.
+    term, total = 1, 0
+    for i in range(k + 1):
+        total += term
+        term = term * (n - i) // (i + 1)
+    tail = total / (1 << n)
     return min(1.0, 2 * tail)
 
 
