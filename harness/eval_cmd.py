@@ -8,6 +8,7 @@ from pathlib import Path
 
 from harness import level_refs, stopping
 from harness.pages.index import write_index
+from harness.progress import Progress, duration
 from harness.runner import UsageError, resolve_level
 from harness.settings import (
     MAX_JOBS,
@@ -30,7 +31,7 @@ from harness.suite import (
     suite_identity,
 )
 from harness.suite_files import SuiteLockedError, suite_lock
-from harness.suite_report import ProgressBar, harness_errors, write_results
+from harness.suite_report import harness_errors, overall_line, summarise, write_results
 from harness.suite_workers import Play, Workers
 from world.face import LEVELS_DIR, is_generated, origin
 
@@ -63,6 +64,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --stepwise: where reference runs are cached (default "
                         "$XDG_CACHE_HOME/mission-harness/reference, else "
                         "~/.cache/mission-harness/reference)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress and no table: print one final line (the totals "
+                             "and where the results are); warnings still go to stderr")
     add_agent_arguments(parser)
 
 
@@ -117,9 +121,11 @@ def run(args: argparse.Namespace) -> int:
         episodes = plan(suite, args.seeds)
         # One suite at a time per folder, from resume to the last results file.
         with suite_lock(out):
-            rows = run_suite(episodes, args.agent, out, settings, args.jobs or 1, ProgressBar(),
+            progress = Progress(quiet=args.quiet)
+            rows = run_suite(episodes, args.agent, out, settings, args.jobs or 1, progress,
                              note=_note, backend=backend, stepwise=_stepwise(args))
-            return _report(args, out, settings, suite, rows)
+            return _report(args, out, settings, suite, rows,
+                           took_s=progress.clock() - progress.start)
     except (UsageError, SuiteMismatchError, SuiteLockedError) as exc:
         print(f"harness eval: {exc}", file=sys.stderr)
         return 2
@@ -178,7 +184,7 @@ def _note(text: str) -> None:
 
 
 def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
-            suite: list[tuple[str, list[str]]], rows: list[dict]) -> int:
+            suite: list[tuple[str, list[str]]], rows: list[dict], took_s: float) -> int:
     meta = {"agent": args.agent, "levels": [lv for lv, _ in suite],
             "difficulties": {lv: ds for lv, ds in suite}, "seeds": args.seeds,
             # jobs None: as many at once as the Ray cluster had CPUs for.
@@ -190,9 +196,14 @@ def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
     if generated:  # a published figure names exactly what was played
         meta["generated"] = generated
     table = write_results(out, meta, rows)
-    print(table)
     _index_page(out, meta, rows)
-    print(f"results: {out / 'results.json'}, table: {out / 'results.md'}", file=sys.stderr)
+    if args.quiet:  # the one line: totals, time and where the results are
+        print(f"{overall_line(summarise(rows))} Took {duration(took_s)}; results: "
+              f"{out / 'results.json'}")
+    else:
+        print(table)
+        print(f"results: {out / 'results.json'}, table: {out / 'results.md'}",
+              file=sys.stderr)
     failed = harness_errors(rows)
     if failed:
         print(f"harness eval: {failed} episode(s) ended in a harness error (marked in the "

@@ -1,4 +1,4 @@
-"""A suite's results: results.json, the table per level and difficulty, the progress bar.
+"""A suite's results: results.json and the table per level and difficulty.
 
 The table gives, for every (level, difficulty): episodes, success rate, mean score with
 its standard deviation and a 95% interval half-width, mean decisions, mean game time and
@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 import math
 import statistics
-import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from harness.markdown_table import keyed_table_lines
 from harness.protocol import OUTCOMES
@@ -138,30 +137,3 @@ def write_results(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -
                   "results.json's `suite.generated` lists every parameter.\n\n")
     write_atomically(out / "results.md", title + table)
     return table
-
-
-class ProgressBar:
-    """A one-line text bar on a stream: redrawn in place on a terminal, a line otherwise."""
-
-    def __init__(self, stream: TextIO | None = None, width: int = 30) -> None:
-        """Draw on `stream` (standard error by default), `width` characters of bar."""
-        self.stream, self.width = stream or sys.stderr, width
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
-
-    def __call__(self, done: int, total: int, row: dict[str, Any] | None) -> None:
-        """Show done out of total and how the latest episode ended."""
-        filled = self.width * done // max(total, 1)
-        text = (f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} episodes"
-                + (f", last {row['level']}/{row['difficulty']}/s{row['seed']}: {row['outcome']}"
-                   if row else ""))
-        if row is None and done:
-            # Episodes finished by an earlier run of this suite are kept: say so, since a
-            # changed agent behind the same command line would otherwise go unnoticed.
-            self.stream.write(f"{done} of {total} episodes were finished by an earlier run "
-                              "in this folder and are kept; use a new --out to play them "
-                              "again.\n")
-        if self.tty:
-            self.stream.write("\r" + text.ljust(100)[:100] + ("\n" if done == total else ""))
-        else:
-            self.stream.write(text + "\n")
-        self.stream.flush()

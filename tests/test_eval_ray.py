@@ -114,7 +114,7 @@ def test_local_and_ray_play_the_same_suite_and_resume_each_other(tmp_path: Path,
     assert _eval(local) == 0
     assert _eval(on_ray, "--backend", "ray") == 0
     err = capsys.readouterr().err
-    assert "4/4 episodes, last" in err  # the same progress line
+    assert "4/4 episodes · " in err  # the same progress line
     a, b = _played(local), _played(on_ray)
     assert len(a) == 4
     assert {k: v[:3] for k, v in a.items()} == {k: v[:3] for k, v in b.items()}
