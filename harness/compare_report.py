@@ -11,7 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.compare_tables import code_cells, difference_tables, fit, interleave, shorten
+from harness.compare_tables import (
+    code_cells,
+    difference_tables,
+    fit,
+    interleave,
+    short_commands,
+)
 from harness.markdown_table import table_lines
 from harness.pages.charts import charts
 from harness.pages.render import render
@@ -104,7 +110,8 @@ def write_outputs(comparison: dict[str, Any], out: Path) -> list[Path]:
     """Write compare.html, compare.md and compare.json into `out`; return their paths."""
     out.mkdir(parents=True, exist_ok=True)
     page = render("compare.html.j2", title="Comparison", note=_note(comparison),
-                  tables=tables(comparison), charts=charts(comparison), shorten=shorten)
+                  tables=tables(comparison), charts=charts(comparison),
+                  short=short_commands([a["agent"]["command"] for a in comparison["agents"]]))
     written = {"compare.html": page, "compare.md": markdown(comparison),
                "compare.json": json.dumps(comparison, indent=2, allow_nan=False) + "\n"}
     paths = []

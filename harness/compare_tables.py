@@ -8,11 +8,12 @@ setting by setting or fell back to the two-sample intervals.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 MISSING = "—"
-# Longest agent command shown whole in a page's table; longer ones are cut in the middle
-# of the cell and shown whole in a tooltip.
+# Longest agent command shown whole in a page's table; longer ones are cut (see
+# `short_commands`) and shown whole in a tooltip.
 COMMAND_CHARS = 48
 
 
@@ -109,14 +110,6 @@ def fit(table: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def shorten(text: str, limit: int = COMMAND_CHARS) -> str:
-    """`text` cut in the middle to at most `limit` characters (an ellipsis marks the cut)."""
-    if len(text) <= limit:
-        return text
-    head = (limit - 1) // 2
-    return text[:head] + "…" + text[len(text) - (limit - 1 - head):]
-
-
 def code_cells(table: dict[str, Any]) -> list[list[str]]:
     """The rows with the table's code column (if any) as Markdown code spans."""
     column = table.get("code")
@@ -129,3 +122,29 @@ def code_cells(table: dict[str, Any]) -> list[list[str]]:
         return f"{fence} {text} {fence}" if fence == "``" else f"`{text}`"
 
     return [[code(c) if i == column else c for i, c in enumerate(row)] for row in rows]
+
+
+_BOUNDARY = re.compile(r"[ /]")
+
+
+def _shared_start(texts: list[str]) -> str:
+    first, last = min(texts), max(texts)  # the two that differ soonest bound them all
+    n = next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b),
+             min(len(first), len(last)))
+    # Cut after a space or a slash, so a word or a folder is never split.
+    return first[:max((m.end() for m in _BOUNDARY.finditer(first[:n])), default=0)]
+
+
+def short_commands(commands: list[str], limit: int = COMMAND_CHARS) -> dict[str, str]:
+    """Each command as a table shows it: whole when it fits, else what tells it apart.
+
+    A longer command loses the start it shares with the others (an ellipsis in its
+    place), then its end beyond `limit` characters.
+    """
+    distinct = sorted(set(commands))
+    shared = _shared_start(distinct) if len(distinct) > 1 else ""
+    out = {}
+    for command in distinct:
+        text = command if len(command) <= limit or not shared else "…" + command[len(shared):]
+        out[command] = text if len(text) <= limit else text[:limit - 1] + "…"
+    return out

@@ -11,7 +11,7 @@ import pytest
 
 from harness.compare import compare, load_episodes, results_files
 from harness.compare_report import write_outputs
-from harness.compare_tables import shorten
+from harness.compare_tables import short_commands
 from harness.pages.charts import charts
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -87,6 +87,7 @@ def test_page_holds_charts_and_fits(tmp_path: Path) -> None:
     assert not re.search(r"(src|href)=", page)  # nothing fetched from anywhere
     assert "tokens / episode" not in page and "$ / success" not in page  # all dashes
     long = "./b --long " + "x" * 80
-    assert f'title="{long}"' in page and f">{shorten(long)}</code>" in page
-    assert len(shorten(long)) <= 48 and "…" in shorten(long)
+    short = short_commands(["./a", long])[long]
+    assert f'title="{long}"' in page and f">{short}</code>" in page
+    assert short.startswith("…b --long x") and len(short) == 48 and short.endswith("…")
     assert not re.search(r"`", page)

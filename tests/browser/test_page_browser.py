@@ -10,6 +10,7 @@ a reason that says how to enable it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -133,3 +134,54 @@ def test_hostile_agent_page_in_chromium(tmp_path, browser_page):
     shot = tmp_path / "page.png"
     page.screenshot(path=str(shot), full_page=False)
     assert shot.stat().st_size > 10_000
+
+
+def _compare_page(tmp_path: Path) -> Path:
+    """compare.html for four agents, two reporting usage, long commands and names."""
+    from harness.compare import compare, load_episodes, results_files
+    from harness.compare_report import write_outputs
+
+    agents = [("planner-with-a-rather-long-name", "2.0.1", "provider/model-large-2025-10-01",
+               0.0123), ("random-agent", "", "", None), ("perl agent `x`", "1", "", 0.5),
+              ("wait-agent", "", "", None)]
+    levels = ("facility", "blue_door", "exit_switch")
+    for n, (name, version, model, cost) in enumerate(agents):
+        rows = [{"level": level, "difficulty": difficulty, "seed": seed,
+                 "outcome": "completed" if (seed + n) % 3 else "failed",
+                 "success": bool((seed + n) % 3), "score": 1.0 if (seed + n) % 3 else 0.2,
+                 "decisions": 140 + seed, "game_time_s": 123.4, "invalid_actions": 0,
+                 "usage": None if cost is None else {
+                     "input_tokens": 123456, "output_tokens": 7890, "cost_usd": cost},
+                 "wall_s": 3.0, "run_dir": None,
+                 "agent": {"name": name, "version": version, "model": model}}
+                for level in levels for difficulty in ("easy", "normal", "hard")
+                for seed in range(5)]
+        folder = tmp_path / "suites" / f"s{n}"
+        folder.mkdir(parents=True)
+        command = (f"/usr/bin/env python3 /home/someone/projects/agents/{name}/agent.py "
+                   "--temperature 0.7 --max-tokens 4096 --log-dir /tmp/agent-logs")
+        (folder / "results.json").write_text(json.dumps(
+            {"suite": {"agent": command}, "episodes": rows}), encoding="utf-8")
+    episodes, errors = load_episodes(results_files([tmp_path / "suites"]))
+    return write_outputs(compare(episodes, errors), tmp_path / "cmp")[0]
+
+
+def test_compare_page_fits_a_laptop_window(tmp_path, browser_page):
+    page = browser_page
+    page.goto(_compare_page(tmp_path).as_uri())
+    page.wait_for_load_state("load")
+    # No horizontal scroll: neither the page nor any table's own box.
+    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORT["width"]
+    overflowing = page.evaluate("""() => [...document.querySelectorAll('.wrap')]
+        .filter(w => w.scrollWidth > w.clientWidth + 1)
+        .map(w => w.previousElementSibling.textContent)""")
+    assert overflowing == []
+    assert page.evaluate("""() => Math.max(...[...document.querySelectorAll('svg.chart')]
+        .map(s => s.getBoundingClientRect().right))""") <= VIEWPORT["width"]
+    # The whole command is a hover away; no Markdown backtick reaches the page.
+    code = page.locator("td code").first
+    assert "--log-dir /tmp/agent-logs" in code.get_attribute("title")
+    assert "…" in code.inner_text()
+    assert "`" not in page.inner_text("body").replace("perl agent `x`", "")
+    assert page.locator("svg.chart").count() == 4  # usage reported: the cost chart too
+    page.screenshot(path=str(tmp_path / "compare.png"), full_page=True)
