@@ -30,11 +30,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from harness.cli import main as harness  # noqa: E402
+from harness.compare import AgentKey, Episode  # noqa: E402
+from harness.compare_pairs import differences  # noqa: E402
+from harness.compare_tables import difference_tables  # noqa: E402
 from harness.markdown_table import table_lines  # noqa: E402
 from harness.record import RecordError  # noqa: E402
 from harness.replay import REPLAY_STATUSES, replay  # noqa: E402
 from harness.runner import UsageError  # noqa: E402
-from harness.suite_report import markdown_table, summarise  # noqa: E402
+from harness.suite_report import _by_harness, markdown_table, summarise  # noqa: E402
 from tools.levels_doc import (  # noqa: E402
     DOC,
     GENERATED_BEGIN,
@@ -118,7 +121,35 @@ def block(tables: dict[str, list[dict]], seeds: int, levels: str = "all") -> str
     for name, rows in tables.items():
         parts += ["", f"### {name.capitalize()} agent: {AGENTS[name][1]}", "",
                   markdown_table(summarise(rows)).rstrip("\n"), "", score_line(rows)]
-    return "\n".join(parts)
+    return "\n".join(parts + difference_block(tables))
+
+
+def difference_block(tables: dict[str, list[dict]]) -> list[str]:
+    """The agents' differences, paired by setting as `harness compare` pairs them.
+
+    Overall and per category (`harness compare` on the sweep's folders also gives them
+    per level and difficulty, with charts).
+    """
+    if len(tables) < 2:
+        return []
+    keys = {name: AgentKey(name=name, version="", model="", command=AGENTS[name][0])
+            for name in tables}
+    episodes = [Episode(agent=keys[name], level=str(r["level"]),
+                        difficulty=str(r["difficulty"]), seed=int(r["seed"]),
+                        success=r["success"] is True, score=float(r["score"]),
+                        decisions=int(r["decisions"]), game_time_s=float(r["game_time_s"]),
+                        tokens=None, cost_usd=None)
+                for name, rows in tables.items() for r in rows
+                if not _by_harness(r)]  # a harness error says nothing about the agent
+    shown = difference_tables({"differences": differences(episodes, list(keys.values()))})
+    parts = ["", "### Differences between the agents", "",
+             "First agent minus second, paired by level, difficulty and seed: success by "
+             "McNemar's exact test with Newcombe's paired interval, mean score by a "
+             "bootstrap over the settings (README.md, \"Comparing agents\")."]
+    for table in shown[:2]:
+        parts += ["", f"#### {table['title']}", "",
+                  *table_lines(table["head"], table["rows"], escape=True)]
+    return parts
 
 
 def score_line(rows: list[dict]) -> str:

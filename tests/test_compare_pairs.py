@@ -164,3 +164,17 @@ def test_every_output_carries_the_differences(tmp_path: Path, capsys) -> None:
     assert "+20% [−5%, +41%]" in page and "McNemar p" in page
     assert "`" not in page  # commands are code elements, not Markdown backticks
     assert '<code title="./first">./first</code>' in page
+
+
+def test_the_sweep_writes_the_agents_differences() -> None:
+    from benchmarks.sweep import block
+
+    def rows(wins: int) -> list[dict]:
+        return [{**_row(s, s < wins, 1.0 if s < wins else 0.0, {}), "difficulty": d}
+                for d in ("easy", "normal") for s in range(10)]
+
+    text = block({"reference": rows(10), "wait": rows(0)}, seeds=10)
+    assert "### Differences between the agents" in text
+    # 20 pairs, all won by the reference agent only: McNemar's p = 2 / 2^20.
+    assert "| reference − wait | 20 paired | +100% [" in text and "<0.001" in text
+    assert "#### Differences by category" in text

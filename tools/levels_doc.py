@@ -50,6 +50,15 @@ DOOM_INTRO = (
     "Freedoom's maps (freedoom1.wad, freedoom2.wad) are under the BSD-3-Clause licence; "
     "ViZDoom's scenarios are MIT-licensed, part of ViZDoom.")
 MAP_SEEDS = (0, 1)  # the seeds tools/template_maps.py draws
+SWEEP_INTRO = (
+    "Each agent's table per level and difficulty; after them, written by the same "
+    "script from the same episodes, the differences between the agents overall and per "
+    "category, paired by level, difficulty and seed (README.md, \"Comparing agents: "
+    "differences and charts\"): the success difference with its McNemar p-value and "
+    "Newcombe interval, and the mean score difference with its bootstrap interval. A "
+    "block written before the sweep script wrote differences has none: `harness compare` "
+    "on the sweep's folders (`sweep/reference sweep/random sweep/wait`) gives them, per "
+    "level and difficulty too, with charts.")
 GENERATED_INTRO = (
     "Levels made by the mission templates (docs/templates.md lists them and their "
     "parameters; README.md, \"Generated missions\", says how to name them and keep a "
@@ -291,7 +300,7 @@ def render(levels: list[Level], existing: str | None = None) -> str:
         The Markdown text.
     """
     lines = ["# Levels", "", INTRO, "", *overview(levels), ""]
-    lines += ["## Sweep results", "", *sweep_block(existing), ""]
+    lines += ["## Sweep results", "", SWEEP_INTRO, "", *sweep_block(existing), ""]
     for level in levels:
         lines += section(level)
     lines += ["## Doom missions", "", DOOM_INTRO, "",
