@@ -17,6 +17,7 @@ from typing import Any
 from shapely.geometry import Polygon
 
 from harness.pages.endstate import EndState
+from harness.pages.labels import place
 from harness.pages.trace import DamageMark, Point3, TurnLeg
 from harness.pages.words import short
 
@@ -124,7 +125,7 @@ def build_maps(plan: Plan, end: EndState, legs: list[TurnLeg],
         lo_x, lo_z, hi_x, hi_z = _storey_bounds(plan, storey["id"])
         unit = round(max(hi_x - lo_x, hi_z - lo_z, 1.0) / 150, 2)
         pad = unit * 4
-        layers.size(unit)
+        layers.size(unit, (lo_x - pad, -hi_z - pad, hi_x + pad, -lo_z + pad))
         view_box = (f"{lo_x - pad:.1f} {-hi_z - pad:.1f} {hi_x - lo_x + 2 * pad:.1f} "
                     f"{hi_z - lo_z + 2 * pad:.1f}")
         maps.append(StoreyMap(storey["id"], view_box, unit, *layers.frozen()))
@@ -144,13 +145,14 @@ class _Layers:
         self.damage: list = []
         self.start: dict[str, Any] | None = None
 
-    def size(self, unit: float) -> None:
+    def size(self, unit: float, frame: tuple[float, float, float, float]) -> None:
         # Names shrink to fit their room's width, so narrow corridors stay readable.
         for area in self.areas:
             area["font"] = round(min(unit * 2.2, 1.7 * area["width"] / max(4, len(area["name"]))),
                                  1)
         for obj in self.objects:
             obj["font"] = round(unit * 1.9, 1)
+        place(self.areas, self.objects, unit, frame)  # no label over another
 
     def frozen(self) -> tuple:
         lists = (self.areas, self.exits, self.stairs, self.hazards, self.objects,

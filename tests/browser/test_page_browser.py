@@ -185,3 +185,44 @@ def test_compare_page_fits_a_laptop_window(tmp_path, browser_page):
     assert "`" not in page.inner_text("body").replace("perl agent `x`", "")
     assert page.locator("svg.chart").count() == 4  # usage reported: the cost chart too
     page.screenshot(path=str(tmp_path / "compare.png"), full_page=True)
+
+
+def test_dense_map_labels_do_not_overlap(tmp_path, browser_page):
+    # Facility's storeys as a run page draws them (its ground corridor: small sections
+    # side by side, items on the stair landings), measured in the browser.
+    from harness.pages.endstate import EndState
+    from harness.pages.map_svg import build_maps
+    from harness.pages.render import environment
+    from tests.shared import shipped
+    from world.observe.ids import IdMap
+    from world.observe.plan import level_plan
+
+    level = shipped("facility")
+    maps = build_maps(level_plan(level, "hard", IdMap(level, 0)), EndState(), [], [])
+    env = environment()
+    css = env.get_template("_base.css.j2").render() + env.get_template(
+        "_episode.css.j2").render()
+    svgs = "".join(env.get_template("_map.svg.j2").render(m=m) for m in maps)
+    page_file = tmp_path / "maps.html"
+    page_file.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><style>{css}"
+                         f"</style></head><body><div style='width:640px'>{svgs}</div>"
+                         "</body></html>", encoding="utf-8")
+    page = browser_page
+    page.goto(page_file.as_uri())
+    page.wait_for_load_state("load")
+    overlaps = page.evaluate("""() => {
+        const out = [];
+        for (const svg of document.querySelectorAll('svg.map')) {
+            const boxes = [...svg.querySelectorAll('.labels text, .obj-labels text')]
+                .filter(t => getComputedStyle(t).display !== 'none')
+                .map(t => [t.textContent, t.getBoundingClientRect()]);
+            for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+                const [a, p] = boxes[i], [b, q] = boxes[j];
+                // Glyph boxes include line spacing: allow a pixel of touching.
+                if (p.left < q.right - 1 && q.left < p.right - 1 &&
+                    p.top < q.bottom - 1 && q.top < p.bottom - 1) out.push(a + ' / ' + b);
+            }
+        }
+        return out; }""")
+    assert overlaps == []
+    assert page.locator(".obj-labels text:not(.crowded)").count() > 30
