@@ -9,10 +9,13 @@ pair, since the same setting played by both agents cancels out how hard that set
 - mean score: a bootstrap over the settings (the pairs resampled together, a fixed seed,
   the percentile interval).
 
-A group (overall, a category, a level and difficulty) whose episodes are not all paired
-(other seeds, a setting played twice by one agent) falls back to the two-sample
-intervals over every episode, and says so: Newcombe's hybrid score interval for success
-and a two-sample bootstrap for the score. A difference is significant when its test's
+A group (overall, a category, a level and difficulty) is compared on the settings both
+agents played once, so a suite cut short or run on fewer levels is compared like for
+like; the episodes of one agent only are left out and counted. When no setting pairs,
+or fewer than MIN_BOOTSTRAP do while others are left out (other seeds, a setting played
+twice by one agent), the group falls back to the two-sample intervals over every
+episode, and says so: Newcombe's hybrid score interval for success and a two-sample
+bootstrap for the score. A difference is significant when its test's
 p-value (McNemar's) is under 0.05, or when its 95% interval leaves out zero.
 """
 
@@ -152,11 +155,18 @@ def _by_setting(episodes: list[Episode]) -> dict[Setting, list[Episode]]:
 
 def _pairs(first: list[Episode], second: list[Episode]
            ) -> list[tuple[Episode, Episode]] | None:
-    """The pairs when every episode of both has exactly one partner, else None."""
+    """The settings both played once, paired; None when there are too few to pair.
+
+    Too few: none, or fewer than MIN_BOOTSTRAP while other episodes are left out (other
+    seeds, a setting played twice by one agent), where a handful of pairs would stand
+    for many episodes.
+    """
     a, b = _by_setting(first), _by_setting(second)
-    if a.keys() != b.keys() or any(len(v) != 1 for v in (*a.values(), *b.values())):
+    shared = sorted(k for k in a.keys() & b.keys() if len(a[k]) == 1 and len(b[k]) == 1)
+    whole = len(shared) == len(first) == len(second)
+    if not shared or (len(shared) < MIN_BOOTSTRAP and not whole):
         return None
-    return [(a[k][0], b[k][0]) for k in sorted(a)]
+    return [(a[k][0], b[k][0]) for k in shared]
 
 
 def difference(first: list[Episode], second: list[Episode]) -> dict[str, Any]:
@@ -164,7 +174,8 @@ def difference(first: list[Episode], second: list[Episode]) -> dict[str, Any]:
 
     Returns:
         method ("paired" or "unpaired"), settings (pairs, or None when unpaired),
-        episodes ([first's, second's]), and for success and score: difference, ci95,
+        episodes ([first's, second's]), left_out (each one's episodes without a
+        partner, paired only), and for success and score: difference, ci95,
         significant, how (the method in words); success also p_value (McNemar's, paired
         only) and discordant ([first only, second only], paired only).
     """
@@ -178,6 +189,8 @@ def difference(first: list[Episode], second: list[Episode]) -> dict[str, Any]:
         score_ci = paired_bootstrap(scores)
         return {
             "method": PAIRED, "settings": len(pairs), "episodes": [len(first), len(second)],
+            # Episodes of one agent only (its extra levels or seeds): not in the pairs.
+            "left_out": [len(first) - len(pairs), len(second) - len(pairs)],
             "success": {"difference": (only1 - only2) / len(pairs),
                         "ci95": list(paired_interval(both, only1, only2,
                                                      len(pairs) - both - only1 - only2)),
@@ -194,7 +207,7 @@ def difference(first: list[Episode], second: list[Episode]) -> dict[str, Any]:
     s1, s2 = [e.score for e in first], [e.score for e in second]
     score_ci = two_sample_bootstrap(s1, s2)
     return {
-        "method": UNPAIRED, "settings": None, "episodes": [n1, n2],
+        "method": UNPAIRED, "settings": None, "episodes": [n1, n2], "left_out": [0, 0],
         "success": {"difference": wins1 / n1 - wins2 / n2, "ci95": list(success_ci),
                     "p_value": None, "discordant": None,
                     "significant": _excludes_zero(success_ci),

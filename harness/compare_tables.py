@@ -30,7 +30,9 @@ def _span(figure: dict[str, Any], percent: bool) -> str:
 
 def _settings(diff: dict[str, Any]) -> str:
     if diff["method"] == "paired":
-        return f"{diff['settings']} paired"
+        alone = diff["left_out"]
+        return f"{diff['settings']} paired" + (
+            f" ({alone[0]} + {alone[1]} episodes of one agent left out)" if any(alone) else "")
     first, second = diff["episodes"]
     return f"not paired ({first} vs {second} episodes)"
 

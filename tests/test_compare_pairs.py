@@ -178,3 +178,19 @@ def test_the_sweep_writes_the_agents_differences() -> None:
     # 20 pairs, all won by the reference agent only: McNemar's p = 2 / 2^20.
     assert "| reference − wait | 20 paired | +100% [" in text and "<0.001" in text
     assert "#### Differences by category" in text
+
+
+def test_settings_of_one_agent_only_are_left_out_of_the_pairs(tmp_path: Path,
+                                                              capsys) -> None:
+    # The first agent also played blue_door; the comparison keeps to outpost, like for like.
+    _paired_suites(tmp_path / "runs")
+    _suite(tmp_path / "runs" / "a2", "./first",
+           [_row(s, False, 0.0, {"name": "first"}, level="blue_door") for s in range(7)])
+    [pair] = compare(load_episodes(results_files([tmp_path / "runs"]))[0])["differences"]
+    overall = pair["overall"]
+    assert overall["method"] == "paired" and overall["settings"] == 20
+    assert overall["left_out"] == [7, 0] and overall["episodes"] == [27, 20]
+    assert overall["success"]["p_value"] == pytest.approx(14 / 64)
+    assert [lv["level"] for lv in pair["levels"]] == ["outpost"]
+    assert main(["compare", str(tmp_path / "runs")]) == 0
+    assert "| 20 paired (7 + 0 episodes of one agent left out) |" in capsys.readouterr().out
