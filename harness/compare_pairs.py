@@ -239,14 +239,16 @@ def differences(episodes: list[Episode], agents: list[AgentKey]) -> list[dict[st
         `difference`, for the groups both agents played, in the comparison's order).
     """
     mine = _groups(episodes, lambda e: [e.agent])
+    # Each level file read once, not once per episode and pair.
+    categories = {level: level_categories(level) for level in {e.level for e in episodes}}
     out = []
     for i, first in enumerate(agents):
         for second in agents[i + 1:]:
             a, b = mine.get(first, []), mine.get(second, [])
             if not a or not b:
                 continue
-            cats_a = _groups(a, lambda e: level_categories(e.level))
-            cats_b = _groups(b, lambda e: level_categories(e.level))
+            cats_a = _groups(a, lambda e: categories[e.level])
+            cats_b = _groups(b, lambda e: categories[e.level])
             levels_a = _groups(a, lambda e: [(e.level, e.difficulty)])
             levels_b = _groups(b, lambda e: [(e.level, e.difficulty)])
             out.append({
