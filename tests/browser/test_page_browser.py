@@ -210,7 +210,12 @@ def test_dense_map_labels_do_not_overlap(tmp_path, browser_page):
     page = browser_page
     page.goto(page_file.as_uri())
     page.wait_for_load_state("load")
-    overlaps = page.evaluate("""() => {
+    assert page.evaluate(OVERLAPPING_LABELS) == []
+    assert page.locator(".obj-labels text:not(.crowded)").count() > 30
+
+
+# The visible map labels whose glyph boxes overlap, as "name / name".
+OVERLAPPING_LABELS = """() => {
         const out = [];
         for (const svg of document.querySelectorAll('svg.map')) {
             const boxes = [...svg.querySelectorAll('.labels text, .obj-labels text')]
@@ -223,6 +228,15 @@ def test_dense_map_labels_do_not_overlap(tmp_path, browser_page):
                     p.top < q.bottom - 1 && q.top < p.bottom - 1) out.push(a + ' / ' + b);
             }
         }
-        return out; }""")
-    assert overlaps == []
-    assert page.locator(".obj-labels text:not(.crowded)").count() > 30
+        return out; }"""
+
+
+@pytest.mark.slow  # a facility episode played (about 10 s)
+def test_dense_run_page_at_laptop_width(tmp_path, browser_page):
+    run_dir = hostile_run(tmp_path / "runs", level="facility")
+    page = browser_page
+    page.goto((run_dir / "index.html").as_uri())
+    page.wait_for_load_state("load")
+    assert page.evaluate("document.documentElement.scrollWidth") <= VIEWPORT["width"]
+    assert page.locator("svg.map").count() == 3
+    assert page.evaluate(OVERLAPPING_LABELS) == []
