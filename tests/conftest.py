@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import keys
 from tests.shared import ROOT, SHIPPED_IDS, local, shipped
 from world.level.model import Level
 from world.objectives import ObjectivesSystem
@@ -49,6 +50,16 @@ def _slow_first(items: list[pytest.Item]) -> None:
         return not (item.get_closest_marker("slow") and not item.get_closest_marker("xdist_group"))
 
     items.sort(key=late)  # stable: each part keeps the collection's order
+
+
+TEST_SECRET = bytes(range(32))
+
+
+@pytest.fixture(autouse=True)
+def _fixed_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A run or suite given no secret makes a fresh one (harness/keys.py); in tests it is
+    # always this one, so an episode played twice is the same episode.
+    monkeypatch.setattr(keys, "new_secret", lambda: TEST_SECRET)
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
+from harness import keys
 from harness import outcome as endings
 from harness.game import world_game
 from harness.outcome import Ending
@@ -47,8 +48,8 @@ class MissionEnv(gym.Env):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 30}
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
-                 reward: str | dict | RewardSpec = "score", render_mode: str | None = None
-                 ) -> None:
+                 reward: str | dict | RewardSpec = "score", render_mode: str | None = None,
+                 secret: bytes | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode: {render_mode!r} is not offered; allowed: None, "
                              f"{', '.join(self.metadata['render_modes'])}")
@@ -63,11 +64,18 @@ class MissionEnv(gym.Env):
         self.max_ticks = seconds_to_ticks(self.level.budgets.max_game_seconds)
         self.game: WorldSession | None = None
         self.seed_used: int | None = None
+        # The episode key is drawn from the seed and this environment's secret, as
+        # `harness run` draws it from the run's: a copy of the world made from the seed
+        # does not play the same episode. The policy shares the process, so the secret
+        # is no wall against it: give one (`secret=`) to reproduce episodes across
+        # environments, or a `harness run --secret` episode.
+        self.secret = keys.new_secret() if secret is None else bytes(secret)
 
     # ---- episode life -------------------------------------------------------------------
     def _new_episode(self, seed: int | None) -> None:
         super().reset(seed=seed)
-        # A given seed is the episode seed, so reset(seed=s) plays `harness run --seed s`.
+        # A given seed is the episode seed: with the same secret, reset(seed=s) plays
+        # `harness run --seed s --secret S`.
         episode_seed = int(seed) if seed is not None else int(
             self.np_random.integers(SEED_RANGE))
         self.seed_used = episode_seed
@@ -79,8 +87,12 @@ class MissionEnv(gym.Env):
         self.report_now = self._report()
         self.figures = Figures.of(self.report_now)
 
+    def episode_key(self, seed: int) -> int:
+        """The key an episode of this seed is drawn from (harness/keys.py)."""
+        return keys.episode_key(self.secret, self.level.content_hash, self.difficulty, seed)
+
     def _make_game(self, seed: int) -> WorldSession:
-        game = world_game(self.level, self.difficulty, seed)
+        game = world_game(self.level, self.difficulty, self.episode_key(seed))
         assert isinstance(game, WorldSession)  # the real world: its report feeds the reward
         return game
 
