@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness import keys
-from tests.shared import ROOT, SHIPPED_IDS, local, shipped
+from tests.shared import ROOT, SHIPPED_IDS, TEST_SECRET, local, shipped
 from world.level.model import Level
 from world.objectives import ObjectivesSystem
 from world.observe.session import WorldSession, build_world
@@ -50,9 +50,6 @@ def _slow_first(items: list[pytest.Item]) -> None:
         return not (item.get_closest_marker("slow") and not item.get_closest_marker("xdist_group"))
 
     items.sort(key=late)  # stable: each part keeps the collection's order
-
-
-TEST_SECRET = bytes(range(32))
 
 
 @pytest.fixture(autouse=True)
