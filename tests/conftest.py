@@ -9,7 +9,7 @@ Tests marked `full` run only with `--full` (tests/README.md has the whole layout
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -52,11 +52,14 @@ def _slow_first(items: list[pytest.Item]) -> None:
     items.sort(key=late)  # stable: each part keeps the collection's order
 
 
-@pytest.fixture(autouse=True)
-def _fixed_secret(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(scope="session", autouse=True)
+def _fixed_secret() -> Iterator[None]:
     # A run or suite given no secret makes a fresh one (harness/keys.py); in tests it is
-    # always this one, so an episode played twice is the same episode.
-    monkeypatch.setattr(keys, "new_secret", lambda: TEST_SECRET)
+    # always this one, so an episode played twice is the same episode. Session-wide, so
+    # that module fixtures' runs have it too.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(keys, "new_secret", lambda: TEST_SECRET)
+        yield
 
 
 @pytest.fixture(scope="session")
