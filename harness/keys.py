@@ -104,6 +104,11 @@ def _mac(secret: bytes, *parts: Any) -> bytes:
     return hmac.new(secret, message.encode(), hashlib.sha256).digest()
 
 
+def secret_fingerprint(secret: bytes) -> str:
+    """A short name of a secret that tells nothing of it (a suite's `suite.json` keeps it)."""
+    return _mac(secret, "fingerprint")[:6].hex()
+
+
 def episode_key(secret: bytes, level_hash: str, difficulty: str, seed: int) -> int:
     """The key an episode's randomness is drawn from (128 bits)."""
     return int.from_bytes(_mac(secret, "episode", level_hash, difficulty, seed)[:KEY_HEX // 2],

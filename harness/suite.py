@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from harness import runner
 from harness.episode import _harness_version
-from harness.keys import parse_secret, secret_text, suite_secret
+from harness.keys import parse_secret, secret_fingerprint, secret_text, suite_secret
 from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import UsageError
@@ -294,9 +294,11 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         harness.stopping.Interrupted: A stop signal came; every worker and agent was
             ended first, and each running episode's record ends as interrupted.
     """
-    identity = suite_identity(agent, settings)
-    check_identity(out, identity)
     secret = suite_secret(out) if secret is None else secret
+    # The secret's fingerprint (never the secret): a folder whose secret was lost or
+    # swapped is refused, not resumed with episodes drawn from two secrets.
+    identity = {**suite_identity(agent, settings), "secret": secret_fingerprint(secret)}
+    check_identity(out, identity)
     rows: dict[Episode, dict[str, Any]] = {}
     for ep in episodes:
         row = finished(ep, out, identity, note)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.keys import SECRET_FILE, set_seeds
+from harness.keys import SECRET_FILE, set_seeds, write_secret
 from harness.level_refs import UsageError, expand, resolve, secret_member
 from harness.record import read_record
 from harness.replay import replay
@@ -119,3 +119,14 @@ def test_an_eval_of_a_secret_set_shows_its_name_and_indexes_never_its_seeds(tmp_
     again = json.loads((out / "results.json").read_text())
     assert [Path(row["run_dir"]).stat().st_mtime_ns for row in again["episodes"]] == made
     assert [again["suite"]["generated"][lv]["seed"] for lv in levels] == seeds
+    # An operator plays one of its episodes again from the folder's secret.
+    first = results["episodes"][0]
+    rerun = run(levels[0], WAITER, difficulty="easy", seed=0, out_dir=tmp_path / "again",
+                settings=FAST, secret=secret)
+    assert ([t["state_hash"] for t in read_record(rerun["run_dir"]).turns]
+            == [t["state_hash"] for t in read_record(first["run_dir"]).turns])
+    # A folder whose secret is lost (a new one made in its place) is refused, not
+    # resumed under another.
+    secret_file.unlink()
+    write_secret(secret_file, SECRET)
+    assert _eval(out) == 2
