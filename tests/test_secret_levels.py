@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.compare import level_categories
 from harness.keys import SECRET_FILE, set_seeds, write_secret
 from harness.level_refs import UsageError, expand, resolve, secret_member
 from harness.record import read_record
@@ -73,6 +74,7 @@ def test_a_secret_set_expands_to_indexed_names_and_draws_its_seeds_from_the_secr
     assert found.generated["set"] == {"name": "maze@secret:4?rooms=12", "index": 2}
     plain = resolve(f"maze@{seeds[2]}?rooms=12", SECRET).level
     assert plain.content_hash == found.level.content_hash  # the set's level is that seed's
+    assert level_categories(names[2]) == TEMPLATES["maze"].categories  # harness compare
 
 
 @pytest.mark.parametrize("ref, message", [
