@@ -1,4 +1,4 @@
-"""The full sweep: every level x difficulty x 10 seeds, for the reference, random and wait agents.
+"""The full sweep: every level x difficulty x 10 seeds, for each agent of AGENTS below.
 
 Runs `harness eval` once per agent (resumable: run it again after an interruption and
 finished episodes are kept), then writes every agent's table into the sweep results block of
@@ -9,8 +9,9 @@ docs/levels.md, the block tools/levels_doc.py keeps when it regenerates the page
 
 The generated mode plays level seeds 0 to N-1 of every template (`TEMPLATE@0-(N-1)`),
 every difficulty, one episode seed each, and writes its table per template and
-difficulty into the generated-missions block of docs/levels.md; an agent swept earlier
-into the same --out keeps its column (so `--agents random` can play fewer seeds).
+difficulty into the generated-missions block of docs/levels.md. In both modes an agent
+swept earlier into the same --out keeps its table or column (so `--agents greedy` adds
+one agent, and `--agents random` can play fewer seeds).
 
 Prints one JSON object: per agent, the share of episodes won and of level-difficulty
 pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in most seeds,
@@ -45,10 +46,13 @@ from tools.levels_doc import (  # noqa: E402
 from world.generate.layout import DIFFICULTIES  # noqa: E402
 from world.generate.registry import GENERATOR_VERSION, TEMPLATES  # noqa: E402
 
-# Agent name -> (its command, what its table says about it). Declared once.
+# Agent name -> (its command, what its table says about it). Declared once: the sweep,
+# its tables and its columns take the agents from here, in this order.
 AGENTS: dict[str, tuple[str, str]] = {
     "reference": (f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}",
                   "the general reference agent (agents/reference_agent.py)"),
+    "greedy": (f"{sys.executable} {ROOT / 'agents' / 'greedy_agent.py'}",
+               "the greedy baseline (agents/greedy_agent.py)"),
     "random": (f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}",
                "the random baseline (agents/random_agent.py)"),
     "wait": (str(ROOT / "agents" / "wait_agent.sh"),
@@ -175,6 +179,24 @@ def generated_block(tables: dict[str, list[dict]], seeds: int) -> str:
     return "\n".join(lines)
 
 
+def collect(out: Path, generated: bool) -> dict[str, list[dict]]:
+    """Each agent's episodes under `out` of one mode (generated or shipped levels), in
+    the order of AGENTS.
+
+    An agent swept earlier into the same folder keeps its table or column, so one agent
+    can be swept again (or added) without playing the others; episodes of the other
+    mode in the same folder are left out.
+    """
+    tables = {}
+    for name in AGENTS:
+        path = out / name / "results.json"
+        rows = json.loads(path.read_text())["episodes"] if path.is_file() else []
+        rows = [r for r in rows if ("@" in str(r["level"])) == generated]
+        if rows:
+            tables[name] = rows
+    return tables
+
+
 def main() -> int:
     """Run each agent's suite, update the page and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -194,7 +216,10 @@ def main() -> int:
         chosen = list(TEMPLATES) if args.templates == "all" else args.templates.split(",")
         args.levels = ",".join(f"{t}@0-{args.generated - 1}" for t in chosen)
         args.seeds = 1
-    tables: dict[str, list[dict]] = {}
+    unknown = sorted(set(args.agents.split(",")) - set(AGENTS))
+    if unknown:
+        parser.error(f"--agents: no agent named {', '.join(unknown)}; "
+                     f"allowed: {', '.join(AGENTS)}")
     for name in args.agents.split(","):
         out = Path(args.out) / name
         status = harness(["eval", "--agent", AGENTS[name][0], "--seeds", str(args.seeds),
@@ -203,12 +228,7 @@ def main() -> int:
                           "--decision-timeout", "60", "--episode-timeout", "900"])
         if status != 0:
             return status
-        tables[name] = json.loads((out / "results.json").read_text())["episodes"]
-    if args.generated:  # agents swept earlier into the same --out keep their column
-        for name in AGENTS:
-            earlier = Path(args.out) / name / "results.json"
-            if name not in tables and earlier.is_file():
-                tables[name] = json.loads(earlier.read_text())["episodes"]
+    tables = collect(Path(args.out), bool(args.generated))
     if not args.no_doc and args.generated:
         write_doc(generated_block(tables, args.generated), begin=GENERATED_BEGIN,
                   end=GENERATED_END, heading="Generated missions")
