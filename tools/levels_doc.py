@@ -54,8 +54,16 @@ GENERATED_INTRO = (
     "Levels made by the mission templates (docs/templates.md lists them and their "
     "parameters; README.md, \"Generated missions\", says how to name them and keep a "
     "held-out set). Every template's seeds 0 to 199 pass `harness check` "
-    "(tests/test_generate.py); the reference agent's and the random agent's wins on "
-    "fresh seeds are below.")
+    "(tests/test_generate.py); the wins on fresh seeds of each agent swept (the reference "
+    "agent and the greedy, random and wait-only baselines) are below.")
+SWEEP_INTRO = (
+    "`benchmarks/sweep.py` plays four agents: the reference agent and three baselines, "
+    "the greedy script (`agents/greedy_agent.py`: goes to located targets, else the "
+    "nearest unvisited way out, and fights armed hostiles in sight), the random agent and "
+    "the wait-only agent. Random and wait mark the floor of the score; \"beats greedy\" is "
+    "the line that means something: on a level where an agent does not beat the greedy "
+    "script, it has shown nothing a 300-line script lacks. Each agent's table appears once "
+    "it has been swept (an agent swept alone keeps the others' tables).")
 INTRO = (
     "The levels shipped with the harness, generated from the level files by "
     "`python3 tools/levels_doc.py`; edit the levels, not this page. Each level offers "
@@ -291,7 +299,7 @@ def render(levels: list[Level], existing: str | None = None) -> str:
         The Markdown text.
     """
     lines = ["# Levels", "", INTRO, "", *overview(levels), ""]
-    lines += ["## Sweep results", "", *sweep_block(existing), ""]
+    lines += ["## Sweep results", "", SWEEP_INTRO, "", *sweep_block(existing), ""]
     for level in levels:
         lines += section(level)
     lines += ["## Doom missions", "", DOOM_INTRO, "",
