@@ -12,11 +12,10 @@ Each turn it takes the first rule that applies, reading the structured view only
 6. every task done: head for the mission exit;
 7. the nearest way out into an area it has not visited (its own memory), opening a
    closed door on it first; never into the exit area while tasks are open;
-8. otherwise wander through the way out tried least, or wait when only time is left to
-   do (survive).
+8. otherwise wander through the way out tried least, or wait if only survive is left.
 
-No per-level code and no planning: a step that fails twice (or is repeated to no effect)
-is put aside until something new happens (a new area, an item, an objective settled).
+No per-level code, no planning: a step that fails twice, or is taken four times on one
+thing, is dropped until something new happens (an area, an item, an objective settled).
 """
 
 import math
@@ -31,11 +30,13 @@ SHOOTABLE = {"breakable", "camera"}
 FAILED = {"stuck", "unreachable", "no_known_route", "refused", "target_gone",
           "wrong_storey", "door_closed"}
 REACH = 120  # close enough to press use on someone
+# Steps on one thing that may be repeated only a few times while nothing new happens.
+HANDS_ON = {"go_to", "go_to_object", "turn_and_use", "use_item_on", "shoot_object", "equip"}
 
 # Everything the agent remembers across turns: areas stood in, steps that failed, ways
 # out taken, people asked to follow, ways into the exit area seen, the door in the way.
-memory = {"visited": set(), "fails": {}, "tried": {}, "used": set(), "exit_ways": {},
-          "last": None, "prev": None, "progress": None, "blocked": None}
+memory = {"visited": set(), "fails": {}, "uses": {}, "tried": {}, "used": set(),
+          "exit_ways": {}, "last": None, "prev": None, "progress": None, "blocked": None}
 
 
 def dist(a, b):
@@ -43,7 +44,7 @@ def dist(a, b):
 
 
 def gave_up(key):
-    return memory["fails"].get(key, 0) >= 2
+    return memory["fails"].get(key, 0) >= 2 or memory["uses"].get(key, 0) >= 4
 
 
 def learn(obs):
@@ -66,6 +67,7 @@ def learn(obs):
     if progress != memory["progress"]:
         memory["progress"] = progress
         memory["fails"].clear()  # something new: what failed before may work now
+        memory["uses"].clear()
     exit_area = (view.get("exit") or {}).get("area")
     for way in (view["area"] or {}).get("ways_out", []):
         if way["to"] == exit_area:
@@ -74,7 +76,15 @@ def learn(obs):
 
 def act(key, action, arguments, notes):
     memory["prev"], memory["last"] = memory["last"], key
+    if action in HANDS_ON:
+        memory["uses"][key] = memory["uses"].get(key, 0) + 1
     return action, arguments, notes
+
+
+def walk(key, point, notes):
+    """Walk to a point, opening doors on the way."""
+    return act(key, "go_to", {"x": point[0], "z": point[2], "y": point[1], "use_on_way": True},
+               notes)
 
 
 def armed(item):
@@ -102,11 +112,10 @@ def equip_gun(view):
 def heal(view):
     if view["player"]["health"] >= 0.5:
         return None
-    kits = [o for o in view["objects"] if o["kind"] == "medkit" and o["state"] is None
-            and not gave_up(o["id"])]
-    if not kits:
+    kit = min((o for o in view["objects"] if o["kind"] == "medkit" and o["state"] is None
+               and not gave_up(o["id"])), key=lambda o: o["distance"], default=None)
+    if kit is None:
         return None
-    kit = min(kits, key=lambda o: o["distance"])
     return act(kit["id"], "go_to_object", {"object_id": kit["id"]}, "hurt: fetching a medkit")
 
 
@@ -166,13 +175,14 @@ def pursue(view, objective):
             thing = objects[target]
             if thing["state"] == "broken":
                 continue
-            if objective["kind"] == "gadget_on_object":
-                gadget = next((c for c in view["player"]["carried"]
-                               if c["kind"] == "gadget"), None)
+            if objective["kind"] == "gadget_on_object":  # try each gadget carried
+                gadget = next((c["id"] for c in view["player"]["carried"]
+                               if c["kind"] == "gadget" and not gave_up((target, c["id"]))),
+                              None)
                 if gadget is not None:
-                    return act(target, "use_item_on", {"item_id": gadget["id"],
-                                                       "object_id": target},
-                               f"{doing}: using {gadget['id']} on {target}")
+                    return act((target, gadget), "use_item_on",
+                               {"item_id": gadget, "object_id": target},
+                               f"{doing}: using {gadget} on {target}")
             elif objective["kind"] == "destroy_object" or thing["kind"] in SHOOTABLE:
                 return act(target, "shoot_object", {"object_id": target},
                            f"{doing}: shooting {target}")
@@ -188,26 +198,20 @@ def pursue(view, objective):
                            f"{doing}: attacking {target}")
             if objective["kind"] == "escort" and target not in memory["used"]:
                 if person["distance"] > REACH:
-                    return act(target, "go_to", {"x": person["position"][0],
-                                                 "z": person["position"][2],
-                                                 "use_on_way": True},
-                               f"{doing}: walking up to {target}")
+                    return walk((target, tuple(person["position"])), person["position"],
+                                f"{doing}: walking up to {target}")
                 memory["used"].add(target)
                 return act(target, "turn_and_use", {"x": person["position"][0],
                                                     "z": person["position"][2]},
                            f"{doing}: asking {target} to follow")
             if objective["kind"] == "follow" and person["distance"] > 300:
-                return act(target, "go_to", {"x": person["position"][0],
-                                             "z": person["position"][2],
-                                             "use_on_way": True},
-                           f"{doing}: keeping up with {target}")
+                return walk((target, tuple(person["position"])), person["position"],
+                            f"{doing}: keeping up with {target}")
     point = objective["point"]
     if point is not None and objective["kind"] not in ("follow", "intercept"):
         key = ("point", tuple(point))
         if not gave_up(key) and dist(point, view["player"]["position"]) > 60:
-            return act(key, "go_to", {"x": point[0], "z": point[2], "y": point[1],
-                                      "use_on_way": True},
-                       f"{doing}: walking to its place")
+            return walk(key, point, f"{doing}: walking to its place")
     return None
 
 
@@ -250,9 +254,7 @@ def head_for_exit(view):
                                    key=lambda item: dist(item[1], here)):
         key = ("exit", way_id)
         if not gave_up(key):
-            return act(key, "go_to", {"x": position[0], "z": position[2], "y": position[1],
-                                      "use_on_way": True},
-                       "all tasks done, walking to the way into the exit area")
+            return walk(key, position, "all tasks done, walking to the way into the exit area")
     return None
 
 
