@@ -79,6 +79,8 @@ COMMANDS: dict[str, Command] = {
                     "harness quiz build runs --out quiz.json.gz"),
     "tools": Command("harness.tools_cmd", "Print the action tools in a model API's dialect.",
                      "harness tools --format openai-strict"),
+    "mcp": Command("harness.mcp_cmd", "Serve one episode over MCP: the MCP client is the agent.",
+                   "harness mcp outpost --difficulty easy"),
 }
 
 
