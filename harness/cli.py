@@ -81,6 +81,9 @@ COMMANDS: dict[str, Command] = {
                      "harness tools --format openai-strict"),
     "mcp": Command("harness.mcp_cmd", "Serve one episode over MCP: the MCP client is the agent.",
                    "harness mcp outpost --difficulty easy"),
+    "dataset": Command("harness.dataset_cmd",
+                       "Write fine-tuning rows (chat format) from finished runs, split by level.",
+                       "harness dataset runs --format chat --out dataset"),
 }
 
 
