@@ -142,7 +142,8 @@ class _Stdio:
         # the episode is recorded by now, so the process ends without waiting for it.
         if not self.done.wait(0.5):
             sys.stderr.flush()
-            os._exit(stopping.requested().exit_status if stopping.requested() else 0)
+            stop = stopping.requested()
+            os._exit(0 if stop is None else stop.exit_status)
 
 
 class _Http:

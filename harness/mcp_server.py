@@ -55,7 +55,7 @@ def _tool(name: str, description: str) -> types.Tool:
                                     "additionalProperties": False})
 
 
-def _text(*parts: str) -> list[types.TextContent]:
+def _text(*parts: str) -> list[types.ContentBlock]:
     return [types.TextContent(type="text", text=p) for p in parts]
 
 
