@@ -28,6 +28,17 @@ from harness.tracks import TRACKS, TrackSpec
 HOST = "127.0.0.1"
 
 
+def port_number(text: str) -> int:
+    """A TCP port from the command line, 1 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1 to 65535)")
+    return port
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     defaults = RunSettings()
@@ -38,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", default="runs", help="parent directory of run directories")
     parser.add_argument("--track", choices=list(TRACKS), default="macro",
                         help="whose actions the tools are (default macro)")
-    parser.add_argument("--http", type=int, metavar="PORT", default=None,
+    parser.add_argument("--http", type=port_number, metavar="PORT", default=None,
                         help=f"serve streamable HTTP on {HOST}:PORT/mcp instead of stdio")
     parser.add_argument("--linger", type=positive_seconds, default=30.0,
                         help="seconds the server stays up after the end for the summary")
@@ -79,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         if stopping.requested() is not None:
             serving.stop()
     if summary is None:
-        print("harness mcp: the MCP client left before the episode began", file=sys.stderr)
+        print(f"harness mcp: {serving.gone}", file=sys.stderr)
         with contextlib.suppress(OSError):
             os.rmdir(spec.run_dir)
         return 2
@@ -107,6 +118,8 @@ def _spec(args: argparse.Namespace, transport: str) -> EpisodeSpec:
 
 class _Stdio:
     """The server on standard input and output, in a thread of its own."""
+
+    gone = "the MCP client closed standard input before the episode began"
 
     def __init__(self, episode: Any) -> None:
         self.episode = episode
@@ -153,6 +166,8 @@ class _Http:
         import uvicorn
 
         self.episode = episode
+        self.gone = (f"the server on {HOST}:{port} stopped before any client came (is the "
+                     "port in use? the reason is above)")
         app = episode.server.streamable_http_app(host=HOST)
         self.server = uvicorn.Server(uvicorn.Config(app, host=HOST, port=port,
                                                     log_level="warning", lifespan="on"))

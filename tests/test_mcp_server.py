@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
 import sys
 import threading
 import time
@@ -150,3 +152,45 @@ def test_harness_mcp_over_stdio_records_a_client_that_leaves(tmp_path):
     assert record.end is not None and len(record.turns) == 2
     assert record.end["summary"]["outcome"] == "agent_crashed"
     assert replay(run_dirs[0]).verified
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.slow
+def test_harness_mcp_over_streamable_http_plays_and_stops(tmp_path):
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "harness.cli", "mcp", "outpost", "--difficulty", "easy",
+         "--http", str(port), "--out", str(tmp_path), "--max-invalid", "1", "--linger", "5"],
+        cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    answers = []
+
+    async def client_side() -> None:
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            answers.append(await client.call_tool("observe", {}))
+            answers.append(await client.call_tool("go_to_object", {"object_id": "o999"}))
+            answers.append(await client.call_tool("summary", {}))
+
+    try:
+        deadline = time.monotonic() + 20
+        while True:  # the server needs a moment to listen
+            try:
+                anyio.run(client_side)
+                break
+            except Exception:
+                if time.monotonic() > deadline:
+                    raise
+                answers.clear()
+                time.sleep(0.2)
+        out, err = server.communicate(timeout=20)
+    finally:
+        server.kill()
+    assert out == b""  # on HTTP as on stdio, standard output is not the harness's to use
+    assert answers[2].structured_content["summary"]["outcome"] == "protocol_error"
+    assert server.returncode == 0, err
+    run_dir = Path(err.decode().splitlines()[0])
+    assert replay(run_dir).verified
