@@ -153,6 +153,21 @@ def read_finished(path: Path, verify: bool) -> Record | Rejected:
     return record
 
 
+def _checked_rows(record: Record, validation_share: float) -> list[dict[str, Any]] | Rejected:
+    # A schema-valid record can still hold what no chat row may (an empty text view, a
+    # start without tools): the record is left out, never a row written that breaks.
+    try:
+        made = rows_of(record, validation_share)
+    except (KeyError, TypeError, ValueError) as exc:
+        return Rejected(record.path, f"cannot be made into rows ({type(exc).__name__}: {exc})")
+    for row in made:
+        errors = row_errors(row)
+        if errors:
+            return Rejected(record.path, f"turn {row['metadata']['turn']} makes a row that "
+                            f"breaks the row schema: {errors[0]}")
+    return made
+
+
 def build(paths: Iterable[str | Path], validation_share: float = 0.2, verify: bool = False
           ) -> tuple[dict[str, list[dict[str, Any]]], list[Record], list[Rejected]]:
     """Rows by split from the records named, the records used and those left out."""
@@ -165,8 +180,11 @@ def build(paths: Iterable[str | Path], validation_share: float = 0.2, verify: bo
         if isinstance(found, Rejected):
             rejected.append(found)
             continue
+        made = _checked_rows(found, validation_share)
+        if isinstance(made, Rejected):
+            rejected.append(made)
+            continue
         used.append(found)
-        made = rows_of(found, validation_share)
         if made:
             m = made[0]["metadata"]
             found_rows.append(((m["variant"], m["difficulty"], m["seed"], m["agent"], order),

@@ -97,15 +97,21 @@ def test_bad_records_are_left_out_with_one_line(records, tmp_path, capsys):
     header = json.loads(lines[0])
     header["seed"] = "zero"
     forged.write_bytes(b"\n".join([json.dumps(header).encode(), *lines[1:]]) + b"\n")
+    blank = tmp_path / "blank" / "record.jsonl"  # the records' schemas allow it, rows do not
+    blank.parent.mkdir()
+    turn = json.loads(lines[2])
+    turn["observation"]["text"] = ""
+    blank.write_bytes(b"\n".join([*lines[:2], json.dumps(turn).encode(), *lines[3:]]) + b"\n")
     out = tmp_path / "ds"
     status = main(["dataset", str(records["outpost"]), str(garbage.parent), str(cut.parent),
-                   str(forged.parent), "--out", str(out)])
+                   str(forged.parent), str(blank.parent), "--out", str(out)])
     err = capsys.readouterr().err.splitlines()
     assert status == 0
     left_out = [line for line in err if line.startswith("harness dataset: left out")]
-    assert len(left_out) == 3
+    assert len(left_out) == 4
     assert any("cut" in line and "not a finished run" in line for line in left_out)
     assert any("forged" in line and "seed" in line for line in left_out)
+    assert any("blank" in line and "turn 1 makes a row" in line for line in left_out)
     assert len(_lines(out / "train.jsonl")) == DECISIONS
     assert main(["dataset", str(garbage.parent), "--out", str(out)]) == 2
 
