@@ -23,6 +23,7 @@ import anyio
 import mcp_types as types
 from mcp.server import Server
 
+from harness.cli import package_version
 from harness.episode import EpisodeSpec, run_episode
 from harness.local_agent import LocalAgent
 from harness.protocol import PROTOCOL_VERSION
@@ -81,7 +82,7 @@ class McpEpisode:
         self.summary_read = threading.Event()  # the client has been told how it ended
         self.actions = tools("mcp", spec.track.name)
         self.server: Server[Any] = Server(
-            "mission-harness", instructions=INSTRUCTIONS,
+            "mission-harness", version=package_version(), instructions=INSTRUCTIONS,
             on_list_tools=self._list_tools, on_call_tool=self._call_tool)
 
     # The episode's side (its thread).
@@ -96,6 +97,8 @@ class McpEpisode:
         while not self.connected.wait(0.1):
             if wait is not None and not wait():
                 return None
+        # The page links the agent's log, as for any run: an MCP client has none here.
+        (self.spec.run_dir / "agent_stderr.log").touch()
         return run_episode(self.spec, agent=self.agent)
 
     def _on_message(self, message: dict[str, Any]) -> None:

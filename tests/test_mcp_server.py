@@ -87,6 +87,7 @@ def test_the_sdk_client_plays_outpost_to_the_end_and_the_record_replays(tmp_path
     assert header["hello"]["name"] == "mcp"  # the SDK client's own name
     report = replay(summary["run_dir"])
     assert report.verified, report.divergence
+    assert (Path(summary["run_dir"]) / "agent_stderr.log").read_bytes() == b""
 
 
 def test_bad_calls_count_against_the_client_and_end_the_episode(tmp_path):
