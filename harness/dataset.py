@@ -5,8 +5,9 @@ system = the rules and the mission (the start message's brief and budgets), user
 turn's text view, assistant = the action as one tool call (its notes as the words), tool
 = how the action ended, in one sentence (harness.result_words). Rows are split into train
 and validation by level variant, so the two splits never share one: a shipped level's
-variant is its id, a generated level's its template and level seed, and the split is a
-hash of the variant (the same variant always falls on the same side).
+variant is its id, a generated level's its template and level seed (its content hash
+for a level of a secret set, whose seed is not recorded), and the split is a hash of
+the variant (the same variant always falls on the same side).
 """
 
 from __future__ import annotations
@@ -62,11 +63,17 @@ def row_errors(row: Mapping[str, Any]) -> list[str]:
 
 
 def variant(header: Mapping[str, Any]) -> str:
-    """The level variant a record plays: TEMPLATE@LEVEL_SEED when generated, else the level id."""
+    """The level variant a record plays: the level id, or for a generated level TEMPLATE@SEED.
+
+    A level of a secret held-out set has no recorded seed: its variant is its template
+    and its content hash, which tells one level from another as the seed would.
+    """
     generated = header.get("generated")
-    if isinstance(generated, Mapping):
+    if not isinstance(generated, Mapping):
+        return str(header.get("level"))
+    if "seed" in generated:
         return f"{generated.get('template')}@{generated.get('seed')}"
-    return str(header.get("level"))
+    return f"{generated.get('template')}@content:{str(header.get('level_hash'))[:16]}"
 
 
 def split_of(level_variant: str, validation_share: float) -> str:

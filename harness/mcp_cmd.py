@@ -10,15 +10,16 @@ Needs the optional extra `mcp` (pip install 'mission-harness[mcp]').
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
+import shutil
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
-from harness import level_refs, stopping
+from harness import keys, level_refs, stopping
 from harness.episode import EpisodeSpec
+from harness.keys import SECRET_FILE, SecretError, episode_key, parse_secret, write_secret
 from harness.level_refs import UsageError
 from harness.pages import write_episode_page_safely
 from harness.runner import new_run_dir, pick_difficulty
@@ -46,6 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "or a generated name")
     parser.add_argument("--difficulty", help="difficulty id (default: the level's middle one)")
     parser.add_argument("--seed", type=seed_number, default=0, help="episode seed")
+    parser.add_argument("--secret", metavar="HEX_OR_FILE", default=None,
+                        help="the secret the episode's randomness and a generated level's id "
+                        "are drawn from, as for harness run: hex, or a file holding it; "
+                        f"default a fresh one, written to the new run directory's {SECRET_FILE}")
     parser.add_argument("--out", default="runs", help="parent directory of run directories")
     parser.add_argument("--track", choices=list(TRACKS), default="macro",
                         help="whose actions the tools are (default macro)")
@@ -91,8 +96,7 @@ def run(args: argparse.Namespace) -> int:
             serving.stop()
     if summary is None:
         print(f"harness mcp: {serving.gone}", file=sys.stderr)
-        with contextlib.suppress(OSError):
-            os.rmdir(spec.run_dir)
+        shutil.rmtree(spec.run_dir, ignore_errors=True)
         return 2
     write_episode_page_safely(spec.run_dir)
     print(spec.run_dir, file=sys.stderr)
@@ -106,14 +110,48 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _spec(args: argparse.Namespace, transport: str) -> EpisodeSpec:
-    found = level_refs.resolve(args.level)
-    difficulty = pick_difficulty(found.level, args.difficulty)
+    try:
+        secret = None if args.secret is None else parse_secret(args.secret)
+    except SecretError as exc:
+        raise UsageError(str(exc)) from None
     settings = RunSettings(decision_timeout_s=args.decision_timeout,
                            episode_timeout_s=args.episode_timeout,
                            max_invalid_in_a_row=args.max_invalid)
-    run_dir = new_run_dir(Path(args.out), found.level, difficulty, args.seed)
-    return EpisodeSpec(found.level, found.source, difficulty, args.seed, f"mcp ({transport})",
-                       run_dir, settings, generated=found.generated, track=TrackSpec(args.track))
+    return episode_spec(args.level, f"mcp ({transport})", difficulty=args.difficulty,
+                        seed=args.seed, out_dir=args.out, settings=settings,
+                        track=TrackSpec(args.track), secret=secret)
+
+
+def episode_spec(level_ref: str, command: str, *, difficulty: str | None = None, seed: int = 0,
+                 out_dir: str | Path = "runs", settings: RunSettings | None = None,
+                 track: TrackSpec | None = None, secret: bytes | None = None) -> EpisodeSpec:
+    """An episode as `harness run` makes it, in a new run directory, for an agent already there.
+
+    Args:
+        level_ref: Level id, file or generated name.
+        command: What the record names as the agent command.
+        difficulty: A difficulty id (default: the level's middle one).
+        seed: The episode seed.
+        out_dir: Parent of the new run directory.
+        settings: Deadlines and limits.
+        track: The track (default macro actions).
+        secret: The secret the episode key is drawn from (harness/keys.py); None: a
+            fresh one, written to the run directory's secret file as `harness run` does.
+
+    Raises:
+        UsageError: Unknown level or difficulty.
+    """
+    made_secret = secret is None
+    secret = keys.new_secret() if secret is None else secret
+    found = level_refs.resolve(level_ref, secret)
+    chosen = pick_difficulty(found.level, difficulty)
+    run_dir = new_run_dir(Path(out_dir), found.level, chosen, seed)
+    if made_secret:
+        write_secret(run_dir / SECRET_FILE, secret)
+    key = episode_key(secret, found.level.content_hash, chosen, seed)
+    return EpisodeSpec(found.level, found.source, chosen, seed, command, run_dir,
+                       settings or RunSettings(), generated=found.generated,
+                       track=track or TrackSpec(), key=key)
 
 
 class _Stdio:

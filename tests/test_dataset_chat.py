@@ -75,6 +75,10 @@ def test_the_row_schema_refuses_what_chat_formats_refuse(records):
 def test_variants_and_splits_never_mix():
     generated = {"level": "maze", "generated": {"template": "maze", "seed": 3}}
     assert variant(generated) == "maze@3" and variant({"level": "outpost"}) == "outpost"
+    secret_member = {"level": "maze_1f2e", "level_hash": "ab" * 32,
+                     "generated": {"template": "maze", "set": {"name": "maze@secret:5",
+                                                               "index": 2}}}
+    assert variant(secret_member) == "maze@content:" + "ab" * 8
     names = [f"maze@{seed}" for seed in range(200)]
     sides = {name: split_of(name, 0.2) for name in names}
     assert sides == {name: split_of(name, 0.2) for name in names}  # the same every time

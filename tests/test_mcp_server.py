@@ -18,24 +18,20 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from agents.reference.brain import Brain
-from harness import level_refs
-from harness.episode import EpisodeSpec
+from harness.mcp_cmd import episode_spec
 from harness.mcp_server import McpEpisode
 from harness.record import read_record
 from harness.replay import replay
-from harness.runner import new_run_dir
 from harness.settings import RunSettings
 from harness.tools_cmd import tools
-from tests.shared import ROOT
+from tests.shared import ROOT, TEST_SECRET
 
 pytestmark = pytest.mark.timeout(60)
 
 
 def _episode(out: Path, difficulty: str = "easy", **settings: Any) -> McpEpisode:
-    found = level_refs.resolve("outpost")
-    run_dir = new_run_dir(out, found.level, difficulty, 0)
-    spec = EpisodeSpec(found.level, found.source, difficulty, 0, "mcp (in-process)", run_dir,
-                       RunSettings(**settings))
+    spec = episode_spec("outpost", "mcp (in-process)", difficulty=difficulty, out_dir=out,
+                        settings=RunSettings(**settings))
     return McpEpisode(spec, "in-process")
 
 
@@ -131,17 +127,17 @@ def test_harness_mcp_over_stdio_records_a_client_that_leaves(tmp_path):
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "harness.cli", "mcp", "outpost", "--difficulty", "easy", "--out",
-              str(tmp_path), "--linger", "1"], cwd=str(ROOT))
+              str(tmp_path), "--linger", "1", "--secret", TEST_SECRET.hex()], cwd=str(ROOT))
     answers = []
 
     async def client_side() -> None:
         async with Client(params) as client:
             answers.append(await client.call_tool("observe", {}))
-            answers.append(await client.call_tool("go_to_object", {"object_id": "o7"}))
+            answers.append(await client.call_tool("wait", {"seconds": 0.5}))
 
     anyio.run(client_side)
     assert "Turn 0" in answers[0].content[0].text
-    assert answers[1].content[0].text.startswith("go_to_object ended: arrived")
+    assert answers[1].content[0].text.startswith("wait ended: arrived")
     deadline = time.monotonic() + 20
     run_dirs: list[Path] = []
     while time.monotonic() < deadline:
@@ -166,7 +162,8 @@ def test_harness_mcp_over_streamable_http_plays_and_stops(tmp_path):
     port = _free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "harness.cli", "mcp", "outpost", "--difficulty", "easy",
-         "--http", str(port), "--out", str(tmp_path), "--max-invalid", "1", "--linger", "5"],
+         "--http", str(port), "--out", str(tmp_path), "--max-invalid", "1", "--linger", "5",
+         "--secret", TEST_SECRET.hex()],
         cwd=str(ROOT), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     answers = []
 
