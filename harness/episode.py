@@ -19,6 +19,7 @@ from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Tim
 from harness.chain import ChainRun
 from harness.game import Game, GameFactory
 from harness.keys import key_text
+from harness.local_agent import AgentHandle
 from harness.outcome import Ending
 from harness.protocol import (
     PROTOCOL_VERSION,
@@ -78,12 +79,15 @@ class EpisodeSpec:
         return self.seed if self.key is None else self.key
 
 
-def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> dict[str, Any]:
+def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None,
+                agent: AgentHandle | None = None) -> dict[str, Any]:
     """Play one episode to its end and write its record.
 
     Args:
         spec: The episode.
         game_factory: Builds the game from (level, difficulty, key); default: the track's.
+        agent: An agent side already there (harness.local_agent); None starts
+            `spec.command` as a process.
 
     Returns:
         The run summary (see `harness.runner.run` for its fields).
@@ -92,12 +96,14 @@ def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> d
         harness.agent_process.AgentLaunchError: The agent cannot be started at all.
         harness.snapshot.SnapshotError: The origin snapshot does not restore here.
     """
-    return _Episode(spec, game_factory or spec.track.game_factory()).play()
+    return _Episode(spec, game_factory or spec.track.game_factory(), agent).play()
 
 
 class _Episode:
-    def __init__(self, spec: EpisodeSpec, game_factory: GameFactory) -> None:
+    def __init__(self, spec: EpisodeSpec, game_factory: GameFactory,
+                 agent: AgentHandle | None = None) -> None:
         self.spec, self.s = spec, spec.settings
+        self.agent = agent
         if spec.origin is not None:
             game_factory = restoring_factory(spec.origin, game_factory)
         self.game: Game = game_factory(spec.level, spec.difficulty, spec.game_key)
@@ -124,7 +130,7 @@ class _Episode:
         spec = self.spec
         self.t0 = time.monotonic()
         self.ep_deadline = self.t0 + self.s.episode_timeout_s
-        proc = AgentProcess.start(
+        proc: AgentHandle = self.agent or AgentProcess.start(
             spec.command,
             stderr_path=spec.run_dir / "agent_stderr.log",
             stderr_cap_bytes=self.s.stderr_cap_bytes,
