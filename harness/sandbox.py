@@ -2,15 +2,17 @@
 
 With bubblewrap the agent runs in its own PID namespace (it sees only its own
 processes in /proc, and everything in the namespace dies with it), its own IPC and
-UTS namespaces, with every capability dropped, in its own session, and with the
-filesystem view of `harness.sandbox_fs`. The network is shared unless the spec cuts
-it off (its own network namespace, holding only its own loopback). Without bubblewrap
-(missing, or unusable because the kernel forbids namespaces) the agent runs as before
-in its own session with a scrubbed environment, and the record says so. Either way an
-address-space limit applies when one is set.
+UTS namespaces, with every capability dropped, under the system-call filter of
+`harness.sandbox_seccomp`, in its own session, and with the filesystem view of
+`harness.sandbox_fs`. The network is shared unless the spec cuts it off (its own
+network namespace, holding only its own loopback). Without bubblewrap (missing, or
+unusable because the kernel forbids namespaces) the agent runs in its own session
+with a scrubbed environment, and the record says so.
 
 Both ways start the agent through `harness.sandbox_shim`, which receives the agent's
-pipes over a socket so that no launcher process holds a copy of them.
+pipes over a socket so that no launcher process holds a copy of them, and stays as
+the agent's warden: a subreaper that kills everything the agent started when it ends,
+enforces the process limit and reports which limit ended it (`harness.agent_limits`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import sandbox_shim
+from harness.agent_limits import LimitHit, parse_report
 from harness.agent_launch import (
     AgentLaunchError,
     group_has_live_members,
@@ -42,6 +45,7 @@ from harness.agent_launch import (
     remove_tree,
 )
 from harness.sandbox_fs import MountPlan
+from harness.sandbox_seccomp import filter_bytes
 
 BWRAP = "bwrap"
 # --new-session: no TIOCSTI into a terminal; --die-with-parent: if bubblewrap's own
@@ -62,6 +66,9 @@ class SandboxSpec:
         hidden: Paths the agent must not see besides the harness's own (run dir, level).
         reason: Why bubblewrap is not used, when it is not.
         network: Share the host's network; False gives it none (bubblewrap only).
+        disk_limit_mb: Size of its working folder and of its /tmp (bubblewrap only).
+        max_processes: Its processes running at once; 0 for no limit.
+        cpu_s: CPU seconds of each of its processes; 0 for no limit.
     """
 
     bubblewrap: bool
@@ -69,6 +76,9 @@ class SandboxSpec:
     hidden: tuple[Path, ...] = ()
     reason: str | None = None
     network: bool = True
+    disk_limit_mb: int = 0
+    max_processes: int = 0
+    cpu_s: int = 0
 
     def __post_init__(self) -> None:
         if not self.network and not self.bubblewrap:
@@ -81,7 +91,23 @@ class SandboxSpec:
                 "filesystem": "minimal" if self.bubblewrap else "host",
                 "network": "shared" if self.network else "none",
                 "memory_limit_mb": self.memory_limit_mb or None,
-                "reason": None if self.bubblewrap else self.reason}
+                "reason": None if self.bubblewrap else self.reason,
+                "syscall_filter": self.bubblewrap and filter_bytes() is not None,
+                "disk_limit_mb": (self.disk_limit_mb or None) if self.bubblewrap else None,
+                "max_processes": self.max_processes or None,
+                "cpu_limit_s": self.cpu_s or None}
+
+    def limit_values(self) -> dict[str, int]:
+        """Each limit's value, by its name in `harness.agent_limits.LIMITS`."""
+        return {"memory": self.memory_limit_mb, "processes": self.max_processes,
+                "disk": self.disk_limit_mb, "cpu_time": self.cpu_s}
+
+    def warden_config(self, workdir: Path) -> str:
+        """The limits the warden applies, as the JSON argument of the shim."""
+        disk = [str(workdir), "/tmp"] if self.bubblewrap and self.disk_limit_mb else []
+        return json.dumps({"memory_bytes": self.memory_limit_mb << 20, "cpu_s": self.cpu_s,
+                           "max_processes": self.max_processes, "disk_paths": disk,
+                           "poll_s": 0.1 if self.bubblewrap else 0.5})
 
 
 @functools.cache
@@ -96,7 +122,9 @@ def bubblewrap_problem() -> str | None:
     workdir = Path(tempfile.mkdtemp(prefix="agent-probe-"))
     try:
         argv = [os.path.realpath(sys.executable), "-I", "-S", "-c", "pass"]
-        cmd = [path, *BWRAP_FLAGS, *MountPlan(workdir, ()).build(argv), "--", *argv]
+        # The same kinds of option as an agent gets, so an older bubblewrap that lacks
+        # one (--size) is found out here, not at the first episode.
+        cmd = [path, *BWRAP_FLAGS, *MountPlan(workdir, (), 1).build(argv), "--", *argv]
         done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
                               env={"PATH": os.defpath})
     except (OSError, subprocess.SubprocessError) as exc:
@@ -109,8 +137,11 @@ def bubblewrap_problem() -> str | None:
     return None
 
 
-def plan(memory_limit_mb: int, hidden: tuple[Path, ...] = (), network: bool = True) -> SandboxSpec:
-    """The sandbox this machine allows, with the given limit, hidden paths and network.
+def plan(memory_limit_mb: int, hidden: tuple[Path, ...] = (), network: bool = True,
+         **limits: int) -> SandboxSpec:
+    """The sandbox this machine allows, with the given limits, hidden paths and network.
+
+    `limits` are SandboxSpec's disk_limit_mb, max_processes and cpu_s.
 
     Raises:
         AgentLaunchError: No network was asked for, which needs bubblewrap, and it
@@ -119,14 +150,16 @@ def plan(memory_limit_mb: int, hidden: tuple[Path, ...] = (), network: bool = Tr
     problem = bubblewrap_problem()
     if problem is not None and not network:
         raise AgentLaunchError(f"--no-agent-network needs the agent sandbox: {problem}")
-    return SandboxSpec(problem is None, memory_limit_mb, hidden, problem, network)
+    return SandboxSpec(problem is None, memory_limit_mb, hidden, problem, network, **limits)
 
 
 @dataclass
 class ShimmedAgent:
     """A running agent started through the shim; duck-types what AgentProcess uses of Popen.
 
-    `pid` is the agent's own pid as the harness sees it, leader of its process group.
+    `pid` is the agent's own pid as the harness sees it, leader of its process group;
+    `popen` is bubblewrap or, without it, the warden; `warden` the socket on which the
+    warden reports which limit ended the agent.
     """
 
     popen: subprocess.Popen[bytes]
@@ -135,6 +168,9 @@ class ShimmedAgent:
     pid: int
     init_pid: int | None = None
     namespace: str | None = None
+    warden: socket.socket | None = None
+    limit_values: dict[str, int] | None = None
+    _report: bytes | None = None
 
     @property
     def stderr(self) -> Any:
@@ -144,9 +180,10 @@ class ShimmedAgent:
     def poll(self) -> int | None:
         """The agent's exit status, negative for a signal, None while it runs."""
         code = self.popen.poll()
-        if code is None or self.init_pid is None:
-            return code
-        # bubblewrap exits with the agent's status, or 128+n when signal n killed it.
+        if code is None or code < 0:
+            return code  # the launcher itself was killed (not by the agent: see README)
+        # The warden, and bubblewrap after it, exit with the agent's status, or 128+n
+        # when signal n killed it.
         return -(code - 128) if 128 < code <= 128 + 64 else code
 
     @property
@@ -166,10 +203,25 @@ class ShimmedAgent:
         assert code is not None
         return code
 
+    def limit_hit(self) -> LimitHit | None:
+        """The limit that ended the agent, as its warden reported it; None for none."""
+        if self._report is None and self.warden is not None and self.poll() is not None:
+            self._report = _read_all(self.warden.fileno(), time.monotonic() + 2.0,
+                                     quiet=True)
+            self.warden.close()
+            self.warden = None
+        return parse_report(self._report or b"", self.limit_values or {})
+
+    def close_warden(self) -> None:
+        """Close the report socket (the agent is gone)."""
+        if self.warden is not None:
+            self.warden.close()
+            self.warden = None
+
     def group_alive(self) -> bool:
         """Whether anything the agent started may still run."""
         if self.init_pid is None:
-            return group_has_live_members(self.pid)
+            return self.popen.poll() is None or group_has_live_members(self.pid)
         return self.popen.poll() is None or self._namespace_alive()
 
     def signal_group(self, sig: signal.Signals) -> bool:
@@ -206,8 +258,9 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
     if spec.bubblewrap:
         info_r, info_w = os.pipe()
         options = [*BWRAP_FLAGS, *(() if spec.network else ("--unshare-net",)),
-                   "--info-fd", str(info_w),
-                   *MountPlan(workdir, spec.hidden).build(argv), "--chdir", str(workdir)]
+                   "--info-fd", str(info_w), *_seccomp_option(keep),
+                   *MountPlan(workdir, spec.hidden, spec.disk_limit_mb).build(argv),
+                   "--chdir", str(workdir)]
         # Options come through a pipe, so bubblewrap's init, which the agent can see as
         # its pid 1, does not show the mount plan on its command line.
         packed = b"".join(o.encode() + b"\0" for o in options)
@@ -218,9 +271,8 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
         os.close(args_w)
         keep += [info_w, args_r]
         prefix = [shutil.which(BWRAP) or BWRAP, "--args", str(args_r), "--"]
-    limit = spec.memory_limit_mb * (1 << 20)
     cmd = [*prefix, os.path.realpath(sys.executable), "-I", "-S", "-c", _SHIM_SOURCE,
-           str(child.fileno()), str(limit), *argv]
+           str(child.fileno()), spec.warden_config(workdir), *argv]
     try:
         popen = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, cwd=workdir, env=env,
@@ -233,16 +285,31 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
         for fd in keep[1:]:
             os.close(fd)
     try:
-        return _handshake(popen, parent, info_r, argv)
+        agent = _handshake(popen, parent, info_r, argv)
     except BaseException:
+        parent.close()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(popen.pid, signal.SIGKILL)
         popen.wait()
         raise
     finally:
-        parent.close()
         if info_r >= 0:
             os.close(info_r)
+    agent.warden = parent
+    agent.limit_values = spec.limit_values()
+    return agent
+
+
+def _seccomp_option(keep: list[int]) -> list[str]:
+    """bubblewrap's --seccomp option with the filter in a pipe; none where none is written."""
+    program = filter_bytes()
+    if program is None:
+        return []
+    read_end, write_end = os.pipe()
+    os.write(write_end, program)  # a few hundred bytes: the pipe holds them
+    os.close(write_end)
+    keep.append(read_end)
+    return ["--seccomp", str(read_end)]
 
 
 def _handshake(popen: subprocess.Popen[bytes], sock: socket.socket, info_r: int,
@@ -292,10 +359,12 @@ def _wait_readable(fd: int, deadline: float) -> None:
             raise AgentLaunchError(f"the agent's launcher did not start within {_STARTUP_S:g} s")
 
 
-def _read_all(fd: int, deadline: float, closes: bool = False) -> bytes:
+def _read_all(fd: int, deadline: float, closes: bool = False, quiet: bool = False) -> bytes:
     data = b""
     try:
         while len(data) < 65536:
+            if quiet and not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                break
             _wait_readable(fd, deadline)
             chunk = os.read(fd, 4096)
             if not chunk:
