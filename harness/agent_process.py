@@ -36,6 +36,7 @@ from harness.agent_launch import (
     signal_group,
     wait_for_group,
 )
+from harness.agent_limits import LimitHit
 from harness.agent_streams import (
     PREFIX_BYTES,
     ChannelEvent,
@@ -49,7 +50,6 @@ from harness.agent_streams import (
     Timeout,
     read_chunk,
 )
-from harness.agent_limits import LimitHit
 from harness.sandbox import SandboxSpec, ShimmedAgent, launch
 from harness.sandbox_fs import interpreter_bin
 

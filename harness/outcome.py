@@ -44,6 +44,11 @@ def silence_ending(turn: int | None, waited_for: str, limit_name: str, limit_s: 
     return _agent_fault("agent_timeout", turn, limit_name.replace(" ", "_"), message)
 
 
+# What allocators and runtimes print when an allocation fails (RLIMIT_AS makes it fail).
+_OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "bad_alloc", "out of memory",
+                  "failed to allocate", "memory allocation")
+
+
 def exit_ending(turn: int | None, eof: Eof, stderr_tail: str, memory_limit_mb: int = 0,
                 limit: LimitHit | None = None) -> Ending:
     """The agent's output ended before the episode did.
@@ -72,9 +77,10 @@ def exit_ending(turn: int | None, eof: Eof, stderr_tail: str, memory_limit_mb: i
     if limit is not None:
         return _agent_fault("resource_limit", turn, f"{limit.name}_limit",
                             f"{limit.message()}; it {message}")
-    if memory_limit_mb and code != 0 and code is not None:
-        message += (f"; its processes are limited to {memory_limit_mb} MiB of address space "
-                    "each (--agent-memory-mb)")
+    if memory_limit_mb and any(word in stderr_tail[-4000:] for word in _OUT_OF_MEMORY):
+        # A hint for the operator, not a verdict: the agent may have printed it itself.
+        message += (f"; its log speaks of memory, and its processes are limited to "
+                    f"{memory_limit_mb} MiB of address space each (--agent-memory-mb)")
     return _agent_fault("agent_crashed", turn, "exited", message)
 
 

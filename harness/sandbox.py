@@ -37,13 +37,13 @@ from pathlib import Path
 from typing import Any
 
 from harness import sandbox_shim
-from harness.agent_limits import LimitHit, parse_report
 from harness.agent_launch import (
     AgentLaunchError,
     group_has_live_members,
     pid_is_live,
     remove_tree,
 )
+from harness.agent_limits import LimitHit, parse_report
 from harness.sandbox_fs import MountPlan
 from harness.sandbox_seccomp import filter_bytes
 
@@ -301,7 +301,7 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
 
 
 def _seccomp_option(keep: list[int]) -> list[str]:
-    """bubblewrap's --seccomp option with the filter in a pipe; none where none is written."""
+    """Bubblewrap's --seccomp option with the filter in a pipe; none where none is written."""
     program = filter_bytes()
     if program is None:
         return []

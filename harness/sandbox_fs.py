@@ -17,6 +17,7 @@ harness an agent may import, so those two files are bound too.
 from __future__ import annotations
 
 import os
+import pwd
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -188,10 +189,8 @@ def home_folders() -> list[Path]:
 
 def _passwd_home() -> str | None:
     try:
-        import pwd
-
         return pwd.getpwuid(os.getuid()).pw_dir
-    except (ImportError, KeyError):
+    except KeyError:
         return None
 
 

@@ -21,6 +21,7 @@ kernel sent, the fill of the agent's own disk), and exits with the agent's statu
 (128 + n for signal n, as bubblewrap does).
 """
 
+import contextlib
 import ctypes
 import json
 import os
@@ -56,10 +57,8 @@ def main() -> None:
     for fd in fds:
         os.close(fd)
     status, limit = _watch(agent, limits)
-    try:
+    with contextlib.suppress(OSError):
         sock.sendall(json.dumps({"status": status, "limit": limit}).encode() + b"\n")
-    except OSError:
-        pass
     os._exit(status)
 
 
@@ -164,10 +163,8 @@ def _kill_all(agent: int, ended: dict) -> None:
     while time.monotonic() < deadline:
         found = _descendants()
         for pid in found:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
         _reap(agent, ended)
         if not found:
             return
