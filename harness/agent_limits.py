@@ -2,8 +2,8 @@
 
 The warden (`harness.sandbox_shim`) enforces what it can see (the process count) and
 reports, from evidence the agent cannot forge, which limit ended it; `harness.outcome`
-turns that report into the `resource_limit` ending; the docs' table of limits and the
-settings' flags come from here.
+turns that report into the `resource_limit` ending; PROTOCOL.md's table of limits is
+generated from here (`harness.protocol_docs`).
 """
 
 from __future__ import annotations
@@ -22,13 +22,15 @@ class Limit:
     unit: str
     bounds: str
     enforced_by: str
+    reported: bool = True  # the warden can tell it ended the agent
 
 
 LIMITS: dict[str, Limit] = {
     limit.name: limit
     for limit in (
         Limit("memory", "--agent-memory-mb", "MiB", "address space of each of its processes",
-              "RLIMIT_AS: an allocation past it fails"),
+              "RLIMIT_AS: an allocation past it fails, and nothing the agent cannot forge "
+              "tells that from another crash", reported=False),
         Limit("processes", "--agent-max-processes", "processes",
               "its processes running at once, double-forked ones included",
               "the warden counts them every 0.1 s (0.5 s without bubblewrap) and kills all"),
@@ -66,14 +68,7 @@ def parse_report(data: bytes, values: dict[str, int]) -> LimitHit | None:
         name, detail = str(limit["name"]), str(limit["detail"])[:200]
     except (ValueError, IndexError, KeyError, TypeError):
         return None
-    if name not in LIMITS:
+    if name not in LIMITS or not LIMITS[name].reported:
         return None
     return LimitHit(name, values.get(name, 0), detail)
 
-
-def limits_table() -> str:
-    """The Markdown table of the limits, for the docs."""
-    rows = ["| limit | flag | bounds | enforced by |", "|---|---|---|---|"]
-    rows += [f"| `{lim.name}` | `{lim.flag}` ({lim.unit}) | {lim.bounds} | {lim.enforced_by} |"
-             for lim in LIMITS.values()]
-    return "\n".join(rows)
