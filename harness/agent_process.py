@@ -50,8 +50,9 @@ from harness.agent_streams import (
     Timeout,
     read_chunk,
 )
-from harness.sandbox import SandboxSpec, ShimmedAgent, launch
+from harness.sandbox import SandboxSpec, launch
 from harness.sandbox_fs import interpreter_bin
+from harness.sandbox_handle import ShimmedAgent
 
 __all__ = [
     "PREFIX_BYTES",

@@ -39,12 +39,10 @@ from typing import Any
 from harness import sandbox_shim
 from harness.agent_launch import (
     AgentLaunchError,
-    group_has_live_members,
-    pid_is_live,
     remove_tree,
 )
-from harness.agent_limits import LimitHit, parse_report
 from harness.sandbox_fs import MountPlan
+from harness.sandbox_handle import ShimmedAgent, pid_namespace
 from harness.sandbox_seccomp import filter_bytes
 
 BWRAP = "bwrap"
@@ -153,96 +151,6 @@ def plan(memory_limit_mb: int, hidden: tuple[Path, ...] = (), network: bool = Tr
     return SandboxSpec(problem is None, memory_limit_mb, hidden, problem, network, **limits)
 
 
-@dataclass
-class ShimmedAgent:
-    """A running agent started through the shim; duck-types what AgentProcess uses of Popen.
-
-    `pid` is the agent's own pid as the harness sees it, leader of its process group;
-    `popen` is bubblewrap or, without it, the warden; `warden` the socket on which the
-    warden reports which limit ended the agent.
-    """
-
-    popen: subprocess.Popen[bytes]
-    stdin: Any
-    stdout: Any
-    pid: int
-    init_pid: int | None = None
-    namespace: str | None = None
-    warden: socket.socket | None = None
-    limit_values: dict[str, int] | None = None
-    _report: bytes | None = None
-
-    @property
-    def stderr(self) -> Any:
-        """The agent's stderr pipe (bubblewrap's own messages go there too)."""
-        return self.popen.stderr
-
-    def poll(self) -> int | None:
-        """The agent's exit status, negative for a signal, None while it runs."""
-        code = self.popen.poll()
-        if code is None or code < 0:
-            return code  # the launcher itself was killed (not by the agent: see README)
-        # The warden, and bubblewrap after it, exit with the agent's status, or 128+n
-        # when signal n killed it.
-        return -(code - 128) if 128 < code <= 128 + 64 else code
-
-    @property
-    def returncode(self) -> int | None:
-        """Like Popen.returncode."""
-        return self.poll()
-
-    def wait(self, timeout: float | None = None) -> int:
-        """Wait for the agent and, in a sandbox, for its namespace to be gone."""
-        deadline = time.monotonic() + (timeout if timeout is not None else 1e9)
-        self.popen.wait(timeout)
-        while self._namespace_alive():
-            if time.monotonic() >= deadline:
-                raise subprocess.TimeoutExpired(self.popen.args, timeout or 0)
-            time.sleep(0.01)
-        code = self.poll()
-        assert code is not None
-        return code
-
-    def limit_hit(self) -> LimitHit | None:
-        """The limit that ended the agent, as its warden reported it; None for none."""
-        if self._report is None and self.warden is not None and self.poll() is not None:
-            self._report = _read_all(self.warden.fileno(), time.monotonic() + 2.0,
-                                     quiet=True)
-            self.warden.close()
-            self.warden = None
-        return parse_report(self._report or b"", self.limit_values or {})
-
-    def close_warden(self) -> None:
-        """Close the report socket (the agent is gone)."""
-        if self.warden is not None:
-            self.warden.close()
-            self.warden = None
-
-    def group_alive(self) -> bool:
-        """Whether anything the agent started may still run."""
-        if self.init_pid is None:
-            return self.popen.poll() is None or group_has_live_members(self.pid)
-        return self.popen.poll() is None or self._namespace_alive()
-
-    def signal_group(self, sig: signal.Signals) -> bool:
-        """Signal the agent's group; SIGKILL also ends its PID namespace."""
-        sent = False
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, sig)
-            sent = True
-        if sig == signal.SIGKILL and self._namespace_alive():
-            assert self.init_pid is not None
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(self.init_pid, sig)  # the kernel then kills every process inside
-                sent = True
-        return sent
-
-    def _namespace_alive(self) -> bool:
-        if self.init_pid is None:
-            return False
-        return _pid_namespace(self.init_pid) == self.namespace and pid_is_live(self.init_pid)
-
-
 def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
            env: dict[str, str]) -> ShimmedAgent:
     """Start the agent through the shim, inside bubblewrap if the spec says so.
@@ -322,7 +230,7 @@ def _handshake(popen: subprocess.Popen[bytes], sock: socket.socket, info_r: int,
             init_pid = int(json.loads(info)["child-pid"])
         except (ValueError, KeyError, TypeError):
             raise AgentLaunchError(f"bubblewrap did not start: {_launcher_said(popen)}") from None
-        namespace = _pid_namespace(init_pid)
+        namespace = pid_namespace(init_pid)
     stdin_r, stdin_w = os.pipe()
     stdout_r, stdout_w = os.pipe()
     try:
@@ -359,12 +267,10 @@ def _wait_readable(fd: int, deadline: float) -> None:
             raise AgentLaunchError(f"the agent's launcher did not start within {_STARTUP_S:g} s")
 
 
-def _read_all(fd: int, deadline: float, closes: bool = False, quiet: bool = False) -> bytes:
+def _read_all(fd: int, deadline: float, closes: bool = False) -> bytes:
     data = b""
     try:
         while len(data) < 65536:
-            if quiet and not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
-                break
             _wait_readable(fd, deadline)
             chunk = os.read(fd, 4096)
             if not chunk:
@@ -404,10 +310,3 @@ def _launcher_said(popen: subprocess.Popen[bytes]) -> str:
             said = popen.stderr.read(4096) or b""
     text = said.decode("utf-8", "replace").strip().splitlines()[-1:]
     return text[0][:300] if text else f"it exited with status {popen.poll()}"
-
-
-def _pid_namespace(pid: int) -> str | None:
-    try:
-        return os.readlink(f"/proc/{pid}/ns/pid")
-    except OSError:
-        return None

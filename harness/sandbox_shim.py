@@ -30,11 +30,15 @@ import signal
 import socket
 import sys
 import time
+from typing import Any
 
 _RESET = ("SIGPIPE", "SIGXFSZ", "SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2",
           "SIGCHLD")
 _STOP = (signal.SIGUSR1, signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 _PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 1, 36
+Limits = dict[str, Any]  # the JSON of SandboxSpec.warden_config
+Report = dict[str, str]  # the limit that ended the agent: name and detail
+Ended = dict[int, tuple[int, Any]]  # the agent's wait status and resource usage
 _FULL_BYTES = 256 << 10  # less free space than this on its disk at its end: it filled it
 
 
@@ -62,7 +66,7 @@ def main() -> None:
     os._exit(status)
 
 
-def _become_agent(sock: socket.socket, fds: list, limits: dict, argv: list) -> None:
+def _become_agent(sock: socket.socket, fds: list[int], limits: Limits, argv: list[str]) -> None:
     os.dup2(fds[0], 0)
     os.dup2(fds[1], 1)
     os.setsid()  # the agent leads its own session and group, as outside a sandbox
@@ -85,8 +89,8 @@ def _become_agent(sock: socket.socket, fds: list, limits: dict, argv: list) -> N
     os._exit(127)
 
 
-def _watch(agent: int, limits: dict) -> tuple:
-    ended: dict = {}
+def _watch(agent: int, limits: Limits) -> tuple[int, Report | None]:
+    ended: Ended = {}
     limit = None
     while agent not in ended:
         info = signal.sigtimedwait([signal.SIGCHLD, *_STOP], limits["poll_s"])
@@ -104,7 +108,7 @@ def _watch(agent: int, limits: dict) -> tuple:
                     or _disk_breach(limits["disk_paths"]))
 
 
-def _reap(agent: int, ended: dict) -> None:
+def _reap(agent: int, ended: Ended) -> None:
     """Reap every exited child; keep the agent's status and resource usage."""
     while True:
         try:
@@ -117,7 +121,7 @@ def _reap(agent: int, ended: dict) -> None:
             ended[agent] = (code, usage)
 
 
-def _cpu_breach(code: int, usage, cpu_s: int):
+def _cpu_breach(code: int, usage: Any, cpu_s: int) -> Report | None:
     # RLIMIT_CPU sends SIGXCPU at the soft limit and SIGKILL a second later.
     used = usage.ru_utime + usage.ru_stime
     if cpu_s and os.WIFSIGNALED(code) and used >= cpu_s and \
@@ -126,7 +130,7 @@ def _cpu_breach(code: int, usage, cpu_s: int):
     return None
 
 
-def _disk_breach(paths: list):
+def _disk_breach(paths: list[str]) -> Report | None:
     for path in paths:
         try:
             stat = os.statvfs(path)
@@ -137,9 +141,9 @@ def _disk_breach(paths: list):
     return None
 
 
-def _descendants() -> list:
+def _descendants() -> list[int]:
     """Live processes below the warden (every orphan of the agent is reparented here)."""
-    parents: dict = {}
+    parents: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
@@ -157,7 +161,7 @@ def _descendants() -> list:
     return found
 
 
-def _kill_all(agent: int, ended: dict) -> None:
+def _kill_all(agent: int, ended: Ended) -> None:
     """Kill every descendant, again and again until none is left (reaping as it goes)."""
     deadline = time.monotonic() + 10.0
     while time.monotonic() < deadline:
