@@ -35,7 +35,7 @@ from typing import Any
 _RESET = ("SIGPIPE", "SIGXFSZ", "SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2",
           "SIGCHLD")
 _STOP = (signal.SIGUSR1, signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-_PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 1, 36
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER = 1, 4, 36
 Limits = dict[str, Any]  # the JSON of SandboxSpec.warden_config
 Report = dict[str, str]  # the limit that ended the agent: name and detail
 Ended = dict[int, tuple[int, Any]]  # the agent's wait status and resource usage
@@ -60,6 +60,9 @@ def main() -> None:
         _become_agent(sock, fds, limits, argv)
     for fd in fds:
         os.close(fd)
+    # Not dumpable: the agent (same uid, no CAP_SYS_PTRACE) cannot open the warden's
+    # /proc/PID/mem or its descriptors to forge its report.
+    libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
     status, limit = _watch(agent, limits)
     with contextlib.suppress(OSError):
         sock.sendall(json.dumps({"status": status, "limit": limit}).encode() + b"\n")

@@ -27,6 +27,7 @@ from harness import sandbox
 from harness.agent_launch import remove_tree
 from harness.agent_process import AgentProcess, Line
 from harness.record import read_record
+from harness.replay import replay
 from harness.runner import run
 from harness.sandbox import SandboxSpec, bubblewrap_problem
 from harness.sandbox_seccomp import X86_64_DENIED, assemble, filter_bytes
@@ -91,6 +92,8 @@ def test_a_root_agent_cannot_write_proc_nor_reach_the_kernel_past_its_sandbox(la
     assert found["ptrace_pid1"] == {"ok": False, "errno": errno.EPERM}
     assert found["add_key"] == {"ok": False, "errno": errno.EPERM}
     assert found["user_keyring"] == {"ok": False, "errno": errno.EPERM}
+    # Its parent, the launcher that reports its end, is not dumpable: no way into its memory.
+    assert found["parent_mem"]["ok"] is False
 
 
 @needs_bwrap
@@ -138,6 +141,8 @@ def test_filling_its_working_folder_is_the_agents_resource_limit(tmp_path: Path)
     record = read_record(summary["run_dir"])  # the harness's own writes are whole
     assert record.end["summary"]["outcome"] == "resource_limit"
     assert record.header["isolation"]["disk_limit_mb"] == 16
+    report = replay(summary["run_dir"], game_factory=FakeGame)  # the new ending replays
+    assert report.verified, report.divergence
 
 
 @pytest.mark.parametrize("bubblewrap", [
