@@ -22,15 +22,17 @@ class Limit:
     unit: str
     bounds: str
     enforced_by: str
-    reported: bool = True  # the warden can tell it ended the agent
 
 
 LIMITS: dict[str, Limit] = {
     limit.name: limit
     for limit in (
-        Limit("memory", "--agent-memory-mb", "MiB", "address space of each of its processes",
-              "RLIMIT_AS: an allocation past it fails, and nothing the agent cannot forge "
-              "tells that from another crash", reported=False),
+        Limit("memory", "--agent-memory-mb", "MiB",
+              "the resident memory of all its processes together plus what its working "
+              "folder and /tmp hold; also the address space of each process",
+              "the warden sums them every 0.1 s (0.5 s without bubblewrap) and kills all; "
+              "RLIMIT_AS fails a larger allocation in one process at once (that crash is "
+              "`agent_crashed`: nothing the agent cannot forge tells it from another)"),
         Limit("processes", "--agent-max-processes", "processes",
               "its processes running at once, double-forked ones included",
               "the warden counts them every 0.1 s (0.5 s without bubblewrap) and kills all"),
@@ -68,7 +70,7 @@ def parse_report(data: bytes, values: dict[str, int]) -> LimitHit | None:
         name, detail = str(limit["name"]), str(limit["detail"])[:200]
     except (ValueError, IndexError, KeyError, TypeError):
         return None
-    if name not in LIMITS or not LIMITS[name].reported:
+    if name not in LIMITS:
         return None
     return LimitHit(name, values.get(name, 0), detail)
 

@@ -153,10 +153,8 @@ def tables() -> dict[str, str]:
             [(o.name, f"{o.kind}: {o.summary}") for o in OUTCOMES.values()],
         ),
         "agent_limits": _table(
-            ("flag", "unit: what it bounds; how it is enforced; the kind it ends with"),
-            [(lim.flag, f"{lim.unit}: {lim.bounds}; {lim.enforced_by}; "
-                        + (f"`resource_limit`, kind `{lim.name}_limit`" if lim.reported
-                           else "`agent_crashed`, kind `exited`"))
+            ("flag", "unit: what it bounds; how it is enforced; the kind of its ending"),
+            [(lim.flag, f"{lim.unit}: {lim.bounds}; {lim.enforced_by}; kind `{lim.name}_limit`")
              for lim in LIMITS.values()],
         ),
         "alertness": _table(("alertness", "what the character does"),

@@ -14,7 +14,8 @@ it sets the per-process limits, restores default signal dispositions and execs.
 
 The parent stays as the warden, a child subreaper: every process the agent starts,
 double-forked ones in new sessions included, stays its descendant. It counts them
-against the process limit, and when the agent exits (or the limit is passed, or the
+against the process limit and their memory (resident, plus what its tmpfs mounts hold)
+against the memory limit, and when the agent exits (or a limit is passed, or the
 harness goes away) it kills every one, then reports on the socket which limit, if any,
 ended the agent (evidence the agent cannot forge: the count it made, the signal the
 kernel sent, the fill of the agent's own disk), and exits with the agent's status
@@ -95,20 +96,54 @@ def _become_agent(sock: socket.socket, fds: list[int], limits: Limits, argv: lis
 def _watch(agent: int, limits: Limits) -> tuple[int, Report | None]:
     ended: Ended = {}
     limit = None
+    next_check = 0.0
     while agent not in ended:
         info = signal.sigtimedwait([signal.SIGCHLD, *_STOP], limits["poll_s"])
         if info is not None and info.si_signo != signal.SIGCHLD:
             _kill_all(agent, ended)  # the harness is gone or asked for it
         _reap(agent, ended)
-        count = len(_descendants())
-        if agent not in ended and limits["max_processes"] and count > limits["max_processes"]:
-            limit = {"name": "processes", "detail": f"had {count} processes running"}
+        if agent in ended or time.monotonic() < next_check:
+            continue  # at most one look per poll, however often children exit
+        next_check = time.monotonic() + limits["poll_s"]
+        limit = _over_a_limit(_descendants(), limits)
+        if limit is not None:
             _kill_all(agent, ended)
     _kill_all(agent, ended)
     code, usage = ended[agent]
     status = 128 + os.WTERMSIG(code) if os.WIFSIGNALED(code) else os.WEXITSTATUS(code)
     return status, (limit or _cpu_breach(code, usage, limits["cpu_s"])
                     or _disk_breach(limits["disk_paths"]))
+
+
+def _over_a_limit(pids: list[int], limits: Limits) -> Report | None:
+    """The limit the agent's processes are past now: their count, or their memory."""
+    if limits["max_processes"] and len(pids) > limits["max_processes"]:
+        return {"name": "processes", "detail": f"had {len(pids)} processes running"}
+    if not limits["memory_bytes"]:
+        return None
+    # Resident memory of every process (shared pages counted in each) and what its
+    # tmpfs mounts hold, which is memory too.
+    held = sum(_resident(pid) for pid in pids) + sum(_used(p) for p in limits["disk_paths"])
+    if held > limits["memory_bytes"]:
+        return {"name": "memory", "detail": f"held {held >> 20} MiB in its processes and "
+                                            "its working folder"}
+    return None
+
+
+def _resident(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _used(path: str) -> int:
+    try:
+        stat = os.statvfs(path)
+    except OSError:
+        return 0
+    return (stat.f_blocks - stat.f_bfree) * stat.f_frsize
 
 
 def _reap(agent: int, ended: Ended) -> None:

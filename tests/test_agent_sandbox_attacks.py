@@ -167,6 +167,21 @@ def test_too_many_processes_end_the_agent_and_all_of_them(
     assert live_with(token) == []
 
 
+@needs_bwrap
+def test_memory_held_by_many_processes_counts_against_the_agent_as_a_whole(
+    tmp_path: Path,
+) -> None:
+    # Three processes of 80 MiB each stay under the address-space limit of one process.
+    token = f"hog-{secrets.token_hex(6)}"
+    summary = run("outpost", " ".join(agent("memory_hog_agent.py", token, "3", "80")),
+                  out_dir=tmp_path, settings=settings(agent_memory_mb=160),
+                  game_factory=FakeGame)
+    assert summary["outcome"] == "resource_limit"
+    assert summary["agent_error"]["kind"] == "memory_limit"
+    assert "limit of 160 MiB" in summary["agent_error"]["message"]
+    assert live_with(token) == []
+
+
 def test_a_memory_error_the_agent_prints_itself_is_not_a_memory_limit(tmp_path: Path) -> None:
     summary = run("outpost", " ".join(agent("fake_memory_error_agent.py")), out_dir=tmp_path,
                   settings=settings(agent_memory_mb=256), game_factory=FakeGame)
