@@ -118,16 +118,21 @@ def bubblewrap_problem() -> str | None:
     if path is None:
         return f"{BWRAP} is not installed (Debian package bubblewrap)"
     workdir = Path(tempfile.mkdtemp(prefix="agent-probe-"))
+    keep: list[int] = []
     try:
         argv = [os.path.realpath(sys.executable), "-I", "-S", "-c", "pass"]
         # The same kinds of option as an agent gets, so an older bubblewrap that lacks
-        # one (--size) is found out here, not at the first episode.
-        cmd = [path, *BWRAP_FLAGS, *MountPlan(workdir, (), 1).build(argv), "--", *argv]
+        # one (--size), or a kernel without seccomp, is found out here, not at the first
+        # episode.
+        cmd = [path, *BWRAP_FLAGS, *_seccomp_option(keep),
+               *MountPlan(workdir, (), 1).build(argv), "--", *argv]
         done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
-                              env={"PATH": os.defpath})
+                              env={"PATH": os.defpath}, pass_fds=keep)
     except (OSError, subprocess.SubprocessError) as exc:
         return f"{path} could not be run: {exc}"
     finally:
+        for fd in keep:
+            os.close(fd)
         remove_tree(str(workdir))
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]

@@ -160,10 +160,11 @@ def _reap(agent: int, ended: Ended) -> None:
 
 
 def _cpu_breach(code: int, usage: Any, cpu_s: int) -> Report | None:
-    # RLIMIT_CPU sends SIGXCPU at the soft limit and SIGKILL a second later.
+    # RLIMIT_CPU sends SIGXCPU at the soft limit (nothing else in the sandbox sends it
+    # but the agent itself) and SIGKILL a second later.
     used = usage.ru_utime + usage.ru_stime
-    if cpu_s and os.WIFSIGNALED(code) and used >= cpu_s and \
-            os.WTERMSIG(code) in (signal.SIGXCPU, signal.SIGKILL):
+    if cpu_s and os.WIFSIGNALED(code) and (os.WTERMSIG(code) == signal.SIGXCPU or (
+            os.WTERMSIG(code) == signal.SIGKILL and used >= cpu_s)):
         return {"name": "cpu_time", "detail": f"used {used:.1f} s of CPU time"}
     return None
 

@@ -182,6 +182,15 @@ def test_memory_held_by_many_processes_counts_against_the_agent_as_a_whole(
     assert live_with(token) == []
 
 
+def test_cpu_time_past_its_limit_ends_the_agent(tmp_path: Path) -> None:
+    summary = run("outpost", " ".join(agent("cpu_burner_agent.py")), out_dir=tmp_path,
+                  settings=settings(agent_cpu_s=1), game_factory=FakeGame)
+    assert summary["outcome"] == "resource_limit"
+    assert summary["agent_error"]["kind"] == "cpu_time_limit"
+    assert "limit of 1 s" in summary["agent_error"]["message"]
+    assert "--agent-cpu-s" in summary["agent_error"]["message"]
+
+
 def test_a_memory_error_the_agent_prints_itself_is_not_a_memory_limit(tmp_path: Path) -> None:
     summary = run("outpost", " ".join(agent("fake_memory_error_agent.py")), out_dir=tmp_path,
                   settings=settings(agent_memory_mb=256), game_factory=FakeGame)
@@ -254,7 +263,8 @@ def test_without_bubblewrap_a_setsid_grandchild_dies_with_the_episode(
     assert live_with(token) == []
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM,
+                                 pytest.param(signal.SIGINT, marks=pytest.mark.slow)])
 def test_without_bubblewrap_a_setsid_grandchild_dies_when_the_harness_is_stopped(
     tmp_path: Path, sig: signal.Signals
 ) -> None:
