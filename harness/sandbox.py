@@ -47,9 +47,11 @@ from harness.sandbox_seccomp import filter_bytes
 
 BWRAP = "bwrap"
 # --new-session: no TIOCSTI into a terminal; --die-with-parent: if bubblewrap's own
-# monitor dies, the namespace's init is killed and with it every process inside.
-BWRAP_FLAGS = ("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-               "--die-with-parent", "--new-session", "--cap-drop", "ALL")
+# monitor dies, the namespace's init is killed and with it every process inside;
+# --as-pid-1: the warden is the namespace's init, which the agent can neither kill nor
+# read (bubblewrap's own init would be dumpable, its memory open to the agent).
+BWRAP_FLAGS = ("--unshare-pid", "--as-pid-1", "--unshare-ipc", "--unshare-uts",
+               "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL")
 _SHIM_SOURCE = inspect.getsource(sandbox_shim)
 _STARTUP_S = 30.0  # a loaded machine can take seconds to start an interpreter
 
@@ -174,8 +176,7 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
                    "--info-fd", str(info_w), *_seccomp_option(keep),
                    *MountPlan(workdir, spec.hidden, spec.disk_limit_mb).build(argv),
                    "--chdir", str(workdir)]
-        # Options come through a pipe, so bubblewrap's init, which the agent can see as
-        # its pid 1, does not show the mount plan on its command line.
+        # Options come through a pipe, so no command line shows the mount plan.
         packed = b"".join(o.encode() + b"\0" for o in options)
         if len(packed) > 60000:  # a pipe holds 64 KiB; a longer write would block here
             raise AgentLaunchError(f"the sandbox's mount plan is too long ({len(packed)} bytes)")

@@ -8,8 +8,8 @@ kernel.core_pattern, sysrq-trigger, pressure triggers) and closes each at once, 
 writing a byte, so no host value can change. It creates a user namespace in a child,
 attaches to the sandbox's pid 1 with PTRACE_SEIZE (which does not stop it), adds a key
 to its own thread keyring (gone with the thread), asks for the id of the user keyring
-(which outlives the episode), opens its parent's memory (the launcher's), and reads
-each FILE. The report says what worked.
+(which outlives the episode), opens its parent's and pid 1's memory (the launcher's), and
+reads each FILE. The report says what worked.
 """
 
 import ctypes
@@ -71,6 +71,7 @@ def main():
         "user_keyring": result(libc.syscall(SYS_KEYCTL, KEYCTL_GET_KEYRING_ID,
                                             KEY_SPEC_USER_KEYRING, 0)),
         "parent_mem": open_for_writing(f"/proc/{os.getppid()}/mem"),
+        "init_mem": open_for_writing("/proc/1/mem"),
         "files": {},
     }
     for path in [*sys.argv[1:], *filter(None, os.environ.get("REACH_FILES", "").split(":"))]:
