@@ -17,10 +17,10 @@ subreaper: every process the agent starts, double-forked ones in new sessions
 included, stays its descendant. It counts them against the process limit and their
 memory (resident, plus what its tmpfs mounts hold) against the memory limit, and
 when the agent exits (or a limit is passed, or the harness goes away) it kills every
-one, then reports on the socket which limit, if any,
-ended the agent (evidence the agent cannot forge: the count it made, the signal the
-kernel sent, the fill of the agent's own disk), and exits with the agent's status
-(128 + n for signal n, as bubblewrap does).
+one, then reports on the socket which limit, if any, ended the agent (evidence the
+agent cannot forge: the count and sum it made, the signal the kernel sent, the fill of
+the agent's own disk), and exits with the agent's status (128 + n for signal n, as
+bubblewrap does).
 """
 
 import contextlib
