@@ -2,9 +2,12 @@
 
 The agent sees the system's programs and libraries read-only (/usr and the /bin, /lib
 links, a handful of files from /etc), the Python that runs the harness read-only, its
-own code read-only, a private /tmp, its own /proc and a minimal /dev, and its working
-directory, writable and removed after the episode. It never sees the harness's
-checkout, its packages, the levels, the run directory or the level file being played.
+own code read-only, its own /proc (the host's parts of it read-only) and a minimal
+/dev, and a private /tmp and working directory, each a tmpfs of its own of the disk
+limit. It never sees the harness's checkout, its packages, the levels, the run
+directory or the level file being played. What it sees is an allow-list: a home folder
+or one above it is never bound whole, and in a folder bound for its code every
+dot-entry (.git, .env, caches, tokens) is covered.
 
 Agent code is bound where it lies, so the absolute paths in its command still work: a
 script's directory (its own package, e.g. agents/ with agents/reference/), or for a
@@ -152,13 +155,12 @@ class MountPlan:
             if any(h != hidden and h.is_dir() and _under(hidden, h) for h in self.hidden):
                 continue  # inside a folder covered whole: a mount there would show its name
             if hidden.is_dir() and self.visible(hidden):
-                self.args += ["--tmpfs", str(hidden)]
+                self.args += _empty_folder(hidden)
             elif hidden.exists() and self.visible(hidden):
                 self.args += ["--ro-bind", "/dev/null", str(hidden)]
         for kit in AGENT_KIT:
             self.args += ["--ro-bind", str(kit), str(kit)]
         return list(self.args)
-
 
     def _cover_dot_entries(self) -> None:
         # An agent's folder shows its code, not what tools keep beside it: every
@@ -173,9 +175,14 @@ class MountPlan:
                 if entry.is_symlink() or any(_under(b, entry) for b in self.bound):
                     continue  # a link shows only what is bound anyway
                 if entry.is_dir():
-                    self.args += ["--tmpfs", str(entry)]
+                    self.args += _empty_folder(entry)
                 else:
                     self.args += ["--ro-bind", "/dev/null", str(entry)]
+
+
+def _empty_folder(path: Path) -> list[str]:
+    # Read-only, or it would be a tmpfs the agent could fill without bound.
+    return ["--tmpfs", str(path), "--remount-ro", str(path)]
 
 
 def home_folders() -> list[Path]:
