@@ -151,15 +151,19 @@ class MountPlan:
         self.args += self._tmpfs(str(self.workdir))
         # A broad bind (an interpreter prefix holding an installed harness) must not
         # reveal the harness's packages or data: cover them, then put the kit back.
+        covered = []
         for hidden in self.hidden:
             if any(h != hidden and h.is_dir() and _under(hidden, h) for h in self.hidden):
                 continue  # inside a folder covered whole: a mount there would show its name
             if hidden.is_dir() and self.visible(hidden):
-                self.args += _empty_folder(hidden)
+                self.args += ["--tmpfs", str(hidden)]
+                covered.append(hidden)
             elif hidden.exists() and self.visible(hidden):
                 self.args += ["--ro-bind", "/dev/null", str(hidden)]
         for kit in AGENT_KIT:
             self.args += ["--ro-bind", str(kit), str(kit)]
+        for folder in covered:  # read-only once the kit's mount points are made in it
+            self.args += ["--remount-ro", str(folder)]
         return list(self.args)
 
     def _cover_dot_entries(self) -> None:
