@@ -164,7 +164,7 @@ class _Episode:
         # A generated level has no file: its source is a name, not a path to hide.
         level_file = () if spec.generated is not None else (Path(spec.level_source),)
         sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), *level_file),
-                       self.s.agent_network)
+                       self.s.agent_network, **self.s.sandbox_limits())
         if self.s.require_sandbox and not sandbox.bubblewrap:
             raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "
                                    f"{sandbox.reason}")
@@ -235,7 +235,7 @@ class _Episode:
             return endings.silence_ending(None, "hello", which or "hello timeout", limit)
         if isinstance(event, Eof):
             return endings.exit_ending(None, event, self.proc.stderr_tail(),
-                                        self.s.agent_memory_mb)
+                                       self.s.agent_memory_mb, self.proc.limit_hit())
         if not isinstance(event, Line):
             return endings.hello_fault_ending(endings.line_fault(event, self.s.max_line_bytes))
         parsed = parse_agent_line(event.text, "hello")
@@ -292,7 +292,7 @@ class _Episode:
             ending = endings.silence_ending(st.turn, "action", which or "decision timeout", limit)
         elif isinstance(event, Eof):
             ending = endings.exit_ending(st.turn, event, self.proc.stderr_tail(),
-                                         self.s.agent_memory_mb)
+                                         self.s.agent_memory_mb, self.proc.limit_hit())
         else:
             ending = self._decide(event, turn)
         turn["harness_ms"] = round(((t_sent - t_begin) + (time.monotonic() - t_got)) * 1000, 3)
