@@ -149,7 +149,8 @@ def read_finished(path: Path, verify: bool) -> Record | Rejected:
     if record.interrupted:
         return Rejected(path, "not a finished run (no end line, or interrupted)")
     if verify:
-        from harness.replay import replay  # only when asked: it re-plays the episode
+        # start-up cost: replay loads the world, and only --verify needs it
+        from harness.replay import replay
 
         try:
             report = replay(path)

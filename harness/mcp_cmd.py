@@ -71,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Serve the episode; 0 once it was played, 2 on bad usage or a client gone before it began."""
     try:
-        from harness.mcp_server import McpEpisode  # the optional extra
+        from harness.mcp_server import McpEpisode  # start-up cost, and the optional extra
     except ImportError as exc:
         print(f"harness mcp: the MCP SDK is not installed ({exc}); "
               "pip install 'mission-harness[mcp]'", file=sys.stderr)
@@ -165,8 +165,8 @@ class _Stdio:
         self.thread = threading.Thread(target=self._serve, name="mcp-stdio", daemon=True)
 
     def _serve(self) -> None:
-        import anyio
-        from mcp.server.stdio import stdio_server
+        import anyio  # start-up cost: the SDK's transports load only for the one in use
+        from mcp.server.stdio import stdio_server  # start-up cost, as above
 
         async def serve() -> None:
             async with stdio_server() as (read, write):
@@ -201,7 +201,7 @@ class _Http:
     """The server as streamable HTTP on 127.0.0.1 (uvicorn), in a thread of its own."""
 
     def __init__(self, episode: Any, port: int) -> None:
-        import uvicorn
+        import uvicorn  # start-up cost: only the HTTP transport needs it
 
         self.episode = episode
         self.gone = (f"the server on {HOST}:{port} stopped before any client came (is the "
