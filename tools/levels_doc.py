@@ -35,6 +35,9 @@ SWEEP_PLACEHOLDER = "_No sweep results yet._"
 GENERATED_BEGIN = ("<!-- BEGIN GENERATED MISSIONS RESULTS: written by the sweep script's "
                    "generated mode; levels_doc.py keeps it -->")
 GENERATED_END = "<!-- END GENERATED MISSIONS RESULTS -->"
+SECRET_BEGIN = ("<!-- BEGIN SECRET SET RESULTS: written by the sweep script's "
+                "secret-set mode; levels_doc.py keeps it -->")
+SECRET_END = "<!-- END SECRET SET RESULTS -->"
 DOOM_BEGIN = ("<!-- BEGIN DOOM RESULTS: written by benchmarks/doom_tasks.py --doc; "
               "levels_doc.py keeps it -->")
 DOOM_END = "<!-- END DOOM RESULTS -->"
@@ -308,6 +311,8 @@ def render(levels: list[Level], existing: str | None = None) -> str:
               *doom_entries()]
     lines += ["## Generated missions", "", GENERATED_INTRO, "",
               *sweep_block(existing, GENERATED_BEGIN, GENERATED_END), "",
+              "### On a secret held-out set", "",
+              *sweep_block(existing, SECRET_BEGIN, SECRET_END), "",
               *template_entries()]
     return "\n".join(lines).rstrip("\n") + "\n"
 
