@@ -13,6 +13,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+# Exit status of every command given a file that is not what it should be (a record,
+# snapshot, results file, quiz file or level that is unreadable, damaged or over a cap);
+# for `harness replay` it is "unusable", never 1 ("diverged").
+BAD_INPUT_EXIT = 2
 # Deepest nesting of arrays and objects accepted in one agent line (messages use 4).
 MAX_DEPTH = 64
 # Characters of an offending value quoted in an error message.
