@@ -17,11 +17,11 @@ from harness import outcome as endings
 from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
 from harness.chain import ChainRun
+from harness.claims import add_usage, start_point, usage_totals
 from harness.game import Game, GameFactory
 from harness.outcome import Ending
 from harness.protocol import (
     PROTOCOL_VERSION,
-    USAGE_FIELDS,
     Fault,
     Parsed,
     encode,
@@ -102,6 +102,7 @@ class _Episode:
         self.snapshots: list[dict[str, Any]] = []
         self.state = TurnState()
         self.hello: dict[str, Any] | None = None
+        self.hello_line: str | None = None  # the line itself, so replay can parse it again
         self.usage: dict[str, float] = {}
         self.record = RecordWriter(spec.run_dir / RECORD_FILE)
 
@@ -171,6 +172,7 @@ class _Episode:
             "agent_argv": self.proc.argv,
             "isolation": self.proc.isolation,
             "hello": self.hello,
+            **({"hello_line": self.hello_line} if self.hello_line is not None else {}),
             "start": self.start,
             "map": self.game.plan(),
             **({"origin": spec.origin.to_dict()} if spec.origin is not None else {}),
@@ -225,7 +227,7 @@ class _Episode:
         parsed = parse_agent_line(event.text, "hello")
         if isinstance(parsed, Fault):
             return endings.hello_fault_ending(parsed)
-        self.hello = parsed.message
+        self.hello, self.hello_line = parsed.message, event.text
         return None
 
     def _pre_turn_ending(self) -> Ending | None:
@@ -324,7 +326,7 @@ class _Episode:
         st.decisions += 1
         if isinstance(parsed, Parsed):
             turn["action"] = parsed.message
-            self._add_usage(parsed.message.get("usage"))
+            add_usage(self.usage, parsed.message.get("usage"))
             parsed = self._execute(parsed.message, turn)
         # Drained after the action ran, just before the next observation is built: a line
         # sent while the world was ticking is an extra line of this turn, never the next
@@ -366,14 +368,6 @@ class _Episode:
                 return count
             count += 1
 
-    def _add_usage(self, usage: Any) -> None:
-        if not isinstance(usage, dict):
-            return
-        for name, value in usage.items():
-            if isinstance(value, int | float):
-                self.usage[name] = self.usage.get(name, 0) + value
-                self.usage[name + "_reported"] = self.usage.get(name + "_reported", 0) + 1
-
     def _finish(self, ending: Ending) -> dict[str, Any]:
         status = self.game.status()
         st = self.state
@@ -388,12 +382,14 @@ class _Episode:
         view = self.game.view()
         if ending.outcome not in ("harness_error", "interrupted"):
             self._keep_snapshot(view)
+        origin = self.spec.origin
+        start = None if origin is None else start_point({"origin": origin.to_dict()})
         self.record.write("end", {
             "summary": summary,
             "final_state_hash": final_hash,
             "final_position": _player_position(view),
             "agent_error": ending.agent_error,
-            "usage": _usage_totals(self.usage, st.decisions),
+            "usage": usage_totals(self.usage, st.decisions),
             "wall_s": wall_s,
             "stderr_dropped_bytes": self.proc.stderr_dropped_bytes,
             **({"snapshots": self.snapshots} if self.snapshots else {}),
@@ -411,10 +407,11 @@ class _Episode:
             "wall_s": wall_s,
             "agent": self.hello,
             "agent_error": ending.agent_error,
-            "usage": _usage_totals(self.usage, st.decisions),
+            "usage": usage_totals(self.usage, st.decisions),
             "snapshots": [{**s, "file": str(self.spec.run_dir / s["file"])}
                           for s in self.snapshots],
             "stepwise": summary.get("stepwise"),
+            **({"from_snapshot": start} if start is not None else {}),
         }
 
 
@@ -422,16 +419,6 @@ def _player_position(view: dict[str, Any]) -> list[float] | None:
     # Where the last turn ended, so a page can draw it; a view without a player has none.
     position = (view.get("player") or {}).get("position")
     return list(position) if isinstance(position, list | tuple) and len(position) == 3 else None
-
-
-def _usage_totals(sums: dict[str, float], decisions: int) -> dict[str, Any]:
-    # A figure no decision reported stays null: missing is not zero.
-    out: dict[str, Any] = {"self_reported": True}
-    for name in USAGE_FIELDS:
-        out[name] = round(sums[name], 6) if name in sums else None
-        out[name + "_decisions"] = int(sums.get(name + "_reported", 0))
-    out["decisions"] = decisions
-    return out
 
 
 def _clip(text: str) -> str:

@@ -12,10 +12,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from harness.bounds import BAD_INPUT_EXIT
 from harness.compare import CompareError, compare, load_episodes
 from harness.compare_report import write_outputs
 from harness.pages import EpisodeSummary, write_episode_page, write_index_page
-from harness.bounds import BAD_INPUT_EXIT
 from harness.record import RecordError, find_records, is_run_dir
 
 
@@ -27,8 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Render the pages; exit 0 when all were written, 1 when some of a folder failed, 2 on
-    bad usage or a single record that is bad input."""
+    """Render the pages; exit 0 when all written, 1 when some failed, 2 on bad usage or input."""
     path = Path(args.path)
     if path.is_file() or is_run_dir(path):
         try:

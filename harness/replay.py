@@ -18,6 +18,7 @@ from typing import Any
 
 from harness import outcome as endings
 from harness.chain import ChainRun
+from harness.claims import UNVERIFIED, hello_problem, rederived_usage, start_point
 from harness.game import Game, GameFactory
 from harness.level_refs import from_header
 from harness.protocol import OUTCOMES, schema_errors
@@ -30,8 +31,8 @@ from world.face import InvalidRequestError, UnknownIdError
 # Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
 REPLAY_STATUSES: dict[str, tuple[int, str]] = {
     "verified": (0, "every claim of the record was re-derived and matches"),
-    "diverged": (1, "a state hash, the turn numbering, the map, a path walked, a snapshot or "
-                 "the summary differs"),
+    "diverged": (1, "a state hash, the turn numbering, the map, a path walked, a snapshot, "
+                 "the hello, the usage totals or the summary differs"),
     "unusable": (2, "the file is not a readable, schema-valid record, or its level is gone"),
     "interrupted": (3, "the run was interrupted (no end line, or the outcome `interrupted`): "
                     "its turns may match, but it proves no result"),
@@ -53,6 +54,8 @@ class ReplayReport:
         divergence: The first mismatch in plain words, or None.
         interrupted: The run was interrupted (no end line, or its outcome says so).
         summary: The summary re-derived by the replay (None when it stopped early).
+        start: Where the run began when not at the level's start (a snapshot), else None.
+        unverified: The record's fields replay takes on its word (harness.claims.UNVERIFIED).
     """
 
     verified: bool
@@ -60,6 +63,8 @@ class ReplayReport:
     divergence: str | None
     interrupted: bool
     summary: dict[str, Any] | None = None
+    start: dict[str, Any] | None = None
+    unverified: tuple[str, ...] = tuple(UNVERIFIED)
 
     @property
     def status(self) -> str:
@@ -101,9 +106,13 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
     header = record.header
     level = from_header(header).level
     interrupted = record.interrupted
+    begun = start_point(header)
 
     def diverged(turns: int, message: str) -> ReplayReport:
-        return ReplayReport(False, turns, message, interrupted)
+        return ReplayReport(False, turns, message, interrupted, start=begun)
+
+    if (problem := hello_problem(header)) is not None:
+        return diverged(0, problem)
 
     if level.content_hash != header["level_hash"]:
         return diverged(0, f"{level.hash_covers} changed since the run "
@@ -165,7 +174,7 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
                 return diverged(index, f"turn {index}: the path walked differs from the "
                                 "record's")
     if interrupted:
-        return ReplayReport(False, len(record.turns), None, True)
+        return ReplayReport(False, len(record.turns), None, True, start=begun)
     problem = kept.check(len(record.turns), game, game.view())
     if problem is None and kept.unseen():
         problem = f"snapshots at turns {kept.unseen()} are listed for turns the record lacks"
@@ -184,8 +193,11 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
         if summary.get(name) != claimed.get(name):
             return ReplayReport(False, len(record.turns), f"summary {name}: the record says "
                                 f"{_short(claimed.get(name))}, replay gives "
-                                f"{_short(summary.get(name))}", False, summary)
-    return ReplayReport(True, len(record.turns), None, False, summary)
+                                f"{_short(summary.get(name))}", False, summary, begun)
+    if record.end.get("usage") != rederived_usage(record.turns, decisions):
+        return ReplayReport(False, len(record.turns), "the end line's usage totals differ from "
+                            "the sum of the turns' reported usage", False, summary, begun)
+    return ReplayReport(True, len(record.turns), None, False, summary, begun)
 
 
 def _plain(value: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from harness.claims import start_words
 from harness.record import RecordError
 from harness.replay import REPLAY_STATUSES, replay
 from harness.runner import UsageError
@@ -31,4 +32,7 @@ def run(args: argparse.Namespace) -> int:
               f"({report.turns} turns reproduce their state hashes)")
     else:
         print(f"DIVERGED: {report.divergence}")
+    if report.start is not None:
+        print(f"start: this run {start_words(report.start)}")
+    print(f"unverified (taken on the record's word): {', '.join(report.unverified)}")
     return REPLAY_STATUSES[status][0]

@@ -11,6 +11,7 @@ import datetime as _dt
 import os
 import secrets
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from harness.game import GameFactory
 from harness.level_refs import UsageError
 from harness.pages import write_episode_page_safely
 from harness.record import RecordError, record_text
+from harness.seal import seal
 from harness.settings import RunSettings, sandbox_notice
 from harness.snapshot import Snapshot, SnapshotError, read_snapshot
 from harness.stopping import Interrupted
@@ -142,6 +144,10 @@ def run(
         if not _holds_lines(run_dir):
             shutil.rmtree(run_dir, ignore_errors=True)
         raise
+    try:
+        seal(run_dir)
+    except OSError as exc:  # the run stands; only resume and the reference cache need a seal
+        print(f"harness: warning: the record is not sealed ({exc})", file=sys.stderr)
     # The page is only a view of the finished record: failing to write it never loses a run.
     write_episode_page_safely(run_dir)
     return summary

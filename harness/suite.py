@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness import runner
+from harness.claims import start_point, start_words
 from harness.episode import _harness_version
 from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import UsageError
+from harness.seal import seal_problem
 from harness.settings import RunSettings
 from harness.stepwise import play_chain
 from harness.suite_files import folder_name, write_atomically
@@ -161,6 +163,14 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any],
             _set_aside(run_dir, out, f"interrupted run ({why})", note)
             continue
         header = record.header
+        # Who played is what the record's header says; only this harness's seal makes
+        # that worth believing (a record planted in OUT replays whoever played it).
+        if (unsealed := seal_problem(run_dir)) is not None:
+            _set_aside(run_dir, out, f"not this harness's record ({unsealed})", note)
+            continue
+        if (start := start_point(header)) is not None:
+            _set_aside(run_dir, out, f"not a full episode (it {start_words(start)})", note)
+            continue
         for name, want in (("harness_version", identity["harness_version"]),
                            ("settings", identity["settings"]),
                            ("agent_command", identity["agent_command"])):

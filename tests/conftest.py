@@ -9,6 +9,7 @@ Tests marked `full` run only with `--full` (tests/README.md has the whole layout
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,6 +50,14 @@ def _slow_first(items: list[pytest.Item]) -> None:
         return not (item.get_closest_marker("slow") and not item.get_closest_marker("xdist_group"))
 
     items.sort(key=late)  # stable: each part keeps the collection's order
+
+
+@pytest.fixture(scope="session", autouse=True)
+def harness_key_home(tmp_path_factory) -> Path:
+    """The harness key (harness.seal) of the test run, never the user's own."""
+    home = tmp_path_factory.mktemp("state")
+    os.environ["XDG_STATE_HOME"] = str(home)  # agents and workers started later inherit it
+    return home
 
 
 @pytest.fixture(scope="session")
