@@ -21,7 +21,7 @@ from harness.chain import ChainRun
 from harness.claims import UNVERIFIED, hello_problem, rederived_usage, start_point
 from harness.game import Game, GameFactory
 from harness.level_refs import from_header
-from harness.protocol import OUTCOMES, schema_errors
+from harness.protocol import OUTCOMES, schema_errors, step_fault
 from harness.record import Record, RecordError, read_record
 from harness.snapshot import Snapshot, SnapshotError, restore, view_digest
 from harness.subtask import ChainPlan, Limits, episode_limits
@@ -113,16 +113,22 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
 
     if (problem := hello_problem(header)) is not None:
         return diverged(0, problem)
-
     if level.content_hash != header["level_hash"]:
         return diverged(0, f"{level.hash_covers} changed since the run "
                         f"(hash {level.content_hash[:12]} vs {header['level_hash'][:12]})")
     start = header.get("start") or {}
-    track = TrackSpec.from_start(start)
+    try:
+        track = TrackSpec.from_start(start)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"{record.path}: header start: {exc}") from None
     factory = game_factory or track.game_factory()
+    actions = track.actions()
     origin = None
     if "origin" in header:
-        origin = Snapshot.from_dict(header["origin"], f"{record.path}: header origin")
+        try:
+            origin = Snapshot.from_dict(header["origin"], f"{record.path}: header origin")
+        except SnapshotError as exc:
+            raise RecordError(str(exc)) from None
         try:
             game = restore(origin, level, factory)
         except SnapshotError as exc:
@@ -163,6 +169,9 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
         kept.steps.append(None)
         decisions += int(action is not None or turn.get("error") is not None)
         if action is not None and turn.get("error") is None:
+            if (fault := step_fault(action, actions)) is not None:
+                return diverged(index, f"turn {index}: the recorded action is not one of the "
+                                f"track's: {fault.message}")
             kept.steps[-1] = {"action": action["action"], "arguments": action["arguments"]}
             try:
                 result = game.act(action["action"], dict(action["arguments"]))
