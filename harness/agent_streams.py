@@ -211,6 +211,8 @@ class StdinWriter:
         self._pending = 0
         self._closing = False
         self._error: str | None = None
+        self._sent = threading.Event()  # set while every queued byte is in the pipe
+        self._sent.set()
         os.set_blocking(stream.fileno(), False)
 
     @property
@@ -235,8 +237,17 @@ class StdinWriter:
             if self._error is not None:
                 return False
             self._pending += len(data)
+            self._sent.clear()
         self._outbox.put(data)
         return True
+
+    def wait_sent(self, timeout_s: float) -> bool:
+        """Wait until every queued byte is in the pipe (or `timeout_s` passes); say whether.
+
+        The agent's clock for a decision starts here: the harness's own time writing a
+        large observation is not the agent's (an agent that does not read still times out).
+        """
+        return self._sent.wait(max(0.0, timeout_s))
 
     def close_after_flush(self) -> None:
         """Refuse further sends and close stdin once the queued lines are written."""
@@ -257,6 +268,8 @@ class StdinWriter:
                     return
                 with self._lock:
                     self._pending -= len(item)
+                    if self._pending == 0:
+                        self._sent.set()
         finally:
             with contextlib.suppress(OSError):
                 self._stream.close()

@@ -263,7 +263,8 @@ class _Episode:
         tick = self.game.tick
         self._keep_snapshot(obs["view"])
         self.proc.send_line(encode(obs))
-        t_sent = time.monotonic()
+        t_built = time.monotonic()
+        t_sent = self._when_sent(t_built)
         deadline, which, limit = self._deadline(self.s.decision_timeout_s)
         event = self._read(deadline)
         t_got = time.monotonic()
@@ -281,7 +282,10 @@ class _Episode:
                                          self.s.agent_memory_mb)
         else:
             ending = self._decide(event, turn)
-        turn["harness_ms"] = round(((t_sent - t_begin) + (time.monotonic() - t_got)) * 1000, 3)
+        harness_s = (t_built - t_begin) + (time.monotonic() - t_got)
+        turn["harness_ms"] = round(harness_s * 1000, 3)
+        # The episode timeout is the agent's time: the harness's own time is given back.
+        self.ep_deadline += harness_s
         self.record.write("turn", turn)
         st.turn += 1
         executed = turn["action"] if turn["result"] is not None else None
@@ -289,6 +293,20 @@ class _Episode:
             "action": executed["action"], "arguments": executed["arguments"]})
         self._note_done()
         return ending
+
+    def _when_sent(self, queued: float) -> float:
+        # When the observation's last byte was in the agent's pipe: the decision clock
+        # starts there. An agent that reads nothing for a decision timeout is charged from
+        # when the line was queued. (The writer is the process's stdin thread.)
+        writer = getattr(self.proc, "_stdin", None)
+        wait = getattr(writer, "wait_sent", None)
+        if wait is None:
+            return time.monotonic()
+        until = queued + self.s.decision_timeout_s
+        while stopping.requested() is None and time.monotonic() < until:
+            if wait(min(0.1, until - time.monotonic())):
+                return time.monotonic()
+        return queued
 
     def _done_now(self) -> tuple[int, ...]:
         return tuple(int(o["index"]) for o in self.game.status().objectives
