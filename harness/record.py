@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.bounds import MAX_DEPTH, too_deep
+from harness.bounds import MAX_DEPTH, TooLargeError, read_capped, too_deep
 
 RECORD_SCHEMA_VERSION = 1
 RAW_LINE_KEEP = 4000  # characters of an agent's raw line kept in the record
@@ -31,7 +31,6 @@ RECORD_NAMES = (RECORD_FILE, PLAIN_RECORD_FILE)
 MAX_RECORD_BYTES = 256 << 20
 # Lines of a record (header, turns, end); a chain of subtasks stays far below.
 MAX_RECORD_LINES = 100_000
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
 class RecordError(Exception):
@@ -113,16 +112,13 @@ def record_text(path: str | Path) -> str:
         OSError, UnicodeDecodeError: The file cannot be read or is not UTF-8.
     """
     path = record_path(path)
-    with open(path, "rb") as f:
-        data = f.read(MAX_RECORD_BYTES + 1)
-    if data[:2] == _GZIP_MAGIC:
-        inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
-        try:
-            data = inflater.decompress(data, MAX_RECORD_BYTES + 1)
-        except zlib.error as exc:
-            raise RecordError(f"{path}: damaged gzip data ({exc})") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes; not a record")
+    try:
+        data = read_capped(path, MAX_RECORD_BYTES)
+    except TooLargeError:
+        raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes; not a record") \
+            from None
+    except ValueError as exc:
+        raise RecordError(f"{path}: {exc}") from None
     return data.decode("utf-8")
 
 

@@ -144,19 +144,20 @@ def play_steps(game: Game, steps: tuple[Step, ...] | list[Step],
     Args:
         game: A fresh game.
         steps: The steps.
-        track: The track whose actions the steps must be (default: the macro track).
+        track: The track whose actions the steps must be (restore always names it; a
+            caller replaying steps it made itself may leave it out).
         max_tick: Stop with an error once the world passes this tick.
 
     Raises:
         SnapshotError: A step no agent could have had run on the track, one the world
             refuses, or steps going past `max_tick` (the snapshot does not fit this world).
     """
-    actions = (track or TrackSpec()).actions()
+    actions = None if track is None else track.actions()
     for turn, step in enumerate(steps):
         game.view()  # the episode built each turn's observation before acting
         if step is None:
             continue
-        fault = step_fault(step, actions)
+        fault = None if actions is None else step_fault(step, actions)
         if fault is not None:
             raise SnapshotError(f"step {turn}: not an action of this track: {fault.message}")
         try:

@@ -51,3 +51,17 @@ def test_every_command_reading_records_answers_bad_input_with_its_own_status(
         err = capsys.readouterr().err.strip()
         assert status == BAD_INPUT_EXIT, (kind, err)
         assert str(path.name) in err and len(err.splitlines()) == 1, (kind, err)
+
+
+@pytest.mark.parametrize("kind", ["bomb", "deep"])
+def test_a_hostile_question_file_is_bad_input(tmp_path, capsys, monkeypatch, kind) -> None:
+    monkeypatch.setattr("harness.quiz_file.MAX_QUIZ_BYTES", 1 << 20)  # a cheap bomb
+    path = tmp_path / "quiz.json.gz"
+    if kind == "bomb":  # inflates past the cap: refused without inflating it all
+        _write(path, " " * (3 << 20))
+    else:
+        _write(path, "[" * 100_000 + "]" * 100_000)
+    record = _hostile(tmp_path)["non-object"]
+    assert main(["quiz", "check", str(path), str(record)]) == BAD_INPUT_EXIT
+    err = capsys.readouterr().err.strip()
+    assert str(path) in err and len(err.splitlines()) == 1
