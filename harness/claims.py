@@ -30,6 +30,11 @@ UNVERIFIED: dict[str, str] = {
               "not simulation",
     "stderr_dropped_bytes": "bytes of the agent's stderr log dropped by the cap",
     "agent_error": "the plain-words account of the agent's fault (its outcome is re-derived)",
+    "observation": "of each turn's observation, only `view` is re-derived; the text view, "
+                   "the time left and the warnings are the record's word",
+    "raw_action": "the agent's raw line (clipped); the parsed `action` is what replay plays",
+    "result": "of each action's result only `path` is re-derived; the events and the rest "
+              "follow from the state, whose hash is checked",
 }
 
 

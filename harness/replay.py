@@ -160,7 +160,10 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
             if ending is not None:
                 return diverged(index, f"turn {index}: the chain was over before it "
                                 f"({ending.reason})")
-        game.view()  # the episode built this turn's observation before hashing
+        view = game.view()  # the episode built this turn's observation before hashing
+        if _plain(view) != (turn.get("observation") or {}).get("view"):
+            return diverged(index, f"turn {index}: the observation's view differs from the "
+                            "one the replayed world gives")
         now = game.state_hash()
         if now != turn["state_hash"] or game.tick != turn["tick"]:
             return diverged(index, f"turn {index}: state hash {now[:12]} at tick {game.tick}, "

@@ -69,6 +69,13 @@ def test_forged_usage_totals_diverge(wait_run, tmp_path) -> None:
     assert report.status == "diverged" and "usage totals" in report.divergence
 
 
+def test_a_forged_observation_view_diverges(wait_run, tmp_path) -> None:
+    def edit(lines):
+        lines[2]["observation"]["view"]["player"]["health"] = 0.01
+    report = replay(_forged(wait_run, tmp_path, edit))
+    assert report.status == "diverged" and "observation's view" in report.divergence
+
+
 @pytest.mark.parametrize("forgery", ["name", "no line"])
 def test_a_forged_hello_diverges(wait_run, tmp_path, forgery) -> None:
     def edit(lines):
