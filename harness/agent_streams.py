@@ -12,8 +12,11 @@ import os
 import queue
 import select
 import threading
+import time
 from dataclasses import dataclass
 from typing import BinaryIO
+
+from harness import stopping
 
 PREFIX_BYTES = 200
 CHUNK_BYTES = 1 << 16
@@ -288,3 +291,19 @@ class StdinWriter:
                     self._error = self._error or f"agent stdin closed ({exc})"
                 return False
         return not view
+
+
+def decision_clock_start(writer: StdinWriter | None, queued: float, limit_s: float) -> float:
+    """When an agent's decision clock starts: once the queued observation is in its pipe.
+
+    The harness's time writing the observation is not the agent's. An agent that reads
+    nothing for `limit_s` is charged from `queued`, as is one asked
+    while a stop signal is pending; without a writer (a fake process) the clock starts now.
+    """
+    if writer is None:
+        return time.monotonic()
+    until = queued + limit_s
+    while stopping.requested() is None and time.monotonic() < until:
+        if writer.wait_sent(min(0.1, until - time.monotonic())):
+            return time.monotonic()
+    return queued

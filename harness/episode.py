@@ -16,6 +16,7 @@ from typing import Any
 from harness import outcome as endings
 from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
+from harness.agent_streams import decision_clock_start
 from harness.chain import ChainRun
 from harness.claims import add_usage, start_point, usage_totals
 from harness.game import Game, GameFactory
@@ -264,7 +265,10 @@ class _Episode:
         self._keep_snapshot(obs["view"])
         self.proc.send_line(encode(obs))
         t_built = time.monotonic()
-        t_sent = self._when_sent(t_built)
+        # The agent's clock starts once the observation is in its pipe (the writer is the
+        # process's stdin thread; a fake process in tests has none).
+        t_sent = decision_clock_start(getattr(self.proc, "_stdin", None), t_built,
+                                      self.s.decision_timeout_s)
         deadline, which, limit = self._deadline(self.s.decision_timeout_s)
         event = self._read(deadline)
         t_got = time.monotonic()
@@ -293,20 +297,6 @@ class _Episode:
             "action": executed["action"], "arguments": executed["arguments"]})
         self._note_done()
         return ending
-
-    def _when_sent(self, queued: float) -> float:
-        # When the observation's last byte was in the agent's pipe: the decision clock
-        # starts there. An agent that reads nothing for a decision timeout is charged from
-        # when the line was queued. (The writer is the process's stdin thread.)
-        writer = getattr(self.proc, "_stdin", None)
-        wait = getattr(writer, "wait_sent", None)
-        if wait is None:
-            return time.monotonic()
-        until = queued + self.s.decision_timeout_s
-        while stopping.requested() is None and time.monotonic() < until:
-            if wait(min(0.1, until - time.monotonic())):
-                return time.monotonic()
-        return queued
 
     def _done_now(self) -> tuple[int, ...]:
         return tuple(int(o["index"]) for o in self.game.status().objectives
