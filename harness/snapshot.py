@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.bounds import MAX_DEPTH, too_deep
 from harness.game import Game, GameFactory
 from harness.protocol import schema_errors, step_fault
 from harness.tracks import TrackSpec
@@ -124,7 +125,10 @@ def read_snapshot(path: str | Path) -> Snapshot:
     if len(raw) > MAX_SNAPSHOT_BYTES:
         raise SnapshotError(f"{path}: larger than {MAX_SNAPSHOT_BYTES >> 20} MiB; not a snapshot")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        if too_deep(text):
+            raise SnapshotError(f"{path}: nested deeper than {MAX_DEPTH} levels; not a snapshot")
+        data = json.loads(text)
     except (UnicodeDecodeError, ValueError) as exc:
         raise SnapshotError(f"{path}: not a JSON snapshot ({exc})") from None
     return Snapshot.from_dict(data, str(path))

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness import runner
+from harness.bounds import too_deep
 from harness.claims import start_point, start_words
 from harness.episode import _harness_version
 from harness.record import RecordError, read_record
@@ -121,7 +122,7 @@ def check_identity(out: Path, identity: dict[str, Any]) -> None:
     """
     path = out / SUITE_FILE
     if path.is_file():
-        before = json.loads(path.read_text(encoding="utf-8"))
+        before = _identity_file(path)
         differ = sorted(k for k in identity if before.get(k) != identity[k])
         if differ:
             raise SuiteMismatchError(
@@ -130,6 +131,20 @@ def check_identity(out: Path, identity: dict[str, Any]) -> None:
                 "use another --out directory or remove that one")
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(identity, indent=2) + "\n")
+
+
+def _identity_file(path: Path) -> dict[str, Any]:
+    # suite.json is the harness's own, but OUT may hold anything: bad content is a
+    # mismatch named in one line, never a traceback.
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(1 << 20).decode("utf-8")
+        data = None if too_deep(text) else json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SuiteMismatchError(f"{path}: not a suite's identity ({exc})") from None
+    if not isinstance(data, dict):
+        raise SuiteMismatchError(f"{path}: not a suite's identity (a JSON object)")
+    return data
 
 
 SET_ASIDE = "set_aside"  # where resume moves runs it cannot reuse, never deleting them

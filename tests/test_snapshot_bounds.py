@@ -57,3 +57,22 @@ def test_restoring_costs_no_more_than_the_ticks_claimed(tmp_path) -> None:
     with pytest.raises(SnapshotError, match="times the level's game-time budget"):
         restore(snap, level, world_game)
     assert time.monotonic() - began < 5
+
+
+def test_a_deep_snapshot_file_is_bad_input(tmp_path, capsys) -> None:
+    path = tmp_path / "snap.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    status = main(["run", LEVEL, "--agent", str(SHIPPED_AGENTS / "wait_agent.sh"),
+                   "--from", str(path), "--out", str(tmp_path / "runs")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and "nested deeper" in err and len(err.splitlines()) == 1
+
+
+def test_a_planted_suite_identity_is_bad_input(tmp_path, capsys) -> None:
+    out = tmp_path / "suite"
+    out.mkdir()
+    (out / "suite.json").write_text("[1, 2]")
+    status = main(["eval", "--agent", str(SHIPPED_AGENTS / "wait_agent.sh"), "--levels",
+                   LEVEL, "--seeds", "1", "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert status == 2 and "suite.json: not a suite's identity" in err
