@@ -110,6 +110,9 @@ def test_a_run_from_a_snapshot_says_so_and_is_never_resumed(level, tmp_path, cap
     assert "began from a snapshot at tick 0" in capsys.readouterr().out
     page = (Path(summary["run_dir"]) / "index.html").read_text()
     assert 'id="began"' in page and "not a full episode" in page
+    assert main(["page", str(tmp_path / "runs")]) == 0
+    index = (tmp_path / "runs" / "index.html").read_text()
+    assert "from a snapshot: not in the figures" in index
     # Planted in a suite's folder, it is set aside, never reused as a full episode.
     episode = Episode(summary["level"], "normal", 3)
     out = tmp_path / "suite"
