@@ -59,7 +59,9 @@ def test_a_genuine_record_verifies_and_names_what_it_cannot_check(wait_run, caps
     assert report.verified and report.start is None
     assert "isolation" in report.unverified
     assert main(["replay", wait_run["run_dir"]]) == 0
-    assert "unverified (taken on the record's word): isolation" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "unverified (taken on the record's word): isolation" in out
+    assert "sealed by this harness's key" in out
 
 
 def test_forged_usage_totals_diverge(wait_run, tmp_path) -> None:
@@ -87,11 +89,14 @@ def test_a_forged_hello_diverges(wait_run, tmp_path, forgery) -> None:
     assert report.status == "diverged" and "hello" in report.divergence
 
 
-def test_the_page_shows_the_isolation_as_a_claim(wait_run, tmp_path) -> None:
+def test_the_page_shows_the_isolation_as_a_claim(wait_run, tmp_path, capsys) -> None:
     def edit(lines):
         lines[0]["isolation"].update(sandbox="bubblewrap", reason=None)
-    page = write_episode_page(_forged(wait_run, tmp_path, edit)).read_text()
+    forged = _forged(wait_run, tmp_path, edit)
+    page = write_episode_page(forged).read_text()
     assert "sandbox: bubblewrap" in page and "replay cannot check how the agent was run" in page
+    assert main(["replay", str(forged)]) == 0  # the world's claims hold, but:
+    assert "not sealed by this harness" in capsys.readouterr().out
 
 
 def test_a_run_from_a_snapshot_says_so_and_is_never_resumed(level, tmp_path, capsys) -> None:
