@@ -14,7 +14,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness.bounds import MAX_DEPTH
 from harness.claims import UNVERIFIED
+from harness.compare import MAX_RESULTS_BYTES, NAME_CHARS
 from harness.protocol import (
     ERROR_CODES,
     MESSAGE_TYPES,
@@ -22,20 +24,26 @@ from harness.protocol import (
     PROTOCOL_VERSION,
     USAGE_FIELDS,
 )
+from harness.quiz_file import MAX_QUIZ_BYTES
 from harness.quiz_kinds import QUESTION_KINDS
+from harness.record import MAX_RECORD_BYTES, MAX_RECORD_LINES
 from harness.rl.tables import rl_tables
+from harness.snapshot import MAX_SNAPSHOT_BYTES, MAX_TICKS_PER_BUDGET
 from harness.subtask import CHAIN_ORDERS
 from harness.tracks import TRACKS
 from world.face import (
     ALERT_LEVELS,
     CARRIED_KINDS,
     DOOR_STATE_MEANINGS,
+    MAX_LEVEL_BYTES,
+    MAX_NESTING,
     OBJECT_KINDS,
     OBJECT_STATES,
     SCHEMA_DIR,
     VERIFIERS,
     ActionSpec,
     catalog,
+    level_schema,
 )
 
 PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
@@ -122,13 +130,6 @@ def _table(header: tuple[str, str], rows: list[tuple[str, str]]) -> str:
 def _input_caps() -> list[tuple[str, str]]:
     # Every cap on a file an agent or a stranger may have made, from the constants that
     # enforce it; going over one is bad input (exit status 2, one line naming the file).
-    from harness.bounds import MAX_DEPTH
-    from harness.compare import MAX_RESULTS_BYTES, NAME_CHARS
-    from harness.quiz_file import MAX_QUIZ_BYTES
-    from harness.record import MAX_RECORD_BYTES, MAX_RECORD_LINES
-    from harness.snapshot import MAX_SNAPSHOT_BYTES, MAX_TICKS_PER_BUDGET
-    from world.level.load import MAX_LEVEL_BYTES, MAX_NESTING, level_schema
-
     def mib(n: int) -> str:
         return f"{n >> 20} MiB"
 
