@@ -27,7 +27,7 @@ def test_a_file_over_the_byte_cap_is_refused_before_reading(tmp_path) -> None:
 def test_a_list_over_its_cap_is_one_problem_found_fast(tmp_path, kind) -> None:
     data = json.loads((TEST_LEVELS / "base.json").read_text(encoding="utf-8"))
     cap = level_schema()["properties"][kind]["maxItems"]
-    data[kind] = [{"id": f"x{i}"} for i in range(100_000)]
+    data[kind] = [{"id": f"x{i}"} for i in range(20_000)]
     path = tmp_path / "many.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     began = time.monotonic()
@@ -35,6 +35,6 @@ def test_a_list_over_its_cap_is_one_problem_found_fast(tmp_path, kind) -> None:
         load_level(path)
     assert time.monotonic() - began < 5
     assert [p.message for p in caught.value.problems] == [
-        f"100000 entries; a level may have at most {cap}"]
+        f"20000 entries; a level may have at most {cap}"]
     report = check_level(path)
     assert not report.ok and f"$.{kind}" in str(report.problems[0])

@@ -4,7 +4,6 @@ the agent's pipe."""
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 
@@ -13,7 +12,7 @@ from harness.runner import run
 from harness.settings import RunSettings
 from tests.level_factory import short_copy
 from tests.runner_fakes import FakeGame
-from tests.shared import TEST_AGENTS
+from tests.shared import SHIPPED_AGENTS
 
 
 class SlowViewGame(FakeGame):
@@ -25,14 +24,15 @@ class SlowViewGame(FakeGame):
 
 
 def test_a_slow_world_does_not_spend_the_agents_episode_time(tmp_path) -> None:
-    settings = RunSettings(hello_timeout_s=5, decision_timeout_s=5, episode_timeout_s=2.0,
+    settings = RunSettings(hello_timeout_s=5, decision_timeout_s=5, episode_timeout_s=1.5,
                            grace_s=0.2)
-    level = short_copy(tmp_path / "level", "outpost", 6)
-    summary = run(str(level), f"{sys.executable} {TEST_AGENTS / 'protocol_agent.py'} good",
-                  out_dir=tmp_path, settings=settings, game_factory=SlowViewGame)
-    # Six turns cost the harness well over the 2 s the agent was given for all of them.
+    level = short_copy(tmp_path / "level", "outpost", 5)
+    summary = run(str(level), str(SHIPPED_AGENTS / "wait_agent.sh"), out_dir=tmp_path,
+                  settings=settings, game_factory=SlowViewGame)
+    # Five turns cost the harness well over the 1.5 s the agent was given for all of them
+    # (a shell agent answers at once).
     assert summary["outcome"] != "agent_timeout", summary["reason"]
-    assert summary["decisions"] == 6
+    assert summary["decisions"] == 5
 
 
 def test_the_writer_says_when_every_byte_is_in_the_pipe() -> None:
