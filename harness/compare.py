@@ -229,7 +229,9 @@ def level_categories(level: str) -> tuple[str, ...]:
         try:
             return TEMPLATES[parse_name(level, TEMPLATES).template].categories
         except GenerateError:
-            return (UNCATEGORISED,)
+            # A secret held-out set's level (TEMPLATE@secret:N#I) names its template only.
+            template = TEMPLATES.get(level.partition("@")[0])
+            return template.categories if template is not None else (UNCATEGORISED,)
     if not _LEVEL_ID.fullmatch(level):  # a results row's level names no path outside levels/
         return (UNCATEGORISED,)
     path = LEVELS_DIR / f"{level}.json"

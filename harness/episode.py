@@ -20,6 +20,7 @@ from harness.agent_streams import decision_clock_start
 from harness.chain import ChainRun
 from harness.claims import add_usage, start_point, usage_totals
 from harness.game import Game, GameFactory
+from harness.keys import key_text
 from harness.outcome import Ending
 from harness.protocol import (
     PROTOCOL_VERSION,
@@ -46,7 +47,7 @@ class EpisodeSpec:
         level: The loaded level.
         level_source: Where the level came from (a path, or a generated name), for the record.
         difficulty: A difficulty id of the level.
-        seed: The episode seed.
+        seed: The episode seed (the agent is told it).
         command: The agent command line.
         run_dir: Directory receiving the record and agent_stderr.log.
         settings: Deadlines and limits.
@@ -55,6 +56,8 @@ class EpisodeSpec:
         track: The track played (macro actions or raw controls).
         origin: The snapshot the episode starts from (None: the level's start).
         chain: The chain a stepwise episode plays (None: the mission as a whole).
+        key: The episode key the world is made from (harness/keys.py), which the agent
+            is never told; None: the seed itself, as before keys.
     """
 
     level: Level
@@ -68,6 +71,12 @@ class EpisodeSpec:
     track: TrackSpec = field(default_factory=TrackSpec)
     origin: Snapshot | None = None
     chain: ChainPlan | None = None
+    key: int | None = None
+
+    @property
+    def game_key(self) -> int:
+        """The key the episode's world is made from."""
+        return self.seed if self.key is None else self.key
 
 
 def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> dict[str, Any]:
@@ -75,7 +84,7 @@ def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> d
 
     Args:
         spec: The episode.
-        game_factory: Builds the game from (level, difficulty, seed); default: the track's.
+        game_factory: Builds the game from (level, difficulty, key); default: the track's.
 
     Returns:
         The run summary (see `harness.runner.run` for its fields).
@@ -92,7 +101,7 @@ class _Episode:
         self.spec, self.s = spec, spec.settings
         if spec.origin is not None:
             game_factory = restoring_factory(spec.origin, game_factory)
-        self.game: Game = game_factory(spec.level, spec.difficulty, spec.seed)
+        self.game: Game = game_factory(spec.level, spec.difficulty, spec.game_key)
         self.level_limits = episode_limits(spec.level, spec.track)
         self.chain = None if spec.chain is None else ChainRun(
             spec.chain, spec.level, game_factory, self.game)
@@ -168,6 +177,7 @@ class _Episode:
             "level_hash": spec.level.content_hash,
             "difficulty": spec.difficulty,
             "seed": spec.seed,
+            "key": key_text(spec.game_key),
             "settings": self.s.to_dict(),
             "agent_command": spec.command,
             "agent_argv": self.proc.argv,
@@ -317,7 +327,7 @@ class _Episode:
         spec, turn = self.spec, self.state.turn
         snap = take(self.game, spec.level, spec.difficulty, spec.seed,
                     {"name": spec.track.name, "frame_skip": spec.track.frame_skip},
-                    self.steps, self.snapshot_due, view)
+                    self.steps, self.snapshot_due, view, key=spec.game_key)
         name = f"{SNAPSHOTS_DIR}/turn_{turn:04d}.json"
         write_snapshot(spec.run_dir / name, snap)
         self.snapshots.append({"turn": turn, "tick": snap.tick, "state_hash": snap.state_hash,

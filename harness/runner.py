@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 import secrets
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
-from harness import level_refs
+from harness import keys, level_refs
 from harness.agent_launch import AgentLaunchError, resolve_argv
 from harness.episode import EpisodeSpec, run_episode
 from harness.game import GameFactory
+from harness.keys import SECRET_FILE, episode_key, key_of, write_secret
 from harness.level_refs import UsageError
 from harness.pages import write_episode_page_safely
 from harness.record import RecordError, record_text
@@ -33,11 +35,12 @@ from world.face import Level
 __all__ = ["UsageError", "pick_difficulty", "resolve_level", "run"]
 
 
-def resolve_level(ref: str) -> tuple[Level, str]:
+def resolve_level(ref: str, secret: bytes | None = None) -> tuple[Level, str]:
     """Load a level given as an id in levels/, a path to a level file or a generated name.
 
     Args:
         ref: "outpost", "levels/outpost.json", any path, or "maze@3?rooms=12".
+        secret: The secret a generated level's id (and a secret set's seeds) is drawn from.
 
     Returns:
         The level and where it came from (the file's path, or the generated name).
@@ -45,7 +48,7 @@ def resolve_level(ref: str) -> tuple[Level, str]:
     Raises:
         UsageError: No such level, or a level `harness check` rejects (its messages).
     """
-    found = level_refs.resolve(ref)
+    found = level_refs.resolve(ref, secret)
     return found.level, found.source
 
 
@@ -63,10 +66,20 @@ def pick_difficulty(level: Level, difficulty: str | None) -> str:
     return difficulty
 
 
+# What a run directory's name keeps; any other character (the `:` of a Doom mission's
+# id, `?`, `*`, a space) becomes `_`, so the name is valid on every file system.
+_UNPORTABLE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def run_name(level_id: str, difficulty: str, seed: int, stamp: str, token: str) -> str:
+    """A run directory's name: `LEVEL-DIFFICULTY-sSEED-STAMP-TOKEN`, portable characters only."""
+    return _UNPORTABLE.sub("_", f"{level_id}-{difficulty}-s{seed}-{stamp}-{token}")
+
+
 def new_run_dir(out_dir: Path, level: Level, difficulty: str, seed: int) -> Path:
-    """Create a fresh, uniquely named run directory under out_dir."""
+    """Create a fresh, uniquely named run directory under out_dir (see `run_name`)."""
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S")
-    run_id = f"{level.id}-{difficulty}-s{seed}-{stamp}-{secrets.token_hex(3)}"
+    run_id = run_name(level.id, difficulty, seed, stamp, secrets.token_hex(3))
     path = Path(out_dir) / run_id
     path.mkdir(parents=True, exist_ok=False)
     return path
@@ -84,6 +97,7 @@ def run(
     track: TrackSpec | None = None,
     origin: str | os.PathLike[str] | Snapshot | None = None,
     chain: ChainPlan | None = None,
+    secret: bytes | None = None,
 ) -> dict[str, Any]:
     """Play one episode and return its summary.
 
@@ -99,6 +113,10 @@ def run(
         origin: A snapshot (or its file) to start from (its difficulty, seed and track
             with its frame skip are the episode's; one given as well must agree).
         chain: The chain of a stepwise episode (None: the mission as a whole).
+        secret: The harness's secret the episode key and a generated level's id are
+            drawn from (harness/keys.py). None: a fresh one, written to the run
+            directory's `secret` file (mode 0600) so the operator can play it again.
+            From a snapshot the key is the snapshot's.
 
     Returns:
         The summary: run_dir, record, stderr_log, level, difficulty, seed, outcome,
@@ -113,9 +131,12 @@ def run(
         harness.stopping.Interrupted: A stop signal came before the episode began (once
             it has begun, the episode ends as `interrupted` and its summary comes back).
     """
-    found = level_refs.resolve(level_ref)
+    made_secret = secret is None
+    secret = keys.new_secret() if secret is None else secret
+    found = level_refs.resolve(level_ref, secret)
     level = found.level
-    snapshot = _origin(origin, level, difficulty, seed, track) if origin is not None else None
+    snapshot = (_origin(origin, level, difficulty, seed, track, found.generated is not None)
+                if origin is not None else None)
     if snapshot is not None:
         difficulty, seed = snapshot.difficulty, snapshot.seed
         track = track or _snapshot_track(snapshot)
@@ -131,9 +152,14 @@ def run(
     if refused:
         raise UsageError(refused)
     run_dir = new_run_dir(Path(out_dir), level, chosen, seed)
+    if made_secret:
+        write_secret(run_dir / SECRET_FILE, secret)
+    # From a snapshot the episode goes on with the snapshot's key (its world's draws).
+    key = (key_of(snapshot.to_dict()) if snapshot is not None
+           else episode_key(secret, level.content_hash, chosen, seed))
     spec = EpisodeSpec(level, found.source, chosen, seed, agent_command, run_dir, settings,
                        generated=found.generated, track=track, origin=snapshot,
-                       chain=chain)
+                       chain=chain, key=key)
     try:
         summary = run_episode(spec, game_factory or track.game_factory())
     except (AgentLaunchError, SnapshotError) as exc:
@@ -154,14 +180,16 @@ def run(
 
 
 def _origin(path: str | os.PathLike[str] | Snapshot, level: Level, difficulty: str | None,
-            seed: int | None, track: TrackSpec | None) -> Snapshot:
+            seed: int | None, track: TrackSpec | None, generated: bool) -> Snapshot:
     # The snapshot's own difficulty, seed and track are the episode's: asking for others
     # is a mistake, said in one line.
     try:
         snapshot = path if isinstance(path, Snapshot) else read_snapshot(path)
         snapshot.matches(level)
     except SnapshotError as exc:
-        raise UsageError(str(exc)) from None
+        hint = (" (a generated level's id is drawn from the secret: give the secret of the "
+                "run the snapshot comes from, --secret RUN_DIR/secret)" if generated else "")
+        raise UsageError(f"{exc}{hint}") from None
     asked = {"difficulty": difficulty, "seed": seed, "track": track and track.name}
     held = {"difficulty": snapshot.difficulty, "seed": snapshot.seed,
             "track": snapshot.track.get("name")}

@@ -53,16 +53,20 @@ class MacroEnv(MissionEnv):
     """Macro actions over the structured view; see docs/rl.md."""
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
-                 reward: Any = "score", render_mode: str | None = None) -> None:
-        super().__init__(level, difficulty, reward, render_mode)
+                 reward: Any = "score", render_mode: str | None = None,
+                 secret: bytes | None = None) -> None:
+        super().__init__(level, difficulty, reward, render_mode, secret)
         self.choices = macro_actions.choices()
         self.action_space = gym.spaces.Discrete(len(self.choices))
         self.observation_space = macro_obs.observation_space()
         self.turn_state = TurnState()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Start an episode; `seed` is the episode seed of `harness run --seed`."""
-        self._new_episode(seed)
+        """Start an episode; `seed` is the episode seed of `harness run --seed`.
+
+        `options` may name a new `level`, `difficulty` or the `seed` (docs/rl.md).
+        """
+        self._new_episode(seed, options)
         self.turn_state = TurnState()
         return self._observe({})
 
