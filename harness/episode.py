@@ -16,14 +16,15 @@ from typing import Any
 from harness import outcome as endings
 from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
+from harness.agent_streams import decision_clock_start
 from harness.chain import ChainRun
+from harness.claims import add_usage, start_point, usage_totals
 from harness.game import Game, GameFactory
 from harness.keys import key_text
 from harness.local_agent import AgentHandle
 from harness.outcome import Ending
 from harness.protocol import (
     PROTOCOL_VERSION,
-    USAGE_FIELDS,
     Fault,
     Parsed,
     encode,
@@ -117,6 +118,7 @@ class _Episode:
         self.snapshots: list[dict[str, Any]] = []
         self.state = TurnState()
         self.hello: dict[str, Any] | None = None
+        self.hello_line: str | None = None  # the line itself, so replay can parse it again
         self.usage: dict[str, float] = {}
         self.record = RecordWriter(spec.run_dir / RECORD_FILE)
 
@@ -187,6 +189,7 @@ class _Episode:
             "agent_argv": self.proc.argv,
             "isolation": self.proc.isolation,
             "hello": self.hello,
+            **({"hello_line": self.hello_line} if self.hello_line is not None else {}),
             "start": self.start,
             "map": self.game.plan(),
             **({"origin": spec.origin.to_dict()} if spec.origin is not None else {}),
@@ -241,7 +244,7 @@ class _Episode:
         parsed = parse_agent_line(event.text, "hello")
         if isinstance(parsed, Fault):
             return endings.hello_fault_ending(parsed)
-        self.hello = parsed.message
+        self.hello, self.hello_line = parsed.message, event.text
         return None
 
     def _pre_turn_ending(self) -> Ending | None:
@@ -277,7 +280,11 @@ class _Episode:
         tick = self.game.tick
         self._keep_snapshot(obs["view"])
         self.proc.send_line(encode(obs))
-        t_sent = time.monotonic()
+        t_built = time.monotonic()
+        # The agent's clock starts once the observation is in its pipe (the writer is the
+        # process's stdin thread; a fake process in tests has none).
+        t_sent = decision_clock_start(getattr(self.proc, "_stdin", None), t_built,
+                                      self.s.decision_timeout_s)
         deadline, which, limit = self._deadline(self.s.decision_timeout_s)
         event = self._read(deadline)
         t_got = time.monotonic()
@@ -295,7 +302,10 @@ class _Episode:
                                          self.s.agent_memory_mb, self.proc.limit_hit())
         else:
             ending = self._decide(event, turn)
-        turn["harness_ms"] = round(((t_sent - t_begin) + (time.monotonic() - t_got)) * 1000, 3)
+        harness_s = (t_built - t_begin) + (time.monotonic() - t_got)
+        turn["harness_ms"] = round(harness_s * 1000, 3)
+        # The episode timeout is the agent's time: the harness's own time is given back.
+        self.ep_deadline += harness_s
         self.record.write("turn", turn)
         st.turn += 1
         executed = turn["action"] if turn["result"] is not None else None
@@ -340,7 +350,7 @@ class _Episode:
         st.decisions += 1
         if isinstance(parsed, Parsed):
             turn["action"] = parsed.message
-            self._add_usage(parsed.message.get("usage"))
+            add_usage(self.usage, parsed.message.get("usage"))
             parsed = self._execute(parsed.message, turn)
         # Drained after the action ran, just before the next observation is built: a line
         # sent while the world was ticking is an extra line of this turn, never the next
@@ -382,14 +392,6 @@ class _Episode:
                 return count
             count += 1
 
-    def _add_usage(self, usage: Any) -> None:
-        if not isinstance(usage, dict):
-            return
-        for name, value in usage.items():
-            if isinstance(value, int | float):
-                self.usage[name] = self.usage.get(name, 0) + value
-                self.usage[name + "_reported"] = self.usage.get(name + "_reported", 0) + 1
-
     def _finish(self, ending: Ending) -> dict[str, Any]:
         status = self.game.status()
         st = self.state
@@ -404,12 +406,14 @@ class _Episode:
         view = self.game.view()
         if ending.outcome not in ("harness_error", "interrupted"):
             self._keep_snapshot(view)
+        origin = self.spec.origin
+        start = None if origin is None else start_point({"origin": origin.to_dict()})
         self.record.write("end", {
             "summary": summary,
             "final_state_hash": final_hash,
             "final_position": _player_position(view),
             "agent_error": ending.agent_error,
-            "usage": _usage_totals(self.usage, st.decisions),
+            "usage": usage_totals(self.usage, st.decisions),
             "wall_s": wall_s,
             "stderr_dropped_bytes": self.proc.stderr_dropped_bytes,
             **({"snapshots": self.snapshots} if self.snapshots else {}),
@@ -427,10 +431,11 @@ class _Episode:
             "wall_s": wall_s,
             "agent": self.hello,
             "agent_error": ending.agent_error,
-            "usage": _usage_totals(self.usage, st.decisions),
+            "usage": usage_totals(self.usage, st.decisions),
             "snapshots": [{**s, "file": str(self.spec.run_dir / s["file"])}
                           for s in self.snapshots],
             "stepwise": summary.get("stepwise"),
+            **({"from_snapshot": start} if start is not None else {}),
         }
 
 
@@ -438,16 +443,6 @@ def _player_position(view: dict[str, Any]) -> list[float] | None:
     # Where the last turn ended, so a page can draw it; a view without a player has none.
     position = (view.get("player") or {}).get("position")
     return list(position) if isinstance(position, list | tuple) and len(position) == 3 else None
-
-
-def _usage_totals(sums: dict[str, float], decisions: int) -> dict[str, Any]:
-    # A figure no decision reported stays null: missing is not zero.
-    out: dict[str, Any] = {"self_reported": True}
-    for name in USAGE_FIELDS:
-        out[name] = round(sums[name], 6) if name in sums else None
-        out[name + "_decisions"] = int(sums.get(name + "_reported", 0))
-    out["decisions"] = decisions
-    return out
 
 
 def _clip(text: str) -> str:

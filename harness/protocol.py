@@ -292,6 +292,16 @@ def parse_agent_line(text: str, expected: str, actions: Sequence[ActionSpec] | N
     return decoded
 
 
+def step_fault(step: dict[str, Any], actions: Sequence[ActionSpec] | None) -> Fault | None:
+    """Why a stored step or recorded action is not one an agent could have had run.
+
+    The step is {"action", "arguments"}, checked against the track's actions; None when
+    it passes. Snapshots and records are files anyone may write: their steps are checked as the
+    agent's lines were before the world is asked to run them.
+    """
+    return _action_fault(step, actions)
+
+
 def _action_fault(data: dict[str, Any], actions: Sequence[ActionSpec] | None) -> Fault | None:
     # Checked before the whole-message schema so the agent is told which action and
     # which argument is wrong, not that a oneOf failed somewhere.

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from harness import runner, stopping
+from harness.claims import start_words
 from harness.keys import SECRET_FILE, SecretError, parse_secret
 from harness.runner import UsageError
 from harness.settings import (
@@ -65,6 +66,8 @@ def run(args: argparse.Namespace) -> int:
         print(summary["run_dir"])
         print(f"{summary['outcome']}: {summary['reason']}; score {summary['score']:.2f}, "
               f"{summary['decisions']} decisions", file=sys.stderr)
+        if summary.get("from_snapshot"):
+            print(f"this run {start_words(summary['from_snapshot'])}", file=sys.stderr)
         page = Path(summary["run_dir"]) / "index.html"
         if page.is_file():
             print(f"open {page} to see what happened", file=sys.stderr)

@@ -12,6 +12,7 @@ import os
 import re
 import secrets
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from harness.keys import SECRET_FILE, episode_key, key_of, write_secret
 from harness.level_refs import UsageError
 from harness.pages import write_episode_page_safely
 from harness.record import RecordError, record_text
+from harness.seal import seal
 from harness.settings import RunSettings, sandbox_notice
 from harness.snapshot import Snapshot, SnapshotError, read_snapshot
 from harness.stopping import Interrupted
@@ -168,6 +170,10 @@ def run(
         if not _holds_lines(run_dir):
             shutil.rmtree(run_dir, ignore_errors=True)
         raise
+    try:
+        seal(run_dir)
+    except OSError as exc:  # the run stands; only resume and the reference cache need a seal
+        print(f"harness: warning: the record is not sealed ({exc})", file=sys.stderr)
     # The page is only a view of the finished record: failing to write it never loses a run.
     write_episode_page_safely(run_dir)
     return summary

@@ -32,12 +32,14 @@ from harness.protocol import OUTCOMES
 from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import UsageError
+from harness.seal import seal_problem
 from harness.settings import RunSettings
 from harness.snapshot import read_snapshot
 from harness.subtask import NO_CHAIN, ChainPlan, Leg, budget_rule, chain_order
 from world.face import VERIFIERS, Level, ticks_to_seconds
 
 REFERENCE_AGENT = Path(__file__).resolve().parents[1] / "agents" / "reference_agent.py"
+REFERENCE_COMMAND = f"{sys.executable} {REFERENCE_AGENT}"
 
 
 def default_cache() -> Path:
@@ -66,19 +68,16 @@ def reference_run(level_ref: str, difficulty: str, seed: int, cache: Path,
     home = cache / reference_key(level, difficulty, seed,
                                  episode_key(secret, level.content_hash, difficulty, seed))
     if home.is_dir():
-        try:
-            if replay(home).verified:
-                return home
-        except (RecordError, UsageError):
-            pass
-        shutil.rmtree(home, ignore_errors=True)  # stale or broken: made again
+        if _trusted(home):
+            return home
+        shutil.rmtree(home, ignore_errors=True)  # stale, broken or planted: made again
     if not REFERENCE_AGENT.is_file():
         raise UsageError(f"the stepwise track needs the reference agent at {REFERENCE_AGENT}, "
                          "which only a clone has: install it editable from the clone "
                          "(pip install -e '.[rl]'), not as a copy (pip install '.[rl]')")
     scratch = cache / ".making" / f"{home.name}-{os.getpid()}"
     shutil.rmtree(scratch, ignore_errors=True)
-    summary = runner.run(level_ref, f"{sys.executable} {REFERENCE_AGENT}",
+    summary = runner.run(level_ref, REFERENCE_COMMAND,
                          difficulty=difficulty, seed=seed, out_dir=scratch, settings=settings,
                          secret=secret)
     home.parent.mkdir(parents=True, exist_ok=True)
@@ -89,6 +88,19 @@ def reference_run(level_ref: str, difficulty: str, seed: int, cache: Path,
             raise
     shutil.rmtree(scratch, ignore_errors=True)
     return home
+
+
+def _trusted(home: Path) -> bool:
+    # A cached reference is this harness's own run of the reference agent: sealed under
+    # the harness key, the reference agent's command in its (sealed) header, and it
+    # replays. A record that merely replays proves the world, not who played it.
+    if seal_problem(home) is not None:
+        return False
+    try:
+        return read_record(home).header.get("agent_command") == REFERENCE_COMMAND \
+            and replay(home).verified
+    except (RecordError, UsageError):
+        return False
 
 
 @dataclass(frozen=True)

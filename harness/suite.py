@@ -21,11 +21,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness import runner
+from harness.bounds import too_deep
+from harness.claims import start_point, start_words
 from harness.episode import _harness_version
 from harness.keys import parse_secret, secret_fingerprint, secret_text, suite_secret
 from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import UsageError
+from harness.seal import seal_problem
 from harness.settings import RunSettings
 from harness.stepwise import play_chain
 from harness.suite_files import folder_name, write_atomically
@@ -120,7 +123,7 @@ def check_identity(out: Path, identity: dict[str, Any]) -> None:
     """
     path = out / SUITE_FILE
     if path.is_file():
-        before = json.loads(path.read_text(encoding="utf-8"))
+        before = _identity_file(path)
         differ = sorted(k for k in identity if before.get(k) != identity[k])
         if differ:
             raise SuiteMismatchError(
@@ -129,6 +132,20 @@ def check_identity(out: Path, identity: dict[str, Any]) -> None:
                 "use another --out directory or remove that one")
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(identity, indent=2) + "\n")
+
+
+def _identity_file(path: Path) -> dict[str, Any]:
+    # suite.json is the harness's own, but OUT may hold anything: bad content is a
+    # mismatch named in one line, never a traceback.
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(1 << 20).decode("utf-8")
+        data = None if too_deep(text) else json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SuiteMismatchError(f"{path}: not a suite's identity ({exc})") from None
+    if not isinstance(data, dict):
+        raise SuiteMismatchError(f"{path}: not a suite's identity (a JSON object)")
+    return data
 
 
 SET_ASIDE = "set_aside"  # where resume moves runs it cannot reuse, never deleting them
@@ -162,6 +179,14 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any],
             _set_aside(run_dir, out, f"interrupted run ({why})", note)
             continue
         header = record.header
+        # Who played is what the record's header says; only this harness's seal makes
+        # that worth believing (a record planted in OUT replays whoever played it).
+        if (unsealed := seal_problem(run_dir)) is not None:
+            _set_aside(run_dir, out, f"not this harness's record ({unsealed})", note)
+            continue
+        if (start := start_point(header)) is not None:
+            _set_aside(run_dir, out, f"not a full episode (it {start_words(start)})", note)
+            continue
         for name, want in (("harness_version", identity["harness_version"]),
                            ("settings", identity["settings"]),
                            ("agent_command", identity["agent_command"])):

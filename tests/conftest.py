@@ -9,6 +9,7 @@ Tests marked `full` run only with `--full` (tests/README.md has the whole layout
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -60,6 +61,14 @@ def _fixed_secret() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(keys, "new_secret", lambda: TEST_SECRET)
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def harness_key_home(tmp_path_factory) -> Path:
+    """The harness key (harness.seal) of the test run, never the user's own."""
+    home = tmp_path_factory.mktemp("state")
+    os.environ["XDG_STATE_HOME"] = str(home)  # agents and workers started later inherit it
+    return home
 
 
 @pytest.fixture(scope="session")

@@ -142,3 +142,11 @@ def test_a_reference_run_that_failed_gives_a_partial_chain(tmp_path) -> None:
     assert sorted(result["chain"]) == [1, 2] and result["missing"] == [3], result["chain"]
     assert result["no_chain"] is None and result["harness_error"] is None
     assert [s["subtask"] for s in result["subtasks"]] == result["chain"]
+
+
+def test_a_failed_reference_says_the_figures_are_incomplete() -> None:
+    # A level with work to chain left unchained only because its reference failed (35).
+    rows = [_row("exit_switch", "easy", 0, False, no_chain("reference_did_none", None, [1]))]
+    text = stepwise_overall(summarise_stepwise(rows))
+    assert "1 episode(s) with no chain" in text
+    assert "the reference run failed in 1 of them, so these figures are incomplete" in text

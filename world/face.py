@@ -31,7 +31,13 @@ from world.generate.registry import GENERATOR_VERSION, TEMPLATES, generate, orig
 from world.generate.template import describe_param
 from world.level.check import CheckReport, check_data, check_level
 from world.level.geometry3d import Solid, level_solids, path_solid
-from world.level.load import parse_level, read_level_json
+from world.level.load import (
+    MAX_LEVEL_BYTES,
+    MAX_NESTING,
+    level_schema,
+    parse_level,
+    read_level_json,
+)
 from world.level.model import Level
 from world.navmesh import bench as navmesh_bench
 from world.objectives.outcome import END_RULES
@@ -138,6 +144,8 @@ __all__ = [
     "GENERATOR_VERSION",
     "LEVELS_DIR",
     "MAX_FRAME_SKIP",
+    "MAX_LEVEL_BYTES",
+    "MAX_NESTING",
     "MISSION_OUTCOMES",
     "OBJECT_KINDS",
     "OBJECT_STATES",
@@ -181,6 +189,7 @@ __all__ = [
     "generate",
     "is_doom",
     "is_generated",
+    "level_schema",
     "level_solids",
     "load_mission",
     "mission_files",
