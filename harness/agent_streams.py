@@ -12,8 +12,11 @@ import os
 import queue
 import select
 import threading
+import time
 from dataclasses import dataclass
 from typing import BinaryIO
+
+from harness import stopping
 
 PREFIX_BYTES = 200
 CHUNK_BYTES = 1 << 16
@@ -211,6 +214,8 @@ class StdinWriter:
         self._pending = 0
         self._closing = False
         self._error: str | None = None
+        self._sent = threading.Event()  # set while every queued byte is in the pipe
+        self._sent.set()
         os.set_blocking(stream.fileno(), False)
 
     @property
@@ -235,8 +240,17 @@ class StdinWriter:
             if self._error is not None:
                 return False
             self._pending += len(data)
+            self._sent.clear()
         self._outbox.put(data)
         return True
+
+    def wait_sent(self, timeout_s: float) -> bool:
+        """Wait until every queued byte is in the pipe (or `timeout_s` passes); say whether.
+
+        The agent's clock for a decision starts here: the harness's own time writing a
+        large observation is not the agent's (an agent that does not read still times out).
+        """
+        return self._sent.wait(max(0.0, timeout_s))
 
     def close_after_flush(self) -> None:
         """Refuse further sends and close stdin once the queued lines are written."""
@@ -257,6 +271,8 @@ class StdinWriter:
                     return
                 with self._lock:
                     self._pending -= len(item)
+                    if self._pending == 0:
+                        self._sent.set()
         finally:
             with contextlib.suppress(OSError):
                 self._stream.close()
@@ -275,3 +291,19 @@ class StdinWriter:
                     self._error = self._error or f"agent stdin closed ({exc})"
                 return False
         return not view
+
+
+def decision_clock_start(writer: StdinWriter | None, queued: float, limit_s: float) -> float:
+    """When an agent's decision clock starts: once the queued observation is in its pipe.
+
+    The harness's time writing the observation is not the agent's. An agent that reads
+    nothing for `limit_s` is charged from `queued`, as is one asked
+    while a stop signal is pending; without a writer (a fake process) the clock starts now.
+    """
+    if writer is None:
+        return time.monotonic()
+    until = queued + limit_s
+    while stopping.requested() is None and time.monotonic() < until:
+        if writer.wait_sent(min(0.1, until - time.monotonic())):
+            return time.monotonic()
+    return queued

@@ -11,8 +11,14 @@ on pages.
 from __future__ import annotations
 
 import re
+import zlib
+from pathlib import Path
 from typing import Any
 
+# Exit status of every command given a file that is not what it should be (a record,
+# snapshot, results file, quiz file or level that is unreadable, damaged or over a cap);
+# for `harness replay` it is "unusable", never 1 ("diverged").
+BAD_INPUT_EXIT = 2
 # Deepest nesting of arrays and objects accepted in one agent line (messages use 4).
 MAX_DEPTH = 64
 # Characters of an offending value quoted in an error message.
@@ -124,3 +130,28 @@ def visible(text: str) -> str:
 def _escape_one(match: re.Match[str]) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+class TooLargeError(ValueError):
+    """A file (or its inflated gzip content) over its cap."""
+
+
+def read_capped(path: str | Path, cap: int) -> bytes:
+    """A file's bytes, gzip inflated when it is gzip, never holding more than `cap` of them.
+
+    Raises:
+        OSError: The file cannot be read.
+        TooLargeError: More than `cap` bytes, on disk or once inflated.
+        ValueError: Damaged gzip data (a stream cut off at its end still reads).
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(cap + 1)
+    if data[:2] == b"\x1f\x8b":
+        inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
+        try:
+            data = inflater.decompress(data, cap + 1)
+        except zlib.error as exc:
+            raise ValueError(f"damaged gzip data ({exc})") from None
+    if len(data) > cap:
+        raise TooLargeError(f"larger than {cap} bytes")
+    return data

@@ -14,17 +14,25 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.bounds import MAX_DEPTH, quote, too_deep, visible
+from harness.protocol import OUTCOMES
 from world.face import LEVELS_DIR, TEMPLATES, GenerateError, is_generated, parse_name
 
 Z95 = 1.959963984540054
 RESULTS_FILE = "results.json"
 UNCATEGORISED = "uncategorised"
+# A results file is read whole; a larger one is not a suite's (10,000 rows fit well within).
+MAX_RESULTS_BYTES = 64 << 20
+_LEVEL_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+# Characters kept of an agent-controlled name (hello name, version, model; level names).
+NAME_CHARS = 120
 # Self-reported token figures summed into "tokens" (cached input is part of input).
 _TOKEN_FIELDS = ("input_tokens", "output_tokens", "reasoning_tokens")
 
@@ -76,8 +84,20 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def safe_text(value: Any, limit: int = NAME_CHARS) -> str:
+    r"""Agent- or stranger-made text made fit for a terminal, a Markdown cell and a page.
+
+    Control characters (a terminal's escape codes) and line breaks are shown as escapes
+    (`\x1b`, `\n`), and the text is cut to `limit` characters; `|` is escaped where
+    Markdown is written, and HTML escaping is the page templates'.
+    """
+    text = visible(value.strip() if isinstance(value, str) else "")
+    text = text.replace("\n", "\\n").replace("\r", "\\r").replace("\t", " ")
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
+    return safe_text(value)
 
 
 def agent_key(hello: Any, command: str) -> AgentKey:
@@ -85,15 +105,19 @@ def agent_key(hello: Any, command: str) -> AgentKey:
     hello = hello if isinstance(hello, Mapping) else {}
     return AgentKey(name=_text(hello.get("name")) or "unnamed agent",
                     version=_text(hello.get("version")), model=_text(hello.get("model")),
-                    command=command)
+                    command=safe_text(command, 4 * NAME_CHARS))
 
 
 def _usage(row: Mapping[str, Any]) -> tuple[float | None, float | None]:
     usage = row.get("usage") if isinstance(row.get("usage"), Mapping) else {}
-    known = [float(usage[f]) for f in _TOKEN_FIELDS if isinstance(usage.get(f), int | float)]
+    known = [float(usage[f]) for f in _TOKEN_FIELDS if _finite(usage.get(f))]
     cost = usage.get("cost_usd")
-    return (sum(known) if known else None,
-            float(cost) if isinstance(cost, int | float) else None)
+    return (sum(known) if known else None, float(cost) if _finite(cost) else None)
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) \
+        and math.isfinite(value)
 
 
 def results_files(paths: Iterable[Path]) -> list[Path]:
@@ -118,7 +142,10 @@ def results_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def load_episodes(files: Iterable[Path]) -> tuple[list[Episode], int]:
-    """Read suites' episodes; return them and how many harness errors were left out.
+    """Read suites' episodes; return them and how many were left out as the harness's.
+
+    Rows whose outcome says nothing of the agent (a harness error, an interrupted run)
+    are counted and left out, as `harness eval` leaves them out of its figures.
 
     Raises:
         CompareError: A file is not a suite's results (the message names the file and field).
@@ -126,31 +153,74 @@ def load_episodes(files: Iterable[Path]) -> tuple[list[Episode], int]:
     episodes: list[Episode] = []
     errors = 0
     for file in files:
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-            command = str(data["suite"]["agent"])
-            rows = list(data["episodes"])
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise CompareError(f"{file}: not readable as JSON ({exc})") from None
-        except (KeyError, TypeError) as exc:
-            raise CompareError(f"{file}: not a suite's results (missing {exc})") from None
+        command, rows = _read_results(file)
         for n, row in enumerate(rows):
-            if not isinstance(row, Mapping):
-                raise CompareError(f"{file}: episodes[{n}] is not an object")
-            if row.get("outcome") == "harness_error":
+            episode = _episode(row, f"{file}: episodes[{n}]", command)
+            if episode is None:
                 errors += 1  # says nothing about the agent: counted, never averaged
-                continue
-            try:
-                tokens, cost = _usage(row)
-                episodes.append(Episode(
-                    agent=agent_key(row.get("agent"), command), level=str(row["level"]),
-                    difficulty=str(row["difficulty"]), seed=int(row["seed"]),
-                    success=bool(row["success"]), score=float(row["score"]),
-                    decisions=int(row["decisions"]), game_time_s=float(row["game_time_s"]),
-                    tokens=tokens, cost_usd=cost))
-            except (KeyError, TypeError, ValueError) as exc:
-                raise CompareError(f"{file}: episodes[{n}] lacks a usable {exc}") from None
+            else:
+                episodes.append(episode)
     return episodes, errors
+
+
+def _read_results(file: Path) -> tuple[str, list[Any]]:
+    try:
+        with open(file, "rb") as handle:
+            raw = handle.read(MAX_RESULTS_BYTES + 1)
+        if len(raw) > MAX_RESULTS_BYTES:
+            raise CompareError(f"{file}: larger than {MAX_RESULTS_BYTES >> 20} MiB; not a "
+                               "suite's results")
+        text = raw.decode("utf-8")
+        if too_deep(text):
+            raise CompareError(f"{file}: nested deeper than {MAX_DEPTH} levels")
+        data = json.loads(text)
+        command, rows = data["suite"]["agent"], data["episodes"]
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CompareError(f"{file}: not readable as JSON ({exc})") from None
+    except (KeyError, TypeError) as exc:
+        raise CompareError(f"{file}: not a suite's results (missing {exc})") from None
+    if not isinstance(command, str) or not isinstance(rows, list):
+        raise CompareError(f"{file}: suite.agent must be text and episodes a list")
+    return command, rows
+
+
+def _field(row: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
+    # Only the type a results row holds: "false" is not a boolean, true is not a number,
+    # and NaN or infinity is no figure.
+    if name not in row:
+        raise CompareError(f"{where} lacks {name}")
+    value = row[name]
+    number = kind is float and isinstance(value, int | float) and not isinstance(value, bool)
+    if kind is float and number and math.isfinite(value):
+        return float(value)
+    if kind is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind in (bool, str) and isinstance(value, kind):
+        return value
+    wanted = {bool: "true or false", int: "a whole number", float: "a finite number",
+              str: "text"}[kind]
+    raise CompareError(f"{where}.{name}: {quote(value, 60)} is not {wanted}")
+
+
+def _episode(row: Any, where: str, command: str) -> Episode | None:
+    if not isinstance(row, Mapping):
+        raise CompareError(f"{where} is not an object")
+    outcome = _field(row, "outcome", str, where)
+    if outcome not in OUTCOMES:
+        raise CompareError(f"{where}.outcome: {quote(outcome, 60)} is not an outcome "
+                           f"({', '.join(OUTCOMES)})")
+    if OUTCOMES[outcome].by_harness:
+        return None
+    if row.get("from_snapshot") is not None:
+        raise CompareError(f"{where} began from a snapshot: not a full episode")
+    tokens, cost = _usage(row)
+    return Episode(
+        agent=agent_key(row.get("agent"), command),
+        level=safe_text(_field(row, "level", str, where)),
+        difficulty=safe_text(_field(row, "difficulty", str, where)),
+        seed=_field(row, "seed", int, where), success=_field(row, "success", bool, where),
+        score=_field(row, "score", float, where), decisions=_field(row, "decisions", int, where),
+        game_time_s=_field(row, "game_time_s", float, where), tokens=tokens, cost_usd=cost)
 
 
 def level_categories(level: str) -> tuple[str, ...]:
@@ -159,7 +229,11 @@ def level_categories(level: str) -> tuple[str, ...]:
         try:
             return TEMPLATES[parse_name(level, TEMPLATES).template].categories
         except GenerateError:
-            return (UNCATEGORISED,)
+            # A secret held-out set's level (TEMPLATE@secret:N#I) names its template only.
+            template = TEMPLATES.get(level.partition("@")[0])
+            return template.categories if template is not None else (UNCATEGORISED,)
+    if not _LEVEL_ID.fullmatch(level):  # a results row's level names no path outside levels/
+        return (UNCATEGORISED,)
     path = LEVELS_DIR / f"{level}.json"
     try:
         categories = json.loads(path.read_text(encoding="utf-8")).get("categories")
@@ -218,8 +292,6 @@ def _grouped(episodes: list[Episode], key: Any) -> dict[Any, list[Episode]]:
 def compare(episodes: list[Episode], harness_errors: int = 0) -> dict[str, Any]:
     """The comparison: per agent, overall, per level and difficulty, and per category.
 
-    Every pair of agents gets its differences too (`harness.compare_pairs`).
-
     Args:
         episodes: The played episodes (harness errors already left out).
         harness_errors: How many episodes were left out as harness errors.
@@ -239,12 +311,4 @@ def compare(episodes: list[Episode], harness_errors: int = 0) -> dict[str, Any]:
             "categories": [{"category": category, **stats(group)} for category, group in
                            _grouped(mine, lambda e: level_categories(e.level)).items()],
         })
-    # Imported here: the paired statistics build on this module's episodes and groups.
-    from harness.compare_pairs import differences, score_distribution
-
-    keys = list(_grouped(episodes, lambda e: [e.agent]))
-    for entry, key in zip(agents, keys, strict=True):
-        entry["score_distribution"] = score_distribution(
-            [e.score for e in episodes if e.agent == key])
-    return {"agents": agents, "harness_errors": harness_errors,
-            "differences": differences(episodes, keys)}
+    return {"agents": agents, "harness_errors": harness_errors}

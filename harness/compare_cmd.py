@@ -12,7 +12,8 @@ import json
 import sys
 from pathlib import Path
 
-from harness.compare import CompareError, compare, load_episodes, results_files
+from harness.compare import CompareError, load_episodes, results_files
+from harness.compare_pairs import full_comparison
 from harness.compare_report import markdown, write_outputs
 
 
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if not episodes:
         print("harness compare: the suites hold no played episode", file=sys.stderr)
         return 2
-    comparison = compare(episodes, errors)
+    comparison = full_comparison(episodes, errors)
     if args.out is not None:
         try:
             for path in write_outputs(comparison, args.out):

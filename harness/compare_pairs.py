@@ -27,7 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from harness.compare import AgentKey, Episode, _order, level_categories, wilson_interval
+from harness.compare import (
+    AgentKey,
+    Episode,
+    _order,
+    compare,
+    level_categories,
+    wilson_interval,
+)
 
 ALPHA = 0.05
 BOOTSTRAP_RESAMPLES = 4000
@@ -260,4 +267,20 @@ def differences(episodes: list[Episode], agents: list[AgentKey]) -> list[dict[st
                             **difference(levels_a[(lv, d)], levels_b[(lv, d)])}
                            for lv, d in sorted(levels_a, key=_order) if (lv, d) in levels_b],
             })
+    return out
+
+
+def full_comparison(episodes: list[Episode], harness_errors: int = 0) -> dict[str, Any]:
+    """`harness.compare.compare`, with each agent's score distribution and the differences.
+
+    Returns:
+        The comparison's plain JSON data; each agent also has score_distribution, and
+        differences holds every pair of agents (`differences`), in the agents' order.
+    """
+    out = compare(episodes, harness_errors)
+    keys = sorted({e.agent for e in episodes})  # the order of out["agents"]
+    for entry, key in zip(out["agents"], keys, strict=True):
+        entry["score_distribution"] = score_distribution(
+            [e.score for e in episodes if e.agent == key])
+    out["differences"] = differences(episodes, keys)
     return out

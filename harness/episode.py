@@ -16,12 +16,15 @@ from typing import Any
 from harness import outcome as endings
 from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
+from harness.agent_streams import decision_clock_start
 from harness.chain import ChainRun
+from harness.claims import add_usage, start_point, usage_totals
 from harness.game import Game, GameFactory
+from harness.keys import key_text
+from harness.local_agent import AgentHandle
 from harness.outcome import Ending
 from harness.protocol import (
     PROTOCOL_VERSION,
-    USAGE_FIELDS,
     Fault,
     Parsed,
     encode,
@@ -45,7 +48,7 @@ class EpisodeSpec:
         level: The loaded level.
         level_source: Where the level came from (a path, or a generated name), for the record.
         difficulty: A difficulty id of the level.
-        seed: The episode seed.
+        seed: The episode seed (the agent is told it).
         command: The agent command line.
         run_dir: Directory receiving the record and agent_stderr.log.
         settings: Deadlines and limits.
@@ -54,6 +57,8 @@ class EpisodeSpec:
         track: The track played (macro actions or raw controls).
         origin: The snapshot the episode starts from (None: the level's start).
         chain: The chain a stepwise episode plays (None: the mission as a whole).
+        key: The episode key the world is made from (harness/keys.py), which the agent
+            is never told; None: the seed itself, as before keys.
     """
 
     level: Level
@@ -67,14 +72,23 @@ class EpisodeSpec:
     track: TrackSpec = field(default_factory=TrackSpec)
     origin: Snapshot | None = None
     chain: ChainPlan | None = None
+    key: int | None = None
+
+    @property
+    def game_key(self) -> int:
+        """The key the episode's world is made from."""
+        return self.seed if self.key is None else self.key
 
 
-def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> dict[str, Any]:
+def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None,
+                agent: AgentHandle | None = None) -> dict[str, Any]:
     """Play one episode to its end and write its record.
 
     Args:
         spec: The episode.
-        game_factory: Builds the game from (level, difficulty, seed); default: the track's.
+        game_factory: Builds the game from (level, difficulty, key); default: the track's.
+        agent: An agent side already there (harness.local_agent); None starts
+            `spec.command` as a process.
 
     Returns:
         The run summary (see `harness.runner.run` for its fields).
@@ -83,15 +97,17 @@ def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> d
         harness.agent_process.AgentLaunchError: The agent cannot be started at all.
         harness.snapshot.SnapshotError: The origin snapshot does not restore here.
     """
-    return _Episode(spec, game_factory or spec.track.game_factory()).play()
+    return _Episode(spec, game_factory or spec.track.game_factory(), agent).play()
 
 
 class _Episode:
-    def __init__(self, spec: EpisodeSpec, game_factory: GameFactory) -> None:
+    def __init__(self, spec: EpisodeSpec, game_factory: GameFactory,
+                 agent: AgentHandle | None = None) -> None:
         self.spec, self.s = spec, spec.settings
+        self.agent = agent
         if spec.origin is not None:
             game_factory = restoring_factory(spec.origin, game_factory)
-        self.game: Game = game_factory(spec.level, spec.difficulty, spec.seed)
+        self.game: Game = game_factory(spec.level, spec.difficulty, spec.game_key)
         self.level_limits = episode_limits(spec.level, spec.track)
         self.chain = None if spec.chain is None else ChainRun(
             spec.chain, spec.level, game_factory, self.game)
@@ -102,6 +118,7 @@ class _Episode:
         self.snapshots: list[dict[str, Any]] = []
         self.state = TurnState()
         self.hello: dict[str, Any] | None = None
+        self.hello_line: str | None = None  # the line itself, so replay can parse it again
         self.usage: dict[str, float] = {}
         self.record = RecordWriter(spec.run_dir / RECORD_FILE)
 
@@ -115,7 +132,7 @@ class _Episode:
         spec = self.spec
         self.t0 = time.monotonic()
         self.ep_deadline = self.t0 + self.s.episode_timeout_s
-        proc = AgentProcess.start(
+        proc: AgentHandle = self.agent or AgentProcess.start(
             spec.command,
             stderr_path=spec.run_dir / "agent_stderr.log",
             stderr_cap_bytes=self.s.stderr_cap_bytes,
@@ -149,7 +166,7 @@ class _Episode:
         # A generated level has no file: its source is a name, not a path to hide.
         level_file = () if spec.generated is not None else (Path(spec.level_source),)
         sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), *level_file),
-                       self.s.agent_network)
+                       self.s.agent_network, **self.s.sandbox_limits())
         if self.s.require_sandbox and not sandbox.bubblewrap:
             raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "
                                    f"{sandbox.reason}")
@@ -166,11 +183,13 @@ class _Episode:
             "level_hash": spec.level.content_hash,
             "difficulty": spec.difficulty,
             "seed": spec.seed,
+            "key": key_text(spec.game_key),
             "settings": self.s.to_dict(),
             "agent_command": spec.command,
             "agent_argv": self.proc.argv,
             "isolation": self.proc.isolation,
             "hello": self.hello,
+            **({"hello_line": self.hello_line} if self.hello_line is not None else {}),
             "start": self.start,
             "map": self.game.plan(),
             **({"origin": spec.origin.to_dict()} if spec.origin is not None else {}),
@@ -219,13 +238,13 @@ class _Episode:
             return endings.silence_ending(None, "hello", which or "hello timeout", limit)
         if isinstance(event, Eof):
             return endings.exit_ending(None, event, self.proc.stderr_tail(),
-                                        self.s.agent_memory_mb)
+                                       self.s.agent_memory_mb, self.proc.limit_hit())
         if not isinstance(event, Line):
             return endings.hello_fault_ending(endings.line_fault(event, self.s.max_line_bytes))
         parsed = parse_agent_line(event.text, "hello")
         if isinstance(parsed, Fault):
             return endings.hello_fault_ending(parsed)
-        self.hello = parsed.message
+        self.hello, self.hello_line = parsed.message, event.text
         return None
 
     def _pre_turn_ending(self) -> Ending | None:
@@ -261,7 +280,11 @@ class _Episode:
         tick = self.game.tick
         self._keep_snapshot(obs["view"])
         self.proc.send_line(encode(obs))
-        t_sent = time.monotonic()
+        t_built = time.monotonic()
+        # The agent's clock starts once the observation is in its pipe (the writer is the
+        # process's stdin thread; a fake process in tests has none).
+        t_sent = decision_clock_start(getattr(self.proc, "_stdin", None), t_built,
+                                      self.s.decision_timeout_s)
         deadline, which, limit = self._deadline(self.s.decision_timeout_s)
         event = self._read(deadline)
         t_got = time.monotonic()
@@ -276,10 +299,13 @@ class _Episode:
             ending = endings.silence_ending(st.turn, "action", which or "decision timeout", limit)
         elif isinstance(event, Eof):
             ending = endings.exit_ending(st.turn, event, self.proc.stderr_tail(),
-                                         self.s.agent_memory_mb)
+                                         self.s.agent_memory_mb, self.proc.limit_hit())
         else:
             ending = self._decide(event, turn)
-        turn["harness_ms"] = round(((t_sent - t_begin) + (time.monotonic() - t_got)) * 1000, 3)
+        harness_s = (t_built - t_begin) + (time.monotonic() - t_got)
+        turn["harness_ms"] = round(harness_s * 1000, 3)
+        # The episode timeout is the agent's time: the harness's own time is given back.
+        self.ep_deadline += harness_s
         self.record.write("turn", turn)
         st.turn += 1
         executed = turn["action"] if turn["result"] is not None else None
@@ -307,7 +333,7 @@ class _Episode:
         spec, turn = self.spec, self.state.turn
         snap = take(self.game, spec.level, spec.difficulty, spec.seed,
                     {"name": spec.track.name, "frame_skip": spec.track.frame_skip},
-                    self.steps, self.snapshot_due, view)
+                    self.steps, self.snapshot_due, view, key=spec.game_key)
         name = f"{SNAPSHOTS_DIR}/turn_{turn:04d}.json"
         write_snapshot(spec.run_dir / name, snap)
         self.snapshots.append({"turn": turn, "tick": snap.tick, "state_hash": snap.state_hash,
@@ -324,7 +350,7 @@ class _Episode:
         st.decisions += 1
         if isinstance(parsed, Parsed):
             turn["action"] = parsed.message
-            self._add_usage(parsed.message.get("usage"))
+            add_usage(self.usage, parsed.message.get("usage"))
             parsed = self._execute(parsed.message, turn)
         # Drained after the action ran, just before the next observation is built: a line
         # sent while the world was ticking is an extra line of this turn, never the next
@@ -366,14 +392,6 @@ class _Episode:
                 return count
             count += 1
 
-    def _add_usage(self, usage: Any) -> None:
-        if not isinstance(usage, dict):
-            return
-        for name, value in usage.items():
-            if isinstance(value, int | float):
-                self.usage[name] = self.usage.get(name, 0) + value
-                self.usage[name + "_reported"] = self.usage.get(name + "_reported", 0) + 1
-
     def _finish(self, ending: Ending) -> dict[str, Any]:
         status = self.game.status()
         st = self.state
@@ -388,12 +406,14 @@ class _Episode:
         view = self.game.view()
         if ending.outcome not in ("harness_error", "interrupted"):
             self._keep_snapshot(view)
+        origin = self.spec.origin
+        start = None if origin is None else start_point({"origin": origin.to_dict()})
         self.record.write("end", {
             "summary": summary,
             "final_state_hash": final_hash,
             "final_position": _player_position(view),
             "agent_error": ending.agent_error,
-            "usage": _usage_totals(self.usage, st.decisions),
+            "usage": usage_totals(self.usage, st.decisions),
             "wall_s": wall_s,
             "stderr_dropped_bytes": self.proc.stderr_dropped_bytes,
             **({"snapshots": self.snapshots} if self.snapshots else {}),
@@ -411,10 +431,11 @@ class _Episode:
             "wall_s": wall_s,
             "agent": self.hello,
             "agent_error": ending.agent_error,
-            "usage": _usage_totals(self.usage, st.decisions),
+            "usage": usage_totals(self.usage, st.decisions),
             "snapshots": [{**s, "file": str(self.spec.run_dir / s["file"])}
                           for s in self.snapshots],
             "stepwise": summary.get("stepwise"),
+            **({"from_snapshot": start} if start is not None else {}),
         }
 
 
@@ -422,16 +443,6 @@ def _player_position(view: dict[str, Any]) -> list[float] | None:
     # Where the last turn ended, so a page can draw it; a view without a player has none.
     position = (view.get("player") or {}).get("position")
     return list(position) if isinstance(position, list | tuple) and len(position) == 3 else None
-
-
-def _usage_totals(sums: dict[str, float], decisions: int) -> dict[str, Any]:
-    # A figure no decision reported stays null: missing is not zero.
-    out: dict[str, Any] = {"self_reported": True}
-    for name in USAGE_FIELDS:
-        out[name] = round(sums[name], 6) if name in sums else None
-        out[name + "_decisions"] = int(sums.get(name + "_reported", 0))
-    out["decisions"] = decisions
-    return out
 
 
 def _clip(text: str) -> str:

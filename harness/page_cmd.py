@@ -12,7 +12,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.compare import CompareError, compare, load_episodes
+from harness.bounds import BAD_INPUT_EXIT
+from harness.compare import CompareError, load_episodes
+from harness.compare_pairs import full_comparison
 from harness.compare_report import write_outputs
 from harness.pages import EpisodeSummary, write_episode_page, write_index_page
 from harness.record import RecordError, find_records, is_run_dir
@@ -26,14 +28,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Render the pages; exit 0 when all were written, 1 when some failed, 2 on bad usage."""
+    """Render the pages; exit 0 when all written, 1 when some failed, 2 on bad usage or input."""
     path = Path(args.path)
     if path.is_file() or is_run_dir(path):
         try:
             print(write_episode_page(path))
         except RecordError as exc:
             print(f"harness page: {exc}", file=sys.stderr)
-            return 1
+            return BAD_INPUT_EXIT
         return 0
     if not path.is_dir():
         print(f"harness page: {path} is neither a record nor a directory", file=sys.stderr)
@@ -67,5 +69,5 @@ def _write_comparison(path: Path) -> bool:
         print(f"harness page: no comparison: {exc}", file=sys.stderr)
         return False
     if episodes:
-        print(write_outputs(compare(episodes, errors), path)[0])
+        print(write_outputs(full_comparison(episodes, errors), path)[0])
     return True

@@ -137,6 +137,9 @@ OUTCOMES: dict[str, Outcome] = {
         Outcome("truncated", "truncated", "A decision or game-time budget ran out first."),
         Outcome("agent_timeout", "aborted", "The agent was silent past a wall-clock deadline."),
         Outcome("agent_crashed", "aborted", "The agent exited or closed its output early."),
+        Outcome("resource_limit", "aborted",
+                "The agent went past one of its limits (processes, disk, CPU time); the reason "
+                "names the limit and its flag."),
         Outcome("protocol_error", "aborted", "No valid hello, or too many bad actions in a row."),
         Outcome("harness_error", "aborted", "The harness itself failed; the record says where.",
                 by_harness=True),
@@ -287,6 +290,16 @@ def parse_agent_line(text: str, expected: str, actions: Sequence[ActionSpec] | N
     if errors:
         return Fault("bad_message", "; ".join(errors[:3]))
     return decoded
+
+
+def step_fault(step: dict[str, Any], actions: Sequence[ActionSpec] | None) -> Fault | None:
+    """Why a stored step or recorded action is not one an agent could have had run.
+
+    The step is {"action", "arguments"}, checked against the track's actions; None when
+    it passes. Snapshots and records are files anyone may write: their steps are checked as the
+    agent's lines were before the world is asked to run them.
+    """
+    return _action_fault(step, actions)
 
 
 def _action_fault(data: dict[str, Any], actions: Sequence[ActionSpec] | None) -> Fault | None:

@@ -14,6 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness.agent_limits import LIMITS
+from harness.bounds import MAX_DEPTH
+from harness.claims import UNVERIFIED
+from harness.compare import MAX_RESULTS_BYTES, NAME_CHARS
 from harness.protocol import (
     ERROR_CODES,
     MESSAGE_TYPES,
@@ -21,20 +25,26 @@ from harness.protocol import (
     PROTOCOL_VERSION,
     USAGE_FIELDS,
 )
+from harness.quiz_file import MAX_QUIZ_BYTES
 from harness.quiz_kinds import QUESTION_KINDS
+from harness.record import MAX_RECORD_BYTES, MAX_RECORD_LINES
 from harness.rl.tables import rl_tables
+from harness.snapshot import MAX_SNAPSHOT_BYTES, MAX_TICKS_PER_BUDGET
 from harness.subtask import CHAIN_ORDERS
 from harness.tracks import TRACKS
 from world.face import (
     ALERT_LEVELS,
     CARRIED_KINDS,
     DOOR_STATE_MEANINGS,
+    MAX_LEVEL_BYTES,
+    MAX_NESTING,
     OBJECT_KINDS,
     OBJECT_STATES,
     SCHEMA_DIR,
     VERIFIERS,
     ActionSpec,
     catalog,
+    level_schema,
 )
 
 PROTOCOL_MD = SCHEMA_DIR.parent / "PROTOCOL.md"
@@ -118,6 +128,33 @@ def _table(header: tuple[str, str], rows: list[tuple[str, str]]) -> str:
     return "\n".join(lines)
 
 
+def _input_caps() -> list[tuple[str, str]]:
+    # Every cap on a file an agent or a stranger may have made, from the constants that
+    # enforce it; going over one is bad input (exit status 2, one line naming the file).
+    def mib(n: int) -> str:
+        return f"{n >> 20} MiB"
+
+    steps = json.loads((SCHEMA_DIR / "record" / "snapshot.schema.json").read_text(
+        encoding="utf-8"))["properties"]["steps"]["maxItems"]
+    entries = ", ".join(f"{name} {sub['maxItems']:,}" for name, sub in
+                        level_schema()["properties"].items() if "maxItems" in sub)
+    return [
+        ("record", f"{mib(MAX_RECORD_BYTES)} once inflated (read no further); "
+                   f"{MAX_RECORD_LINES:,} lines; each line one JSON object with a `kind`, "
+                   f"nested at most {MAX_DEPTH} deep; no blank line"),
+        ("snapshot", f"{mib(MAX_SNAPSHOT_BYTES)}; {steps:,} steps, each an action of its "
+                     f"track; its tick at most {MAX_TICKS_PER_BUDGET} times the level's "
+                     "game-time budget, and restoring stops once the steps pass it"),
+        ("results.json", f"{mib(MAX_RESULTS_BYTES)}; nested at most {MAX_DEPTH} deep; "
+                         "each row's fields of their type (a real boolean, finite numbers); "
+                         f"names shown cut to {NAME_CHARS} characters"),
+        ("question file", f"{mib(MAX_QUIZ_BYTES)} once inflated; nested at most "
+                          f"{MAX_DEPTH} deep"),
+        ("level file", f"{mib(MAX_LEVEL_BYTES)} (checked before reading); nested at most "
+                       f"{MAX_NESTING} deep; entries at most: {entries}"),
+    ]
+
+
 def _argument_list(spec: ActionSpec) -> str:
     parts = []
     for name in spec.parameters:
@@ -151,6 +188,11 @@ def tables() -> dict[str, str]:
             ("outcome", "kind: meaning"),
             [(o.name, f"{o.kind}: {o.summary}") for o in OUTCOMES.values()],
         ),
+        "agent_limits": _table(
+            ("flag", "unit: what it bounds; how it is enforced; the kind of its ending"),
+            [(lim.flag, f"{lim.unit}: {lim.bounds}; {lim.enforced_by}; kind `{lim.name}_limit`")
+             for lim in LIMITS.values()],
+        ),
         "alertness": _table(("alertness", "what the character does"),
                             [(a.name, a.meaning.capitalize() + ".") for a in ALERT_LEVELS]),
         "objective_kinds": _table(("objective kind", "task or standing: what finishes it"),
@@ -162,6 +204,9 @@ def tables() -> dict[str, str]:
         "question_kinds": _table(("question kind", "what it asks"),
                                  [(k.name, k.summary) for k in QUESTION_KINDS.values()]),
         "chain_orders": _table(("order", "meaning"), list(CHAIN_ORDERS.items())),
+        "input_caps": _table(("file", "caps"), _input_caps()),
+        "record_unverified": _table(("record field", "why replay takes it on the record's word"),
+                                    list(UNVERIFIED.items())),
         "usage": _table(("usage field", "meaning"),
                         [(f.name, f"{f.meaning} At most {f.most:g} a decision.")
                          for f in USAGE_FIELDS.values()]),

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from harness.bounds import MAX_DEPTH, TooLargeError, read_capped, too_deep
 from harness.protocol import schema_errors
 from harness.pyramid import Pyramid, pyramid, read_checked
 from harness.quiz_kinds import QUESTION_KINDS, Question, seeded
@@ -130,13 +131,14 @@ def write(quiz: dict[str, Any], out: Path) -> None:
 def read(path: Path) -> dict[str, Any]:
     """Read and validate a set (gzip or plain JSON); QuizError names what is wrong."""
     try:
-        data = Path(path).read_bytes()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-        if len(data) > MAX_QUIZ_BYTES:
-            raise QuizError(f"{path}: larger than {MAX_QUIZ_BYTES} bytes; not a question set")
-        quiz = json.loads(data.decode("utf-8"))
-    except (OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError, ValueError) as exc:
+        text = read_capped(path, MAX_QUIZ_BYTES).decode("utf-8")
+        if too_deep(text):
+            raise QuizError(f"{path}: nested deeper than {MAX_DEPTH} levels; not a question set")
+        quiz = json.loads(text)
+    except TooLargeError:
+        raise QuizError(f"{path}: larger than {MAX_QUIZ_BYTES} bytes; not a question set") \
+            from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise QuizError(f"{path}: not a readable question set ({exc})") from None
     errors = schema_errors(QUIZ_SCHEMA, quiz)
     if errors:

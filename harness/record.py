@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.bounds import MAX_DEPTH, TooLargeError, read_capped, too_deep
+
 RECORD_SCHEMA_VERSION = 1
 RAW_LINE_KEEP = 4000  # characters of an agent's raw line kept in the record
 RECORD_FILE = "record.jsonl.gz"
@@ -26,8 +28,9 @@ PLAIN_RECORD_FILE = "record.jsonl"  # written by earlier versions; still read
 RECORD_NAMES = (RECORD_FILE, PLAIN_RECORD_FILE)
 # A record is read into memory whole; a file inflating beyond this is not a record
 # (a 400-turn facility run is about 6 MB uncompressed).
-MAX_RECORD_BYTES = 1 << 30
-_GZIP_MAGIC = b"\x1f\x8b"
+MAX_RECORD_BYTES = 256 << 20
+# Lines of a record (header, turns, end); a chain of subtasks stays far below.
+MAX_RECORD_LINES = 100_000
 
 
 class RecordError(Exception):
@@ -109,16 +112,13 @@ def record_text(path: str | Path) -> str:
         OSError, UnicodeDecodeError: The file cannot be read or is not UTF-8.
     """
     path = record_path(path)
-    with open(path, "rb") as f:
-        data = f.read(MAX_RECORD_BYTES + 1)
-    if data[:2] == _GZIP_MAGIC:
-        inflater = zlib.decompressobj(zlib.MAX_WBITS | 16)
-        try:
-            data = inflater.decompress(data, MAX_RECORD_BYTES + 1)
-        except zlib.error as exc:
-            raise RecordError(f"{path}: damaged gzip data ({exc})") from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes; not a record")
+    try:
+        data = read_capped(path, MAX_RECORD_BYTES)
+    except TooLargeError:
+        raise RecordError(f"{path}: larger than {MAX_RECORD_BYTES} bytes; not a record") \
+            from None
+    except ValueError as exc:
+        raise RecordError(f"{path}: {exc}") from None
     return data.decode("utf-8")
 
 
@@ -151,20 +151,32 @@ def read_record(path: str | Path) -> Record:
     """
     path = record_path(path)
     try:
-        lines = record_text(path).splitlines()
+        text = record_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"cannot read record {path}: {exc}") from exc
+    if text.count("\n") > MAX_RECORD_LINES:
+        raise RecordError(f"{path}: more than {MAX_RECORD_LINES} lines; not a record")
+    lines = text.splitlines()
     parsed = []
-    for number, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
+    for number, line in enumerate(lines, 1):
+        last = number == len(lines)
+        if not line.strip():
+            # The writer never leaves a blank line; a file of them is not a record.
+            raise RecordError(f"{path}:{number}: a blank line; every record line is one "
+                              "JSON object")
+        if too_deep(line):
+            raise RecordError(f"{path}:{number}: nested deeper than {MAX_DEPTH} levels")
         try:
-            parsed.append(json.loads(text))
+            data = json.loads(line)
         except json.JSONDecodeError as exc:
             # A run killed mid-write can leave a torn last line; anything else is damage.
-            if number == len(lines):
+            if last:
                 break
             raise RecordError(f"{path}:{number}: not JSON ({exc.msg})") from exc
+        if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+            raise RecordError(f"{path}:{number}: not a record line (a JSON object with a "
+                              "\"kind\")")
+        parsed.append(data)
     if not parsed or parsed[0].get("kind") != "header":
         raise RecordError(f"{path}: the first line is not a record header")
     header = parsed[0]

@@ -18,9 +18,11 @@ from typing import Any
 
 from harness import outcome as endings
 from harness.chain import ChainRun
+from harness.claims import UNVERIFIED, hello_problem, rederived_usage, start_point
 from harness.game import Game, GameFactory
+from harness.keys import key_of
 from harness.level_refs import from_header
-from harness.protocol import OUTCOMES, schema_errors
+from harness.protocol import OUTCOMES, schema_errors, step_fault
 from harness.record import Record, RecordError, read_record
 from harness.snapshot import Snapshot, SnapshotError, restore, view_digest
 from harness.subtask import ChainPlan, Limits, episode_limits
@@ -30,8 +32,8 @@ from world.face import InvalidRequestError, UnknownIdError
 # Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
 REPLAY_STATUSES: dict[str, tuple[int, str]] = {
     "verified": (0, "every claim of the record was re-derived and matches"),
-    "diverged": (1, "a state hash, the turn numbering, the map, a path walked, a snapshot or "
-                 "the summary differs"),
+    "diverged": (1, "a state hash, the turn numbering, the map, a path walked, a snapshot, "
+                 "the hello, the usage totals or the summary differs"),
     "unusable": (2, "the file is not a readable, schema-valid record, or its level is gone"),
     "interrupted": (3, "the run was interrupted (no end line, or the outcome `interrupted`): "
                     "its turns may match, but it proves no result"),
@@ -53,6 +55,8 @@ class ReplayReport:
         divergence: The first mismatch in plain words, or None.
         interrupted: The run was interrupted (no end line, or its outcome says so).
         summary: The summary re-derived by the replay (None when it stopped early).
+        start: Where the run began when not at the level's start (a snapshot), else None.
+        unverified: The record's fields replay takes on its word (harness.claims.UNVERIFIED).
     """
 
     verified: bool
@@ -60,6 +64,8 @@ class ReplayReport:
     divergence: str | None
     interrupted: bool
     summary: dict[str, Any] | None = None
+    start: dict[str, Any] | None = None
+    unverified: tuple[str, ...] = tuple(UNVERIFIED)
 
     @property
     def status(self) -> str:
@@ -101,28 +107,40 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
     header = record.header
     level = from_header(header).level
     interrupted = record.interrupted
+    begun = start_point(header)
 
     def diverged(turns: int, message: str) -> ReplayReport:
-        return ReplayReport(False, turns, message, interrupted)
+        return ReplayReport(False, turns, message, interrupted, start=begun)
 
+    if (problem := hello_problem(header)) is not None:
+        return diverged(0, problem)
     if level.content_hash != header["level_hash"]:
         return diverged(0, f"{level.hash_covers} changed since the run "
                         f"(hash {level.content_hash[:12]} vs {header['level_hash'][:12]})")
     start = header.get("start") or {}
-    track = TrackSpec.from_start(start)
+    try:
+        track = TrackSpec.from_start(start)
+    except (TypeError, ValueError) as exc:
+        raise RecordError(f"{record.path}: header start: {exc}") from None
     factory = game_factory or track.game_factory()
+    actions = track.actions()
     origin = None
     if "origin" in header:
-        origin = Snapshot.from_dict(header["origin"], f"{record.path}: header origin")
+        try:
+            origin = Snapshot.from_dict(header["origin"], f"{record.path}: header origin")
+        except SnapshotError as exc:
+            raise RecordError(str(exc)) from None
+        if key_of(origin.to_dict()) != key_of(header):
+            return diverged(0, "the header's episode key differs from its origin snapshot's")
         try:
             game = restore(origin, level, factory)
         except SnapshotError as exc:
             return diverged(0, f"the snapshot it starts from does not restore: {exc}")
     else:
-        game = factory(level, header["difficulty"], header["seed"])
+        game = factory(level, header["difficulty"], key_of(header))
     if "map" in header and _plain(game.plan()) != header["map"]:
         return diverged(0, "the header's map differs from the one the level, difficulty and "
-                        "seed give")
+                        "episode key give")
     limits = episode_limits(level, track)
     plan = ChainPlan.from_record(header)
     if plan is not None and (problem := plan.budget_problem()) is not None:
@@ -145,7 +163,10 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
             if ending is not None:
                 return diverged(index, f"turn {index}: the chain was over before it "
                                 f"({ending.reason})")
-        game.view()  # the episode built this turn's observation before hashing
+        view = game.view()  # the episode built this turn's observation before hashing
+        if _plain(view) != (turn.get("observation") or {}).get("view"):
+            return diverged(index, f"turn {index}: the observation's view differs from the "
+                            "one the replayed world gives")
         now = game.state_hash()
         if now != turn["state_hash"] or game.tick != turn["tick"]:
             return diverged(index, f"turn {index}: state hash {now[:12]} at tick {game.tick}, "
@@ -154,6 +175,9 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
         kept.steps.append(None)
         decisions += int(action is not None or turn.get("error") is not None)
         if action is not None and turn.get("error") is None:
+            if (fault := step_fault(action, actions)) is not None:
+                return diverged(index, f"turn {index}: the recorded action is not one of the "
+                                f"track's: {fault.message}")
             kept.steps[-1] = {"action": action["action"], "arguments": action["arguments"]}
             try:
                 result = game.act(action["action"], dict(action["arguments"]))
@@ -165,7 +189,7 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
                 return diverged(index, f"turn {index}: the path walked differs from the "
                                 "record's")
     if interrupted:
-        return ReplayReport(False, len(record.turns), None, True)
+        return ReplayReport(False, len(record.turns), None, True, start=begun)
     problem = kept.check(len(record.turns), game, game.view())
     if problem is None and kept.unseen():
         problem = f"snapshots at turns {kept.unseen()} are listed for turns the record lacks"
@@ -184,8 +208,11 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
         if summary.get(name) != claimed.get(name):
             return ReplayReport(False, len(record.turns), f"summary {name}: the record says "
                                 f"{_short(claimed.get(name))}, replay gives "
-                                f"{_short(summary.get(name))}", False, summary)
-    return ReplayReport(True, len(record.turns), None, False, summary)
+                                f"{_short(summary.get(name))}", False, summary, begun)
+    if record.end.get("usage") != rederived_usage(record.turns, decisions):
+        return ReplayReport(False, len(record.turns), "the end line's usage totals differ from "
+                            "the sum of the turns' reported usage", False, summary, begun)
+    return ReplayReport(True, len(record.turns), None, False, summary, begun)
 
 
 def _plain(value: Any) -> Any:
@@ -232,12 +259,13 @@ class _Kept:
         except (OSError, ValueError, SnapshotError) as exc:
             return f"the snapshot of turn {turn} cannot be read: {exc}"
         header = self.header
-        claims = (snap.level_hash, snap.difficulty, snap.seed, list(snap.steps), snap.tick,
+        claims = (snap.level_hash, snap.difficulty, snap.seed, key_of(snap.to_dict()),
+                  list(snap.steps), snap.tick,
                   snap.state_hash, snap.view_hash, entry["state_hash"], entry["tick"])
-        derived = (header["level_hash"], header["difficulty"], header["seed"],
+        derived = (header["level_hash"], header["difficulty"], header["seed"], key_of(header),
                    _plain(self.steps), game.tick, game.state_hash(),
                    view_digest(view), game.state_hash(), game.tick)
-        names = ("level hash", "difficulty", "seed", "steps", "tick", "state hash",
+        names = ("level hash", "difficulty", "seed", "episode key", "steps", "tick", "state hash",
                  "view digest", "listed state hash", "listed tick")
         for what, claim, truth in zip(names, claims, derived, strict=True):
             if claim != truth:

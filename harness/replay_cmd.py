@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
+from harness.claims import start_words
 from harness.record import RecordError
 from harness.replay import REPLAY_STATUSES, replay
 from harness.runner import UsageError
+from harness.seal import seal_problem
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,4 +33,10 @@ def run(args: argparse.Namespace) -> int:
               f"({report.turns} turns reproduce their state hashes)")
     else:
         print(f"DIVERGED: {report.divergence}")
+    if report.start is not None:
+        print(f"start: this run {start_words(report.start)}")
+    print(f"unverified (taken on the record's word): {', '.join(report.unverified)}")
+    unsealed = seal_problem(args.record)
+    print("sealed by this harness's key: those fields are as this harness wrote them"
+          if unsealed is None else f"not sealed by this harness: {unsealed}")
     return REPLAY_STATUSES[status][0]

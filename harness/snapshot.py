@@ -20,15 +20,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.bounds import MAX_DEPTH, too_deep
 from harness.game import Game, GameFactory
-from harness.protocol import schema_errors
-from world.face import InvalidRequestError, Level, UnknownIdError
+from harness.keys import key_of, key_text
+from harness.protocol import schema_errors, step_fault
+from harness.tracks import TrackSpec
+from world.face import InvalidRequestError, Level, UnknownIdError, seconds_to_ticks
 
 SNAPSHOT_FORMAT = "mission-harness-snapshot"
 SNAPSHOT_VERSION = 1
 # A snapshot is read whole; a file beyond this is not one (100,000 steps fit well within).
 MAX_SNAPSHOT_BYTES = 64 << 20
 SNAPSHOTS_DIR = "snapshots"  # beside a record, in its run directory
+# Restoring replays every tick up to the snapshot's, so its tick is capped at this many
+# times the level's game-time budget: a stepwise chain's subtask budgets (twice the
+# reference's cost plus a floor) never take an episode past it.
+MAX_TICKS_PER_BUDGET = 4
 
 Step = dict[str, Any] | None
 
@@ -58,6 +65,7 @@ class Snapshot:
     view_hash: str
     objectives_done: tuple[int, ...] = ()
     reason: str = ""
+    key: str | None = None  # the episode key (harness/keys.py); None: the seed, before keys
     source: str = field(default="", compare=False)  # the file it was read from
 
     def to_dict(self) -> dict[str, Any]:
@@ -66,7 +74,8 @@ class Snapshot:
                 "level_hash": self.level_hash, "difficulty": self.difficulty,
                 "seed": self.seed, "track": dict(self.track), "steps": list(self.steps),
                 "tick": self.tick, "state_hash": self.state_hash, "view_hash": self.view_hash,
-                "objectives_done": list(self.objectives_done), "reason": self.reason}
+                "objectives_done": list(self.objectives_done), "reason": self.reason,
+                **({"key": self.key} if self.key is not None else {})}
 
     @classmethod
     def from_dict(cls, data: Any, where: str) -> Snapshot:
@@ -89,7 +98,7 @@ class Snapshot:
         return cls(data["level"], data["level_hash"], data["difficulty"], data["seed"],
                    dict(data["track"]), tuple(data["steps"]), data["tick"],
                    data["state_hash"], data["view_hash"], tuple(data["objectives_done"]),
-                   data["reason"], where)
+                   data["reason"], data.get("key"), where)
 
     def matches(self, level: Level) -> None:
         """Raise unless this snapshot was taken on this level's content.
@@ -119,7 +128,10 @@ def read_snapshot(path: str | Path) -> Snapshot:
     if len(raw) > MAX_SNAPSHOT_BYTES:
         raise SnapshotError(f"{path}: larger than {MAX_SNAPSHOT_BYTES >> 20} MiB; not a snapshot")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        if too_deep(text):
+            raise SnapshotError(f"{path}: nested deeper than {MAX_DEPTH} levels; not a snapshot")
+        data = json.loads(text)
     except (UnicodeDecodeError, ValueError) as exc:
         raise SnapshotError(f"{path}: not a JSON snapshot ({exc})") from None
     return Snapshot.from_dict(data, str(path))
@@ -132,21 +144,36 @@ def write_snapshot(path: Path, snapshot: Snapshot) -> None:
                     encoding="utf-8")
 
 
-def play_steps(game: Game, steps: tuple[Step, ...] | list[Step]) -> None:
+def play_steps(game: Game, steps: tuple[Step, ...] | list[Step],
+               track: TrackSpec | None = None, max_tick: int | None = None) -> None:
     """Play steps on a game as the episode did: each turn's view, then its action.
 
+    Args:
+        game: A fresh game.
+        steps: The steps.
+        track: The track whose actions the steps must be (restore always names it; a
+            caller replaying steps it made itself may leave it out).
+        max_tick: Stop with an error once the world passes this tick.
+
     Raises:
-        SnapshotError: A step the world refuses (the snapshot does not fit this world).
+        SnapshotError: A step no agent could have had run on the track, one the world
+            refuses, or steps going past `max_tick` (the snapshot does not fit this world).
     """
+    actions = None if track is None else track.actions()
     for turn, step in enumerate(steps):
         game.view()  # the episode built each turn's observation before acting
         if step is None:
             continue
+        fault = None if actions is None else step_fault(step, actions)
+        if fault is not None:
+            raise SnapshotError(f"step {turn}: not an action of this track: {fault.message}")
         try:
             game.act(step["action"], dict(step["arguments"]))
         except (UnknownIdError, InvalidRequestError) as exc:
             raise SnapshotError(f"step {turn}: the world refuses {step['action']}: {exc}") \
                 from None
+        if max_tick is not None and game.tick > max_tick:
+            raise SnapshotError(f"step {turn}: the steps pass tick {max_tick}")
 
 
 def restore(snapshot: Snapshot, level: Level, factory: GameFactory) -> Game:
@@ -155,17 +182,26 @@ def restore(snapshot: Snapshot, level: Level, factory: GameFactory) -> Game:
     Args:
         snapshot: The snapshot.
         level: Its level (content hash checked).
-        factory: Builds the game from (level, difficulty, seed).
+        factory: Builds the game from (level, difficulty, episode key).
 
     Raises:
-        SnapshotError: Another level, a step refused, or a state hash or view digest
+        SnapshotError: Another level, a tick past the cap, a step refused or past the
+            snapshot's tick, or a state hash or view digest
             that differs from the snapshot's (forged, or made by another harness).
     """
     snapshot.matches(level)
-    game = factory(level, snapshot.difficulty, snapshot.seed)
     where = snapshot.source or "snapshot"
+    cap = MAX_TICKS_PER_BUDGET * seconds_to_ticks(level.budgets.max_game_seconds)
+    if snapshot.tick > cap:
+        raise SnapshotError(f"{where}: tick {snapshot.tick} is past {cap}, "
+                            f"{MAX_TICKS_PER_BUDGET} times the level's game-time budget")
     try:
-        play_steps(game, snapshot.steps)
+        track = TrackSpec.from_start({"track": snapshot.track})
+    except (TypeError, ValueError) as exc:
+        raise SnapshotError(f"{where}: its track: {exc}") from None
+    game = factory(level, snapshot.difficulty, key_of(snapshot.to_dict()))
+    try:
+        play_steps(game, snapshot.steps, track, snapshot.tick)
     except SnapshotError as exc:
         raise SnapshotError(f"{where}: {exc}") from None
     if game.tick != snapshot.tick or game.state_hash() != snapshot.state_hash:
@@ -179,7 +215,8 @@ def restore(snapshot: Snapshot, level: Level, factory: GameFactory) -> Game:
 
 
 def take(game: Game, level: Level, difficulty: str, seed: int, track: dict[str, Any],
-         steps: list[Step], reason: str, view: dict[str, Any] | None = None) -> Snapshot:
+         steps: list[Step], reason: str, view: dict[str, Any] | None = None,
+         key: int | None = None) -> Snapshot:
     """A snapshot of a game now, given the steps that led here.
 
     Args:
@@ -192,15 +229,17 @@ def take(game: Game, level: Level, difficulty: str, seed: int, track: dict[str, 
         reason: Why the moment is kept, in plain words.
         view: The view built at this moment, if the caller has it (else built here;
             building it twice at one moment gives the same view).
+        key: The episode's key, what restoring makes the world from (None: the seed).
     """
     done = tuple(int(o["index"]) for o in game.status().objectives if o["status"] == "done")
     return Snapshot(level.id, level.content_hash, difficulty, seed, dict(track), tuple(steps),
                     game.tick, game.state_hash(), view_digest(view if view is not None
-                                                              else game.view()), done, reason)
+                                                              else game.view()), done, reason,
+                    None if key is None else key_text(key))
 
 
 def restoring_factory(snapshot: Snapshot, factory: GameFactory) -> GameFactory:
     """A game factory that gives the game at the snapshot's moment."""
-    def make(level: Level, difficulty: str, seed: int) -> Game:
+    def make(level: Level, difficulty: str, key: int) -> Game:
         return restore(snapshot, level, factory)
     return make

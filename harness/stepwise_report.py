@@ -119,6 +119,12 @@ def stepwise_overall(summaries: list[dict[str, Any]]) -> str:
     if apart:
         text += (f"; {sum(s['no_chain'] for s in summaries)} episode(s) with no chain, left "
                  "out: " + "; ".join(apart))
+    failed = sum(s["no_chain"] for s in summaries
+                 if "reference_did_none" in s.get("no_chain_why", []))
+    if failed:
+        # The level has work to chain; only the reference's failure left it unchained.
+        text += (f"; the reference run failed in {failed} of them, so these figures are "
+                 "incomplete")
     errors = sum(s["harness_errors"] for s in summaries)
     if errors:
         text += f"; {errors} chain(s) ended in a harness error, left out"

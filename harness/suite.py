@@ -21,10 +21,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness import runner
+from harness.bounds import too_deep
+from harness.claims import start_point, start_words
 from harness.episode import _harness_version
+from harness.keys import parse_secret, secret_fingerprint, secret_text, suite_secret
 from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import UsageError
+from harness.seal import seal_problem
 from harness.settings import RunSettings
 from harness.stepwise import play_chain
 from harness.suite_files import folder_name, write_atomically
@@ -119,7 +123,7 @@ def check_identity(out: Path, identity: dict[str, Any]) -> None:
     """
     path = out / SUITE_FILE
     if path.is_file():
-        before = json.loads(path.read_text(encoding="utf-8"))
+        before = _identity_file(path)
         differ = sorted(k for k in identity if before.get(k) != identity[k])
         if differ:
             raise SuiteMismatchError(
@@ -128,6 +132,20 @@ def check_identity(out: Path, identity: dict[str, Any]) -> None:
                 "use another --out directory or remove that one")
     out.mkdir(parents=True, exist_ok=True)
     write_atomically(path, json.dumps(identity, indent=2) + "\n")
+
+
+def _identity_file(path: Path) -> dict[str, Any]:
+    # suite.json is the harness's own, but OUT may hold anything: bad content is a
+    # mismatch named in one line, never a traceback.
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(1 << 20).decode("utf-8")
+        data = None if too_deep(text) else json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SuiteMismatchError(f"{path}: not a suite's identity ({exc})") from None
+    if not isinstance(data, dict):
+        raise SuiteMismatchError(f"{path}: not a suite's identity (a JSON object)")
+    return data
 
 
 SET_ASIDE = "set_aside"  # where resume moves runs it cannot reuse, never deleting them
@@ -161,6 +179,14 @@ def finished(episode: Episode, out: Path, identity: dict[str, Any],
             _set_aside(run_dir, out, f"interrupted run ({why})", note)
             continue
         header = record.header
+        # Who played is what the record's header says; only this harness's seal makes
+        # that worth believing (a record planted in OUT replays whoever played it).
+        if (unsealed := seal_problem(run_dir)) is not None:
+            _set_aside(run_dir, out, f"not this harness's record ({unsealed})", note)
+            continue
+        if (start := start_point(header)) is not None:
+            _set_aside(run_dir, out, f"not a full episode (it {start_words(start)})", note)
+            continue
         for name, want in (("harness_version", identity["harness_version"]),
                            ("settings", identity["settings"]),
                            ("agent_command", identity["agent_command"])):
@@ -228,7 +254,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
 
     Args:
         job: episode (level, difficulty, seed), agent (command line), out (the suite's
-            folder) and settings (RunSettings fields); for the stepwise track also
+            folder), secret (the suite's, as hex) and settings (RunSettings fields); for
+            the stepwise track also
             stepwise ({"cache": the reference runs' folder}) and, when the end-to-end
             episode was finished before, its row.
 
@@ -241,11 +268,12 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
     data["env_passthrough"] = tuple(data["env_passthrough"])
     settings = RunSettings(**data)
     row = job.get("row")
+    secret = parse_secret(job["secret"], "the suite's secret")
     if row is None:
         folder = ep.folder(out)
         folder.mkdir(parents=True, exist_ok=True)
         summary = runner.run(ep.level, job["agent"], difficulty=ep.difficulty, seed=ep.seed,
-                             out_dir=folder, settings=settings)
+                             out_dir=folder, settings=settings, secret=secret)
         # The row comes from the harness's own summary in memory: the record file sits
         # where the agent ran, and nothing the agent can write is read back as a result.
         row = row_from_summary(ep, Path(summary["run_dir"]), summary)
@@ -255,7 +283,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
             _set_aside(chain, out, "an unfinished or earlier chain", lambda _text: None,
                        "stepwise")
         row = {**row, "stepwise": play_chain(ep.level, job["agent"], ep.difficulty, ep.seed,
-                                             chain, settings, Path(job["stepwise"]["cache"]))}
+                                             chain, settings, Path(job["stepwise"]["cache"]),
+                                             secret)}
     return row
 
 
@@ -263,7 +292,8 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
               jobs: int, progress: Callable[[int, int, dict[str, Any] | None], None],
               note: Callable[[str], None] = lambda _text: None,
               backend: BackendFactory = Workers,
-              stepwise: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+              stepwise: dict[str, Any] | None = None,
+              secret: bytes | None = None) -> list[dict[str, Any]]:
     """Play every episode not finished before, `jobs` at a time, and return all rows.
 
     Args:
@@ -278,6 +308,8 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         stepwise: For the stepwise track, {"cache": the reference runs' folder}: each
             episode's chain is played too (whole, also when its end-to-end episode is
             reused on resume).
+        secret: The suite's secret (harness/keys.py); default the one kept in `out`
+            (made on the first run, read on every resume).
 
     Returns:
         One row per episode, in plan order.
@@ -287,7 +319,10 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         harness.stopping.Interrupted: A stop signal came; every worker and agent was
             ended first, and each running episode's record ends as interrupted.
     """
-    identity = suite_identity(agent, settings)
+    secret = suite_secret(out) if secret is None else secret
+    # The secret's fingerprint (never the secret): a folder whose secret was lost or
+    # swapped is refused, not resumed with episodes drawn from two secrets.
+    identity = {**suite_identity(agent, settings), "secret": secret_fingerprint(secret)}
     check_identity(out, identity)
     rows: dict[Episode, dict[str, Any]] = {}
     for ep in episodes:
@@ -305,6 +340,7 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
                 ep = queue.pop(0)
                 workers.start(ep, {"episode": asdict(ep), "agent": agent, "out": str(out),
                                    "settings": settings.to_dict(),
+                                   "secret": secret_text(secret),
                                    **({"stepwise": stepwise, "row": reused.get(ep)}
                                       if stepwise else {})})
             for ep, result in workers.finished():

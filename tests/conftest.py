@@ -9,12 +9,14 @@ Tests marked `full` run only with `--full` (tests/README.md has the whole layout
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.shared import ROOT, SHIPPED_IDS, local, shipped
+from harness import keys
+from tests.shared import ROOT, SHIPPED_IDS, TEST_SECRET, local, shipped
 from world.level.model import Level
 from world.objectives import ObjectivesSystem
 from world.observe.session import WorldSession, build_world
@@ -49,6 +51,24 @@ def _slow_first(items: list[pytest.Item]) -> None:
         return not (item.get_closest_marker("slow") and not item.get_closest_marker("xdist_group"))
 
     items.sort(key=late)  # stable: each part keeps the collection's order
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fixed_secret() -> Iterator[None]:
+    # A run or suite given no secret makes a fresh one (harness/keys.py); in tests it is
+    # always this one, so an episode played twice is the same episode. Session-wide, so
+    # that module fixtures' runs have it too.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(keys, "new_secret", lambda: TEST_SECRET)
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def harness_key_home(tmp_path_factory) -> Path:
+    """The harness key (harness.seal) of the test run, never the user's own."""
+    home = tmp_path_factory.mktemp("state")
+    os.environ["XDG_STATE_HOME"] = str(home)  # agents and workers started later inherit it
+    return home
 
 
 @pytest.fixture(scope="session")

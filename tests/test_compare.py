@@ -27,7 +27,7 @@ def _row(level: str, seed: int, success: bool, score: float, hello: dict | None,
     usage = None if cost is None else {"input_tokens": 1000, "output_tokens": 100,
                                        "cost_usd": cost}
     return {"level": level, "difficulty": "easy", "seed": seed,
-            "outcome": outcome or ("success" if success else "failure"), "success": success,
+            "outcome": outcome or ("completed" if success else "failed"), "success": success,
             "score": score, "decisions": 10, "game_time_s": 20.0, "invalid_actions": 0,
             "usage": usage, "run_dir": None, "agent": hello}
 

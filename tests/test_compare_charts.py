@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.compare import compare, load_episodes, results_files
+from harness.compare import load_episodes, results_files
+from harness.compare_pairs import full_comparison
 from harness.compare_report import write_outputs
 from harness.compare_tables import short_commands
 from harness.pages.charts import charts
@@ -38,7 +39,7 @@ def _comparison(tmp_path: Path, cost: float | None = None) -> dict:
         (folder / "results.json").write_text(json.dumps(
             {"suite": {"agent": command}, "episodes": rows}), encoding="utf-8")
     episodes, errors = load_episodes(results_files([tmp_path]))
-    return compare(episodes, errors)
+    return full_comparison(episodes, errors)
 
 
 def _parsed(tmp_path: Path, cost: float | None = None) -> dict[str, ET.Element]:

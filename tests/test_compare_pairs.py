@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.compare import compare, load_episodes, results_files
+from harness.compare import load_episodes, results_files
 from harness.compare_pairs import (
+    full_comparison,
     mcnemar_exact,
     paired_bootstrap,
     paired_interval,
@@ -69,7 +70,7 @@ def test_unpaired_interval_matches_newcombe() -> None:
 def test_paired_suites_give_the_hand_computed_difference(tmp_path: Path) -> None:
     _paired_suites(tmp_path)
     episodes, _ = load_episodes(results_files([tmp_path]))
-    [pair] = compare(episodes)["differences"]
+    [pair] = full_comparison(episodes)["differences"]
     assert (pair["first"]["label"], pair["second"]["label"]) == ("first", "second")
     overall = pair["overall"]
     assert overall["method"] == "paired" and overall["settings"] == 20
@@ -114,7 +115,7 @@ def test_bootstrap_of_equal_differences_is_that_difference() -> None:
 def test_a_clear_difference_is_significant(tmp_path: Path) -> None:
     _suite(tmp_path / "a", "./a", [_row(s, True, 1.0, {"name": "a"}) for s in range(12)])
     _suite(tmp_path / "b", "./b", [_row(s, False, 0.1, {"name": "b"}) for s in range(12)])
-    [pair] = compare(load_episodes(results_files([tmp_path]))[0])["differences"]
+    [pair] = full_comparison(load_episodes(results_files([tmp_path]))[0])["differences"]
     overall = pair["overall"]
     assert overall["success"]["p_value"] == pytest.approx(2 / 4096)
     assert overall["success"]["significant"] and overall["score"]["significant"]
@@ -127,7 +128,7 @@ def test_unpaired_settings_fall_back_and_say_so(tmp_path: Path, capsys) -> None:
                                    for s in range(20)])
     _suite(tmp_path / "b", "./b", [_row(s, s < 31, 1.0 if s < 31 else 0.1, {"name": "b"})
                                    for s in range(20, 40)])
-    [pair] = compare(load_episodes(results_files([tmp_path]))[0])["differences"]
+    [pair] = full_comparison(load_episodes(results_files([tmp_path]))[0])["differences"]
     overall = pair["overall"]
     assert overall["method"] == "unpaired" and overall["settings"] is None
     assert overall["episodes"] == [20, 20]
@@ -146,7 +147,7 @@ def test_a_setting_played_twice_is_not_paired(tmp_path: Path) -> None:
     _suite(tmp_path / "a1", "./a", [_row(0, True, 1.0, hello), _row(1, True, 1.0, hello)])
     _suite(tmp_path / "a2", "./a", [_row(0, False, 0.0, hello)])
     _suite(tmp_path / "b", "./b", [_row(s, False, 0.0, {"name": "b"}) for s in range(2)])
-    [pair] = compare(load_episodes(results_files([tmp_path]))[0])["differences"]
+    [pair] = full_comparison(load_episodes(results_files([tmp_path]))[0])["differences"]
     assert pair["overall"]["method"] == "unpaired"
 
 
@@ -186,7 +187,8 @@ def test_settings_of_one_agent_only_are_left_out_of_the_pairs(tmp_path: Path,
     _paired_suites(tmp_path / "runs")
     _suite(tmp_path / "runs" / "a2", "./first",
            [_row(s, False, 0.0, {"name": "first"}, level="blue_door") for s in range(7)])
-    [pair] = compare(load_episodes(results_files([tmp_path / "runs"]))[0])["differences"]
+    episodes, _ = load_episodes(results_files([tmp_path / "runs"]))
+    [pair] = full_comparison(episodes)["differences"]
     overall = pair["overall"]
     assert overall["method"] == "paired" and overall["settings"] == 20
     assert overall["left_out"] == [7, 0] and overall["episodes"] == [27, 20]

@@ -138,9 +138,10 @@ def test_a_line_sent_while_the_action_runs_is_extra_never_the_next_action(tmp_pa
     # The late line would complete the mission (go_to x=950) if it were taken as the
     # next turn's action; it is discarded and counted on the turn it was sent in.
     command = f"{sys.executable} {AGENT} late_line 1"
-    # A few slow turns are all it needs: the episode's wall limit ends it after them.
-    settings = RunSettings(**{**FAST.to_dict(), "episode_timeout_s": 8})
-    summary = run("outpost", command, out_dir=tmp_path, settings=settings,
+    # A few slow turns are all it needs: a budget of four decisions ends it after them
+    # (the episode timeout would not: the world's time is not the agent's).
+    level = short_copy(tmp_path / "level", "outpost", 4)
+    summary = run(str(level), command, out_dir=tmp_path, settings=FAST,
                   game_factory=SlowFakeGame)
     turns = check_record(summary)
     assert turns[1]["extra_lines"] == 1

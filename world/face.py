@@ -31,7 +31,13 @@ from world.generate.registry import GENERATOR_VERSION, TEMPLATES, generate, orig
 from world.generate.template import describe_param
 from world.level.check import CheckReport, check_data, check_level
 from world.level.geometry3d import Solid, level_solids, path_solid
-from world.level.load import parse_level, read_level_json
+from world.level.load import (
+    MAX_LEVEL_BYTES,
+    MAX_NESTING,
+    level_schema,
+    parse_level,
+    read_level_json,
+)
 from world.level.model import Level
 from world.navmesh import bench as navmesh_bench
 from world.objectives.outcome import END_RULES
@@ -79,7 +85,8 @@ def new_session(level: Level | DoomLevel, difficulty: str, seed: int) -> Any:
     Args:
         level: The level, loaded and checked (a Doom mission plays on ViZDoom).
         difficulty: One of the level's difficulty ids.
-        seed: The episode seed (the world's one generator is made from it).
+        seed: The episode key (the world's one generator is made from it); the harness
+            derives it from the episode seed and its secret.
 
     Returns:
         The session at tick 0.
@@ -137,6 +144,8 @@ __all__ = [
     "GENERATOR_VERSION",
     "LEVELS_DIR",
     "MAX_FRAME_SKIP",
+    "MAX_LEVEL_BYTES",
+    "MAX_NESTING",
     "MISSION_OUTCOMES",
     "OBJECT_KINDS",
     "OBJECT_STATES",
@@ -180,6 +189,7 @@ __all__ = [
     "generate",
     "is_doom",
     "is_generated",
+    "level_schema",
     "level_solids",
     "load_mission",
     "mission_files",

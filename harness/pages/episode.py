@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness.claims import start_point, start_words
 from harness.pages.endstate import end_state
 from harness.pages.load import RunData, load_run
 from harness.pages.map_svg import DOOR_CLASSES, LEGEND, build_maps, plan_bounds, storey_of
@@ -107,6 +108,7 @@ def episode_context(run: RunData) -> dict[str, Any]:
         "hello": header.get("hello") or None,
         "facts": _facts(run, known),
         "interrupted": record.interrupted,
+        "began": start_words(start_point(header)),
         "objectives": _objectives(run),
         "usage": usage,
         "usage_fields": FIELDS,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.claims import start_point
 from harness.pages.render import render
 from harness.pages.usage import FIELDS, usage_report
 from harness.protocol import OUTCOMES
@@ -43,6 +44,7 @@ class EpisodeSummary:
         decisions: Decisions made.
         agent: The agent's name from its hello, if any.
         model: The model from its hello, if any.
+        from_snapshot: The run began from a snapshot: listed, never in the figures.
     """
 
     run_dir: str | None
@@ -56,6 +58,7 @@ class EpisodeSummary:
     decisions: int | None = None
     agent: str | None = None
     model: str | None = None
+    from_snapshot: bool = False
 
     @classmethod
     def from_run_summary(cls, summary: Mapping[str, Any]) -> EpisodeSummary:
@@ -70,7 +73,7 @@ class EpisodeSummary:
             outcome=str(summary["outcome"]), success=bool(summary.get("success")),
             score=summary.get("score"), usage={k: usage.get(k) for k in FIELDS},
             decisions=summary.get("decisions"), agent=hello.get("name"),
-            model=hello.get("model"),
+            model=hello.get("model"), from_snapshot=bool(summary.get("from_snapshot")),
         )
 
     @classmethod
@@ -92,6 +95,7 @@ class EpisodeSummary:
             success=bool(summary.get("success")), score=summary.get("score"),
             usage=totals, decisions=summary.get("decisions", len(record.turns)),
             agent=hello.get("name"), model=hello.get("model"),
+            from_snapshot=start_point(header) is not None,
         )
 
 
@@ -103,6 +107,7 @@ def _who(ep: EpisodeSummary) -> str:
 
 def _level_rows(episodes: list[EpisodeSummary]) -> list[dict[str, Any]]:
     groups: dict[tuple[str, str, str], list[EpisodeSummary]] = {}
+    episodes = [ep for ep in episodes if not ep.from_snapshot]  # not full episodes
     for ep in episodes:
         groups.setdefault((_who(ep), ep.level, ep.difficulty), []).append(ep)
     rank = {"easy": 0, "normal": 1, "hard": 2}

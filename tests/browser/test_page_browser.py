@@ -138,7 +138,8 @@ def test_hostile_agent_page_in_chromium(tmp_path, browser_page):
 
 def _compare_page(tmp_path: Path) -> Path:
     """compare.html for four agents, two reporting usage, long commands and names."""
-    from harness.compare import compare, load_episodes, results_files
+    from harness.compare import load_episodes, results_files
+    from harness.compare_pairs import full_comparison
     from harness.compare_report import write_outputs
 
     agents = [("planner-with-a-rather-long-name", "2.0.1", "provider/model-large-2025-10-01",
@@ -163,7 +164,7 @@ def _compare_page(tmp_path: Path) -> Path:
         (folder / "results.json").write_text(json.dumps(
             {"suite": {"agent": command}, "episodes": rows}), encoding="utf-8")
     episodes, errors = load_episodes(results_files([tmp_path / "suites"]))
-    return write_outputs(compare(episodes, errors), tmp_path / "cmp")[0]
+    return write_outputs(full_comparison(episodes, errors), tmp_path / "cmp")[0]
 
 
 def test_compare_page_fits_a_laptop_window(tmp_path, browser_page):

@@ -2,7 +2,7 @@
 
 Things are named in the benchmark's words (specials.json's table of actors; the engine's
 category for the few it does not name) and numbered per episode like the shipped world's
-ids: a letter per group and numbers shuffled with the episode seed. The player knows its
+ids: a letter per group and numbers shuffled with the episode key. The player knows its
 start room, every room it has stood in, the rooms it sees into from there (through an
 opening or an open door), the rooms of things it has seen, and every thing it has had in
 view: within the 90-degree field of view, 3,000 units, with no wall or shut
@@ -68,7 +68,7 @@ def _numbers(rng: np.random.Generator, n: int) -> list[int]:
 
 
 class EpisodeIds:
-    """Episode ids for sectors, ways, things: numbers drawn with the seed from 1 to 999."""
+    """Episode ids for sectors, ways, things: numbers drawn with the episode key, 1 to 999."""
 
     def __init__(self, seed: int, sizes: dict[str, int]) -> None:
         rng = np.random.default_rng([seed, _SALT])

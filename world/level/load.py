@@ -137,6 +137,8 @@ def parse_level(data: Any, file: str = "<level>") -> Level:
     Raises:
         LevelError: with one problem per schema violation.
     """
+    if (too_many := _entry_problems(data, file)):
+        raise LevelError(too_many)  # before hashing, copying and walking every entry
     content_hash = hashlib.sha256(
         json.dumps(data, sort_keys=True, separators=(",", ":")).encode()
     ).hexdigest()
@@ -150,6 +152,20 @@ def parse_level(data: Any, file: str = "<level>") -> Level:
     return dataclasses.replace(level, weapons=merged, content_hash=content_hash)
 
 
+def _entry_problems(data: Any, file: str) -> list[LevelProblem]:
+    # The schema's maxItems of each top-level list (areas, objects, characters...), checked
+    # first: every entry costs the world time each turn, and the schema walk time per entry.
+    if not isinstance(data, dict):
+        return []
+    caps = {name: sub["maxItems"] for name, sub in level_schema()["properties"].items()
+            if "maxItems" in sub}
+    return [LevelProblem(file, f"$.{name}", f"{len(data[name])} entries; a level may have at "
+                         f"most {cap}") for name, cap in caps.items()
+            if isinstance(data.get(name), list) and len(data[name]) > cap]
+
+
+# A level file is read whole; a larger file is not a level (the largest shipped is 40 KB).
+MAX_LEVEL_BYTES = 4 << 20
 # Deepest nesting of lists and objects a level file may have (shipped levels use 6). Deeper
 # files are refused before parsing: Python's parser and the checks recurse on depth.
 MAX_NESTING = 64
@@ -198,13 +214,18 @@ def _not_finite_paths(data: Any) -> list[str]:
 def read_level_json(path: str | Path) -> Any:
     """Read a level file's JSON, turning unreadable or malformed files into a LevelError.
 
-    Besides malformed JSON this refuses NaN and Infinity (JSON has neither; Python's
-    parser accepts them), numbers too long to convert, and nesting deeper than
-    MAX_NESTING.
+    Besides malformed JSON this refuses files over MAX_LEVEL_BYTES (before reading them
+    whole), NaN and Infinity (JSON has neither; Python's parser accepts them), numbers
+    too long to convert, and nesting deeper than MAX_NESTING.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_LEVEL_BYTES + 1)
+        if len(raw) > MAX_LEVEL_BYTES:
+            message = f"larger than {MAX_LEVEL_BYTES >> 20} MiB; not a level"
+            raise LevelError([LevelProblem(str(path), "$", message)])
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise LevelError([LevelProblem(str(path), "$", f"cannot read file: {exc}")]) from exc
     deepest = _nesting(text)
