@@ -181,7 +181,7 @@ def test_an_episode_with_a_snooping_agent_leaves_its_record_and_machine_clean(
     report = report_of(Path(summary["stderr_log"]).read_text())
     assert not report["run_dir_write"]["ok"] and not report["level_file"]["ok"]
     assert sorted(p.name for p in Path(summary["run_dir"]).iterdir()) == [
-        "agent_stderr.log", "index.html", "record.jsonl.gz", "secret"]  # the run's own
+        "agent_stderr.log", "index.html", "record.jsonl.gz", "record.seal", "secret"]  # its own
     assert live_with(token) == []
 
 
