@@ -91,6 +91,10 @@ class DoomSession:
         """The map a record carries, in this episode's ids."""
         return build_plan(self)
 
+    def ids_given(self) -> dict[str, str]:
+        """Every episode id handed out so far and what it names (as the map's table)."""
+        return self.ids.given()
+
     def status(self) -> GameStatus:
         """The mission status now."""
         j = self.judge

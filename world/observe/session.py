@@ -51,6 +51,14 @@ class WorldSession:
         self.level, self.difficulty = level, difficulty
         self.world, self._objectives = build_world(level, difficulty, seed)
         self.ids = IdMap(level, seed)
+        # Level id -> the id group it is named in (a door before its way out).
+        self._groups: dict[str, str] = {}
+        for group, members in (("way", [*level.ids("exit"), *(s.id for s in level.stairs)]),
+                               ("area", level.ids("area")),
+                               ("character", [c.id for c in level.characters]),
+                               ("object", [o.id for o in level.objects]),
+                               ("door", [e.id for e in level.exits if e.kind == "door"])):
+            self._groups.update(dict.fromkeys(members, group))
         self.known = Knowledge(level)
         plan_over(self.world, self.known)
         perceive_during_actions(self.world, self.known.update)
@@ -71,6 +79,10 @@ class WorldSession:
     def plan(self) -> dict[str, Any]:
         """The map a record carries (`world.observe.plan`), in this episode's ids."""
         return level_plan(self.level, self.difficulty, self.ids)
+
+    def ids_given(self) -> dict[str, str]:
+        """Every episode id handed out so far and the record map's id for the same thing."""
+        return self.ids.given()
 
     def knows(self, group: str, level_id: str) -> bool:
         """Whether the player knows a thing, by id group and level id."""
@@ -110,10 +122,31 @@ class WorldSession:
         except InvalidRequestError as exc:
             raise InvalidRequestError(self._quoted_ids(str(exc))) from None
         self.known.update(self.world)
+        return self._result_data(result, result.events, arguments)
+
+    def _result_data(self, result: Any, events: Any, arguments: dict[str, Any]) -> dict[str, Any]:
+        # What the agent reads first (the changes, then the sentence and the door block),
+        # so its ids are numbered in that order; the events are the record's alone and
+        # number nothing (a thing never perceived keeps its level id there).
+        changes = change_lines(events, self.ids, self.known, self.knows)
         data = result.to_dict(self.ids.any_ep)
+        data["detail"] = result.describe(self.named)
+        data["door"] = None if result.door is None else result.door.to_dict(self.named)
         data["args"] = dict(arguments)
-        data["changes"] = change_lines(result.events, self.ids, self.known, self.knows)
+        data["changes"] = changes
         return data
+
+    def named(self, level_id: str) -> str:
+        """How a sentence for the agent names a level id: its episode id once perceived.
+
+        A thing the player does not know is "unknown" (it gets no number from being named).
+        """
+        group = self._groups.get(level_id)
+        if group is None:
+            return level_id
+        if not self.knows(group, level_id):
+            return "unknown"
+        return self.ids.ep(group, level_id)
 
     def status(self) -> GameStatus:
         """The mission status now."""
