@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from world.errors import UnknownIdError
+from world.errors import UnknownIdError, WorldError
 from world.level.load import load_level, parse_level
 from world.observe.session import WorldSession
 
@@ -93,3 +93,21 @@ def test_unperceived_ids_get_the_unknown_id_answer(action, args):
     with pytest.raises(UnknownIdError) as caught:
         session.act(action, args)
     assert all(e in shown for e in caught.value.allowed)
+
+
+def test_refusals_quote_no_level_id():
+    # World errors quote level ids; the agent reads episode ids (known things, numbered
+    # on mention) or "unknown", never a level file's name such as 'loose_brick'.
+    session = _session()
+    level = session.level
+    names = {*level.ids("area"), *level.ids("exit"), *(o.id for o in level.objects),
+             *(c.id for c in level.characters)}
+    brick = next(o["id"] for o in session.view()["objects"] if o["name"] == "loose brick")
+    messages = []
+    for action, args in (("equip", {"item_id": brick}),
+                         ("use_item_on", {"item_id": "o1", "object_id": brick}),
+                         ("go_to_object", {"object_id": "o99"})):
+        with pytest.raises(WorldError) as caught:
+            session.act(action, args)
+        messages.append(str(caught.value))
+    assert not [n for n in names for m in messages if f"'{n}'" in m or f" {n}," in m], messages

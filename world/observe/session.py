@@ -114,8 +114,12 @@ class WorldSession:
         except UnknownIdError as exc:
             # The world's own lists name level ids: only the known ones are shown, in
             # episode ids, and a kind naming an area ("way out of area X") says "this".
-            allowed = [self.ids.any_ep(a) for a in exc.allowed
-                       if any(self.knows(g, a) for g in ("way", "door", "object", "character"))]
+            # In id order: the world lists level ids alphabetically, which would tell
+            # something of the level's names.
+            allowed = sorted({self.named(a) for a in exc.allowed
+                              if any(self.knows(g, a)
+                                     for g in ("way", "door", "object", "character"))},
+                             key=lambda e: (e[0], int(e[1:])) if e[1:].isdigit() else (e, 0))
             kind = exc.kind.split(" of area ")[0] + (" of this area" if " of area " in exc.kind
                                                      else "")
             raise UnknownIdError(kind, self.ids.any_ep(str(exc.given)), allowed) from None
@@ -166,13 +170,10 @@ class WorldSession:
         # World errors quote the ids they name; only those quoted ids are written in
         # episode ids (an unknown thing's as "unknown"), never a word of the sentence.
         def one(m: re.Match) -> str:
+            # A level id is named as the player knows it (numbered on mention, or
+            # "unknown"); any other quoted word is left as it is.
             level_id = m.group(1)
-            ep = self.ids.any_ep(level_id)
-            if ep == level_id:
-                return m.group(0)
-            group = next((g for g in ("door", "object", "character", "area", "way")
-                          if self.ids.holds(g, level_id, ep)), "object")
-            return f"'{ep}'" if self.knows(group, level_id) else "'unknown'"
+            return m.group(0) if level_id not in self._groups else f"'{self.named(level_id)}'"
 
         return _QUOTED.sub(one, message)
 

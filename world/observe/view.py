@@ -126,10 +126,16 @@ def _area(world: World, ids: IdMap, here: str | None, known: Knowledge) -> dict[
     if here is None:
         return None
     spec = world.level.area(here)
+    area_id = ids.ep("area", here)  # the player's own area is named first
     ways, windows = [], []
+    # Nearest first (ties by place), so ways and the areas beyond are numbered in an
+    # order that says nothing of the level file.
+    rows = []
     for level_id, beyond, kind, seg, stairs in _ways(world, here):
         y = world.level.area_y(here)
         pos = ((seg[0][0] + seg[1][0]) / 2, y, (seg[0][1] + seg[1][1]) / 2)
+        rows.append((_dist(world, pos), pos, level_id, beyond, kind, stairs))
+    for _, pos, level_id, beyond, kind, stairs in sorted(rows, key=lambda r: r[:2]):
         point = [_r(pos[0]), _r(pos[1]), _r(pos[2])]
         to, to_name = ids.ep("area", beyond), world.level.area(beyond).name
         if kind == "window":
@@ -145,7 +151,7 @@ def _area(world: World, ids: IdMap, here: str | None, known: Knowledge) -> dict[
             "other_storey": world.level.area(beyond).storey != spec.storey,
             "distance": _dist(world, pos),
         })
-    return {"id": ids.ep("area", here), "name": spec.name, "storey": spec.storey,
+    return {"id": area_id, "name": spec.name, "storey": spec.storey,
             "ways_out": ways, "windows": windows}
 
 
