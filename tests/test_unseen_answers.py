@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.level_factory import knowledge_level
 from world.errors import UnknownIdError, WorldError
 from world.level.load import load_level, parse_level
 from world.observe.session import WorldSession
@@ -111,3 +112,20 @@ def test_refusals_quote_no_level_id():
             session.act(action, args)
         messages.append(str(caught.value))
     assert not [n for n in names for m in messages if f"'{n}'" in m or f" {n}," in m], messages
+
+
+def test_a_known_room_answers_alike_whether_unseen_floor_leads_there_or_nothing_does():
+    # The far room is briefed (known) but the room between is not: a walk there has no
+    # known route whether the unseen room joins them or no floor does at all (the old
+    # answer told them apart: no_known_route against unreachable).
+    def answer(joined: bool) -> tuple:
+        data = knowledge_level()
+        data["briefing"] = {"areas": ["far"]}
+        if not joined:
+            data["exits"] = [e for e in data["exits"] if e["id"] != "far_gap"]
+        game = WorldSession(parse_level(data), "easy", 0)
+        game.view()
+        r = game.act("go_to", {"x": 1500, "z": 300})
+        return r["end_reason"], r["detail"], r["ticks"]
+
+    assert answer(True) == answer(False) == ("no_known_route", answer(True)[1], 0)

@@ -37,6 +37,7 @@ from world.actions.routes import (
     beyond_known_floor,
     describe_door,
     entering,
+    known_of,
     onto_known_floor,
     plan,
 )
@@ -126,11 +127,15 @@ def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
         return decided("go_to", args, Finish("no_known_route", NO_KNOWN_ROUTE))
     # The floor right at the target, on the storey its y picks (without y, the floor
     # there nearest the player's height): arriving there needs no adjustment.
-    goal = floor_under(world, aim[0], aim[2], aim[1], start,
+    # With what the player knows, whether that floor connects to the player's is the
+    # plan's to answer, over known floor only: asked of the whole mesh here, it would
+    # tell what unseen floor joins.
+    joined = start if known_of(world) is None else None
+    goal = floor_under(world, aim[0], aim[2], aim[1], joined,
                        FLOOR_TOLERANCE if given_y is not None else None)
     snapped = aim is not target
     if goal is None:
-        snap = pathfinder(world).nearest_reachable(aim, start, SNAP_RADIUS)
+        snap = pathfinder(world).nearest_reachable(aim, joined, SNAP_RADIUS)
         if snap is None:
             return _unreachable("go_to", args, f"No floor within {SNAP_RADIUS:g} units of the "
                                 "target can be reached from here.")
