@@ -45,9 +45,9 @@ class Session:
 
     def _summary(self, message: dict[str, Any]) -> None:
         totals = self.player.totals
-        log.info("episode over: %s; %d requests, %s input and %s output tokens",
-                 message.get("outcome", "?"), totals.requests, totals.input_tokens,
-                 totals.output_tokens)
+        log.info("episode over: %s; %d requests sent, %d answered, %s input and %s output "
+                 "tokens", message.get("outcome", "?"), self.player.client.attempts,
+                 totals.requests, totals.input_tokens, totals.output_tokens)
         self.done = True
 
     def handle(self, line: str) -> None:

@@ -1,41 +1,37 @@
 #!/usr/bin/env python3
-"""Offline track probe: answers from the wording alone, never reading the observation.
+"""Offline track probe: answers by one blind rule, never reading the observation.
 
-It scores each option by cues a test-taker could exploit without seeing the game: words
-shared with the prompt, how typical its words are among the four options (the option
-"in the middle" of the distractors), and its length. Near-chance accuracy means the
-questions cannot be answered from their wording.
+    python3 agents/quiz_blind.py --rule longest
+
+The rules (harness/quiz_rules.py, part of the agent kit) pick an option from its surface
+alone: first, longest, shortest, most or least like the others, most words shared with
+the question, last step matching the goal, least or most seen in earlier questions.
+Each scoring at chance on every kind means the questions cannot be answered from their
+wording.
 """
 
+import argparse
 import json
-import re
+import os
 import sys
 from collections import Counter
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-def words(text):
-    return re.findall(r"[a-z0-9]+", text.lower())
-
-
-def score(option, options, prompt):
-    mine = words(option)
-    shared = len(set(mine) & set(words(prompt)))
-    counts = Counter(w for o in options for w in set(words(o)))
-    typical = sum(counts[w] for w in set(mine)) / max(1, len(set(mine)))
-    return (shared, typical, len(option))
+from harness.quiz_rules import RULES, choose
 
 
 def main():
+    parser = argparse.ArgumentParser(description="Answer quiz questions by one blind rule.")
+    parser.add_argument("--rule", required=True, choices=sorted(RULES))
+    rule = parser.parse_args().rule
+    seen = Counter()
     for line in sys.stdin:
         question = json.loads(line)
         if question.get("type") != "question":
             continue
-        options = question["options"]
-        best = max(range(len(options)),
-                   key=lambda i: score(options[i], options, question["prompt"]))
         print(json.dumps({"type": "answer", "protocol_version": 1, "id": question["id"],
-                          "choice": best, "notes": "picked from the wording alone"}),
-              flush=True)
+                          "choice": choose(rule, question, seen), "notes": rule}), flush=True)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Environment steps per second of the Gymnasium environments (and ViZDoom's, if installed).
 
-Prints the load average, then one JSON object per case: Macro with random valid actions
+Prints the load average, then one JSON object per case (steps per wall second and per
+processor second of the measuring process): Macro with random valid actions
 (from the action mask); Raw at frame skip 1 and 4 with random controls; each in one
 process and under Gymnasium's AsyncVectorEnv with two workers (steps of all copies
 counted). When `vizdoom` is installed, ViZDoom's defend_the_center at frame skip 1 and 4
@@ -29,6 +30,7 @@ import harness.rl  # noqa: E402,F401 registers the environments
 
 
 def _pick(info: dict, rng: np.random.Generator, space: gym.Space) -> object:
+    # A mask always allows some choice, a downed player's too (its `wait` choices).
     mask = info.get("action_mask")
     if mask is None:
         return space.sample()
@@ -38,20 +40,25 @@ def _pick(info: dict, rng: np.random.Generator, space: gym.Space) -> object:
 
 
 def measure(make, seconds: float, copies: int = 1) -> dict:
-    """Steps per wall second over `seconds` of random play (resets included)."""
+    """Steps per wall second over `seconds` of random play (resets included).
+
+    Also steps per processor second of this process (the only one in a single-process
+    case; under AsyncVectorEnv the workers' time is not in it).
+    """
     env = make()
     env.action_space.seed(0)
     rng = np.random.default_rng(0)
     _obs, info = env.reset(seed=0)
-    steps, t0 = 0, time.perf_counter()
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         _obs, _r, terminated, truncated, info = env.step(_pick(info, rng, env.action_space))
         steps += copies
         if copies == 1 and (terminated or truncated):
             _obs, info = env.reset()
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     env.close()
-    return {"steps": steps, "wall_s": round(wall, 3), "steps_per_s": round(steps / wall, 1)}
+    return {"steps": steps, "wall_s": round(wall, 3), "steps_per_s": round(steps / wall, 1),
+            "cpu_s": round(cpu, 3), "steps_per_cpu_s": round(steps / max(cpu, 1e-9), 1)}
 
 
 def _vizdoom(frame_skip: int):
@@ -109,7 +116,7 @@ def main() -> int:
             rates[(name, kwargs.get("frame_skip"), mode)] = row["steps_per_s"]
             print(json.dumps(row), flush=True)
     if importlib.util.find_spec("vizdoom") is None:
-        print(json.dumps({"vizdoom": "not installed (pip install '.[bench]' to compare)"}))
+        print(json.dumps({"vizdoom": "not installed (pip install -e '.[bench]' to compare)"}))
         return 0
     for frame_skip in (1, 4):
         row = {"env": "vizdoom/defend_the_center", "frame_skip": frame_skip, "mode": "single",

@@ -8,7 +8,7 @@ episodes and the mean score and success rate are written to `--out`/curve.json a
 drawn in `--out`/learning_curve.png.
 
 Needs the extra `examples` (gymnasium, stable-baselines3, sb3-contrib, matplotlib):
-    pip install '.[examples]'
+    pip install -e '.[examples]'
     python3 examples/train_macro_ppo.py --steps 6000 --out examples/out
 """
 
@@ -28,11 +28,15 @@ sys.path.insert(0, str(ROOT))
 import harness.rl  # noqa: E402,F401 registers the environments
 
 LEVEL = str(ROOT / "examples" / "levels" / "key_store.json")
+# The learner's discount; the shaped reward is given the same one, so its shaping is
+# potential-based for this learner (docs/rl.md, "Reward semantics").
+GAMMA = 0.97
 
 
 def make_env(seed: int) -> gym.Env:
     """The Macro environment on the example level (the shaped reward speeds learning)."""
-    env = gym.make("MissionHarness/Macro-v0", level=LEVEL, reward="shaped")
+    env = gym.make("MissionHarness/Macro-v0", level=LEVEL,
+                   reward={"name": "shaped", "gamma": GAMMA})
     env.reset(seed=seed)
     return env
 
@@ -76,7 +80,7 @@ def main() -> int:
 
     env = ActionMasker(make_env(args.seed), lambda e: e.unwrapped.action_masks())
     model = MaskablePPO("MultiInputPolicy", env, n_steps=256, batch_size=64, n_epochs=8,
-                        learning_rate=1e-3, gamma=0.97, ent_coef=0.01, seed=args.seed,
+                        learning_rate=1e-3, gamma=GAMMA, ent_coef=0.01, seed=args.seed,
                         verbose=0)
     random_agent = evaluate(None, args.eval_episodes, 1000)
     curve = [{"steps": 0, **evaluate(model, args.eval_episodes, 1000)}]

@@ -92,7 +92,9 @@ def build_scene(solids: list[Solid]) -> trimesh.Scene:
     for solid in solids:
         mesh = solid.mesh.copy()
         mesh.apply_scale(METRES_PER_UNIT)
-        mesh.visual.face_colors = COLOURS[solid.kind]
+        # One colour a piece, given per vertex: glTF stores vertex colours, and turning
+        # face colours into them needs scipy, which the core install does not have.
+        mesh.visual.vertex_colors = COLOURS[solid.kind]
         scene.add_geometry(mesh, geom_name=solid.name, node_name=solid.name)
     return scene
 

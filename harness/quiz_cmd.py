@@ -1,4 +1,4 @@
-"""`harness quiz build|check|run`: the offline question track."""
+"""`harness quiz build|check|blind|run`: the offline question track."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from harness import stopping
 from harness.agent_process import AgentLaunchError
+from harness.quiz_blind import blind_scores, unfair
 from harness.quiz_file import QuizError, build, check, read, write
 from harness.quiz_run import ask, markdown
 from harness.record import find_records, is_run_dir
@@ -40,7 +42,21 @@ def _build(args: argparse.Namespace) -> int:
     shown = ", ".join(f"{n} {k}" for k, n in counts.items()) or "none"
     print(f"{len(quiz['questions'])} questions from {len(quiz['records'])} records ({shown}) "
           f"written to {args.out}")
-    return 0
+    return _report_unfair(args.out, blind_scores(quiz))
+
+
+def _report_unfair(name: str, scores: dict[str, Any], stream: Any = None) -> int:
+    # Exit status 1 when a blind answerer beats (or trails) a fair guess on some kind.
+    problems = unfair(scores)
+    for problem in problems:
+        print(f"{name}: a blind answerer is off chance: {problem}", file=stream or sys.stdout)
+    return 1 if problems else 0
+
+
+def _blind(args: argparse.Namespace) -> int:
+    scores = blind_scores(read(Path(args.file)))
+    print(json.dumps(scores, indent=1))
+    return _report_unfair(args.file, scores, sys.stderr)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -61,8 +77,13 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     quiz = read(Path(args.file))
     try:
+        key = None if args.order_key is None else bytes.fromhex(args.order_key)
+    except ValueError:
+        raise QuizError(f"--order-key {args.order_key[:40]!r}: not hexadecimal "
+                        "(give the order_key of an earlier report)") from None
+    try:
         result = ask(quiz, Path(args.file), args.agent, settings, log,
-                     observation=not args.no_observation)
+                     observation=not args.no_observation, key=key)
     except AgentLaunchError as exc:
         print(f"harness quiz run: {exc}", file=sys.stderr)
         return 2
@@ -82,6 +103,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     c.add_argument("file", help="a question file")
     c.add_argument("records", nargs="+", help="the records it was built from (or folders)")
     c.set_defaults(_quiz=_check)
+    d = sub.add_parser("blind", help="run every blind answerer over a set; print JSON "
+                       "(exit status 1 when one is off chance on some kind)")
+    d.add_argument("file", help="a question file")
+    d.set_defaults(_quiz=_blind)
     r = sub.add_parser("run", help="ask an agent the questions and score it per kind")
     r.add_argument("file", help="a question file")
     add_agent_arguments(r)
@@ -90,11 +115,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     r.add_argument("--log", default="quiz_agent_stderr.log",
                    help="where the agent's standard error goes (default %(default)s)")
     r.add_argument("--json", action="store_true", help="print the report as JSON")
+    r.add_argument("--order-key", metavar="HEX",
+                   help="the secret key that orders the options (default: a fresh random "
+                        "one; the report names it, so a run can be repeated)")
     r.set_defaults(_quiz=_run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the subcommand; exit 2 for an unusable file or record, 1 for a failed check."""
+    """Run the subcommand; exit 2 for an unusable file or record, 1 for a failed check.
+
+    A failed check is an answer key that does not hold, or a blind answerer off chance.
+    """
     try:
         return int(args._quiz(args))
     except QuizError as exc:

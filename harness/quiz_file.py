@@ -6,6 +6,10 @@ re-derives its answer key from the record's own turns. The observation a questio
 is the one the agent saw at that turn, with the two wall-clock figures (which differ
 from run to run and with the run's settings) replaced by the default limits, so a rebuilt
 set is the same byte for byte.
+
+A set holds each question's options sorted by their text, so the file's order says
+nothing; where the right one stands when an agent is asked is drawn at run time from a
+secret key (`harness.quiz_run.arranged`).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from harness.settings import RunSettings
 from harness.text_view import render_text_view
 
 DEFAULTS = RunSettings()
-QUIZ_VERSION = 1
+QUIZ_VERSION = 2
 QUIZ_SCHEMA = "quiz"
 # A question set is read whole; anything larger is not one.
 MAX_QUIZ_BYTES = 256 << 20
@@ -70,8 +74,8 @@ def record_questions(record: Record, pyr: Pyramid | None = None) -> list[Questio
                                "seed": header.get("seed"), "turn": q["turn"], "goal": q["goal"]},
                 "prompt": q["prompt"],
                 "observation": offline_observation(record, q["turn"]),
-                "options": q["options"],
-                "answer": q["answer"],
+                "options": sorted(q["options"]),
+                "answer": sorted(q["options"]).index(q["options"][q["answer"]]),
             })
     return sorted(out, key=lambda q: (list(QUESTION_KINDS).index(q["kind"]), q["id"]))
 
@@ -92,37 +96,12 @@ def build(paths: Iterable[Path]) -> dict[str, Any]:
                         "seed": record.header.get("seed"), "questions": len(made)})
         questions += made
     return {"quiz_version": QUIZ_VERSION, "records": sources,
-            "questions": balanced(questions)}
-
-
-def balanced(questions: list[Question]) -> list[Question]:
-    """The same questions with the right option's place balanced over each kind.
-
-    Each question's own seeded shuffle leaves the right answer's place to chance, and in
-    a few hundred questions chance alone can favour one place enough for an agent that
-    always picks it to score clearly above a quarter. So, kind by kind in file order,
-    every block of four questions puts its right answers at the four places in a seeded
-    order (the wrong options keep their order): no place is favoured by more than one
-    block's remainder, and without feedback no block gives its last answer away.
-    """
-    out = []
-    for kind in QUESTION_KINDS:
-        of_kind = [q for q in questions if q["kind"] == kind]
-        for start in range(0, len(of_kind), 4):
-            block = of_kind[start:start + 4]
-            places = [0, 1, 2, 3]
-            seeded(*(q["id"] for q in block), "places").shuffle(places)
-            for q, place in zip(block, places[:len(block)], strict=True):
-                right = q["options"][q["answer"]]
-                wrong = [o for i, o in enumerate(q["options"]) if i != q["answer"]]
-                out.append({**q, "options": [*wrong[:place], right, *wrong[place:]],
-                            "answer": place})
-    return out
+            "questions": questions}
 
 
 def _same_question(a: Question, b: Question) -> bool:
     # A question as its record gives it and as the set holds it: the same but for the
-    # place of the right option, which the set balances (see `balanced`).
+    # order of the options (a set written by an older build may hold another).
     def plain(q: Question) -> dict[str, Any]:
         return {**q, "options": sorted(q["options"]), "answer": q["options"][q["answer"]]}
     return plain(a) == plain(b)

@@ -21,9 +21,16 @@ same episode so that none is wrong on its face:
   as many words with the prompt, give four pairs in which every instruction and every
   action appears twice, so wording alone cannot tell.
 
-Options are shuffled by a generator seeded from the record and the question, so the
-same records always give the same file; a set then balances the right option's place
-over each kind (`harness.quiz_file.balanced`).
+Options agree in form, so that no surface feature tells the right one (the blind
+answerers of `harness.quiz_rules` check it): a point is shown rounded to `GRID` units in
+every option, a wrong point lies as far from its landmark as the taken one from its,
+the taken action's other arguments go on every option, and wrong options as long as the
+right one come first; a goal sequence keeps its last step last in every option (never
+swapped), and its swapped-in operation is as long and as often shown by other questions
+as the one it replaces; a consistency partner is drawn among the nearest in wording and
+length. Choices are drawn by a generator seeded from the record and the question, so
+the same records always give the same file; the right option's place is drawn when the
+set is asked (`harness.quiz_run.arranged`).
 """
 
 from __future__ import annotations
@@ -45,6 +52,8 @@ from harness.record import Record
 from world.face import catalog
 
 SEQUENCE_LENGTH = 5
+# Options show a point's x and z rounded to this many units (`shown`).
+GRID = 10
 # Actions whose instruction spells out every argument ("wait 2 seconds"): asking for them
 # tests reading, not play, so they give no next-action or consistency question.
 SPELT_OUT = frozenset({"wait"})
@@ -96,6 +105,30 @@ def _like(value: float, template: Any) -> float | int:
     return round(float(value), 1)
 
 
+def shown(action: dict[str, Any]) -> str:
+    """An action as an option: `canonical`, with a point's x and z on the `GRID`.
+
+    Every option of a question, right or wrong, is rounded alike, so neither the
+    digits nor the roundness of a point tells the reference agent's own from one made.
+    """
+    args = dict(action.get("arguments") or {})
+    for axis in ("x", "z"):
+        if isinstance(args.get(axis), (int, float)) and not isinstance(args[axis], bool):
+            args[axis] = int(round(float(args[axis]) / GRID) * GRID)
+    return canonical({"action": action["action"], "arguments": args})
+
+
+def _offset(view: dict[str, Any], args: dict[str, Any]) -> tuple[float, float]:
+    # How far the taken point lies from the landmark nearest it: the wrong points lie as
+    # far from theirs, so none is a bare landmark where the taken one is a spot, or back.
+    marks = [p for _t, _p, p in landmarks(view, Known())]
+    if "x" not in args or "z" not in args or not marks:
+        return 0.0, 0.0
+    x, z = float(args["x"]), float(args["z"])
+    mx, mz = min(marks, key=lambda m: (m[0] - x) ** 2 + (m[1] - z) ** 2)
+    return x - mx, z - mz
+
+
 def candidate_actions(view: dict[str, Any], taken: dict[str, Any]) -> list[dict[str, Any]]:
     """Actions valid at a turn: every one names only ids the observation lists."""
     args = taken.get("arguments") or {}
@@ -121,8 +154,9 @@ def candidate_actions(view: dict[str, Any], taken: dict[str, Any]) -> list[dict[
     out += [{"action": "wait", "arguments": {"seconds": _like(s, args.get("seconds"))}}
             for s in (1, 2, 3, 5, 10)]
     flags = {k: v for k, v in args.items() if k not in ("x", "z", "y")}
+    dx, dz = _offset(view, args)
     for _text, _plain, (x, z) in landmarks(view, Known()):
-        point = {"x": _like(x, args.get("x")), "z": _like(z, args.get("z")),
+        point = {"x": _like(x + dx, args.get("x")), "z": _like(z + dz, args.get("z")),
                  **({"y": args["y"]} if "y" in args else {})}
         out.append({"action": "go_to", "arguments": {**point, **flags}})
         out.append({"action": "turn_and_use", "arguments": {"x": point["x"], "z": point["z"]}})
@@ -134,12 +168,6 @@ def _askable(op: Operation) -> bool:
             and op.action["action"] not in SPELT_OUT)
 
 
-def _round_point(action: dict[str, Any]) -> bool:
-    # Whether a point lies on the 50-unit grid authors place things on.
-    args = action.get("arguments") or {}
-    return all(float(args[k]) % 50 == 0 for k in ("x", "z") if k in args)
-
-
 def _next_action(record: Record, pyr: Pyramid, op: Operation, rng: random.Random
                  ) -> Question | None:
     turn = record.turns[op.turn]
@@ -148,12 +176,17 @@ def _next_action(record: Record, pyr: Pyramid, op: Operation, rng: random.Random
     assert op.action is not None
     view = turn["observation"]["view"]
     known = known_until(record, op.turn)
-    right = canonical(op.action)
+    right = shown(op.action)
     plains = {right: op.plain}
     same: list[dict[str, Any]] = []
     for candidate in candidate_actions(view, op.action):
-        text = canonical(candidate)
-        if candidate["action"] != op.action["action"] or text in plains:
+        if candidate["action"] != op.action["action"]:
+            continue
+        # The taken action's other arguments (a time limit, flags) on every option alike.
+        candidate = {**candidate, "arguments": {**op.action["arguments"],
+                                                **candidate["arguments"]}}
+        text = shown(candidate)
+        if text in plains:
             continue
         plain = phrase(candidate["action"], candidate["arguments"], known, view).plain
         if plain == op.plain:
@@ -164,11 +197,10 @@ def _next_action(record: Record, pyr: Pyramid, op: Operation, rng: random.Random
     if len(same) < 3:
         return None
     rng.shuffle(same)
-    # Points on the authors' grid first when the taken one is, off it when it is not, so
-    # the numbers' roundness does not single out the right option.
-    taken_round = _round_point(op.action)
-    same.sort(key=lambda a: _round_point(a) != taken_round)
-    wrong = [canonical(a) for a in same[:3]]
+    # As long as the right one first (ids and numbers of as many digits), so that
+    # length tells nothing; the shuffle above chooses among those alike.
+    same.sort(key=lambda a: abs(len(shown(a)) - len(right)))
+    wrong = [shown(a) for a in same[:3]]
     options, answer = shuffled_options(right, wrong, rng)
     return {"prompt": f"Instruction: {op.plain}. Which action carries it out now?",
             "options": options, "answer": answer, "turn": op.turn, "goal": None}
@@ -187,23 +219,33 @@ def _goal_sequence(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
     ops = [pyr.operations[t] for t in goal.turns][-SEQUENCE_LENGTH:]
     seq = [o.text for o in ops]
     foreign = sorted({o.text for o in pyr.operations if o.turn not in goal.turns} - set(seq))
-    if len(seq) < 2 or not foreign:
+    # Three steps at least: the last stays in place in every option (below), and the
+    # others need two to be put in another order.
+    if len(seq) < 3 or not foreign:
         return None
-    swapped = list(seq)
-    k = rng.randrange(len(seq))
-    # The swapped-in operation shares as many words with the goal as the one it replaces
-    # (as near as the episode allows), so the goal's wording does not point at the truth.
+    # Steps other goals' questions show too: a swapped-in step is then as familiar from
+    # earlier questions as a true one, so neither rarity nor repetition tells them apart.
+    shown_elsewhere = {pyr.operations[t].text for g in pyr.goals if g.number != goal.number
+                       for t in g.turns[-SEQUENCE_LENGTH:]}
+    # Never the last step, and the order below keeps it last: the step that completed
+    # the goal echoes its wording, so every option ends with it. The swapped-in
+    # operation shares as many words with the goal as the one it replaces and is as long
+    # (as near as the episode allows, over every step that may be replaced), so neither
+    # the goal's wording nor the options' lengths point at the truth.
     goal_words = _words(goal.text)
-    shared = len(_words(seq[k]) & goal_words)
 
-    def gap(text: str) -> int:
-        return abs(len(_words(text) & goal_words) - shared)
+    def cost(k: int, text: str) -> tuple[int, int, bool]:
+        return (abs(len(_words(text) & goal_words) - len(_words(seq[k]) & goal_words)),
+                abs(len(text) - len(seq[k])), text not in shown_elsewhere)
 
-    nearest = min(gap(t) for t in foreign)
-    swapped[k] = rng.choice([t for t in foreign if gap(t) == nearest])
+    swaps = [(k, t) for k in range(len(seq) - 1) for t in foreign]
+    nearest = min(cost(k, t) for k, t in swaps)
+    k, swapped_in = rng.choice([(k, t) for k, t in swaps if cost(k, t) == nearest])
+    swapped = [*seq[:k], swapped_in, *seq[k + 1:]]
     for _ in range(20):
-        order = list(range(len(seq)))
+        order = list(range(len(seq) - 1))
         rng.shuffle(order)
+        order.append(len(seq) - 1)
         four = [seq, [seq[i] for i in order], swapped, [swapped[i] for i in order]]
         if len({tuple(f) for f in four}) == 4:
             break
@@ -223,7 +265,7 @@ def _words(text: str) -> set[str]:
 def pair(op: Operation) -> str:
     """One option of a consistency question: an instruction and an action."""
     assert op.action is not None
-    return f"instruction: {op.plain} | action: {canonical(op.action)}"
+    return f"instruction: {op.plain} | action: {shown(op.action)}"
 
 
 def _consistency(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
@@ -238,7 +280,7 @@ def _consistency(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
         assert first.action is not None
         outside = [o for o in pyr.operations if o.turn not in goal.turns and o.action
                    and o.action["action"] == first.action["action"]
-                   and canonical(o.action) != canonical(first.action) and o.plain not in plains]
+                   and shown(o.action) != shown(first.action) and o.plain not in plains]
         # The wrong instruction shares as many words with the prompt as the right one (or
         # more, failing that), so overlap with the goal's words does not give it away; a
         # step with no such partner in the episode gives no question.
@@ -246,11 +288,18 @@ def _consistency(record: Record, pyr: Pyramid, goal: Goal, rng: random.Random
         fair = [o for o in outside if len(_words(o.plain) & asked) >= overlap]
         if not fair:
             continue
-        second = min(fair, key=lambda o: (len(_words(o.plain) & asked) - overlap, o.turn))
+        # Of those, one as near in length as can be, drawn at random: the earliest turn
+        # would bring the same early step into question after question.
+        costs = {pair(o): (len(_words(o.plain) & asked) - overlap,
+                           abs(len(pair(o)) - len(pair(first)))) for o in fair}
+        nearest = min(costs.values())
+        # Each pair once, however often the episode repeated it.
+        alike = {pair(o): o for o in reversed(fair) if costs[pair(o)] == nearest}
+        second = alike[rng.choice(sorted(alike))]
         assert second.action is not None
         crossed = [pair(second),
-                   f"instruction: {first.plain} | action: {canonical(second.action)}",
-                   f"instruction: {second.plain} | action: {canonical(first.action)}"]
+                   f"instruction: {first.plain} | action: {shown(second.action)}",
+                   f"instruction: {second.plain} | action: {shown(first.action)}"]
         options, answer = shuffled_options(pair(first), crossed, rng)
         return {"prompt": prompt, "options": options, "answer": answer, "turn": first.turn,
                 "goal": goal.number}
@@ -280,7 +329,7 @@ QUESTION_KINDS: dict[str, QuestionKind] = {
     for k in (
         QuestionKind("next_action", "The next action, given the observation and a short "
                      "instruction.", 8, lambda p: list(p.operations), _next_action,
-                     lambda p, op, g: canonical(op.action or {})),
+                     lambda p, op, g: shown(op.action or {})),
         QuestionKind("goal_sequence", "The right sequence of operations for a medium goal.",
                      4, lambda p: list(p.goals), _goal_sequence, _sequence_from),
         QuestionKind("consistency", "The instruction/action pair consistent with a medium "

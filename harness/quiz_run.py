@@ -2,7 +2,10 @@
 
 The agent runs as it does in an episode (harness.agent_process with the episode's sandbox
 and bounds: scrubbed environment, memory limit, line limit, deadlines kept by the parent),
-and the question file (which holds the answer key) is hidden from it. A bad answer line
+and the question file (which holds the answer key) is hidden from it. Where each
+question's right option stands is drawn from a key the agent never sees (`arranged`):
+fresh for each run unless the operator gives one, and printed in the report once the
+agent has gone, so a run can be repeated. A bad answer line
 is counted wrong and named in the report; an answer to an earlier question that timed
 out is dropped; an agent that exits leaves the rest unanswered, counted wrong. Accuracy
 per kind carries a 95% Wilson interval (the suite's own).
@@ -10,6 +13,10 @@ per kind carries a 95% Wilson interval (the suite's own).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import random
+import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +53,42 @@ class Tally:
         """Count one question of a kind."""
         self.asked[kind] = self.asked.get(kind, 0) + 1
         self.right[kind] = self.right.get(kind, 0) + int(correct)
+
+
+def new_key() -> bytes:
+    """A fresh secret order key (16 random bytes)."""
+    return secrets.token_bytes(16)
+
+
+def _keyed(key: bytes, *parts: str) -> random.Random:
+    digest = hmac.new(key, "/".join(parts).encode("utf-8"), hashlib.sha256).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def arranged(questions: list[dict[str, Any]], key: bytes) -> list[dict[str, Any]]:
+    """The questions with their options in the order an agent is sent them under a key.
+
+    Kind by kind in file order, each block of four questions puts its right options at
+    the four places in an order drawn from the key, and each question's wrong options are
+    shuffled by the key: always picking one place scores a quarter (to within one
+    block's remainder), and neither the question file, its ids nor its text tells where
+    the right option is without the key.
+    """
+    out = list(questions)
+    for kind in QUESTION_KINDS:
+        where = [n for n, q in enumerate(questions) if q["kind"] == kind]
+        for start in range(0, len(where), 4):
+            block = where[start:start + 4]
+            places = [0, 1, 2, 3]
+            _keyed(key, kind, *(questions[n]["id"] for n in block)).shuffle(places)
+            for n, place in zip(block, places, strict=False):
+                q = questions[n]
+                right = q["options"][q["answer"]]
+                wrong = [o for i, o in enumerate(q["options"]) if i != q["answer"]]
+                _keyed(key, q["id"], "wrong").shuffle(wrong)
+                out[n] = {**q, "options": [*wrong[:place], right, *wrong[place:]],
+                          "answer": place}
+    return out
 
 
 def question_message(question: dict[str, Any], observation: bool) -> dict[str, Any]:
@@ -91,8 +134,12 @@ def _await_answer(proc: AgentProcess, question: dict[str, Any], earlier: set[str
 
 
 def ask(quiz: dict[str, Any], quiz_path: Path, command: str, settings: RunSettings,
-        log_path: Path, observation: bool = True) -> dict[str, Any]:
+        log_path: Path, observation: bool = True, key: bytes | None = None
+        ) -> dict[str, Any]:
     """Ask every question of a set, in file order, and score the answers.
+
+    The options are sent in the order `arranged` draws from `key` (a fresh one when
+    None); the report names the key.
 
     Raises:
         harness.agent_process.AgentLaunchError: The agent cannot be started, or the
@@ -102,6 +149,7 @@ def ask(quiz: dict[str, Any], quiz_path: Path, command: str, settings: RunSettin
     if settings.require_sandbox and not sandbox.bubblewrap:
         raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "
                                f"{sandbox.reason}")
+    key = new_key() if key is None else key
     tally = Tally()
     earlier: set[str] = set()
     end_by = time.monotonic() + settings.episode_timeout_s
@@ -110,7 +158,7 @@ def ask(quiz: dict[str, Any], quiz_path: Path, command: str, settings: RunSettin
                             env_passthrough=settings.env_passthrough,
                             max_line_bytes=settings.max_line_bytes, sandbox=sandbox) as proc:
         gone = False
-        for question in quiz["questions"]:
+        for question in arranged(quiz["questions"], key):
             choice: int | None = None
             problem: str | None = "not asked: the agent had exited"
             if not gone:
@@ -121,7 +169,7 @@ def ask(quiz: dict[str, Any], quiz_path: Path, command: str, settings: RunSettin
             if problem:
                 tally.problems.append(f"question {question['id']}: {problem}")
         isolation = proc.isolation
-    return report(tally, observation, isolation)
+    return {**report(tally, observation, isolation), "order_key": key.hex()}
 
 
 def _figures(right: int, asked: int) -> dict[str, Any]:
@@ -149,7 +197,8 @@ def markdown(result: dict[str, Any]) -> str:
         rows.append(f"| {name} | {f['right']} / {f['asked']} | {share} | "
                     f"{f['ci95'][0]:.3f} to {f['ci95'][1]:.3f} |")
     seen = "with" if result["observation"] else "without"
-    lines = [f"Asked {seen} observations.", "", *rows]
+    lines = [f"Asked {seen} observations; options in the order of key "
+             f"{result.get('order_key', '-')}.", "", *rows]
     if result["problems"]:
         lines += ["", "Problems:", *(f"- {p}" for p in result["problems"])]
     if result["problems_not_shown"]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import re
 import secrets
 import shutil
 from pathlib import Path
@@ -61,10 +62,20 @@ def pick_difficulty(level: Level, difficulty: str | None) -> str:
     return difficulty
 
 
+# What a run directory's name keeps; any other character (the `:` of a Doom mission's
+# id, `?`, `*`, a space) becomes `_`, so the name is valid on every file system.
+_UNPORTABLE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def run_name(level_id: str, difficulty: str, seed: int, stamp: str, token: str) -> str:
+    """A run directory's name: `LEVEL-DIFFICULTY-sSEED-STAMP-TOKEN`, portable characters only."""
+    return _UNPORTABLE.sub("_", f"{level_id}-{difficulty}-s{seed}-{stamp}-{token}")
+
+
 def new_run_dir(out_dir: Path, level: Level, difficulty: str, seed: int) -> Path:
-    """Create a fresh, uniquely named run directory under out_dir."""
+    """Create a fresh, uniquely named run directory under out_dir (see `run_name`)."""
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%S")
-    run_id = f"{level.id}-{difficulty}-s{seed}-{stamp}-{secrets.token_hex(3)}"
+    run_id = run_name(level.id, difficulty, seed, stamp, secrets.token_hex(3))
     path = Path(out_dir) / run_id
     path.mkdir(parents=True, exist_ok=False)
     return path

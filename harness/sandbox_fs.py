@@ -30,7 +30,9 @@ CHECKOUT = HARNESS_DIR.parent
 # finds it (beside the code in a checkout, inside `world` when installed from a wheel).
 HIDDEN_DATA = tuple(dict.fromkeys(
     (CHECKOUT / "harness", CHECKOUT / "world", SCHEMA_DIR, LEVELS_DIR)))
-AGENT_KIT = (HARNESS_DIR / "__init__.py", HARNESS_DIR / "agent_kit.py")
+# quiz_rules.py: the offline track's blind answerers, which agents/quiz_blind.py runs.
+AGENT_KIT = (HARNESS_DIR / "__init__.py", HARNESS_DIR / "agent_kit.py",
+             HARNESS_DIR / "quiz_rules.py")
 SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # What programs commonly read from /etc: the loader, names, time zone, TLS roots and
 # Debian's alternatives (many /usr/bin programs are links through /etc/alternatives).

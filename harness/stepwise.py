@@ -69,7 +69,9 @@ def reference_run(level_ref: str, difficulty: str, seed: int, cache: Path,
             pass
         shutil.rmtree(home, ignore_errors=True)  # stale or broken: made again
     if not REFERENCE_AGENT.is_file():
-        raise UsageError(f"the stepwise track needs the reference agent at {REFERENCE_AGENT}")
+        raise UsageError(f"the stepwise track needs the reference agent at {REFERENCE_AGENT}, "
+                         "which only a clone has: install it editable from the clone "
+                         "(pip install -e '.[rl]'), not as a copy (pip install '.[rl]')")
     scratch = cache / ".making" / f"{home.name}-{os.getpid()}"
     shutil.rmtree(scratch, ignore_errors=True)
     summary = runner.run(level_ref, f"{sys.executable} {REFERENCE_AGENT}",

@@ -7,6 +7,13 @@ well formed (known roles, every tool call answered by a tool message with its id
 stray tool messages). A request that breaks a rule is answered with a 400 and the
 problem is kept in `problems`, so a test can assert there were none.
 
+`Quirks` teach it what real servers were seen to do: llama-cpp-python's 500 for a null
+content, llama-server's 500 for tool-call arguments it cannot parse and its empty 500
+for tool_choice "required", vLLM's 400 for tool_choice "auto" without
+--enable-auto-tool-choice, a context size stated in a 400 `exceed_context_size_error`,
+and the served model's name at GET /v1/models. A reply can be cut off mid-body, and a
+request with `stream: true` is answered with server-sent events.
+
 Run it by hand to try the agent without a model: `python3 tests/fake_openai_server.py
 --port 8080` answers every request with a short wait.
 """
@@ -36,12 +43,89 @@ DEFAULT_USAGE = {
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted answer: a status, headers and a JSON (or raw) body."""
+    """One scripted answer: a status, headers and a JSON (or raw) body.
+
+    `cut_off` announces the whole body's length but sends half of it and hangs up.
+    """
 
     status: int = 200
     body: Any = None
     headers: Mapping[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
+    cut_off: bool = False
+
+
+@dataclass(frozen=True)
+class Quirks:
+    """Behaviours of real servers the fake can reproduce (all off by default)."""
+
+    models: tuple[str, ...] | None = None  # served at GET /v1/models, named in answers
+    null_content_500: bool = False  # llama-cpp-python: content must be a string
+    bad_arguments_500: bool = False  # llama-server: history arguments must be JSON
+    required_500: bool = False  # llama-server: tool_choice "required" assertion
+    auto_choice_400: bool = False  # vLLM without --enable-auto-tool-choice
+    n_ctx: int | None = None  # a context size, in tokens of about 4 characters
+
+
+def prompt_tokens(body: Mapping[str, Any]) -> int:
+    """The fake's token count of a request: its JSON's characters over four."""
+    return len(json.dumps(body)) // 4
+
+
+def quirk_reply(quirks: Quirks, body: Mapping[str, Any]) -> Reply | None:
+    """The error a real server with these quirks gives this request, or None."""
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    if quirks.null_content_500 and any("content" in m and m["content"] is None
+                                       for m in messages):
+        return Reply(500, {"error": {"code": 500, "type": "server_error", "message":
+                                     "1 validation error: messages.1.content: Input should "
+                                     "be a valid string"}})
+    if quirks.bad_arguments_500:
+        for m in messages:
+            for call in m.get("tool_calls") or ():
+                try:
+                    json.loads(call["function"]["arguments"])
+                except ValueError:
+                    return Reply(500, {"error": {
+                        "code": 500, "type": "server_error",
+                        "message": "Failed to parse tool call arguments as JSON"}})
+    if quirks.required_500 and body.get("tool_choice") == "required":
+        return Reply(500, b"")  # an assertion inside the server: no words at all
+    if quirks.auto_choice_400 and body.get("tool_choice") == "auto":
+        return Reply(400, {"object": "error", "type": "BadRequestError", "code": 400,
+                           "message": '"auto" tool choice requires --enable-auto-tool-choice'
+                           " and --tool-call-parser to be set"})
+    if quirks.n_ctx is not None and prompt_tokens(body) > quirks.n_ctx:
+        return Reply(400, {"error": {
+            "code": 400, "type": "exceed_context_size_error",
+            "message": "the request exceeds the available context size, try increasing it",
+            "n_prompt_tokens": prompt_tokens(body), "n_ctx": quirks.n_ctx}})
+    return None
+
+
+def event_stream(body: Mapping[str, Any]) -> bytes:
+    """A completion body sent as server-sent events, its text and arguments in pieces."""
+    choice = body["choices"][0]
+    message = choice["message"]
+    base = {k: body[k] for k in ("id", "object", "created", "model")}
+    chunks: list[dict[str, Any]] = [{"role": "assistant"}]
+    text = message.get("content") or ""
+    chunks += [{"content": text[i:i + 7]} for i in range(0, len(text), 7)]
+    for index, call in enumerate(message.get("tool_calls") or ()):
+        raw = call["function"]["arguments"]
+        chunks.append({"tool_calls": [{"index": index, "id": call["id"], "type": "function",
+                                       "function": {"name": call["function"]["name"],
+                                                    "arguments": ""}}]})
+        chunks += [{"tool_calls": [{"index": index, "function": {"arguments": raw[i:i + 5]}}]}
+                   for i in range(0, len(raw), 5)]
+    events = [{**base, "choices": [{"index": 0, "delta": d, "finish_reason": None}]}
+              for d in chunks]
+    events.append({**base, "choices": [{"index": 0, "delta": {},
+                                        "finish_reason": choice["finish_reason"]}]})
+    if body.get("usage"):
+        events.append({**base, "choices": [], "usage": body["usage"]})
+    lines = [f"data: {json.dumps(e)}\n\n" for e in events] + ["data: [DONE]\n\n"]
+    return "".join(lines).encode()
 
 
 _ids = itertools.count(1)
@@ -155,7 +239,9 @@ class FakeOpenAIServer:
         default: Callable[[dict[str, Any]], Reply] | None = None,
         api_key: str | None = None,
         port: int = 0,
+        quirks: Quirks | None = None,
     ) -> None:
+        self.quirks = quirks or Quirks()
         self.script = list(script or [])
         self.expected_tools = expected_tools
         self.default = default or (lambda _body: tool_call("wait", {"seconds": 1}))
@@ -214,13 +300,37 @@ class FakeOpenAIServer:
             problems.append("the body is not an object")
         with self._lock:
             self.requests.append(body)
+            quirk = quirk_reply(self.quirks, body) if isinstance(body, dict) else None
             if problems:
                 self.problems.extend(problems)
                 reply = Reply(400, {"error": {"message": "; ".join(problems)}})
+            elif quirk is not None:
+                reply = quirk
             else:
-                reply = self.script.pop(0) if self.script else self.default(body)
+                reply = self._served(self.script.pop(0) if self.script else self.default(body),
+                                     body)
             self.statuses.append(reply.status)
         return reply
+
+    def _served(self, reply: Reply, request: dict[str, Any]) -> Reply:
+        # Answers name the served model (the request's, unless quirks name one), count
+        # tokens as the context check does when it is on, and stream when asked to.
+        body = reply.body
+        if reply.status != 200 or not isinstance(body, dict) or "choices" not in body:
+            return reply
+        body = {**body, "model": (self.quirks.models or (request.get("model"),))[0]}
+        if self.quirks.n_ctx is not None and isinstance(body.get("usage"), dict):
+            body["usage"] = {**body["usage"], "prompt_tokens": prompt_tokens(request)}
+        if request.get("stream"):
+            return Reply(200, event_stream(body), {"Content-Type": "text/event-stream"},
+                         reply.delay_s, reply.cut_off)
+        return Reply(reply.status, body, reply.headers, reply.delay_s, reply.cut_off)
+
+    def models_reply(self) -> Reply:
+        """GET /v1/models: the served models, or 404 when the quirks name none."""
+        models = self.quirks.models
+        return Reply(404, {"error": {"message": "not found"}}) if models is None else Reply(
+            200, {"object": "list", "data": [{"id": m, "object": "model"} for m in models]})
 
     def _check_body(self, body: dict[str, Any]) -> list[str]:
         problems = []
@@ -244,18 +354,32 @@ def _handler_for(server: FakeOpenAIServer) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length") or 0)
             raw = self.rfile.read(length)
             headers = {k.lower(): v for k, v in self.headers.items()}
-            reply = server.answer(self.path, headers, raw)
+            self._send(server.answer(self.path, headers, raw))
+
+        def do_GET(self) -> None:
+            path = self.path.rstrip("/")
+            self._send(server.models_reply() if path == "/v1/models" else Reply(404, {}))
+
+        def _send(self, reply: Reply) -> None:
             if reply.delay_s:
                 time.sleep(reply.delay_s)  # a slow model, to exercise client timeouts
             data = reply.body if isinstance(reply.body, bytes) else json.dumps(
                 reply.body).encode()
             self.send_response(reply.status)
-            self.send_header("Content-Type", "application/json")
+            if not any(k.lower() == "content-type" for k in reply.headers):
+                self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             for key, value in reply.headers.items():
                 self.send_header(key, value)
             self.end_headers()
-            self.wfile.write(data)
+            if reply.cut_off:
+                # The length promised the whole body; half of it arrives, then the
+                # connection closes, as a proxy dropping a slow answer does.
+                self.wfile.write(data[: len(data) // 2])
+                self.close_connection = True
+                return
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.wfile.write(data)
 
         def log_message(self, format: str, *args: Any) -> None:
             pass  # Tests read `requests` and `problems`, not an access log.

@@ -274,7 +274,8 @@ def test_mount_plan_binds_agent_code_but_never_a_folder_holding_hidden_paths(
     assert not any(b == str(ROOT) or b.startswith(str(ROOT / "levels")) for b in bound)
     assert str(ROOT / "harness" / "episode.py") not in bound
     assert [b for b in bound if b.startswith(str(ROOT / "harness"))] == [
-        str(ROOT / "harness" / "__init__.py"), str(ROOT / "harness" / "agent_kit.py")]
+        str(ROOT / "harness" / "__init__.py"), str(ROOT / "harness" / "agent_kit.py"),
+        str(ROOT / "harness" / "quiz_rules.py")]
     assert args[args.index(str(workdir)) - 1] == "--bind"  # the only writable folder
     assert [b for b in bound if args[args.index(b) - 1] == "--bind"] == [str(workdir)]
 

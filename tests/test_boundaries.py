@@ -30,6 +30,8 @@ pytestmark = pytest.mark.xdist_group("boundaries")
 PACKAGES = ("world", "harness", "agents")
 FACE = "world.face"
 AGENT_KIT = "harness.agent_kit"
+# The kit's modules an agent may import (harness/sandbox_fs.py binds them in the sandbox).
+KIT = (AGENT_KIT, "harness.quiz_rules")
 # The LLM agent puts agents/ on its path and imports its parts as `llm.*`.
 ALIASES = {"llm": "agents.llm"}
 START_UP = re.compile(r"start-up", re.I)
@@ -168,7 +170,14 @@ def test_harness_names_no_world_module_but_the_face_in_strings() -> None:
 
 def test_agents_use_only_the_agent_kit() -> None:
     bad = [where(i) for i in all_imports() if i.source.startswith("agents.")
-           and i.target.split(".")[0] in ("world", "harness") and i.target != AGENT_KIT]
+           and i.target.split(".")[0] in ("world", "harness") and i.target not in KIT]
+    assert bad == []
+
+
+def test_the_agent_kit_imports_nothing_of_ours() -> None:
+    # The sandbox binds the kit's files alone: a kit module importing another of ours
+    # would fail inside it.
+    bad = [where(i) for i in all_imports() if i.source in KIT and ours(i.target)]
     assert bad == []
 
 

@@ -133,20 +133,23 @@ def test_request_carries_the_start_tools_unchanged_and_the_settings():
 
 
 def test_context_keeps_k_turns_and_folds_older_ones_into_a_summary():
-    ctx = Context("system", "mission", keep_turns=2, context_chars=100000, summary_chars=1000)
-    for i in range(1, 5):
+    ctx = Context("system", "mission", keep_turns=4, context_chars=100000, summary_chars=1000)
+    for i in range(1, 6):
         ctx.add(Turn(i, f"obs {i}", f"c{i}", "wait", {"seconds": i}, f"thinking {i}"))
         ctx.set_outcome("arrived")
-    messages, dropped = ctx.build("obs 5")
-    assert dropped.turns == (1, 2)
-    assert "turns 1-2 folded" in dropped.describe()
-    head = messages[1]["content"]
-    assert 'turn 1: wait {"seconds":1} -> arrived - thinking 1' in head
+    messages, dropped = ctx.build("obs 6")
+    # Folded in a block down to half of K, so the next turns keep the same prefix.
+    assert dropped.turns == (1, 2, 3)
+    assert "turns 1-3 folded" in dropped.describe()
+    last = messages[-1]["content"]
+    assert 'turn 1: wait {"seconds":1} -> arrived - thinking 1' in last
+    assert last.endswith("obs 6")
     assert "obs 1" not in json.dumps(messages)
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "tool",
                                              "assistant", "tool"]
+    assert messages[1]["content"] == "mission\n\nobs 4"
     assert check_messages(messages) == []
-    _, again = ctx.build("obs 5")
+    _, again = ctx.build("obs 6")
     assert not again
 
 
@@ -158,7 +161,7 @@ def test_character_budget_folds_turns_then_trims_the_summary():
     messages, dropped = ctx.build(big)
     assert sum(len(m.get("content") or "") for m in messages) <= 1000 + 200
     assert dropped.turns and dropped.summary_lines
-    assert "no longer listed" in messages[1]["content"]
+    assert "no longer listed" in messages[-1]["content"]
     assert check_messages(messages) == []
 
 
@@ -305,7 +308,9 @@ def test_a_malformed_call_is_repaired_within_the_turn():
     # Usage sums both requests.
     assert action["usage"]["input_tokens"] == 240 and action["usage"]["output_tokens"] == 60
     repair = server.requests[1]["messages"]
-    assert repair[-1]["role"] == "tool" and "could not be played" in repair[-1]["content"]
+    # Arguments that are not JSON go back as text, with the problem in a user message.
+    assert repair[-2] == {"role": "assistant", "content": "Let me wait. wait({seconds: two})"}
+    assert repair[-1]["role"] == "user" and "could not be played" in repair[-1]["content"]
 
 
 def test_the_fallback_is_played_after_bounded_repairs():
@@ -343,9 +348,12 @@ def test_history_answers_every_call_across_turns():
             player.decide(observation(turn, f"observation {turn}", result))
     assert server.problems == []
     last = server.requests[-1]["messages"]
-    assert "turn 1: wait" in last[1]["content"] and "-> arrived" in last[1]["content"]
-    assert last[-1] == {"role": "tool", "tool_call_id": last[-2]["tool_calls"][0]["id"],
-                        "content": "observation 4"}
+    # The summary rides with the current observation; the prefix stays the mission's.
+    assert last[1]["content"].endswith("observation 2")
+    assert last[-1]["role"] == "tool"
+    assert last[-1]["tool_call_id"] == last[-2]["tool_calls"][0]["id"]
+    assert "turn 1: wait" in last[-1]["content"] and "-> arrived" in last[-1]["content"]
+    assert last[-1]["content"].endswith("observation 4")
 
 
 def test_notes_are_trimmed_to_the_cap():
@@ -383,6 +391,8 @@ def test_the_agent_process_speaks_the_protocol(tmp_path):
     assert action["usage"]["cost_usd"] == pytest.approx((120 * 1 + 30 * 2) / 1e6)
     assert server.statuses == [429, 200] and server.problems == []
     assert "HTTP 429" in proc.stderr
+    # Failed requests count too: a run of failures no longer closes with "0 requests".
+    assert "2 requests sent, 1 answered" in proc.stderr
 
 
 def test_bad_configuration_exits_with_a_message():

@@ -1,13 +1,15 @@
 """Rebuild the shipped question set, quiz/questions.json.gz, from the reference agent's play.
 
 Plays every shipped level at every difficulty with seed 0 (`harness eval`), builds the
-questions from those records (`harness quiz build`) and checks every answer key against
-them (`harness quiz check`). The reference agent is deterministic and a record's play
+questions from those records (`harness quiz build`, which also fails when a blind
+answerer is off chance on some kind) and checks every answer key against them
+(`harness quiz check`). The reference agent is deterministic and a record's play
 hash leaves wall-clock figures out, so the rebuilt file is the same byte for byte.
 
 Usage:
     python3 tools/build_quiz.py                  # rewrite quiz/questions.json.gz
     python3 tools/build_quiz.py --runs DIR       # keep the records in DIR
+    python3 tools/build_quiz.py --records DIR    # build from a suite already played there
     python3 tools/build_quiz.py --check          # exit 1 when the shipped file differs
 """
 
@@ -35,6 +37,8 @@ def main() -> int:
     """Play, build, check; with --check compare with the shipped file instead of writing."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", help="folder for the records (default: a temporary one)")
+    parser.add_argument("--records", help="a suite folder already played by this script's "
+                        "eval (its episodes/); nothing is played again")
     parser.add_argument("--jobs", default="2", help="episodes played at once (default 2)")
     parser.add_argument("--check", action="store_true",
                         help="build aside and exit 1 when it differs from the shipped file")
@@ -43,8 +47,11 @@ def main() -> int:
         runs = Path(args.runs) if args.runs else Path(scratch) / "runs"
         out = Path(scratch) / QUIZ.name if args.check else QUIZ
         out.parent.mkdir(parents=True, exist_ok=True)
-        harness("eval", "--agent", AGENT, "--levels", "all", "--difficulties", "all",
-                "--seeds", "1", "--jobs", args.jobs, "--out", str(runs))
+        if args.records:
+            runs = Path(args.records)
+        else:
+            harness("eval", "--agent", AGENT, "--levels", "all", "--difficulties", "all",
+                    "--seeds", "1", "--jobs", args.jobs, "--out", str(runs))
         harness("quiz", "build", str(runs / "episodes"), "--out", str(out))
         harness("quiz", "check", str(out), str(runs / "episodes"))
         if args.check and out.read_bytes() != QUIZ.read_bytes():

@@ -1,14 +1,17 @@
 """A chat-completions client over the standard library, with bounded retries.
 
-Only urllib is used so the agent runs wherever Python does. Retryable failures (429,
-5xx, timeouts, refused or reset connections) are retried with exponential backoff,
-honouring the server's Retry-After; anything else fails at once. The caller decides
-what to play when a request finally fails.
+Only urllib is used so the agent runs wherever Python does. Each failure is classified
+(llm.errors): transient ones (429, most 5xx, timeouts, refused or reset connections, a
+body cut off mid-way) are retried with exponential backoff, honouring the server's
+Retry-After; the others fail at once with their verdict, so the caller can shrink the
+request, drop the repair messages or stop sending `tool_choice` instead of repeating
+what cannot succeed. Streamed answers (`stream: true`) are folded into one response.
 """
 
 from __future__ import annotations
 
 import email.utils
+import http.client
 import json
 import logging
 import time
@@ -18,16 +21,24 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from llm.errors import GIVE_UP, RETRY, Verdict, classify
+from llm.stream import fold_stream, is_event_stream
+
 log = logging.getLogger("llm_agent")
 
-# Status codes worth another try: rate limiting and server-side trouble.
-RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+# A retry is started only when at least this many seconds of the turn remain: a request
+# with less time than that would be cut off before a CPU-bound server answers anything.
+MIN_REQUEST_S = 2.0
 # Bound on how much of an error body goes into logs and messages.
 _ERROR_BODY_CHARS = 500
 
 
 class ChatError(Exception):
     """A request failed for good (not retryable, or out of retries)."""
+
+    def __init__(self, message: str, verdict: Verdict | None = None) -> None:
+        super().__init__(message)
+        self.verdict = verdict or Verdict(GIVE_UP, message)
 
 
 @dataclass(frozen=True)
@@ -91,18 +102,20 @@ class Transport(Protocol):
 def urllib_transport(
     url: str, body: bytes, headers: Mapping[str, str], timeout_s: float
 ) -> tuple[int, Mapping[str, str], bytes]:
-    """POST with urllib; HTTP error statuses are returned, not raised.
+    """POST (GET when `body` is empty) with urllib; HTTP error statuses are returned.
 
     Args:
         url: Full URL.
-        body: Request body.
+        body: Request body; b"" sends a GET.
         headers: Request headers.
         timeout_s: Socket timeout in seconds.
 
     Returns:
         Status code, response headers and body.
     """
-    request = urllib.request.Request(url, data=body, headers=dict(headers), method="POST")
+    method = "POST" if body else "GET"
+    request = urllib.request.Request(url, data=body or None, headers=dict(headers),
+                                     method=method)
     try:
         with urllib.request.urlopen(request, timeout=timeout_s) as response:
             return response.status, dict(response.headers.items()), response.read()
@@ -123,16 +136,19 @@ class ChatClient:
         transport: Transport = urllib_transport,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        self.url = base_url.rstrip("/") + "/chat/completions"
+        self.base_url = base_url.rstrip("/")
+        self.url = self.base_url + "/chat/completions"
         self.api_key = api_key
         self.timeout_s = timeout_s
         self.policy = policy
         self.transport = transport
         self.sleep = sleep
         self.retried = 0
+        self.attempts = 0
 
     def _headers(self) -> dict[str, str]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        headers = {"Content-Type": "application/json",
+                   "Accept": "application/json, text/event-stream"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         return headers
@@ -160,45 +176,75 @@ class ChatClient:
                 timeout = min(timeout, deadline - time.monotonic())
                 if timeout <= 0:
                     raise ChatError("no time left in this turn for a request")
+            self.attempts += 1
             failure, retry_after = self._attempt(data, timeout)
             if isinstance(failure, dict):
                 return failure
-            if failure.retryable is False or attempt >= self.policy.retries:
-                raise ChatError(failure.message)
+            if failure.verdict.action != RETRY or attempt >= self.policy.retries:
+                raise ChatError(failure.message, failure.verdict)
             wait = self.policy.delay(attempt, retry_after)
-            if deadline is not None and time.monotonic() + wait >= deadline:
-                raise ChatError(f"{failure.message} (no time left for a retry)")
+            if deadline is not None:
+                # Wait less rather than give up while the turn still has time for a try.
+                left = deadline - time.monotonic() - MIN_REQUEST_S
+                if left <= 0:
+                    raise ChatError(f"{failure.message} (no time left for a retry)",
+                                    failure.verdict)
+                wait = min(wait, left)
             log.warning("request failed: %s; retry %d in %.2fs", failure.message,
                         attempt + 1, wait)
             self.sleep(wait)
             attempt += 1
             self.retried += 1
 
+    def models(self, timeout_s: float) -> list[str]:
+        """The model ids the server lists at /models (empty when it lists none or fails).
+
+        Args:
+            timeout_s: Seconds allowed for the one request (no retries).
+
+        Returns:
+            The ids in the server's order.
+        """
+        try:
+            status, _headers, raw = self.transport(self.base_url + "/models", b"",
+                                                   self._headers(), timeout_s)
+            decoded = json.loads(raw) if status == 200 else None
+        except (OSError, http.client.HTTPException, ValueError):
+            return []
+        items = decoded.get("data") if isinstance(decoded, dict) else None
+        return [str(m["id"]) for m in items or () if isinstance(m, dict) and m.get("id")]
+
     def _attempt(self, data: bytes, timeout: float) -> tuple[Any, float | None]:
+        transient = Verdict(RETRY, "transient")
         try:
             status, headers, raw = self.transport(self.url, data, self._headers(), timeout)
         except TimeoutError:
-            return _Failure(f"no answer within {timeout:.3g}s", True), None
+            return _Failure(f"no answer within {timeout:.3g}s", transient), None
         except (urllib.error.URLError, ConnectionError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
-            return _Failure(f"network error: {reason}", True), None
+            return _Failure(f"network error: {reason}", transient), None
+        except http.client.HTTPException as exc:
+            # IncompleteRead and its kin: the body was cut off in transit.
+            return _Failure(f"the answer was cut off: {exc!r}"[:200], transient), None
         lowered = {k.lower(): v for k, v in headers.items()}
         if status != 200:
             text = raw[:_ERROR_BODY_CHARS].decode("utf-8", "replace")
             retry_after = parse_retry_after(lowered.get("retry-after"))
-            return _Failure(f"HTTP {status}: {text}", status in RETRY_STATUSES), retry_after
+            verdict = classify(status, text)
+            return _Failure(f"HTTP {status}: {text or '(empty body)'}", verdict), retry_after
         try:
-            decoded = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            decoded = fold_stream(raw) if is_event_stream(headers, raw) else json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
             # A truncated body from an overloaded proxy is worth one more try.
-            return _Failure(f"response is not JSON: {exc}", True), None
+            return _Failure(f"response is not JSON: {exc}", transient), None
         if not isinstance(decoded, dict) or not decoded.get("choices"):
             text = raw[:_ERROR_BODY_CHARS].decode("utf-8", "replace")
-            return _Failure(f"response has no choices: {text}", False), None
+            return _Failure(f"response has no choices: {text}",
+                            Verdict(GIVE_UP, "no choices")), None
         return decoded, None
 
 
 @dataclass(frozen=True)
 class _Failure:
     message: str
-    retryable: bool
+    verdict: Verdict

@@ -67,7 +67,12 @@ SETTINGS: tuple[Setting, ...] = (
             "Request field carrying the cap: max_tokens, or max_completion_tokens for "
             "servers that want it."),
     Setting("tool_choice", "--tool-choice", "LLM_TOOL_CHOICE", str, "auto",
-            "tool_choice sent with requests: auto, required, or omit to leave it out."),
+            "tool_choice sent with requests: auto, required, or omit to leave it out. "
+            "Some servers accept required without enforcing it (llama.cpp's server) or "
+            "fail on it; the agent then says so in its log and notes, and stops sending "
+            "tool_choice after an error about it."),
+    Setting("stream", "--stream", "LLM_STREAM", int, 0,
+            "1 asks for streamed answers (stream: true, server-sent events); 0 does not."),
     Setting("timeout_s", "--timeout", "LLM_TIMEOUT_S", float, 120.0,
             "Wall-clock seconds allowed for one HTTP request."),
     Setting("retries", "--retries", "LLM_RETRIES", int, 4,
@@ -119,6 +124,7 @@ class Config:
     max_output_tokens: int | None
     max_tokens_param: str
     tool_choice: str | None
+    stream: bool
     timeout_s: float
     retries: int
     backoff_s: float
@@ -251,6 +257,7 @@ def load_config(
         max_output_tokens=values["max_output_tokens"] or None,
         max_tokens_param=values["max_tokens_param"],
         tool_choice=None if values["tool_choice"] == "omit" else values["tool_choice"],
+        stream=bool(values["stream"]),
         timeout_s=values["timeout_s"],
         retries=values["retries"],
         backoff_s=max(0.0, values["backoff_s"]),

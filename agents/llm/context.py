@@ -1,13 +1,20 @@
-"""What the model is sent each turn: the mission, a rolling summary and recent turns.
+"""What the model is sent each turn: the mission, recent turns and a rolling summary.
 
-The head of the context (system prompt and mission brief) never changes. Past turns
-are kept verbatim up to a count and a character budget; older ones are folded into a
-one-line-per-turn summary, itself capped, so a long episode costs a bounded number of
-characters per request. Every fold is reported so the caller can log it.
+The layout keeps a stable prefix for the servers' prompt caches: the system prompt,
+then the first user message opening with the mission brief, then past turns in order.
+The rolling summary of folded turns rides in the last message, beside the current
+observation, so it never sits in front of the turns that follow it. Past turns are kept
+verbatim up to a count; beyond it they are folded in a block (down to half the count,
+or to three quarters of the character budget when that overflowed), so the prefix
+changes once every few turns rather than at every turn. The character
+budget counts the whole request: messages, and the tool definitions and per-message
+overhead the caller reserves. Every fold is reported so the caller can log it.
 
 Each kept turn is an observation followed by the model's tool call. The observation
 after a call is sent as that call's tool result, so every call id is answered and the
-message list stays well formed for strict servers.
+message list stays well formed for strict servers. A turn the agent played itself (the
+fallback) carries no words of the model's: its call goes out with empty text, and the
+tool result that follows says the agent played it.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ from typing import Any
 # How much of a turn's notes survive into its summary line.
 _SUMMARY_NOTE_CHARS = 160
 _SUMMARY_HEADER = "Summary of earlier turns (oldest first):"
+# Share of the character budget a request is folded down to once it overflows.
+_REFILL_SHARE = 0.75
+FALLBACK_NOTE = "(No usable answer came at that turn, so the agent played this action itself.)"
 
 
 @dataclass(frozen=True)
@@ -32,11 +42,14 @@ class Turn:
     arguments: dict[str, Any]
     text: str
     outcome: str = ""
+    fallback: bool = False
 
     def summary_line(self) -> str:
         """One line saying what was done at this turn, how it ended and why."""
         args = json.dumps(self.arguments, sort_keys=True, separators=(",", ":"))
         line = f"turn {self.index}: {self.name} {args}"
+        if self.fallback:
+            line += " (played by the agent: no usable answer)"
         if self.outcome:
             line += f" -> {self.outcome}"
         note = " ".join(self.text.split())
@@ -80,7 +93,7 @@ def message_chars(message: dict[str, Any]) -> int:
     return size
 
 
-def assistant_message(text: str | None, call_id: str, name: str, arguments: Any) -> dict:
+def assistant_message(text: str | None, call_id: str, name: str, arguments: Any) -> dict[str, Any]:
     """An assistant message carrying exactly one tool call.
 
     Args:
@@ -95,7 +108,8 @@ def assistant_message(text: str | None, call_id: str, name: str, arguments: Any)
     raw = arguments if isinstance(arguments, str) else json.dumps(arguments, sort_keys=True)
     return {
         "role": "assistant",
-        "content": text or None,
+        # Never null: llama-cpp-python answers 500 "Input should be a valid string".
+        "content": text or "",
         "tool_calls": [
             {"id": call_id, "type": "function", "function": {"name": name, "arguments": raw}}
         ],
@@ -114,6 +128,7 @@ class Context:
     turns: list[Turn] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
     summary_omitted: int = 0
+    reserve_chars: int = 0
 
     def add(self, turn: Turn) -> None:
         """Remember a turn whose action was just sent."""
@@ -134,12 +149,18 @@ class Context:
             The messages, and what had to be folded away to fit the budgets.
         """
         folded: list[int] = []
-        while len(self.turns) > self.keep_turns:
-            folded.append(self._fold_oldest())
+        if len(self.turns) > self.keep_turns:
+            # Fold a block, not one turn: the request's prefix then stays the same (and
+            # cached) for the next keep_turns/2 turns.
+            while len(self.turns) > self.keep_turns // 2:
+                folded.append(self._fold_oldest())
         messages = self._render(observation)
-        while self.turns and _total(messages) > self.context_chars:
-            folded.append(self._fold_oldest())
-            messages = self._render(observation)
+        if self.request_chars(messages) > self.context_chars:
+            # Over budget: fold to well under it, so the next turns fit without a fold.
+            target = int(self.context_chars * _REFILL_SHARE)
+            while self.turns and self.request_chars(messages) > target:
+                folded.append(self._fold_oldest())
+                messages = self._render(observation)
         lines_before = self.summary_omitted
         self._cap_summary(observation)
         if self.summary_omitted != lines_before:
@@ -157,38 +178,50 @@ class Context:
         def too_big() -> bool:
             return bool(self.summary) and (
                 len("\n".join(self.summary)) > self.summary_chars
-                or _total(self._render(observation)) > self.context_chars
+                or self.request_chars(self._render(observation)) > self.context_chars
             )
 
         while too_big():
             self.summary.pop(0)
             self.summary_omitted += 1
 
-    def _head(self) -> str:
+    def request_chars(self, messages: list[dict[str, Any]]) -> int:
+        """Characters of a whole request: its messages and the reserved overhead."""
+        return _total(messages) + self.reserve_chars
+
+    def fits(self, messages: list[dict[str, Any]]) -> bool:
+        """Whether a built request is within the character budget."""
+        return self.request_chars(messages) <= self.context_chars
+
+    def _summary_block(self) -> str:
         if not self.summary and not self.summary_omitted:
-            return self.mission
-        lines = [self.mission, "", _SUMMARY_HEADER]
+            return ""
+        lines = [_SUMMARY_HEADER]
         if self.summary_omitted:
             lines.append(f"({self.summary_omitted} earlier turns no longer listed)")
         return "\n".join(lines + self.summary)
 
     def _render(self, observation: str) -> list[dict[str, Any]]:
-        # The head opens the first user message rather than standing alone, since some
-        # chat templates reject two user messages in a row.
+        # The mission opens the first user message rather than standing alone, since
+        # some chat templates reject two user messages in a row.
         messages: list[dict[str, Any]] = [{"role": "system", "content": self.system}]
-        pending: str | None = None
+        previous: Turn | None = None
         for turn in self.turns:
-            messages.append(self._observation_message(turn.observation, pending))
-            messages.append(assistant_message(turn.text, turn.call_id, turn.name,
-                                              turn.arguments))
-            pending = turn.call_id
-        messages.append(self._observation_message(observation, pending))
+            messages.append(self._observation_message(turn.observation, previous))
+            messages.append(assistant_message("" if turn.fallback else turn.text,
+                                              turn.call_id, turn.name, turn.arguments))
+            previous = turn
+        summary = self._summary_block()
+        current = f"{summary}\n\nNow:\n{observation}" if summary else observation
+        messages.append(self._observation_message(current, previous))
         return messages
 
-    def _observation_message(self, text: str, answers_call: str | None) -> dict[str, Any]:
-        if answers_call is None:
-            return {"role": "user", "content": f"{self._head()}\n\n{text}"}
-        return {"role": "tool", "tool_call_id": answers_call, "content": text}
+    def _observation_message(self, text: str, after: Turn | None) -> dict[str, Any]:
+        if after is None:
+            return {"role": "user", "content": f"{self.mission}\n\n{text}"}
+        if after.fallback:
+            text = f"{FALLBACK_NOTE}\n\n{text}"
+        return {"role": "tool", "tool_call_id": after.call_id, "content": text}
 
 
 def _total(messages: list[dict[str, Any]]) -> int:

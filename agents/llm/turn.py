@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ class Call:
     call_id: str
     name: str
     raw_arguments: Any
+    from_text: bool = False
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,10 @@ class Answer:
         call_id: The id of the call that was played.
         problem: Why nothing is playable, or None.
         remarks: Things worth recording even when playable (extra calls ignored, ...).
+        history_text: The words kept in the history beside the call: the text without
+            a call read from it, so the call is not stored twice.
+        reasoning: The server's separate reasoning field (`reasoning_content`, or
+            vLLM's `reasoning`), when it sent one.
     """
 
     text: str
@@ -47,6 +53,8 @@ class Answer:
     call_id: str | None = None
     problem: str | None = None
     remarks: tuple[str, ...] = field(default=())
+    history_text: str = ""
+    reasoning: str = ""
 
 
 def _reject_constant(token: str) -> Any:
@@ -133,19 +141,33 @@ def _calls(message: Mapping[str, Any], turn: int) -> tuple[Call, ...]:
     return tuple(calls)
 
 
-def _call_in_text(text: str, turn: int) -> Call | None:
+_FENCE = re.compile(r"```[a-zA-Z]*")
+
+
+def _call_in_text(text: str, turn: int) -> tuple[Call, str] | None:
     # Models served without a tool-call parser often write the call as JSON in
-    # their text; accept the first object that looks like one.
+    # their text; accept the first object that looks like one. The rest of the text
+    # (fences dropped) is what the history keeps, so the call is not stored twice.
     decoder = json.JSONDecoder()
     for start in (i for i, ch in enumerate(text) if ch == "{"):
         try:
-            value, _end = decoder.raw_decode(text, start)
+            value, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError:
             continue
         if isinstance(value, dict) and isinstance(value.get("name"), str):
             args = value.get("arguments", value.get("parameters", {}))
-            return Call(f"call_{turn}_text", value["name"], args)
+            rest = _FENCE.sub("", text[:start] + " " + text[end:])
+            call = Call(f"call_{turn}_text", value["name"], args, from_text=True)
+            return call, " ".join(rest.split())
     return None
+
+
+def _reasoning(message: Mapping[str, Any]) -> str:
+    for key in ("reasoning_content", "reasoning"):
+        value = message.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
 
 
 def read_answer(response: Mapping[str, Any], tools: ToolBox, turn: int) -> Answer:
@@ -165,13 +187,17 @@ def read_answer(response: Mapping[str, Any], tools: ToolBox, turn: int) -> Answe
     text = text if isinstance(text, str) else json.dumps(text)
     calls = _calls(message, turn)
     remarks: list[str] = []
+    kept = text
+    reasoning = _reasoning(message)
     if not calls:
         found = _call_in_text(text, turn) if text else None
         if found is None:
             reason = choice.get("finish_reason")
             cut = " (the answer was cut off at the output limit)" if reason == "length" else ""
-            return Answer(text, calls, problem=f"the answer contains no tool call{cut}")
-        calls = (found,)
+            return Answer(text, calls, problem=f"the answer contains no tool call{cut}",
+                          history_text=text, reasoning=reasoning)
+        calls = (found[0],)
+        kept = found[1]
         remarks.append("tool call read from the text")
     if len(calls) > 1:
         remarks.append(f"{len(calls) - 1} extra tool calls ignored")
@@ -183,9 +209,13 @@ def read_answer(response: Mapping[str, Any], tools: ToolBox, turn: int) -> Answe
         except ValueError as exc:
             problems.append(f"{call.name or 'the tool call'}: {exc}")
             continue
+        # Strict-mode tools (and some models) fill optional arguments with null; the
+        # action schema leaves them out instead, and a null required one stays missing.
+        arguments = {k: v for k, v in arguments.items() if v is not None}
         problem = tools.check(call.name, arguments)
         if problem is None:
             return Answer(text, calls, call.name, arguments, call.call_id, None,
-                          (*remarks, *problems))
+                          (*remarks, *problems), kept, reasoning)
         problems.append(problem)
-    return Answer(text, calls, problem="; ".join(problems))
+    return Answer(text, calls, problem="; ".join(problems), history_text=kept,
+                  reasoning=reasoning)

@@ -9,16 +9,37 @@ Needs the optional extra `rl` (gymnasium). See docs/rl.md.
 from __future__ import annotations
 
 import importlib.util
+from dataclasses import dataclass
 
 # Without Gymnasium (the optional extra `rl`) the declarations (tables, reward) still import.
 HAVE_GYMNASIUM = importlib.util.find_spec("gymnasium") is not None
 if HAVE_GYMNASIUM:
     import gymnasium as gym
 
-ENV_IDS = {
-    "MissionHarness/Macro-v0": "harness.rl.macro_env:MacroEnv",
-    "MissionHarness/Raw-v0": "harness.rl.raw_env:RawEnv",
-}
+
+
+@dataclass(frozen=True)
+class EnvEntry:
+    """One registered environment id: where it lives and what a step and an action are."""
+
+    env_id: str
+    entry_point: str
+    step: str
+    action: str
+    levels: str
+
+
+# Every env id, declared once: registration and docs/rl.md's registry table read it.
+ENVS: tuple[EnvEntry, ...] = (
+    EnvEntry("MissionHarness/Macro-v0", "harness.rl.macro_env:MacroEnv",
+             "one macro action (one turn of `harness run`)",
+             "`Discrete`, masked (`action_masks()`)",
+             "any shipped, file or generated level; Doom missions refused"),
+    EnvEntry("MissionHarness/Raw-v0", "harness.rl.raw_env:RawEnv",
+             "`frame_skip` ticks of controller input", "`MultiDiscrete`",
+             "any shipped, file or generated level; Doom missions refused"),
+)
+ENV_IDS = {e.env_id: e.entry_point for e in ENVS}
 
 
 def register_envs() -> None:

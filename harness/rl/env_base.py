@@ -3,12 +3,15 @@
 An environment plays the same `Game` as `harness run` (`harness.game.world_game`) in
 the same process; an episode ends by the same rules (`harness.outcome`): the mission's
 end is `terminated`, a decision or game-time budget is `truncated`, and too many
-refused actions in a row end it as `protocol_error` (terminated).
+refused actions in a row end it as `protocol_error` (terminated). Doom missions are
+refused at construction: their world is not the one these environments drive.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import numbers
+import os
+from functools import lru_cache
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -18,54 +21,113 @@ from harness import outcome as endings
 from harness.game import world_game
 from harness.outcome import Ending
 from harness.protocol import OUTCOMES
+from harness.rl.render import check_render_mode, close_window, render_modes, show, top_down
 from harness.rl.reward import Figures, RewardSpec, reward_spec
 from harness.rl.views import text_view
 from harness.runner import UsageError, pick_difficulty, resolve_level
 from harness.settings import RunSettings
-from world.face import Level, MissionReport, WorldSession, seconds_to_ticks
+from world.face import Level, MissionReport, WorldSession, is_doom, seconds_to_ticks
 
 # Seeds drawn when reset() is given none stay in the range `harness run --seed` takes.
 SEED_RANGE = 2**31
+# Levels kept loaded per process, least recently used dropped first: a generated
+# level (a maze of 30 rooms is about 1.4 MiB with its navmesh) is made again when
+# asked after it was dropped, identically, since generation is seeded.
+LEVEL_CACHE_SIZE = 8
+# The keys `reset(options=...)` honours.
+RESET_OPTIONS = ("level", "difficulty", "seed")
+DOOM_REFUSAL = ("Doom missions are not available in the Gymnasium environments yet; play "
+                "them with `harness run {ref}`")
 
 
-@cache
+@lru_cache(maxsize=LEVEL_CACHE_SIZE)
 def load_level(ref: str) -> Level:
-    """A level by id or path, checked as `harness run` checks it (once per process).
+    """A level by id, path or generated name, checked as `harness run` checks it.
+
+    The last `LEVEL_CACHE_SIZE` levels asked for stay loaded.
 
     Raises:
-        ValueError: No such level, or one that does not pass the checks (their messages).
+        ValueError: No such level, one that does not pass the checks (their messages),
+            or a Doom mission.
     """
+    if is_doom(ref):
+        raise ValueError(f"level: {DOOM_REFUSAL.format(ref=ref)}")
     try:
-        return resolve_level(ref)[0]
+        level = resolve_level(ref)[0]
     except UsageError as exc:
         raise ValueError(f"level: {exc}") from None
+    if not isinstance(level, Level):  # a Doom mission file given by its path
+        raise ValueError(f"level: {DOOM_REFUSAL.format(ref=ref)}")
+    return level
 
 
 class MissionEnv(gym.Env):
     """The common part of the Macro and Raw environments (not registered itself)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 30}
+    # The class lists every mode, so `gym.make(render_mode="human")` reaches the
+    # constructor (which refuses it clearly without a display) instead of Gymnasium's
+    # pygame wrapper; an instance lists the modes served here (Gymnasium's checker
+    # tries each).
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array", "human"],
+                                          "render_fps": 30}
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
                  reward: str | dict | RewardSpec = "score", render_mode: str | None = None
                  ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode: {render_mode!r} is not offered; allowed: None, "
-                             f"{', '.join(self.metadata['render_modes'])}")
-        self.level = load_level(level)
-        try:
-            self.difficulty = pick_difficulty(self.level, difficulty)
-        except UsageError as exc:
-            raise ValueError(f"difficulty: {exc}") from None
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.metadata = {**type(self).metadata, "render_modes": render_modes()}
+        self._viewer: Any = None
+        self._set_level(level, difficulty)
         self.reward_spec = reward_spec(reward)
-        self.render_mode = render_mode
         self.settings = RunSettings()
-        self.max_ticks = seconds_to_ticks(self.level.budgets.max_game_seconds)
         self.game: WorldSession | None = None
         self.seed_used: int | None = None
 
+    def _set_level(self, level: Any, difficulty: str | None) -> None:
+        if isinstance(level, os.PathLike):
+            level = os.fspath(level)
+        if not isinstance(level, str):
+            raise ValueError(f"level: expected a level id, path or generated name, got "
+                             f"{type(level).__name__}")
+        loaded = load_level(level)
+        try:
+            chosen = pick_difficulty(loaded, difficulty)
+        except UsageError as exc:
+            raise ValueError(f"difficulty: {exc}") from None
+        self.level, self.difficulty, self._level_ref = loaded, chosen, level
+        self.max_ticks = seconds_to_ticks(loaded.budgets.max_game_seconds)
+
+    def _options(self, seed: int | None, options: dict[str, Any] | None) -> int | None:
+        """Apply reset options (level, difficulty, seed); the seed to play."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(RESET_OPTIONS))
+        if unknown:
+            raise ValueError(f"reset options: unknown key(s) {unknown}; allowed: "
+                             f"{', '.join(RESET_OPTIONS)}")
+        if "seed" in options:
+            if seed is not None and seed != options["seed"]:
+                raise ValueError(f"reset: seed={seed} and options['seed']={options['seed']} "
+                                 "differ; give one")
+            seed = options["seed"]
+            if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
+                raise ValueError(f"reset options: seed must be an integer 0 or more, got "
+                                 f"{seed!r}")
+            seed = int(seed)
+        if "level" in options or "difficulty" in options:
+            # Later resets keep the new level; a new level without a difficulty plays its
+            # middle one, a difficulty alone applies to the level being played.
+            level = options.get("level", self._level_ref)
+            kept = None if "level" in options else self.difficulty
+            self._set_level(level, options.get("difficulty", kept))
+        return seed
+
+    def _budget_steps(self) -> int:
+        """Steps the budgets allow an episode at most (the decision budget by default)."""
+        return self.level.budgets.max_decisions
+
     # ---- episode life -------------------------------------------------------------------
-    def _new_episode(self, seed: int | None) -> None:
+    def _new_episode(self, seed: int | None, options: dict[str, Any] | None = None) -> None:
+        seed = self._options(seed, options)
         super().reset(seed=seed)
         # A given seed is the episode seed, so reset(seed=s) plays `harness run --seed s`.
         episode_seed = int(seed) if seed is not None else int(
@@ -85,7 +147,10 @@ class MissionEnv(gym.Env):
         return game
 
     def _report(self) -> MissionReport:
-        return self.game.report()  # type: ignore[union-attr]
+        # During the episode the player's figures: distance counts only toward places
+        # it has located (issue 34), so neither reward nor observation is a hot/cold
+        # signal for the unseen.
+        return self.game.perceived_report()  # type: ignore[union-attr]
 
     def _judge(self) -> tuple[float, bool, bool, dict[str, Any]]:
         """After a step: (reward, terminated, truncated, info about the ending)."""
@@ -95,7 +160,16 @@ class MissionEnv(gym.Env):
         self.figures = Figures.of(self.report_now)
         ending = self._ending()
         self.ending = ending
-        reward = self.reward_spec(before, self.figures, ending is not None, self.steps)
+        if ending is not None:
+            # The last step pays up to the judge's figures: the summed `score` reward
+            # is the episode's final score, the figure `harness run` reports.
+            self.figures = Figures.of(self.game.report())  # type: ignore[union-attr]
+        # An episode ended by refused actions forfeits the rest of its step budget: the
+        # step penalty is charged for it, so that way out never costs less than playing.
+        forfeit = (max(0, self._budget_steps() - self.steps)
+                   if ending is not None and ending.outcome == "protocol_error" else 0)
+        reward = self.reward_spec(before, self.figures, ending is not None, self.steps,
+                                  forfeit)
         info: dict[str, Any] = {"tick": self.game.tick, "score": self.figures.score,
                                 "progress": self.figures.progress}
         if ending is None:
@@ -128,11 +202,27 @@ class MissionEnv(gym.Env):
             raise RuntimeError("state_hash() before reset()")
         return self.game.state_hash()
 
-    def render(self) -> str | None:
-        """The text view (render_mode "ansi"), as the JSON-lines agent reads it."""
-        if self.render_mode != "ansi" or self.game is None:
+    def render(self) -> str | np.ndarray | None:
+        """The frame of the render mode; None without one or before reset().
+
+        "ansi": the text view the JSON-lines agent reads; "rgb_array": a top-down image
+        of what the player knows (`harness.rl.render`); "human": that image in a window.
+        """
+        if self.render_mode is None or self.game is None:
             return None
-        return self._text_view()
+        if self.render_mode == "ansi":
+            return self._text_view()
+        frame = top_down(self.game, getattr(self, "scan_spec", None))
+        if self.render_mode == "human":
+            self._viewer = show(frame, self._viewer)
+            return None
+        return frame
+
+    def close(self) -> None:
+        """Close the window of render mode "human", if one is open."""
+        if self._viewer is not None:
+            close_window(self._viewer)
+            self._viewer = None
 
     def _text_view(self) -> str:
         return text_view(self)

@@ -169,14 +169,24 @@ REFUSED: MappingProxyType[str, Rule] = MappingProxyType({
 })
 
 
+# What a mask allows once the player is down (the episode has ended): a vector copy's
+# mask is read before its next step resets it, so it must never be all zero.
+ALLOWED_WHEN_DOWN = "wait"
+
+
 def mask(rows: dict[str, list[dict[str, Any]]], view: dict[str, Any]) -> list[bool]:
-    """Whether each choice is allowed now: its slots are filled and no rule refuses it."""
+    """Whether each choice is allowed now: its slots are filled and no rule refuses it.
+
+    Once the player is down only the `ALLOWED_WHEN_DOWN` choices are, so a mask always
+    allows at least one choice.
+    """
+    if not (view.get("player") or {}).get("alive", True):
+        return [choice.action == ALLOWED_WHEN_DOWN for choice in choices()]
     out: list[bool] = []
-    alive = bool((view.get("player") or {}).get("alive", True))
     for choice in choices():
         filled = [(f, rows[f][i]) for f, i in choice.slots
                   if f not in _VALUE_FAMILIES and i < len(rows[f])]
         full = len(filled) == sum(1 for f, _ in choice.slots if f not in _VALUE_FAMILIES)
         rule = REFUSED.get(choice.action)
-        out.append(alive and full and not (rule is not None and rule(view, filled)))
+        out.append(full and not (rule is not None and rule(view, filled)))
     return out

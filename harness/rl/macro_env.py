@@ -61,8 +61,11 @@ class MacroEnv(MissionEnv):
         self.turn_state = TurnState()
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Start an episode; `seed` is the episode seed of `harness run --seed`."""
-        self._new_episode(seed)
+        """Start an episode; `seed` is the episode seed of `harness run --seed`.
+
+        `options` may name a new `level`, `difficulty` or the `seed` (docs/rl.md).
+        """
+        self._new_episode(seed, options)
         self.turn_state = TurnState()
         return self._observe({})
 

@@ -53,8 +53,11 @@ class RawEnv(MissionEnv):
                                self.scan_spec)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Start an episode; `seed` is the episode seed of `harness run --seed`."""
-        self._new_episode(seed)
+        """Start an episode; `seed` is the episode seed of `harness run --seed`.
+
+        `options` may name a new `level`, `difficulty` or the `seed` (docs/rl.md).
+        """
+        self._new_episode(seed, options)
         return self._observe(), {"tick": 0, "seed": self.seed_used}
 
     def step(self, action: Any):
@@ -65,6 +68,9 @@ class RawEnv(MissionEnv):
         if refused is not None:
             info["refused"] = refused
         return self._observe(), reward, terminated, truncated, info
+
+    def _budget_steps(self) -> int:
+        return -(-self.max_ticks // self.frame_skip)
 
     def _observe(self) -> dict[str, np.ndarray]:
         return self.game.raw_observation(self.report_now)

@@ -1,10 +1,21 @@
-"""Per-step rewards, each declared once by name, all built on the mission report.
+"""Per-step rewards, each declared once by name, all potential-based on the mission report.
 
-Every reward here is a difference of figures the objectives system reports
-(the world's `MissionReport`): the score, the progress toward the current goal and the
-number of counted objectives done. The default, "score", pays each step the change in
-the episode's score, so an episode's summed reward telescopes to its final score, the
-same figure `harness run` reports. A step penalty past a budget is optional.
+Every reward here is potential-based shaping (Ng, Harada and Russell 1999) on top of
+the sparse reward "the final score when the episode ends": a step from s to s' that
+does not end the episode pays ``gamma * phi(s') - phi(s)``, the step that ends it pays
+``final score - phi(s)``. `phi` is a weighted sum of figures the objectives system
+reports (the world's `MissionReport`): the score, the progress toward the current
+goal and the share of counted objectives done; each reward declares its own. So the
+return of an episode of T steps discounted by `gamma` telescopes to
+``gamma**(T-1) * final score - phi(start)``: it depends on the final score and how soon
+it came, never on the path, so neither going back and forth nor waiting pays
+(`gamma` < 1 makes both cost). With the default ``gamma = 1`` the summed "score"
+reward equals the final score minus the start's, the figure `harness run` reports.
+
+During the episode the figures are the player's (`perceived_report`): walkable distance
+counts only toward places the player has located, and nothing is paid for walking
+before that, so no reward is a hot/cold signal for the unseen (issue 34). The step that
+ends the episode reads the judge's own report, so it pays up to the final score.
 """
 
 from __future__ import annotations
@@ -15,8 +26,8 @@ from types import MappingProxyType
 
 from world.face import MissionReport
 
-# Weights of the dense terms of the "shaped" reward: small beside the score, so a
-# shaped return still ranks episodes by their score first.
+# Weights of the dense terms of the "shaped" potential: small beside the score, so a
+# shaped potential still ranks moments by their score first.
 PROGRESS_WEIGHT = 0.1
 COMPLETION_BONUS = 0.1
 
@@ -28,61 +39,69 @@ class Figures:
     score: float
     progress: float
     done: int
+    counted: int = 0
 
     @classmethod
     def of(cls, report: MissionReport) -> Figures:
         """The figures of a mission report."""
-        done = sum(1 for o in report.objectives if o.counts and o.status == "done")
-        return cls(float(report.score), float(report.progress), done)
+        counted = [o for o in report.objectives if o.counts]
+        done = sum(1 for o in counted if o.status == "done")
+        return cls(float(report.score), float(report.progress), done, len(counted))
 
 
-RewardFn = Callable[[Figures, Figures, bool], float]
+Potential = Callable[[Figures], float]
 
 
-def _score(before: Figures, after: Figures, ended: bool) -> float:
-    return after.score - before.score
+def _score(f: Figures) -> float:
+    return f.score
 
 
-def _shaped(before: Figures, after: Figures, ended: bool) -> float:
-    return (after.score - before.score
-            + PROGRESS_WEIGHT * (after.progress - before.progress)
-            + COMPLETION_BONUS * (after.done - before.done))
+def _shaped(f: Figures) -> float:
+    share = f.done / f.counted if f.counted else 0.0
+    return f.score + PROGRESS_WEIGHT * f.progress + COMPLETION_BONUS * share
 
 
-def _sparse(before: Figures, after: Figures, ended: bool) -> float:
-    return after.score if ended else 0.0
+def _sparse(f: Figures) -> float:
+    return 0.0
 
 
 @dataclass(frozen=True)
 class Reward:
-    """One named reward: what it pays and its function."""
+    """One named reward: what it pays, its potential and the potential's largest value."""
 
     name: str
     summary: str
-    fn: RewardFn
+    potential: Potential
+    top: float
 
 
 REWARDS: MappingProxyType[str, Reward] = MappingProxyType({r.name: r for r in (
-    Reward("score", "The change in the episode's score this step (the default): the "
-           "summed reward of an episode equals its final score.", _score),
-    Reward("shaped", f"`score`, plus {PROGRESS_WEIGHT:g} times the change in walkable-distance "
-           f"progress toward the current goal, plus {COMPLETION_BONUS:g} for each counted "
-           "objective newly done (less for one undone).", _shaped),
-    Reward("sparse", "The final score on the step that ends the episode, 0 before.", _sparse),
+    Reward("score", "Potential: the episode's score (the default). With `gamma` 1 a step "
+           "pays the change in the score and the summed reward of an episode equals its "
+           "final score.", _score, 1.0),
+    Reward("shaped", f"Potential: the score, plus {PROGRESS_WEIGHT:g} times the "
+           "walkable-distance progress toward the current goal once the player has located "
+           f"it, plus {COMPLETION_BONUS:g} times the share of counted objectives done. The "
+           "dense terms are taken back by the step that ends the episode.", _shaped,
+           1.0 + PROGRESS_WEIGHT + COMPLETION_BONUS),
+    Reward("sparse", "Potential 0: the final score on the step that ends the episode, 0 "
+           "before.", _sparse, 0.0),
 )})
 
 
 @dataclass(frozen=True)
 class RewardSpec:
-    """The chosen reward and its optional step penalty.
+    """The chosen reward, its discount and its optional step penalty.
 
     Attributes:
         name: A key of `REWARDS`.
+        gamma: The learner's discount, in (0, 1]: a step pays ``gamma * phi(s') - phi(s)``.
         step_penalty: Taken off every step past `penalty_after` steps (0: none).
         penalty_after: The step budget before the penalty applies.
     """
 
     name: str = "score"
+    gamma: float = 1.0
     step_penalty: float = 0.0
     penalty_after: int = 0
 
@@ -90,16 +109,35 @@ class RewardSpec:
         if self.name not in REWARDS:
             raise ValueError(f"reward: unknown name {self.name!r}; allowed: "
                              f"{', '.join(REWARDS)}")
+        if not 0.0 < self.gamma <= 1.0:
+            raise ValueError(f"reward: gamma ({self.gamma}) must be in (0, 1]")
         if not (self.step_penalty >= 0 and self.penalty_after >= 0):
             raise ValueError(f"reward: step_penalty ({self.step_penalty}) and penalty_after "
                              f"({self.penalty_after}) must be 0 or more")
 
-    def __call__(self, before: Figures, after: Figures, ended: bool, steps: int) -> float:
-        """The reward of the step that took `before` to `after`; `steps` counts it."""
-        value = REWARDS[self.name].fn(before, after, ended)
-        if self.step_penalty and steps > self.penalty_after:
-            value -= self.step_penalty
+    def __call__(self, before: Figures, after: Figures, ended: bool, steps: int,
+                 forfeit: int = 0) -> float:
+        """The reward of the step that took `before` to `after`; `steps` counts it.
+
+        `after` holds the judge's figures when `ended`. `forfeit` is how many steps of
+        the budget an episode ended by refused actions gave up: each is charged the step
+        penalty, so ending that way never costs less than playing on.
+        """
+        phi = REWARDS[self.name].potential
+        value = after.score - phi(before) if ended else self.gamma * phi(after) - phi(before)
+        if self.step_penalty:
+            penalised = int(steps > self.penalty_after) + max(
+                0, forfeit - max(0, self.penalty_after - steps))
+            value -= self.step_penalty * penalised
         return float(value)
+
+    def bounds(self) -> tuple[float, float]:
+        """The least and the most a step that does not forfeit can pay."""
+        top = REWARDS[self.name].top
+        return (-top - self.step_penalty, max(1.0, self.gamma * top))
+
+
+_FIELDS = ("name", "gamma", "step_penalty", "penalty_after")
 
 
 def reward_spec(reward: str | RewardSpec | dict) -> RewardSpec:
@@ -109,10 +147,10 @@ def reward_spec(reward: str | RewardSpec | dict) -> RewardSpec:
     if isinstance(reward, str):
         return RewardSpec(reward)
     if isinstance(reward, dict):
-        unknown = set(reward) - {"name", "step_penalty", "penalty_after"}
+        unknown = set(reward) - set(_FIELDS)
         if unknown:
-            raise ValueError(f"reward: unknown field(s) {sorted(unknown)}; allowed: name, "
-                             "step_penalty, penalty_after")
+            raise ValueError(f"reward: unknown field(s) {sorted(unknown)}; allowed: "
+                             f"{', '.join(_FIELDS)}")
         return RewardSpec(**reward)
     raise ValueError(f"reward: expected a name ({', '.join(REWARDS)}) or a dict, "
                      f"got {type(reward).__name__}")

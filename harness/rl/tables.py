@@ -7,6 +7,7 @@ Gymnasium installed.
 from __future__ import annotations
 
 from harness.markdown_table import table_lines
+from harness.rl import ENVS
 from harness.rl.macro_actions import ARGUMENT_SLOTS, FAMILIES, action_blocks
 from harness.rl.reward import REWARDS
 from world.face import RAW_CONTROLS, RAY_CHANNELS, RAY_HIT_CHANNELS
@@ -22,13 +23,17 @@ def rl_tables() -> dict[str, str]:
                               if family in fams for n in names)
             for family in FAMILIES}
     return {
+        "rl_env_ids": _rows(
+            ("env id", "entry point", "one step", "action", "levels"),
+            [(f"`{e.env_id}`", f"`{e.entry_point}`", e.step, e.action, e.levels)
+             for e in ENVS]),
         "rl_macro_actions": _rows(
             ("indices", "action", "slots → arguments"),
             [(f"{a}–{b}", f"`{name}`", slots) for a, b, name, slots in action_blocks()]),
         "rl_slot_families": _rows(
             ("family", "slots", "what slot i is", "fills"),
             [(f"`{f.name}`", str(f.size), f.summary, fill[f.name]) for f in FAMILIES.values()]),
-        "rl_rewards": _rows(("reward", "pays each step"),
+        "rl_rewards": _rows(("reward", "potential and what it pays"),
                             [(f"`{r.name}`", r.summary) for r in REWARDS.values()]),
         "rl_raw_controls": _rows(
             ("component", "control", "values (index: meaning)", "what it does"),

@@ -129,10 +129,28 @@ def _box(a: tuple[float, float], b: tuple[float, float], y0: float, y1: float,
     return trimesh.creation.box(extents=(length, y1 - y0, thickness), transform=turn)
 
 
+# The ramp's six faces over its corners (0-1 the bottom edge, 2-3 the top edge, each on
+# the walking surface; 4-7 the same corners a floor's thickness lower), two triangles each.
+_RAMP_FACES = np.array([(0, 1, 2), (0, 2, 3), (4, 6, 5), (4, 7, 6), (0, 4, 5), (0, 5, 1),
+                        (1, 5, 6), (1, 6, 2), (2, 6, 7), (2, 7, 3), (3, 7, 4), (3, 4, 0)])
+
+
 def _ramp(bottom: Segment, y0: float, top: Segment, y1: float) -> trimesh.Trimesh:
-    corners = [(x, y, z) for (x, z) in bottom for y in (y0, y0 - FLOOR_THICKNESS)]
-    corners += [(x, y, z) for (x, z) in top for y in (y1, y1 - FLOOR_THICKNESS)]
-    return _trimesh().convex.convex_hull(np.array(corners, dtype=float))
+    """A slab from the bottom edge up to the top edge, a floor's thickness deep.
+
+    Built from its eight corners directly (a convex hull would need scipy, which only the
+    Doom extra installs, and `harness export` must work on the core install).
+    """
+    a, b = bottom
+    # The top edge runs the same way as the bottom one, so the side faces do not cross.
+    c, d = top if math.dist(a, top[1]) <= math.dist(a, top[0]) else (top[1], top[0])
+    surface = [(a[0], y0, a[1]), (b[0], y0, b[1]), (c[0], y1, c[1]), (d[0], y1, d[1])]
+    corners = np.array(surface + [(x, y - FLOOR_THICKNESS, z) for x, y, z in surface])
+    faces = _RAMP_FACES
+    # Signed volume (sum of the triangles' tetrahedra): negative means the faces point in.
+    if np.linalg.det(corners[faces]).sum() < 0:
+        faces = faces[:, ::-1]
+    return _trimesh().Trimesh(vertices=corners, faces=faces, process=False)
 
 
 def _gap_pieces(ex: Exit, y: float, height: float) -> list[tuple[str, float, float]]:

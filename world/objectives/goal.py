@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from world.objectives.base import TODO, Point3, WorldView, position
 from world.objectives.outcome import ObjectiveState
-from world.objectives.route import RouteMeter, area_anchor
+from world.objectives.route import PLACE_AREA, PLACE_OBJECTIVE, Place, RouteMeter, area_anchor
 from world.objectives.score import EXIT_GOAL
 
 
@@ -40,6 +40,14 @@ def choose_goal(
     return None
 
 
+def _place(goal: str, world: WorldView) -> Place:
+    # What the player must have located for progress toward the goal to count.
+    exit_area = world.level.exit_area
+    if goal == EXIT_GOAL and exit_area is not None:
+        return (PLACE_AREA, exit_area.area)
+    return (PLACE_OBJECTIVE, goal)
+
+
 class GoalTracker:
     """Follows the current goal and measures progress toward it from when it began."""
 
@@ -63,7 +71,8 @@ class GoalTracker:
         if key == self.key:
             return
         self.key = key
-        self.meter = None if key is None else RouteMeter(key[1], position(world.player))
+        self.meter = None if key is None else RouteMeter(
+            key[1], position(world.player), _place(key[0], world))
 
     def progress(self, world: WorldView) -> float:
         """The fraction of the walkable distance to the goal closed; 0 without a goal."""

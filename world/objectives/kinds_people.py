@@ -22,7 +22,7 @@ from world.objectives.base import (
     clamp01,
     position,
 )
-from world.objectives.route import RouteMeter, area_anchor
+from world.objectives.route import PLACE_AREA, PLACE_OBJECTIVE, RouteMeter, area_anchor
 from world.sim.actors import PLAYER_ID
 from world.sim.clock import seconds_to_ticks
 from world.sim.events import Event
@@ -112,7 +112,8 @@ class Escort(Verifier):
         self.area = objective.area or ""
         goal = area_anchor(world.level, self.area)
         self.meters = {
-            c.id: RouteMeter(goal, position(c)) for c in _present(world, objective.characters)
+            c.id: RouteMeter(goal, position(c), (PLACE_OBJECTIVE, objective.id))
+            for c in _present(world, objective.characters)
         }
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
@@ -156,7 +157,7 @@ class Follow(Verifier):
         self.ends = {c.id: destination_of(c) for c in chars}
         self.standing = not chars or any(end is None for end in self.ends.values())
         self.meters = {
-            c.id: RouteMeter(area_anchor(world.level, end), position(c))
+            c.id: RouteMeter(area_anchor(world.level, end), position(c), (PLACE_AREA, end))
             for c in chars if (end := self.ends[c.id]) is not None
         }
         # Where each character was on the last tick the player was in range: credit

@@ -18,7 +18,7 @@ from world.objectives.base import (
     clamp01,
     position,
 )
-from world.objectives.route import RouteMeter, area_anchor, object_point
+from world.objectives.route import PLACE_OBJECTIVE, RouteMeter, area_anchor, object_point
 from world.sim.actors import PLAYER_ID
 from world.sim.events import Event
 
@@ -34,7 +34,8 @@ class ReachArea(Verifier):
     def __init__(self, objective: Objective, world: WorldView) -> None:
         super().__init__(objective, world)
         self.area = objective.area or ""
-        self.meter = RouteMeter(area_anchor(world.level, self.area), position(world.player))
+        self.meter = RouteMeter(area_anchor(world.level, self.area), position(world.player),
+                                (PLACE_OBJECTIVE, objective.id))
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
         """Done while ready and the player's area is the target (re-checked state)."""
@@ -56,7 +57,8 @@ class _AtObject(Verifier):
         super().__init__(objective, world)
         self.object = objective.object or ""
         spot = object_point(world.level, self.object)
-        self.meter = None if spot is None else RouteMeter(spot, position(world.player))
+        self.meter = None if spot is None else RouteMeter(
+            spot, position(world.player), (PLACE_OBJECTIVE, objective.id))
 
     def progress(self, world: WorldView) -> float:
         """The approach share of the route progress toward the object."""

@@ -6,11 +6,21 @@ locked door does not make progress jump) and `initial` is measured from where th
 route started (the player's start, or where it stood when the goal became current).
 A point with no path (off the mesh, or no route even with doors open) gives 0, as the
 GTAGym reward does for an unreachable final position.
+
+A report built for the player (`seen_by(sight)`, issue 34) counts a route only toward a
+place the player has located: before that its progress is 0, afterwards it is
+``1 - remaining / located`` with `located` the length left at the first such report
+that found the place located. Walking toward a goal nobody has seen earns nothing, so
+the figure is no hot/cold signal for the unseen.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
+from typing import Protocol
 
 from shapely.geometry import Polygon
 
@@ -19,6 +29,36 @@ from world.navmesh.query import PathFinder
 from world.objectives.base import Point3, WorldView, clamp01
 
 _ALL_DOORS_OPEN: frozenset[str] = frozenset()
+# What a route heads for, as the player's sight knows it: (PLACE_OBJECTIVE, objective id),
+# located when the player knows that objective's place, or (PLACE_AREA, area id).
+Place = tuple[str, str]
+PLACE_OBJECTIVE = "objective"
+PLACE_AREA = "area"
+
+
+class Sight(Protocol):
+    """What the player has located, for a report built for the player."""
+
+    def located(self, place: Place) -> bool:
+        """Whether the player knows where a place is."""
+        ...
+
+
+# The sight the report being built counts routes by; None: the judge's full figures. A
+# context variable rather than an argument, so that verifiers need not pass it along.
+_SIGHT: ContextVar[Sight | None] = ContextVar("route_sight", default=None)
+
+
+@contextmanager
+def seen_by(sight: Sight | None) -> Iterator[None]:
+    """Within the block, route progress counts only toward places `sight` located."""
+    token = _SIGHT.set(sight)
+    try:
+        yield
+    finally:
+        _SIGHT.reset(token)
+
+
 # How far (in agent radii) a point may be moved onto the mesh: objects stand near
 # walls, inside the margin the mesh is eroded by.
 _SNAP_RADII = 4.0
@@ -75,14 +115,31 @@ def path_length(world: WorldView, start: Point3, goal: Point3) -> float | None:
         The length, or None when there is no route.
     """
     paths = world.paths
+    key = (id(paths), start, goal)
+    hit = _LENGTHS.get(key)
+    if hit is not None:  # the entry holds `paths`, so its id is not reused meanwhile
+        return hit[1]
     reach = _SNAP_RADII * world.level.navmesh.agent_radius
     ends = []
+    length = None
     for point in (start, goal):
         snapped = _snap(paths, point, reach)
         if snapped is None:
-            return None
+            break
         ends.append(snapped)
-    return paths.length(ends[0], ends[1], _ALL_DOORS_OPEN)
+    else:
+        length = paths.length(ends[0], ends[1], _ALL_DOORS_OPEN)
+    if len(_LENGTHS) >= _LENGTH_CACHE:
+        del _LENGTHS[next(iter(_LENGTHS))]  # the oldest entry
+    _LENGTHS[key] = (paths, length)
+    return length
+
+
+# A length with every door open depends only on the mesh and its two ends, so the last
+# few are kept: a verifier's meter and the goal's meter toward the same place ask the
+# same question, and the player's report and the judge's report ask it again.
+_LENGTHS: dict[tuple[int, Point3, Point3], tuple[PathFinder, float | None]] = {}
+_LENGTH_CACHE = 16
 
 
 # A snap depends only on the mesh and the point (no door state, no origin), so recent
@@ -113,15 +170,20 @@ class RouteMeter:
     position asked about, so building several reports in one tick costs one query.
     """
 
-    def __init__(self, goal: Point3, origin: Point3) -> None:
+    def __init__(self, goal: Point3, origin: Point3, place: Place | None = None) -> None:
         """Remember the goal and where the route starts.
 
         Args:
             goal: The place to reach.
             origin: Where the route is measured from.
+            place: What the player must have located for the route to count in a report
+                built for the player (None: never counts there).
         """
         self.goal = goal
         self.origin = origin
+        self.place = place
+        # The length left when a report for the player first found the place located.
+        self._located: float | None = None
         self._initial: float | None = None
         self._measured_initial = False
         self._last: tuple[Point3, float | None] | None = None
@@ -149,6 +211,9 @@ class RouteMeter:
         Returns:
             The fraction of the route closed.
         """
+        sight = _SIGHT.get()
+        if sight is not None:
+            return self._seen_progress(world, here, sight)
         initial = self.initial(world)
         if not initial:
             # Starting on the goal leaves nothing to measure; arrival itself is judged
@@ -158,3 +223,14 @@ class RouteMeter:
         if left is None:
             return 0.0
         return clamp01(1.0 - left / initial)
+
+    def _seen_progress(self, world: WorldView, here: Point3, sight: Sight) -> float:
+        # Nothing is measured before the place is located: no path search, no signal.
+        if self.place is None or not sight.located(self.place):
+            return 0.0
+        left = self.remaining(world, here)
+        if left is None:
+            return 0.0
+        if self._located is None:
+            self._located = left
+        return clamp01(1.0 - left / self._located) if self._located else 0.0

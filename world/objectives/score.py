@@ -42,6 +42,11 @@ objective (in chain order, with its predecessors done) that has a fixed place, o
 exit area once every counted objective is satisfied; `d_start` is measured from where
 the player stood when that goal became current. A completed mission has progress 1;
 with no goal it is 0.
+
+A report built for the player during the episode (`ObjectivesSystem.report` with a
+sight) counts every route, in the score's partial credit and in `progress`, only
+toward places the player has located (`world.objectives.route`); the judge's report,
+the summary's, counts them all.
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ from world.objectives.outcome import (
     decide,
 )
 from world.objectives.registry import make_verifier
+from world.objectives.route import Sight, seen_by
 from world.objectives.score import (
     EXIT_GOAL,
     MissionReport,
@@ -208,16 +209,23 @@ class ObjectivesSystem:
         if self.end is None and (world.ended is not None or not world.player.alive):
             self.update(world)
 
-    def report(self, world: WorldView) -> MissionReport:
+    def report(self, world: WorldView, sight: Sight | None = None) -> MissionReport:
         """The mission report now (cheap except for route lengths, measured on demand).
 
         Args:
             world: The world.
+            sight: For a report the player may see during the episode: route progress
+                then counts only toward places it has located (`world.objectives.route`).
+                None: the judge's figures (the summary, the record).
 
         Returns:
             The frozen report.
         """
         self._catch_up(world)
+        with seen_by(sight):
+            return self._report(world)
+
+    def _report(self, world: WorldView) -> MissionReport:
         states = [self.states[oid] for oid in self.level_order]
         progress = objective_progress(states, world)
         end = self.end

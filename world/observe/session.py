@@ -20,6 +20,7 @@ from world.objectives.system import ObjectivesSystem, installed
 from world.observe.changes import change_lines
 from world.observe.ids import IdMap
 from world.observe.knowledge import Knowledge
+from world.observe.located import PlayerSight
 from world.observe.plan import level_plan
 from world.observe.status import GameStatus
 from world.observe.view import build_view
@@ -69,12 +70,20 @@ class WorldSession:
         return self.world.tick
 
     def report(self) -> MissionReport:
-        """The objectives system's report on the mission now."""
+        """The objectives system's report on the mission now (the summary's figures)."""
         return self._objectives.report(self.world)
+
+    def perceived_report(self) -> MissionReport:
+        """The report the player may see during the episode.
+
+        The same statuses; walkable-distance progress counts only toward places the
+        player has located (issue 34).
+        """
+        return self._objectives.report(self.world, PlayerSight(self.world, self.known))
 
     def view(self) -> dict[str, Any]:
         """The structured view now (what the player learns from it is remembered)."""
-        return build_view(self.world, self.ids, self.known, self.report())
+        return build_view(self.world, self.ids, self.known, self.perceived_report())
 
     def plan(self) -> dict[str, Any]:
         """The map a record carries (`world.observe.plan`), in this episode's ids."""

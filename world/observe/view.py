@@ -17,6 +17,7 @@ from world.characters.views import character_views
 from world.objectives.registry import VERIFIERS
 from world.observe.ids import IdMap
 from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
+from world.observe.located import objective_place
 from world.observe.vocabulary import BROKEN, SOUNDING
 from world.sim.world import World
 
@@ -223,29 +224,11 @@ def _objective_targets(world: World, ids: IdMap, obj: Any, known: Knowledge) -> 
     return rows + [ids.ep("character", c) for c in obj.characters if c in known.characters]
 
 
-def _area_of_point(world: World, point: tuple[float, ...]) -> str | None:
-    # The area at a 3D point: the storey whose floor height is nearest the point's.
-    storey = min(world.level.storeys, key=lambda s: (abs(s.y - point[1]), s.id))
-    return world.area_at(point[0], point[2], storey.id)
-
-
 def _objective_point(world: World, obj: Any, known: Knowledge) -> list[float] | None:
-    # The fixed place the objective leads to next (an object's spot, an area, the next
-    # waypoint), as its own judge states it; None where there is none or where the
-    # player does not know that place yet (its area, or the thing it names), or knows
-    # the thing gone from it (seen taken: where it went is not known). A thing taken
-    # unseen still lies where it was seen, as far as the player knows.
-    state = world.judge.states.get(obj.id) if world.judge is not None else None
-    if state is None or state.status != "todo":
-        return None
-    if obj.object and (obj.object not in known.objects or obj.object in known.gone):
-        return None
-    if obj.characters and not any(c in known.characters for c in obj.characters):
-        return None
-    point = state.verifier.target(world)
-    if point is None or _area_of_point(world, point) not in known.areas:
-        return None
-    return [_r(c) for c in point]
+    # The fixed place the objective leads to next, once the player knows it (see
+    # `objective_place`: the progress figures count distance toward the same places).
+    point = objective_place(world, obj, known)
+    return None if point is None else [_r(c) for c in point]
 
 
 def _alertness(world: World) -> dict[str, Any]:

@@ -86,6 +86,9 @@ class RawGame(WorldSession):
                 world.step(None)
             ticks += 1
             walked += math.hypot(player.x - x, player.z - z)
+        # What the player perceived by the end of the hold (the progress figure counts
+        # distance only toward what it located).
+        self.known.update(world)
         return ticks, walked, refused
 
     def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -95,7 +98,6 @@ class RawGame(WorldSession):
                                       f"{RAW_ACTION!r}, not {action!r}")
         first = len(self.world.events)
         ticks, walked, refused = self.hold(Input.of([arguments[n] for n in CONTROLS]))
-        self.known.update(self.world)
         events = tuple(self.world.events.since(first))
         detail = f"Held the controls for {ticks} tick(s)." + (
             f" An input was dropped: {refused}" if refused else "")
@@ -110,11 +112,12 @@ class RawGame(WorldSession):
         """The Raw environment's observation: player, objectives (with mask) and rays.
 
         Args:
-            report: The mission report of this moment, if the caller has it already.
+            report: The report the player may see (`perceived_report`) of this moment, if
+                the caller has it already.
         """
         world = self.world
         p = world.player
-        report = report or self.report()
+        report = report or self.perceived_report()
         progress = report.progress
         ready = bool(p.in_hand) and world.combat.readiness(p) == ""
         ammo = p.magazine.get(p.weapon, 0) + p.ammo.get(p.weapon, 0) if p.weapon else 0
