@@ -10,17 +10,16 @@ a place a way out is signposted to.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from harness.pages.episode_ids import in_episode_ids
+from tests.shared import SHIPPED_IDS, SHIPPED_LEVELS
 from world.level.load import load_level
 from world.observe.session import WorldSession
 
-LEVELS = Path(__file__).resolve().parent.parent / "levels"
-SHIPPED = sorted(p.stem for p in LEVELS.glob("*.json"))
+SHIPPED = SHIPPED_IDS
 EPISODE_ID = re.compile(r"^[adwoc][0-9]+$")
 
 
@@ -45,7 +44,7 @@ def _gapless(ids: set[str]) -> bool:
 
 
 def _session(name: str, seed: int = 0) -> WorldSession:
-    level = load_level(LEVELS / f"{name}.json")
+    level = load_level(SHIPPED_LEVELS / f"{name}.json")
     return WorldSession(level, level.difficulties[-1].id, seed)
 
 

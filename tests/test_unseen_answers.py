@@ -8,22 +8,20 @@ the old answers).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from tests.level_factory import knowledge_level
+from tests.shared import SHIPPED_LEVELS
 from world.errors import UnknownIdError, WorldError
 from world.level.load import load_level, parse_level
 from world.observe.session import WorldSession
-
-LEVELS = Path(__file__).resolve().parent.parent / "levels"
 
 
 def _crypt(cellar: str) -> WorldSession:
     # hidden_crypt with its cellar (south of the start room, behind a hidden gap) as a
     # secret room, as plain floor never seen (its gap a shut door), or not there at all.
-    data = json.loads((LEVELS / "hidden_crypt.json").read_text())
+    data = json.loads((SHIPPED_LEVELS / "hidden_crypt.json").read_text())
     if cellar == "unseen floor":
         next(a for a in data["areas"] if a["id"] == "cellar")["secret"] = False
         gap = next(e for e in data["exits"] if e["id"] == "cellar_gap")
@@ -74,7 +72,7 @@ def test_go_to_on_known_floor_still_walks():
 
 
 def _session(name: str = "hidden_crypt") -> WorldSession:
-    level = load_level(LEVELS / f"{name}.json")
+    level = load_level(SHIPPED_LEVELS / f"{name}.json")
     session = WorldSession(level, level.difficulties[-1].id, 0)
     session.view()
     return session
