@@ -1,4 +1,4 @@
-"""The full sweep: every level x difficulty x 10 seeds, for the reference, random and wait agents.
+"""The full sweep: every level x difficulty x 10 seeds, for each agent of AGENTS below.
 
 Runs `harness eval` once per agent (resumable: run it again after an interruption and
 finished episodes are kept), then writes every agent's table into the sweep results block of
@@ -6,11 +6,16 @@ docs/levels.md, the block tools/levels_doc.py keeps when it regenerates the page
 
     python3 benchmarks/sweep.py [--seeds 10] [--jobs 2] [--out sweep] [--levels all|IDS] [--replay]
     python3 benchmarks/sweep.py --generated 10 [--templates all|NAMES]
+    python3 benchmarks/sweep.py --secret-set 100 --out sweep_secret [--templates all|NAMES]
 
 The generated mode plays level seeds 0 to N-1 of every template (`TEMPLATE@0-(N-1)`),
 every difficulty, one episode seed each, and writes its table per template and
-difficulty into the generated-missions block of docs/levels.md; an agent swept earlier
-into the same --out keeps its column (so `--agents random` can play fewer seeds).
+difficulty into the generated-missions block of docs/levels.md. The secret-set mode plays
+a secret held-out set of N levels of every template (`TEMPLATE@secret:N`, its seeds drawn
+from the suite's secret, never shown) and writes its own block; give it its own --out,
+since its rows and those of the generated mode would otherwise mix. In both modes an agent
+swept earlier into the same --out keeps its table or column (so `--agents greedy` adds
+one agent, and `--agents random` can play fewer seeds).
 
 Prints one JSON object: per agent, the share of episodes won and of level-difficulty
 pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in most seeds,
@@ -39,16 +44,21 @@ from tools.levels_doc import (  # noqa: E402
     DOC,
     GENERATED_BEGIN,
     GENERATED_END,
+    SECRET_BEGIN,
+    SECRET_END,
     SWEEP_BEGIN,
     SWEEP_END,
 )
 from world.generate.layout import DIFFICULTIES  # noqa: E402
 from world.generate.registry import GENERATOR_VERSION, TEMPLATES  # noqa: E402
 
-# Agent name -> (its command, what its table says about it). Declared once.
+# Agent name -> (its command, what its table says about it). Declared once: the sweep,
+# its tables and its columns take the agents from here, in this order.
 AGENTS: dict[str, tuple[str, str]] = {
     "reference": (f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}",
                   "the general reference agent (agents/reference_agent.py)"),
+    "greedy": (f"{sys.executable} {ROOT / 'agents' / 'greedy_agent.py'}",
+               "the greedy baseline (agents/greedy_agent.py)"),
     "random": (f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}",
                "the random baseline (agents/random_agent.py)"),
     "wait": (str(ROOT / "agents" / "wait_agent.sh"),
@@ -160,11 +170,15 @@ def template_table(tables: dict[str, list[dict]]) -> list[dict]:
                                                  rank.get(c["difficulty"], 99)))
 
 
-def generated_block(tables: dict[str, list[dict]], seeds: int) -> str:
-    """The Markdown written between the generated-missions markers."""
+def generated_block(tables: dict[str, list[dict]], seeds: int, secret: bool = False) -> str:
+    """The Markdown written between the generated-missions (or secret-set) markers."""
     names = list(tables)
-    lines = [f"Produced by `python3 benchmarks/sweep.py --generated N` (generator "
-             f"version {GENERATOR_VERSION}): level seeds 0 to N-1 of every template at every "
+    which = ("a secret held-out set of N levels of every template (`TEMPLATE@secret:N`, "
+             "seeds drawn from the suite's secret and never shown)" if secret else
+             "level seeds 0 to N-1 of every template")
+    mode = "--secret-set" if secret else "--generated"
+    lines = [f"Produced by `python3 benchmarks/sweep.py {mode} N` "
+             f"(generator version {GENERATOR_VERSION}): {which} at every "
              "difficulty, episode seed 0, default parameters; N was "
              f"{seeds} for the last agent swept, and each column says how many it played "
              "(an agent swept earlier into the same folder keeps its column).", "",
@@ -173,6 +187,24 @@ def generated_block(tables: dict[str, list[dict]], seeds: int) -> str:
                             *(f"{cell.get(f'{n}_won', 0)}/{cell.get(f'{n}_played', 0)}"
                               for n in names)] for cell in template_table(tables)))]
     return "\n".join(lines)
+
+
+def collect(out: Path, generated: bool) -> dict[str, list[dict]]:
+    """Each agent's episodes under `out` of one mode (generated or shipped levels), in
+    the order of AGENTS.
+
+    An agent swept earlier into the same folder keeps its table or column, so one agent
+    can be swept again (or added) without playing the others; episodes of the other
+    mode in the same folder are left out.
+    """
+    tables = {}
+    for name in AGENTS:
+        path = out / name / "results.json"
+        rows = json.loads(path.read_text())["episodes"] if path.is_file() else []
+        rows = [r for r in rows if ("@" in str(r["level"])) == generated]
+        if rows:
+            tables[name] = rows
+    return tables
 
 
 def main() -> int:
@@ -188,13 +220,23 @@ def main() -> int:
     parser.add_argument("--levels", default="all", help="all, or level ids separated by commas")
     parser.add_argument("--generated", type=int, default=0, metavar="N",
                         help="play level seeds 0..N-1 of every template instead")
-    parser.add_argument("--templates", default="all", help="with --generated: which templates")
+    parser.add_argument("--secret-set", type=int, default=0, metavar="N",
+                        help="play a secret held-out set of N levels of every template instead")
+    parser.add_argument("--templates", default="all",
+                        help="with --generated or --secret-set: which templates")
     args = parser.parse_args()
-    if args.generated:
+    if args.secret_set:
+        chosen = list(TEMPLATES) if args.templates == "all" else args.templates.split(",")
+        args.levels = ",".join(f"{t}@secret:{args.secret_set}" for t in chosen)
+        args.seeds = 1
+    elif args.generated:
         chosen = list(TEMPLATES) if args.templates == "all" else args.templates.split(",")
         args.levels = ",".join(f"{t}@0-{args.generated - 1}" for t in chosen)
         args.seeds = 1
-    tables: dict[str, list[dict]] = {}
+    unknown = sorted(set(args.agents.split(",")) - set(AGENTS))
+    if unknown:
+        parser.error(f"--agents: no agent named {', '.join(unknown)}; "
+                     f"allowed: {', '.join(AGENTS)}")
     for name in args.agents.split(","):
         out = Path(args.out) / name
         status = harness(["eval", "--agent", AGENTS[name][0], "--seeds", str(args.seeds),
@@ -203,19 +245,17 @@ def main() -> int:
                           "--decision-timeout", "60", "--episode-timeout", "900"])
         if status != 0:
             return status
-        tables[name] = json.loads((out / "results.json").read_text())["episodes"]
-    if args.generated:  # agents swept earlier into the same --out keep their column
-        for name in AGENTS:
-            earlier = Path(args.out) / name / "results.json"
-            if name not in tables and earlier.is_file():
-                tables[name] = json.loads(earlier.read_text())["episodes"]
-    if not args.no_doc and args.generated:
+    tables = collect(Path(args.out), bool(args.generated or args.secret_set))
+    if not args.no_doc and args.secret_set:
+        write_doc(generated_block(tables, args.secret_set, secret=True), begin=SECRET_BEGIN,
+                  end=SECRET_END, heading="On a secret held-out set")
+    elif not args.no_doc and args.generated:
         write_doc(generated_block(tables, args.generated), begin=GENERATED_BEGIN,
                   end=GENERATED_END, heading="Generated missions")
     elif not args.no_doc:
         write_doc(block(tables, args.seeds, args.levels))
     report = {name: figures(rows) for name, rows in tables.items()}
-    if args.generated:
+    if args.generated or args.secret_set:
         for name in tables:
             report[name]["per_template"] = {
                 t: round(sum(c[f"{name}_won"] for c in cells)

@@ -12,6 +12,7 @@ import os
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import time
 from collections.abc import Iterable, Sequence
@@ -130,20 +131,45 @@ def pid_is_live(pid: int) -> bool:
 
 
 def remove_tree(path: str) -> None:
-    """Delete a directory tree the agent may have made read-only.
+    """Delete a directory tree the harness made, never following a link inside it.
+
+    The agent may have left links to host folders and folders it made unreadable: only
+    real directories inside the tree are opened up (chmod 0700) and a link is removed
+    as a link, so nothing outside the tree changes. Iterative, so depth cannot crash it.
 
     Args:
         path: The directory to remove; errors are ignored.
     """
-    # We own the tree, so reopen directories first (os.walk descends only after
-    # each level's chmods).
-    with contextlib.suppress(OSError):
-        os.chmod(path, 0o700)
-    for root, dirs, _files in os.walk(path):
-        for name in dirs:
-            with contextlib.suppress(OSError):
-                os.chmod(os.path.join(root, name), 0o700)
-    shutil.rmtree(path, ignore_errors=True)
+    if not _is_real_dir(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)  # a link (or file) put in the folder's place: only it goes
+        return
+    found, todo = [], [path]
+    while todo:
+        folder = todo.pop()
+        with contextlib.suppress(OSError):
+            os.chmod(folder, 0o700)  # a real directory (checked without following links)
+        found.append(folder)
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        todo.append(entry.path)
+                    else:
+                        with contextlib.suppress(OSError):
+                            os.unlink(entry.path)
+        except OSError:
+            continue
+    for folder in reversed(found):
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
+
+
+def _is_real_dir(path: str) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 @runtime_checkable

@@ -36,6 +36,7 @@ from harness.agent_launch import (
     signal_group,
     wait_for_group,
 )
+from harness.agent_limits import LimitHit
 from harness.agent_streams import (
     PREFIX_BYTES,
     ChannelEvent,
@@ -49,8 +50,9 @@ from harness.agent_streams import (
     Timeout,
     read_chunk,
 )
-from harness.sandbox import SandboxSpec, ShimmedAgent, launch
+from harness.sandbox import SandboxSpec, launch
 from harness.sandbox_fs import interpreter_bin
+from harness.sandbox_handle import ShimmedAgent
 
 __all__ = [
     "PREFIX_BYTES",
@@ -252,6 +254,10 @@ class AgentProcess:
         """The agent's temporary working directory (gone after `close`)."""
         return self._workdir
 
+    def limit_hit(self) -> LimitHit | None:
+        """The limit that ended the agent, from its warden's evidence; None for none."""
+        return self._proc.limit_hit() if isinstance(self._proc, ShimmedAgent) else None
+
     @property
     def send_error(self) -> str | None:
         """Why `send_line` fails, or None while sending works."""
@@ -397,6 +403,8 @@ class AgentProcess:
                 if stream is not None and idle:
                     with contextlib.suppress(OSError):
                         stream.close()
+            if isinstance(self._proc, ShimmedAgent):
+                self._proc.close_warden()
             remove_tree(str(self._workdir))
             _LIVE.discard(self)
         return self.returncode

@@ -79,6 +79,11 @@ COMMANDS: dict[str, Command] = {
                     "harness quiz build runs --out quiz.json.gz"),
     "tools": Command("harness.tools_cmd", "Print the action tools in a model API's dialect.",
                      "harness tools --format openai-strict"),
+    "mcp": Command("harness.mcp_cmd", "Serve one episode over MCP: the MCP client is the agent.",
+                   "harness mcp outpost --difficulty easy"),
+    "dataset": Command("harness.dataset_cmd",
+                       "Write fine-tuning rows (chat format) from finished runs, split by level.",
+                       "harness dataset runs --format chat --out dataset"),
 }
 
 

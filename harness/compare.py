@@ -159,7 +159,9 @@ def level_categories(level: str) -> tuple[str, ...]:
         try:
             return TEMPLATES[parse_name(level, TEMPLATES).template].categories
         except GenerateError:
-            return (UNCATEGORISED,)
+            # A secret held-out set's level (TEMPLATE@secret:N#I) names its template only.
+            template = TEMPLATES.get(level.partition("@")[0])
+            return template.categories if template is not None else (UNCATEGORISED,)
     path = LEVELS_DIR / f"{level}.json"
     try:
         categories = json.loads(path.read_text(encoding="utf-8")).get("categories")

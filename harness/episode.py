@@ -18,6 +18,8 @@ from harness import stopping
 from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
 from harness.chain import ChainRun
 from harness.game import Game, GameFactory
+from harness.keys import key_text
+from harness.local_agent import AgentHandle
 from harness.outcome import Ending
 from harness.protocol import (
     PROTOCOL_VERSION,
@@ -45,7 +47,7 @@ class EpisodeSpec:
         level: The loaded level.
         level_source: Where the level came from (a path, or a generated name), for the record.
         difficulty: A difficulty id of the level.
-        seed: The episode seed.
+        seed: The episode seed (the agent is told it).
         command: The agent command line.
         run_dir: Directory receiving the record and agent_stderr.log.
         settings: Deadlines and limits.
@@ -54,6 +56,8 @@ class EpisodeSpec:
         track: The track played (macro actions or raw controls).
         origin: The snapshot the episode starts from (None: the level's start).
         chain: The chain a stepwise episode plays (None: the mission as a whole).
+        key: The episode key the world is made from (harness/keys.py), which the agent
+            is never told; None: the seed itself, as before keys.
     """
 
     level: Level
@@ -67,14 +71,23 @@ class EpisodeSpec:
     track: TrackSpec = field(default_factory=TrackSpec)
     origin: Snapshot | None = None
     chain: ChainPlan | None = None
+    key: int | None = None
+
+    @property
+    def game_key(self) -> int:
+        """The key the episode's world is made from."""
+        return self.seed if self.key is None else self.key
 
 
-def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> dict[str, Any]:
+def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None,
+                agent: AgentHandle | None = None) -> dict[str, Any]:
     """Play one episode to its end and write its record.
 
     Args:
         spec: The episode.
-        game_factory: Builds the game from (level, difficulty, seed); default: the track's.
+        game_factory: Builds the game from (level, difficulty, key); default: the track's.
+        agent: An agent side already there (harness.local_agent); None starts
+            `spec.command` as a process.
 
     Returns:
         The run summary (see `harness.runner.run` for its fields).
@@ -83,15 +96,17 @@ def run_episode(spec: EpisodeSpec, game_factory: GameFactory | None = None) -> d
         harness.agent_process.AgentLaunchError: The agent cannot be started at all.
         harness.snapshot.SnapshotError: The origin snapshot does not restore here.
     """
-    return _Episode(spec, game_factory or spec.track.game_factory()).play()
+    return _Episode(spec, game_factory or spec.track.game_factory(), agent).play()
 
 
 class _Episode:
-    def __init__(self, spec: EpisodeSpec, game_factory: GameFactory) -> None:
+    def __init__(self, spec: EpisodeSpec, game_factory: GameFactory,
+                 agent: AgentHandle | None = None) -> None:
         self.spec, self.s = spec, spec.settings
+        self.agent = agent
         if spec.origin is not None:
             game_factory = restoring_factory(spec.origin, game_factory)
-        self.game: Game = game_factory(spec.level, spec.difficulty, spec.seed)
+        self.game: Game = game_factory(spec.level, spec.difficulty, spec.game_key)
         self.level_limits = episode_limits(spec.level, spec.track)
         self.chain = None if spec.chain is None else ChainRun(
             spec.chain, spec.level, game_factory, self.game)
@@ -115,7 +130,7 @@ class _Episode:
         spec = self.spec
         self.t0 = time.monotonic()
         self.ep_deadline = self.t0 + self.s.episode_timeout_s
-        proc = AgentProcess.start(
+        proc: AgentHandle = self.agent or AgentProcess.start(
             spec.command,
             stderr_path=spec.run_dir / "agent_stderr.log",
             stderr_cap_bytes=self.s.stderr_cap_bytes,
@@ -149,7 +164,7 @@ class _Episode:
         # A generated level has no file: its source is a name, not a path to hide.
         level_file = () if spec.generated is not None else (Path(spec.level_source),)
         sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), *level_file),
-                       self.s.agent_network)
+                       self.s.agent_network, **self.s.sandbox_limits())
         if self.s.require_sandbox and not sandbox.bubblewrap:
             raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "
                                    f"{sandbox.reason}")
@@ -166,6 +181,7 @@ class _Episode:
             "level_hash": spec.level.content_hash,
             "difficulty": spec.difficulty,
             "seed": spec.seed,
+            "key": key_text(spec.game_key),
             "settings": self.s.to_dict(),
             "agent_command": spec.command,
             "agent_argv": self.proc.argv,
@@ -219,7 +235,7 @@ class _Episode:
             return endings.silence_ending(None, "hello", which or "hello timeout", limit)
         if isinstance(event, Eof):
             return endings.exit_ending(None, event, self.proc.stderr_tail(),
-                                        self.s.agent_memory_mb)
+                                       self.s.agent_memory_mb, self.proc.limit_hit())
         if not isinstance(event, Line):
             return endings.hello_fault_ending(endings.line_fault(event, self.s.max_line_bytes))
         parsed = parse_agent_line(event.text, "hello")
@@ -276,7 +292,7 @@ class _Episode:
             ending = endings.silence_ending(st.turn, "action", which or "decision timeout", limit)
         elif isinstance(event, Eof):
             ending = endings.exit_ending(st.turn, event, self.proc.stderr_tail(),
-                                         self.s.agent_memory_mb)
+                                         self.s.agent_memory_mb, self.proc.limit_hit())
         else:
             ending = self._decide(event, turn)
         turn["harness_ms"] = round(((t_sent - t_begin) + (time.monotonic() - t_got)) * 1000, 3)
@@ -307,7 +323,7 @@ class _Episode:
         spec, turn = self.spec, self.state.turn
         snap = take(self.game, spec.level, spec.difficulty, spec.seed,
                     {"name": spec.track.name, "frame_skip": spec.track.frame_skip},
-                    self.steps, self.snapshot_due, view)
+                    self.steps, self.snapshot_due, view, key=spec.game_key)
         name = f"{SNAPSHOTS_DIR}/turn_{turn:04d}.json"
         write_snapshot(spec.run_dir / name, snap)
         self.snapshots.append({"turn": turn, "tick": snap.tick, "state_hash": snap.state_hash,

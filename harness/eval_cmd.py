@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from harness import level_refs, stopping
+from harness.keys import SECRET_FILE, SecretError, suite_secret
 from harness.pages.index import write_index
 from harness.runner import UsageError, resolve_level
 from harness.settings import (
@@ -39,7 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     parser.add_argument("--levels", type=id_list, default="all",
                         help="'all' (every level in levels/) or comma-separated level ids, files "
-                        "and generated names (TEMPLATE@SEED, or a range TEMPLATE@A-B)")
+                        "and generated names (TEMPLATE@SEED, a range TEMPLATE@A-B, or a "
+                        "secret held-out set TEMPLATE@secret:N whose N level seeds are drawn "
+                        f"from the suite's secret, OUT/{SECRET_FILE})")
     parser.add_argument("--difficulties", type=id_list, default="all",
                         help="'all' or comma-separated difficulty ids")
     parser.add_argument("--seeds", type=positive_int, default=10,
@@ -56,6 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "this machine belongs to); without it a local Ray instance starts")
     parser.add_argument("--cpus-per-episode", type=cpu_share, default=None,
                         help="with --backend ray: CPUs each episode reserves (default 1)")
+    parser.add_argument("--show-seeds", action="store_true",
+                        help="write each secret-set level's seed into results.json (by "
+                        "default only the set's name and the level's index are shown)")
     parser.add_argument("--stepwise", action="store_true",
                         help="also play each episode as its chain of subtasks, each from the "
                         "success state of a reference run (README, Stepwise track)")
@@ -66,8 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_agent_arguments(parser)
 
 
-def resolve_suite(levels: str, difficulties: str) -> list[tuple[str, list[str]]]:
-    """Level ids with the difficulties to play on each.
+def resolve_suite(levels: str, difficulties: str, secret: bytes | None = None
+                  ) -> list[tuple[str, list[str]]]:
+    """Level ids with the difficulties to play on each (a secret set's drawn with `secret`).
 
     Raises:
         UsageError: An unknown level, or a difficulty no chosen level has.
@@ -81,7 +88,7 @@ def resolve_suite(levels: str, difficulties: str) -> list[tuple[str, list[str]]]
         raise UsageError(f"--levels names {', '.join(twice)} more than once")
     out = []
     for ref in ids:
-        level, _ = resolve_level(ref)
+        level, _ = resolve_level(ref, secret)
         have = [d.id for d in level.difficulties]
         chosen = have if wanted is None else [d for d in wanted if d in have]
         missing = [] if wanted is None else [d for d in wanted if d not in have]
@@ -113,14 +120,16 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         backend = _backend(args)
-        suite = resolve_suite(args.levels, args.difficulties)
-        episodes = plan(suite, args.seeds)
         # One suite at a time per folder, from resume to the last results file.
         with suite_lock(out):
+            secret = suite_secret(out)  # made on the first run, the same on every resume
+            suite = resolve_suite(args.levels, args.difficulties, secret)
+            episodes = plan(suite, args.seeds)
             rows = run_suite(episodes, args.agent, out, settings, args.jobs or 1, ProgressBar(),
-                             note=_note, backend=backend, stepwise=_stepwise(args))
-            return _report(args, out, settings, suite, rows)
-    except (UsageError, SuiteMismatchError, SuiteLockedError) as exc:
+                             note=_note, backend=backend, stepwise=_stepwise(args),
+                             secret=secret)
+            return _report(args, out, settings, suite, rows, secret)
+    except (UsageError, SuiteMismatchError, SuiteLockedError, SecretError) as exc:
         print(f"harness eval: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # a full disk, a folder made read-only while the suite ran
@@ -178,7 +187,7 @@ def _note(text: str) -> None:
 
 
 def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
-            suite: list[tuple[str, list[str]]], rows: list[dict]) -> int:
+            suite: list[tuple[str, list[str]]], rows: list[dict], secret: bytes) -> int:
     meta = {"agent": args.agent, "levels": [lv for lv, _ in suite],
             "difficulties": {lv: ds for lv, ds in suite}, "seeds": args.seeds,
             # jobs None: as many at once as the Ray cluster had CPUs for.
@@ -186,7 +195,8 @@ def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
             "backend": args.backend, "address": args.address,
             "stepwise": _stepwise(args),
             **suite_identity(args.agent, settings)}
-    generated = {lv: origin(lv) for lv, _ in suite if is_generated(lv) and not Path(lv).exists()}
+    generated = {lv: _origin(lv, secret, args.show_seeds) for lv, _ in suite
+                 if is_generated(lv) and not Path(lv).exists()}
     if generated:  # a published figure names exactly what was played
         meta["generated"] = generated
     table = write_results(out, meta, rows)
@@ -202,6 +212,20 @@ def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
         print(f"harness eval: {chains} stepwise chain(s) ended in a harness error (marked in "
               "the stepwise table, left out of its figures); exit status 1", file=sys.stderr)
     return 1 if failed or chains else 0
+
+
+def _origin(ref: str, secret: bytes, show_seeds: bool) -> dict:
+    # A secret set's level is named by its set and index; its seed only when asked for.
+    member = level_refs.secret_member(ref)
+    if member is None:
+        return origin(ref)
+    found = {k: v for k, v in origin(f"{member.template}@0"
+                                      + (f"?{member.params}" if member.params else "")).items()
+             if k not in ("seed", "name")}
+    found.update(name=ref, set={"name": member.set_name, "index": member.index})
+    if show_seeds:
+        found["seed"] = level_refs.member_seed(ref, secret)
+    return found
 
 
 def _index_page(out: Path, meta: dict, rows: list[dict]) -> None:

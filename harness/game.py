@@ -31,7 +31,7 @@ class Game(Protocol):
     def plan(self) -> dict[str, Any]:
         """The level as a page draws it, in the map's own ids (the record header's `map`).
 
-        Derived from the level, difficulty and seed alone; never shown to the agent.
+        Derived from the level, difficulty and episode key alone; never shown to the agent.
         """
         ...
 
@@ -66,15 +66,17 @@ class Game(Protocol):
         ...
 
 
+# Builds a game from (level, difficulty, episode key): the key the world's one generator is
+# made from (harness/keys.py), not the seed the agent is told.
 GameFactory = Callable[[Level, str, int], Game]
 
 
-def world_game(level: Level, difficulty: str, seed: int) -> Game:
+def world_game(level: Level, difficulty: str, key: int) -> Game:
     """The real game: the World behind the observation and action layer.
 
     A Doom mission (`doom:` ids) gets the Doom session, which has the same face.
     """
-    game: Game = new_session(level, difficulty, seed)
+    game: Game = new_session(level, difficulty, key)
     return game
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from harness.agent_limits import LimitHit
 from harness.agent_process import Eof, LineTooLong, NotUtf8
 from harness.game import GameStatus
 from harness.protocol import OUTCOMES, PROTOCOL_VERSION, Fault
@@ -48,15 +49,18 @@ _OUT_OF_MEMORY = ("MemoryError", "Cannot allocate memory", "bad_alloc", "out of 
                   "failed to allocate", "memory allocation")
 
 
-def exit_ending(turn: int | None, eof: Eof, stderr_tail: str, memory_limit_mb: int = 0) -> Ending:
+def exit_ending(turn: int | None, eof: Eof, stderr_tail: str, memory_limit_mb: int = 0,
+                limit: LimitHit | None = None) -> Ending:
     """The agent's output ended before the episode did.
 
     Args:
         turn: The turn it happened at (None before the hello).
         eof: The end of its output, with its exit status if known.
         stderr_tail: The end of its log, to quote.
-        memory_limit_mb: Its address-space limit, named when the log shows an
-            allocation that failed.
+        memory_limit_mb: Its address-space limit, named in the message: without memory
+            accounting nothing the agent cannot forge tells an allocation that failed
+            there from any other crash, so what its log says never decides the kind.
+        limit: The limit its warden saw it go past, which makes this a `resource_limit`.
     """
     code = eof.returncode
     if code is None:
@@ -70,12 +74,14 @@ def exit_ending(turn: int | None, eof: Eof, stderr_tail: str, memory_limit_mb: i
     last = stderr_tail.strip().splitlines()[-1:] if stderr_tail.strip() else []
     if last:
         message += f" (last stderr line: {last[0][:200]!r})"
-    kind = "exited"
+    if limit is not None:
+        return _agent_fault("resource_limit", turn, f"{limit.name}_limit",
+                            f"{limit.message()}; it {message}")
     if memory_limit_mb and any(word in stderr_tail[-4000:] for word in _OUT_OF_MEMORY):
-        kind = "memory_limit"
-        message += (f"; an allocation failed: its memory is limited to {memory_limit_mb} MiB "
-                    "of address space (--agent-memory-mb)")
-    return _agent_fault("agent_crashed", turn, kind, message)
+        # A hint for the operator, not a verdict: the agent may have printed it itself.
+        message += (f"; its log speaks of memory, and its processes are limited to "
+                    f"{memory_limit_mb} MiB of address space each (--agent-memory-mb)")
+    return _agent_fault("agent_crashed", turn, "exited", message)
 
 
 def hello_fault_ending(fault: Fault) -> Ending:

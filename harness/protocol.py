@@ -137,6 +137,9 @@ OUTCOMES: dict[str, Outcome] = {
         Outcome("truncated", "truncated", "A decision or game-time budget ran out first."),
         Outcome("agent_timeout", "aborted", "The agent was silent past a wall-clock deadline."),
         Outcome("agent_crashed", "aborted", "The agent exited or closed its output early."),
+        Outcome("resource_limit", "aborted",
+                "The agent went past one of its limits (processes, disk, CPU time); the reason "
+                "names the limit and its flag."),
         Outcome("protocol_error", "aborted", "No valid hello, or too many bad actions in a row."),
         Outcome("harness_error", "aborted", "The harness itself failed; the record says where.",
                 by_harness=True),

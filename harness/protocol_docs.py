@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from harness.agent_limits import LIMITS
 from harness.protocol import (
     ERROR_CODES,
     MESSAGE_TYPES,
@@ -150,6 +151,11 @@ def tables() -> dict[str, str]:
         "outcomes": _table(
             ("outcome", "kind: meaning"),
             [(o.name, f"{o.kind}: {o.summary}") for o in OUTCOMES.values()],
+        ),
+        "agent_limits": _table(
+            ("flag", "unit: what it bounds; how it is enforced; the kind of its ending"),
+            [(lim.flag, f"{lim.unit}: {lim.bounds}; {lim.enforced_by}; kind `{lim.name}_limit`")
+             for lim in LIMITS.values()],
         ),
         "alertness": _table(("alertness", "what the character does"),
                             [(a.name, a.meaning.capitalize() + ".") for a in ALERT_LEVELS]),

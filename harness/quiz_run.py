@@ -145,7 +145,8 @@ def ask(quiz: dict[str, Any], quiz_path: Path, command: str, settings: RunSettin
         harness.agent_process.AgentLaunchError: The agent cannot be started, or the
             sandbox is required and cannot be made.
     """
-    sandbox = plan(settings.agent_memory_mb, (quiz_path.resolve(),), settings.agent_network)
+    sandbox = plan(settings.agent_memory_mb, (quiz_path.resolve(),), settings.agent_network,
+                   **settings.sandbox_limits())
     if settings.require_sandbox and not sandbox.bubblewrap:
         raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "
                                f"{sandbox.reason}")

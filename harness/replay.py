@@ -19,6 +19,7 @@ from typing import Any
 from harness import outcome as endings
 from harness.chain import ChainRun
 from harness.game import Game, GameFactory
+from harness.keys import key_of
 from harness.level_refs import from_header
 from harness.protocol import OUTCOMES, schema_errors
 from harness.record import Record, RecordError, read_record
@@ -114,15 +115,17 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
     origin = None
     if "origin" in header:
         origin = Snapshot.from_dict(header["origin"], f"{record.path}: header origin")
+        if key_of(origin.to_dict()) != key_of(header):
+            return diverged(0, "the header's episode key differs from its origin snapshot's")
         try:
             game = restore(origin, level, factory)
         except SnapshotError as exc:
             return diverged(0, f"the snapshot it starts from does not restore: {exc}")
     else:
-        game = factory(level, header["difficulty"], header["seed"])
+        game = factory(level, header["difficulty"], key_of(header))
     if "map" in header and _plain(game.plan()) != header["map"]:
         return diverged(0, "the header's map differs from the one the level, difficulty and "
-                        "seed give")
+                        "episode key give")
     limits = episode_limits(level, track)
     plan = ChainPlan.from_record(header)
     if plan is not None and (problem := plan.budget_problem()) is not None:
@@ -235,12 +238,13 @@ class _Kept:
         except (OSError, ValueError, SnapshotError) as exc:
             return f"the snapshot of turn {turn} cannot be read: {exc}"
         header = self.header
-        claims = (snap.level_hash, snap.difficulty, snap.seed, list(snap.steps), snap.tick,
+        claims = (snap.level_hash, snap.difficulty, snap.seed, key_of(snap.to_dict()),
+                  list(snap.steps), snap.tick,
                   snap.state_hash, snap.view_hash, entry["state_hash"], entry["tick"])
-        derived = (header["level_hash"], header["difficulty"], header["seed"],
+        derived = (header["level_hash"], header["difficulty"], header["seed"], key_of(header),
                    _plain(self.steps), game.tick, game.state_hash(),
                    view_digest(view), game.state_hash(), game.tick)
-        names = ("level hash", "difficulty", "seed", "steps", "tick", "state hash",
+        names = ("level hash", "difficulty", "seed", "episode key", "steps", "tick", "state hash",
                  "view digest", "listed state hash", "listed tick")
         for what, claim, truth in zip(names, claims, derived, strict=True):
             if claim != truth:

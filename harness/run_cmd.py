@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from harness import runner, stopping
+from harness.keys import SECRET_FILE, SecretError, parse_secret
 from harness.runner import UsageError
 from harness.settings import (
     RunSettings,
@@ -26,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--difficulty", help="difficulty id (default: the level's middle one)")
     parser.add_argument("--seed", type=seed_number, default=None,
                         help="episode seed (default 0, or the snapshot's with --from)")
+    parser.add_argument("--secret", metavar="HEX_OR_FILE", default=None,
+                        help="the secret the episode's randomness and a generated level's id "
+                        "are drawn from: hex, or a file holding it (an earlier run's "
+                        f"RUN_DIR/{SECRET_FILE}, a suite's OUT/{SECRET_FILE}); default a fresh "
+                        f"one, written to the new run directory's {SECRET_FILE}. The same "
+                        "level, difficulty, seed and secret play the same episode")
     parser.add_argument("--out", default="runs", help="parent directory of run directories")
     parser.add_argument("--track", choices=list(TRACKS), default=None,
                         help="macro: one macro action a decision (default, or the snapshot's "
@@ -66,6 +73,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, settings: RunSettings) -> dict:
+    try:
+        secret = None if args.secret is None else parse_secret(args.secret)
+    except SecretError as exc:
+        raise UsageError(str(exc)) from None
     if args.origin is not None and args.track is None:
         # The snapshot's track and frame skip are the episode's; a frame skip asked for
         # is checked against the snapshot's only on a track named.
@@ -79,4 +90,5 @@ def _play(args: argparse.Namespace, settings: RunSettings) -> dict:
         except ValueError as exc:
             raise UsageError(str(exc)) from None
     return runner.run(args.level, args.agent, difficulty=args.difficulty, seed=args.seed,
-                      out_dir=args.out, settings=settings, track=track, origin=args.origin)
+                      out_dir=args.out, settings=settings, track=track, origin=args.origin,
+                      secret=secret)

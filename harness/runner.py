@@ -15,10 +15,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from harness import level_refs
+from harness import keys, level_refs
 from harness.agent_launch import AgentLaunchError, resolve_argv
 from harness.episode import EpisodeSpec, run_episode
 from harness.game import GameFactory
+from harness.keys import SECRET_FILE, episode_key, key_of, write_secret
 from harness.level_refs import UsageError
 from harness.pages import write_episode_page_safely
 from harness.record import RecordError, record_text
@@ -32,11 +33,12 @@ from world.face import Level
 __all__ = ["UsageError", "pick_difficulty", "resolve_level", "run"]
 
 
-def resolve_level(ref: str) -> tuple[Level, str]:
+def resolve_level(ref: str, secret: bytes | None = None) -> tuple[Level, str]:
     """Load a level given as an id in levels/, a path to a level file or a generated name.
 
     Args:
         ref: "outpost", "levels/outpost.json", any path, or "maze@3?rooms=12".
+        secret: The secret a generated level's id (and a secret set's seeds) is drawn from.
 
     Returns:
         The level and where it came from (the file's path, or the generated name).
@@ -44,7 +46,7 @@ def resolve_level(ref: str) -> tuple[Level, str]:
     Raises:
         UsageError: No such level, or a level `harness check` rejects (its messages).
     """
-    found = level_refs.resolve(ref)
+    found = level_refs.resolve(ref, secret)
     return found.level, found.source
 
 
@@ -93,6 +95,7 @@ def run(
     track: TrackSpec | None = None,
     origin: str | os.PathLike[str] | Snapshot | None = None,
     chain: ChainPlan | None = None,
+    secret: bytes | None = None,
 ) -> dict[str, Any]:
     """Play one episode and return its summary.
 
@@ -108,6 +111,10 @@ def run(
         origin: A snapshot (or its file) to start from (its difficulty, seed and track
             with its frame skip are the episode's; one given as well must agree).
         chain: The chain of a stepwise episode (None: the mission as a whole).
+        secret: The harness's secret the episode key and a generated level's id are
+            drawn from (harness/keys.py). None: a fresh one, written to the run
+            directory's `secret` file (mode 0600) so the operator can play it again.
+            From a snapshot the key is the snapshot's.
 
     Returns:
         The summary: run_dir, record, stderr_log, level, difficulty, seed, outcome,
@@ -122,9 +129,12 @@ def run(
         harness.stopping.Interrupted: A stop signal came before the episode began (once
             it has begun, the episode ends as `interrupted` and its summary comes back).
     """
-    found = level_refs.resolve(level_ref)
+    made_secret = secret is None
+    secret = keys.new_secret() if secret is None else secret
+    found = level_refs.resolve(level_ref, secret)
     level = found.level
-    snapshot = _origin(origin, level, difficulty, seed, track) if origin is not None else None
+    snapshot = (_origin(origin, level, difficulty, seed, track, found.generated is not None)
+                if origin is not None else None)
     if snapshot is not None:
         difficulty, seed = snapshot.difficulty, snapshot.seed
         track = track or _snapshot_track(snapshot)
@@ -140,9 +150,14 @@ def run(
     if refused:
         raise UsageError(refused)
     run_dir = new_run_dir(Path(out_dir), level, chosen, seed)
+    if made_secret:
+        write_secret(run_dir / SECRET_FILE, secret)
+    # From a snapshot the episode goes on with the snapshot's key (its world's draws).
+    key = (key_of(snapshot.to_dict()) if snapshot is not None
+           else episode_key(secret, level.content_hash, chosen, seed))
     spec = EpisodeSpec(level, found.source, chosen, seed, agent_command, run_dir, settings,
                        generated=found.generated, track=track, origin=snapshot,
-                       chain=chain)
+                       chain=chain, key=key)
     try:
         summary = run_episode(spec, game_factory or track.game_factory())
     except (AgentLaunchError, SnapshotError) as exc:
@@ -159,14 +174,16 @@ def run(
 
 
 def _origin(path: str | os.PathLike[str] | Snapshot, level: Level, difficulty: str | None,
-            seed: int | None, track: TrackSpec | None) -> Snapshot:
+            seed: int | None, track: TrackSpec | None, generated: bool) -> Snapshot:
     # The snapshot's own difficulty, seed and track are the episode's: asking for others
     # is a mistake, said in one line.
     try:
         snapshot = path if isinstance(path, Snapshot) else read_snapshot(path)
         snapshot.matches(level)
     except SnapshotError as exc:
-        raise UsageError(str(exc)) from None
+        hint = (" (a generated level's id is drawn from the secret: give the secret of the "
+                "run the snapshot comes from, --secret RUN_DIR/secret)" if generated else "")
+        raise UsageError(f"{exc}{hint}") from None
     asked = {"difficulty": difficulty, "seed": seed, "track": track and track.name}
     held = {"difficulty": snapshot.difficulty, "seed": snapshot.seed,
             "track": snapshot.track.get("name")}

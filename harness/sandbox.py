@@ -2,15 +2,17 @@
 
 With bubblewrap the agent runs in its own PID namespace (it sees only its own
 processes in /proc, and everything in the namespace dies with it), its own IPC and
-UTS namespaces, with every capability dropped, in its own session, and with the
-filesystem view of `harness.sandbox_fs`. The network is shared unless the spec cuts
-it off (its own network namespace, holding only its own loopback). Without bubblewrap
-(missing, or unusable because the kernel forbids namespaces) the agent runs as before
-in its own session with a scrubbed environment, and the record says so. Either way an
-address-space limit applies when one is set.
+UTS namespaces, with every capability dropped, under the system-call filter of
+`harness.sandbox_seccomp`, in its own session, and with the filesystem view of
+`harness.sandbox_fs`. The network is shared unless the spec cuts it off (its own
+network namespace, holding only its own loopback). Without bubblewrap (missing, or
+unusable because the kernel forbids namespaces) the agent runs in its own session
+with a scrubbed environment, and the record says so.
 
 Both ways start the agent through `harness.sandbox_shim`, which receives the agent's
-pipes over a socket so that no launcher process holds a copy of them.
+pipes over a socket so that no launcher process holds a copy of them, and stays as
+the agent's warden: a subreaper that kills everything the agent started when it ends,
+enforces the process limit and reports which limit ended it (`harness.agent_limits`).
 """
 
 from __future__ import annotations
@@ -37,17 +39,19 @@ from typing import Any
 from harness import sandbox_shim
 from harness.agent_launch import (
     AgentLaunchError,
-    group_has_live_members,
-    pid_is_live,
     remove_tree,
 )
 from harness.sandbox_fs import MountPlan
+from harness.sandbox_handle import ShimmedAgent, pid_namespace
+from harness.sandbox_seccomp import filter_bytes
 
 BWRAP = "bwrap"
 # --new-session: no TIOCSTI into a terminal; --die-with-parent: if bubblewrap's own
-# monitor dies, the namespace's init is killed and with it every process inside.
-BWRAP_FLAGS = ("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
-               "--die-with-parent", "--new-session", "--cap-drop", "ALL")
+# monitor dies, the namespace's init is killed and with it every process inside;
+# --as-pid-1: the warden is the namespace's init, which the agent can neither kill nor
+# read (bubblewrap's own init would be dumpable, its memory open to the agent).
+BWRAP_FLAGS = ("--unshare-pid", "--as-pid-1", "--unshare-ipc", "--unshare-uts",
+               "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL")
 _SHIM_SOURCE = inspect.getsource(sandbox_shim)
 _STARTUP_S = 30.0  # a loaded machine can take seconds to start an interpreter
 
@@ -62,6 +66,9 @@ class SandboxSpec:
         hidden: Paths the agent must not see besides the harness's own (run dir, level).
         reason: Why bubblewrap is not used, when it is not.
         network: Share the host's network; False gives it none (bubblewrap only).
+        disk_limit_mb: Size of its working folder and of its /tmp (bubblewrap only).
+        max_processes: Its processes running at once; 0 for no limit.
+        cpu_s: CPU seconds of each of its processes; 0 for no limit.
     """
 
     bubblewrap: bool
@@ -69,6 +76,9 @@ class SandboxSpec:
     hidden: tuple[Path, ...] = ()
     reason: str | None = None
     network: bool = True
+    disk_limit_mb: int = 0
+    max_processes: int = 0
+    cpu_s: int = 0
 
     def __post_init__(self) -> None:
         if not self.network and not self.bubblewrap:
@@ -81,7 +91,23 @@ class SandboxSpec:
                 "filesystem": "minimal" if self.bubblewrap else "host",
                 "network": "shared" if self.network else "none",
                 "memory_limit_mb": self.memory_limit_mb or None,
-                "reason": None if self.bubblewrap else self.reason}
+                "reason": None if self.bubblewrap else self.reason,
+                "syscall_filter": self.bubblewrap and filter_bytes() is not None,
+                "disk_limit_mb": (self.disk_limit_mb or None) if self.bubblewrap else None,
+                "max_processes": self.max_processes or None,
+                "cpu_limit_s": self.cpu_s or None}
+
+    def limit_values(self) -> dict[str, int]:
+        """Each limit's value, by its name in `harness.agent_limits.LIMITS`."""
+        return {"memory": self.memory_limit_mb, "processes": self.max_processes,
+                "disk": self.disk_limit_mb, "cpu_time": self.cpu_s}
+
+    def warden_config(self, workdir: Path) -> str:
+        """The limits the warden applies, as the JSON argument of the shim."""
+        disk = [str(workdir), "/tmp"] if self.bubblewrap and self.disk_limit_mb else []
+        return json.dumps({"memory_bytes": self.memory_limit_mb << 20, "cpu_s": self.cpu_s,
+                           "max_processes": self.max_processes, "disk_paths": disk,
+                           "poll_s": 0.1 if self.bubblewrap else 0.5})
 
 
 @functools.cache
@@ -94,14 +120,21 @@ def bubblewrap_problem() -> str | None:
     if path is None:
         return f"{BWRAP} is not installed (Debian package bubblewrap)"
     workdir = Path(tempfile.mkdtemp(prefix="agent-probe-"))
+    keep: list[int] = []
     try:
         argv = [os.path.realpath(sys.executable), "-I", "-S", "-c", "pass"]
-        cmd = [path, *BWRAP_FLAGS, *MountPlan(workdir, ()).build(argv), "--", *argv]
+        # The same kinds of option as an agent gets, so an older bubblewrap that lacks
+        # one (--size), or a kernel without seccomp, is found out here, not at the first
+        # episode.
+        cmd = [path, *BWRAP_FLAGS, *_seccomp_option(keep),
+               *MountPlan(workdir, (), 1).build(argv), "--", *argv]
         done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
-                              env={"PATH": os.defpath})
+                              env={"PATH": os.defpath}, pass_fds=keep)
     except (OSError, subprocess.SubprocessError) as exc:
         return f"{path} could not be run: {exc}"
     finally:
+        for fd in keep:
+            os.close(fd)
         remove_tree(str(workdir))
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
@@ -109,8 +142,11 @@ def bubblewrap_problem() -> str | None:
     return None
 
 
-def plan(memory_limit_mb: int, hidden: tuple[Path, ...] = (), network: bool = True) -> SandboxSpec:
-    """The sandbox this machine allows, with the given limit, hidden paths and network.
+def plan(memory_limit_mb: int, hidden: tuple[Path, ...] = (), network: bool = True,
+         **limits: int) -> SandboxSpec:
+    """The sandbox this machine allows, with the given limits, hidden paths and network.
+
+    `limits` are SandboxSpec's disk_limit_mb, max_processes and cpu_s.
 
     Raises:
         AgentLaunchError: No network was asked for, which needs bubblewrap, and it
@@ -119,76 +155,7 @@ def plan(memory_limit_mb: int, hidden: tuple[Path, ...] = (), network: bool = Tr
     problem = bubblewrap_problem()
     if problem is not None and not network:
         raise AgentLaunchError(f"--no-agent-network needs the agent sandbox: {problem}")
-    return SandboxSpec(problem is None, memory_limit_mb, hidden, problem, network)
-
-
-@dataclass
-class ShimmedAgent:
-    """A running agent started through the shim; duck-types what AgentProcess uses of Popen.
-
-    `pid` is the agent's own pid as the harness sees it, leader of its process group.
-    """
-
-    popen: subprocess.Popen[bytes]
-    stdin: Any
-    stdout: Any
-    pid: int
-    init_pid: int | None = None
-    namespace: str | None = None
-
-    @property
-    def stderr(self) -> Any:
-        """The agent's stderr pipe (bubblewrap's own messages go there too)."""
-        return self.popen.stderr
-
-    def poll(self) -> int | None:
-        """The agent's exit status, negative for a signal, None while it runs."""
-        code = self.popen.poll()
-        if code is None or self.init_pid is None:
-            return code
-        # bubblewrap exits with the agent's status, or 128+n when signal n killed it.
-        return -(code - 128) if 128 < code <= 128 + 64 else code
-
-    @property
-    def returncode(self) -> int | None:
-        """Like Popen.returncode."""
-        return self.poll()
-
-    def wait(self, timeout: float | None = None) -> int:
-        """Wait for the agent and, in a sandbox, for its namespace to be gone."""
-        deadline = time.monotonic() + (timeout if timeout is not None else 1e9)
-        self.popen.wait(timeout)
-        while self._namespace_alive():
-            if time.monotonic() >= deadline:
-                raise subprocess.TimeoutExpired(self.popen.args, timeout or 0)
-            time.sleep(0.01)
-        code = self.poll()
-        assert code is not None
-        return code
-
-    def group_alive(self) -> bool:
-        """Whether anything the agent started may still run."""
-        if self.init_pid is None:
-            return group_has_live_members(self.pid)
-        return self.popen.poll() is None or self._namespace_alive()
-
-    def signal_group(self, sig: signal.Signals) -> bool:
-        """Signal the agent's group; SIGKILL also ends its PID namespace."""
-        sent = False
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pid, sig)
-            sent = True
-        if sig == signal.SIGKILL and self._namespace_alive():
-            assert self.init_pid is not None
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(self.init_pid, sig)  # the kernel then kills every process inside
-                sent = True
-        return sent
-
-    def _namespace_alive(self) -> bool:
-        if self.init_pid is None:
-            return False
-        return _pid_namespace(self.init_pid) == self.namespace and pid_is_live(self.init_pid)
+    return SandboxSpec(problem is None, memory_limit_mb, hidden, problem, network, **limits)
 
 
 def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
@@ -206,10 +173,10 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
     if spec.bubblewrap:
         info_r, info_w = os.pipe()
         options = [*BWRAP_FLAGS, *(() if spec.network else ("--unshare-net",)),
-                   "--info-fd", str(info_w),
-                   *MountPlan(workdir, spec.hidden).build(argv), "--chdir", str(workdir)]
-        # Options come through a pipe, so bubblewrap's init, which the agent can see as
-        # its pid 1, does not show the mount plan on its command line.
+                   "--info-fd", str(info_w), *_seccomp_option(keep),
+                   *MountPlan(workdir, spec.hidden, spec.disk_limit_mb).build(argv),
+                   "--chdir", str(workdir)]
+        # Options come through a pipe, so no command line shows the mount plan.
         packed = b"".join(o.encode() + b"\0" for o in options)
         if len(packed) > 60000:  # a pipe holds 64 KiB; a longer write would block here
             raise AgentLaunchError(f"the sandbox's mount plan is too long ({len(packed)} bytes)")
@@ -218,9 +185,8 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
         os.close(args_w)
         keep += [info_w, args_r]
         prefix = [shutil.which(BWRAP) or BWRAP, "--args", str(args_r), "--"]
-    limit = spec.memory_limit_mb * (1 << 20)
     cmd = [*prefix, os.path.realpath(sys.executable), "-I", "-S", "-c", _SHIM_SOURCE,
-           str(child.fileno()), str(limit), *argv]
+           str(child.fileno()), spec.warden_config(workdir), *argv]
     try:
         popen = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.PIPE, cwd=workdir, env=env,
@@ -233,16 +199,31 @@ def launch(argv: list[str], spec: SandboxSpec, workdir: Path,
         for fd in keep[1:]:
             os.close(fd)
     try:
-        return _handshake(popen, parent, info_r, argv)
+        agent = _handshake(popen, parent, info_r, argv)
     except BaseException:
+        parent.close()
         with contextlib.suppress(ProcessLookupError):
             os.killpg(popen.pid, signal.SIGKILL)
         popen.wait()
         raise
     finally:
-        parent.close()
         if info_r >= 0:
             os.close(info_r)
+    agent.warden = parent
+    agent.limit_values = spec.limit_values()
+    return agent
+
+
+def _seccomp_option(keep: list[int]) -> list[str]:
+    """Bubblewrap's --seccomp option with the filter in a pipe; none where none is written."""
+    program = filter_bytes()
+    if program is None:
+        return []
+    read_end, write_end = os.pipe()
+    os.write(write_end, program)  # a few hundred bytes: the pipe holds them
+    os.close(write_end)
+    keep.append(read_end)
+    return ["--seccomp", str(read_end)]
 
 
 def _handshake(popen: subprocess.Popen[bytes], sock: socket.socket, info_r: int,
@@ -255,7 +236,7 @@ def _handshake(popen: subprocess.Popen[bytes], sock: socket.socket, info_r: int,
             init_pid = int(json.loads(info)["child-pid"])
         except (ValueError, KeyError, TypeError):
             raise AgentLaunchError(f"bubblewrap did not start: {_launcher_said(popen)}") from None
-        namespace = _pid_namespace(init_pid)
+        namespace = pid_namespace(init_pid)
     stdin_r, stdin_w = os.pipe()
     stdout_r, stdout_w = os.pipe()
     try:
@@ -335,10 +316,3 @@ def _launcher_said(popen: subprocess.Popen[bytes]) -> str:
             said = popen.stderr.read(4096) or b""
     text = said.decode("utf-8", "replace").strip().splitlines()[-1:]
     return text[0][:300] if text else f"it exited with status {popen.poll()}"
-
-
-def _pid_namespace(pid: int) -> str | None:
-    try:
-        return os.readlink(f"/proc/{pid}/ns/pid")
-    except OSError:
-        return None

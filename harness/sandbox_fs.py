@@ -2,9 +2,12 @@
 
 The agent sees the system's programs and libraries read-only (/usr and the /bin, /lib
 links, a handful of files from /etc), the Python that runs the harness read-only, its
-own code read-only, a private /tmp, its own /proc and a minimal /dev, and its working
-directory, writable and removed after the episode. It never sees the harness's
-checkout, its packages, the levels, the run directory or the level file being played.
+own code read-only, its own /proc (the host's parts of it read-only) and a minimal
+/dev, and a private /tmp and working directory, each a tmpfs of its own of the disk
+limit. It never sees the harness's checkout, its packages, the levels, the run
+directory or the level file being played. What it sees is an allow-list: a home folder
+or one above it is never bound whole, and in a folder bound for its code every
+dot-entry (.git, .env, caches, tokens) is covered.
 
 Agent code is bound where it lies, so the absolute paths in its command still work: a
 script's directory (its own package, e.g. agents/ with agents/reference/), or for a
@@ -17,6 +20,7 @@ harness an agent may import, so those two files are bound too.
 from __future__ import annotations
 
 import os
+import pwd
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -40,6 +44,12 @@ ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "local
              "nsswitch.conf", "passwd", "group", "hosts", "host.conf", "resolv.conf",
              "gai.conf", "services", "protocols", "ssl", "ca-certificates",
              "ca-certificates.conf", "mime.types", "os-release")
+# The parts of the sandbox's /proc that are the host's, not the agent's: a root agent
+# without capabilities may still write sysctls (kernel.core_pattern runs a program as
+# root outside every namespace), sysrq and interrupt settings. Bound read-only over
+# the fresh /proc; the files that show kernel memory, keys or timers are covered.
+PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus", "fs", "pressure", "acpi", "driver")
+PROC_COVERED = ("kcore", "keys", "key-users", "timer_list", "sched_debug", "latency_stats")
 
 
 def _under(path: Path, root: Path) -> bool:
@@ -70,10 +80,12 @@ class MountPlan:
         hidden: Further paths the agent must not see (the run directory, the level file).
     """
 
-    def __init__(self, workdir: Path, hidden: Iterable[Path]) -> None:
+    def __init__(self, workdir: Path, hidden: Iterable[Path], disk_limit_mb: int = 0) -> None:
         self.workdir = Path(workdir).resolve()
+        self.disk_limit_mb = disk_limit_mb
         self.hidden = [Path(os.path.realpath(p)) for p in (*HIDDEN_DATA, *hidden)]
         self.bound: list[Path] = [Path("/usr")]
+        self.code_dirs: list[Path] = []
         self.args: list[str] = []
 
     def visible(self, path: Path) -> bool:
@@ -81,10 +93,11 @@ class MountPlan:
         return any(_under(path, root) for root in self.bound)
 
     def _bindable_dir(self, path: Path) -> bool:
-        # Never the checkout itself or an ancestor of anything hidden, nor inside hidden data.
+        # Never the checkout itself or an ancestor of anything hidden, nor inside hidden
+        # data; never a home folder or above one (caches, credentials, other projects).
         if _under(CHECKOUT, path) or any(_under(h, path) or _under(path, h) for h in self.hidden):
             return False
-        return path != Path("/")
+        return path != Path("/") and not any(_under(home, path) for home in home_folders())
 
     def _bind(self, path: Path) -> None:
         self.args += ["--ro-bind", str(path), str(path)]
@@ -99,7 +112,15 @@ class MountPlan:
         folder = path.parent
         if folder.name in ("bin", "sbin") and _is_binary(path):
             folder = folder.parent  # an installation: bin/ needs its lib/ and share/
-        self._bind(folder if self._bindable_dir(folder) else path)
+        if not self._bindable_dir(folder):
+            self._bind(path)
+            return
+        self._bind(folder)
+        self.code_dirs.append(folder)
+
+    def _tmpfs(self, where: str) -> list[str]:
+        size = ["--size", str(self.disk_limit_mb << 20)] if self.disk_limit_mb else []
+        return [*size, "--tmpfs", where]
 
     def build(self, argv: Sequence[str]) -> list[str]:
         """The mount arguments for an agent with this argv (program first, absolute)."""
@@ -111,7 +132,12 @@ class MountPlan:
                 self._bind(Path(link))
         for name in ETC_FILES:
             self.args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-        self.args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+        self.args += ["--proc", "/proc", "--dev", "/dev", *self._tmpfs("/tmp")]
+        for name in PROC_READ_ONLY:
+            self.args += ["--ro-bind-try", f"/proc/{name}", f"/proc/{name}"]
+        for name in PROC_COVERED:
+            if os.path.exists(f"/proc/{name}"):
+                self.args += ["--ro-bind", "/dev/null", f"/proc/{name}"]
         for prefix in interpreter_prefixes():
             if not self.visible(prefix):
                 self._bind(prefix)
@@ -119,19 +145,64 @@ class MountPlan:
             if os.path.isabs(text) and os.path.isfile(text):
                 self.add_program_file(Path(text))
                 self.add_program_file(Path(os.path.realpath(text)))
-        self.args += ["--bind", str(self.workdir), str(self.workdir)]
+        self._cover_dot_entries()
+        # Its working folder is a tmpfs of its own inside the sandbox, not the host's
+        # folder: filling it fills only its own bounded space, never the harness's disk.
+        self.args += self._tmpfs(str(self.workdir))
         # A broad bind (an interpreter prefix holding an installed harness) must not
         # reveal the harness's packages or data: cover them, then put the kit back.
+        covered = []
         for hidden in self.hidden:
             if any(h != hidden and h.is_dir() and _under(hidden, h) for h in self.hidden):
                 continue  # inside a folder covered whole: a mount there would show its name
             if hidden.is_dir() and self.visible(hidden):
                 self.args += ["--tmpfs", str(hidden)]
+                covered.append(hidden)
             elif hidden.exists() and self.visible(hidden):
                 self.args += ["--ro-bind", "/dev/null", str(hidden)]
         for kit in AGENT_KIT:
             self.args += ["--ro-bind", str(kit), str(kit)]
+        for folder in covered:  # read-only once the kit's mount points are made in it
+            self.args += ["--remount-ro", str(folder)]
         return list(self.args)
+
+    def _cover_dot_entries(self) -> None:
+        # An agent's folder shows its code, not what tools keep beside it: every
+        # dot-entry (.git, .env, .cache, a token) is covered unless it was bound itself.
+        for folder in self.code_dirs:
+            try:
+                names = sorted(n for n in os.listdir(folder) if n.startswith("."))
+            except OSError:
+                continue
+            for name in names:
+                entry = folder / name
+                if entry.is_symlink() or any(_under(b, entry) for b in self.bound):
+                    continue  # a link shows only what is bound anyway
+                if entry.is_dir():
+                    self.args += _empty_folder(entry)
+                else:
+                    self.args += ["--ro-bind", "/dev/null", str(entry)]
+
+
+def _empty_folder(path: Path) -> list[str]:
+    # Read-only, or it would be a tmpfs the agent could fill without bound.
+    return ["--tmpfs", str(path), "--remount-ro", str(path)]
+
+
+def home_folders() -> list[Path]:
+    """The home folders of the user running the harness ($HOME and the password file's)."""
+    found = []
+    for text in (os.environ.get("HOME"), _passwd_home()):
+        if text and os.path.isabs(text):
+            found.append(Path(os.path.realpath(text)))
+    return found
+
+
+def _passwd_home() -> str | None:
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return None
 
 
 def _is_binary(path: Path) -> bool:

@@ -38,6 +38,9 @@ class RunSettings:
         agent_memory_mb: The agent's address-space limit in MiB (0 for none).
         require_sandbox: Refuse to play when bubblewrap cannot sandbox the agent.
         agent_network: Let the agent use the host's network (False needs the sandbox).
+        agent_disk_mb: Size in MiB of its working folder and of its /tmp (0: unbounded).
+        agent_max_processes: Its processes running at once (0 for no limit).
+        agent_cpu_s: CPU seconds of each of its processes (0 for no limit).
     """
 
     hello_timeout_s: float = 60.0
@@ -51,6 +54,14 @@ class RunSettings:
     agent_memory_mb: int = 2048
     require_sandbox: bool = False
     agent_network: bool = True
+    agent_disk_mb: int = 512
+    agent_max_processes: int = 128
+    agent_cpu_s: int = 0
+
+    def sandbox_limits(self) -> dict[str, int]:
+        """The agent's limits beyond memory, as `harness.sandbox.plan` takes them."""
+        return {"disk_limit_mb": self.agent_disk_mb, "max_processes": self.agent_max_processes,
+                "cpu_s": self.agent_cpu_s}
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON data, for the record header."""
@@ -124,6 +135,15 @@ def memory_mb(text: str) -> int:
     return value
 
 
+def limit_or_zero(text: str) -> int:
+    """An argparse type: a limit from 1 to 2**20, or 0 for none."""
+    allowed = "a whole number from 1 to 1048576, or 0 for no limit"
+    value = _whole(text, allowed)
+    if not 0 <= value <= 1 << 20:
+        raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+    return value
+
+
 def id_list(text: str) -> str:
     """An argparse type: 'all' or comma-separated ids, none empty and none twice."""
     if text == "all":
@@ -176,6 +196,16 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent-memory-mb", type=memory_mb, default=defaults.agent_memory_mb,
                         help="the agent's address-space limit in MiB, 0 for none "
                              "(default %(default)s)")
+    parser.add_argument("--agent-disk-mb", type=limit_or_zero, default=defaults.agent_disk_mb,
+                        help="size in MiB of the agent's working folder and of its /tmp, each "
+                             "held in memory, 0 for unbounded (default %(default)s)")
+    parser.add_argument("--agent-max-processes", type=limit_or_zero,
+                        default=defaults.agent_max_processes,
+                        help="the agent's processes running at once, 0 for no limit "
+                             "(default %(default)s)")
+    parser.add_argument("--agent-cpu-s", type=limit_or_zero, default=defaults.agent_cpu_s,
+                        help="CPU seconds of each of the agent's processes, 0 for no limit "
+                             "(default %(default)s)")
     parser.add_argument("--require-sandbox", action="store_true",
                         help="refuse to play unless bubblewrap can sandbox the agent")
     parser.add_argument("--no-agent-network", dest="agent_network", action="store_false",
@@ -191,6 +221,9 @@ def settings_from_arguments(args: argparse.Namespace) -> RunSettings:
         max_invalid_in_a_row=args.max_invalid,
         env_passthrough=tuple(args.pass_env),
         agent_memory_mb=args.agent_memory_mb,
+        agent_disk_mb=args.agent_disk_mb,
+        agent_max_processes=args.agent_max_processes,
+        agent_cpu_s=args.agent_cpu_s,
         require_sandbox=args.require_sandbox,
         agent_network=args.agent_network,
     )

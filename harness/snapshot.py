@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.game import Game, GameFactory
+from harness.keys import key_of, key_text
 from harness.protocol import schema_errors
 from world.face import InvalidRequestError, Level, UnknownIdError
 
@@ -58,6 +59,7 @@ class Snapshot:
     view_hash: str
     objectives_done: tuple[int, ...] = ()
     reason: str = ""
+    key: str | None = None  # the episode key (harness/keys.py); None: the seed, before keys
     source: str = field(default="", compare=False)  # the file it was read from
 
     def to_dict(self) -> dict[str, Any]:
@@ -66,7 +68,8 @@ class Snapshot:
                 "level_hash": self.level_hash, "difficulty": self.difficulty,
                 "seed": self.seed, "track": dict(self.track), "steps": list(self.steps),
                 "tick": self.tick, "state_hash": self.state_hash, "view_hash": self.view_hash,
-                "objectives_done": list(self.objectives_done), "reason": self.reason}
+                "objectives_done": list(self.objectives_done), "reason": self.reason,
+                **({"key": self.key} if self.key is not None else {})}
 
     @classmethod
     def from_dict(cls, data: Any, where: str) -> Snapshot:
@@ -89,7 +92,7 @@ class Snapshot:
         return cls(data["level"], data["level_hash"], data["difficulty"], data["seed"],
                    dict(data["track"]), tuple(data["steps"]), data["tick"],
                    data["state_hash"], data["view_hash"], tuple(data["objectives_done"]),
-                   data["reason"], where)
+                   data["reason"], data.get("key"), where)
 
     def matches(self, level: Level) -> None:
         """Raise unless this snapshot was taken on this level's content.
@@ -155,14 +158,14 @@ def restore(snapshot: Snapshot, level: Level, factory: GameFactory) -> Game:
     Args:
         snapshot: The snapshot.
         level: Its level (content hash checked).
-        factory: Builds the game from (level, difficulty, seed).
+        factory: Builds the game from (level, difficulty, episode key).
 
     Raises:
         SnapshotError: Another level, a step refused, or a state hash or view digest
             that differs from the snapshot's (forged, or made by another harness).
     """
     snapshot.matches(level)
-    game = factory(level, snapshot.difficulty, snapshot.seed)
+    game = factory(level, snapshot.difficulty, key_of(snapshot.to_dict()))
     where = snapshot.source or "snapshot"
     try:
         play_steps(game, snapshot.steps)
@@ -179,7 +182,8 @@ def restore(snapshot: Snapshot, level: Level, factory: GameFactory) -> Game:
 
 
 def take(game: Game, level: Level, difficulty: str, seed: int, track: dict[str, Any],
-         steps: list[Step], reason: str, view: dict[str, Any] | None = None) -> Snapshot:
+         steps: list[Step], reason: str, view: dict[str, Any] | None = None,
+         key: int | None = None) -> Snapshot:
     """A snapshot of a game now, given the steps that led here.
 
     Args:
@@ -192,15 +196,17 @@ def take(game: Game, level: Level, difficulty: str, seed: int, track: dict[str, 
         reason: Why the moment is kept, in plain words.
         view: The view built at this moment, if the caller has it (else built here;
             building it twice at one moment gives the same view).
+        key: The episode's key, what restoring makes the world from (None: the seed).
     """
     done = tuple(int(o["index"]) for o in game.status().objectives if o["status"] == "done")
     return Snapshot(level.id, level.content_hash, difficulty, seed, dict(track), tuple(steps),
                     game.tick, game.state_hash(), view_digest(view if view is not None
-                                                              else game.view()), done, reason)
+                                                              else game.view()), done, reason,
+                    None if key is None else key_text(key))
 
 
 def restoring_factory(snapshot: Snapshot, factory: GameFactory) -> GameFactory:
     """A game factory that gives the game at the snapshot's moment."""
-    def make(level: Level, difficulty: str, seed: int) -> Game:
+    def make(level: Level, difficulty: str, key: int) -> Game:
         return restore(snapshot, level, factory)
     return make

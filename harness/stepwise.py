@@ -26,6 +26,7 @@ from typing import Any
 
 from harness import runner
 from harness.episode import _harness_version
+from harness.keys import episode_key, key_text
 from harness.level_refs import resolve
 from harness.protocol import OUTCOMES
 from harness.record import RecordError, read_record
@@ -45,22 +46,25 @@ def default_cache() -> Path:
     return Path(base) / "mission-harness" / "reference"
 
 
-def reference_key(level: Level, difficulty: str, seed: int) -> str:
-    """The cache key of a reference run: sha256 of level hash, difficulty, seed, harness version."""
-    text = json.dumps([level.content_hash, difficulty, seed, _harness_version()])
+def reference_key(level: Level, difficulty: str, seed: int, key: int) -> str:
+    """The cache key of a reference run: sha256 of level, difficulty, seed, key, version."""
+    text = json.dumps([level.content_hash, difficulty, seed, key_text(key), _harness_version()])
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def reference_run(level_ref: str, difficulty: str, seed: int, cache: Path,
-                  settings: RunSettings) -> Path:
+                  settings: RunSettings, secret: bytes) -> Path:
     """The run directory of the reference run, made now unless a verified one is cached.
+
+    It is played with the episode's secret, so its success states hold the episode's key.
 
     Raises:
         UsageError: The reference agent is not there (an installed wheel without the
             repository's agents/), or it cannot be started.
     """
-    level = resolve(level_ref).level
-    home = cache / reference_key(level, difficulty, seed)
+    level = resolve(level_ref, secret).level
+    home = cache / reference_key(level, difficulty, seed,
+                                 episode_key(secret, level.content_hash, difficulty, seed))
     if home.is_dir():
         try:
             if replay(home).verified:
@@ -75,7 +79,8 @@ def reference_run(level_ref: str, difficulty: str, seed: int, cache: Path,
     scratch = cache / ".making" / f"{home.name}-{os.getpid()}"
     shutil.rmtree(scratch, ignore_errors=True)
     summary = runner.run(level_ref, f"{sys.executable} {REFERENCE_AGENT}",
-                         difficulty=difficulty, seed=seed, out_dir=scratch, settings=settings)
+                         difficulty=difficulty, seed=seed, out_dir=scratch, settings=settings,
+                         secret=secret)
     home.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.replace(summary["run_dir"], home)  # whole or not at all
@@ -161,7 +166,7 @@ def chain_plan(chain: Chain) -> ChainPlan:
 
 
 def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path,
-               settings: RunSettings, cache: Path) -> dict[str, Any]:
+               settings: RunSettings, cache: Path, secret: bytes) -> dict[str, Any]:
     """Play a level's chain with an agent (one stepwise episode); return its results.
 
     Returns:
@@ -173,11 +178,11 @@ def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path
         played and succeeded), harness_error (None, or what went wrong) and no_chain
         (None, or a `NO_CHAIN` key: then nothing was played and passed is None).
     """
-    level = resolve(level_ref).level
+    level = resolve(level_ref, secret).level
     work = work_objectives(level, difficulty)
     if not work:  # no reference run needed to know that
         return no_chain("no_work_objective", None, [])
-    chain = chain_of(level, reference_run(level_ref, difficulty, seed, cache, settings))
+    chain = chain_of(level, reference_run(level_ref, difficulty, seed, cache, settings, secret))
     objectives = [s.objective for s in chain.steps]
     # A reference run that failed may leave work objectives out of the chain: a chain
     # without them is partial, and says which.
@@ -189,7 +194,7 @@ def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path
         return no_chain("reference_did_none", base["reference"], base["missing"])
     plan = chain_plan(chain)
     summary = runner.run(level_ref, agent, difficulty=difficulty, seed=seed, out_dir=out,
-                         settings=settings, chain=plan)
+                         settings=settings, chain=plan, secret=secret)
     block = summary.get("stepwise") or {"subtasks": [], "first_failed": None, "passed": False}
     subtasks = []
     for result, step, leg in zip(block["subtasks"], chain.steps, plan.legs, strict=False):

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from harness import runner
 from harness.episode import _harness_version
+from harness.keys import parse_secret, secret_fingerprint, secret_text, suite_secret
 from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import UsageError
@@ -228,7 +229,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
 
     Args:
         job: episode (level, difficulty, seed), agent (command line), out (the suite's
-            folder) and settings (RunSettings fields); for the stepwise track also
+            folder), secret (the suite's, as hex) and settings (RunSettings fields); for
+            the stepwise track also
             stepwise ({"cache": the reference runs' folder}) and, when the end-to-end
             episode was finished before, its row.
 
@@ -241,11 +243,12 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
     data["env_passthrough"] = tuple(data["env_passthrough"])
     settings = RunSettings(**data)
     row = job.get("row")
+    secret = parse_secret(job["secret"], "the suite's secret")
     if row is None:
         folder = ep.folder(out)
         folder.mkdir(parents=True, exist_ok=True)
         summary = runner.run(ep.level, job["agent"], difficulty=ep.difficulty, seed=ep.seed,
-                             out_dir=folder, settings=settings)
+                             out_dir=folder, settings=settings, secret=secret)
         # The row comes from the harness's own summary in memory: the record file sits
         # where the agent ran, and nothing the agent can write is read back as a result.
         row = row_from_summary(ep, Path(summary["run_dir"]), summary)
@@ -255,7 +258,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
             _set_aside(chain, out, "an unfinished or earlier chain", lambda _text: None,
                        "stepwise")
         row = {**row, "stepwise": play_chain(ep.level, job["agent"], ep.difficulty, ep.seed,
-                                             chain, settings, Path(job["stepwise"]["cache"]))}
+                                             chain, settings, Path(job["stepwise"]["cache"]),
+                                             secret)}
     return row
 
 
@@ -263,7 +267,8 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
               jobs: int, progress: Callable[[int, int, dict[str, Any] | None], None],
               note: Callable[[str], None] = lambda _text: None,
               backend: BackendFactory = Workers,
-              stepwise: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+              stepwise: dict[str, Any] | None = None,
+              secret: bytes | None = None) -> list[dict[str, Any]]:
     """Play every episode not finished before, `jobs` at a time, and return all rows.
 
     Args:
@@ -278,6 +283,8 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         stepwise: For the stepwise track, {"cache": the reference runs' folder}: each
             episode's chain is played too (whole, also when its end-to-end episode is
             reused on resume).
+        secret: The suite's secret (harness/keys.py); default the one kept in `out`
+            (made on the first run, read on every resume).
 
     Returns:
         One row per episode, in plan order.
@@ -287,7 +294,10 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
         harness.stopping.Interrupted: A stop signal came; every worker and agent was
             ended first, and each running episode's record ends as interrupted.
     """
-    identity = suite_identity(agent, settings)
+    secret = suite_secret(out) if secret is None else secret
+    # The secret's fingerprint (never the secret): a folder whose secret was lost or
+    # swapped is refused, not resumed with episodes drawn from two secrets.
+    identity = {**suite_identity(agent, settings), "secret": secret_fingerprint(secret)}
     check_identity(out, identity)
     rows: dict[Episode, dict[str, Any]] = {}
     for ep in episodes:
@@ -305,6 +315,7 @@ def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSetti
                 ep = queue.pop(0)
                 workers.start(ep, {"episode": asdict(ep), "agent": agent, "out": str(out),
                                    "settings": settings.to_dict(),
+                                   "secret": secret_text(secret),
                                    **({"stepwise": stepwise, "row": reused.get(ep)}
                                       if stepwise else {})})
             for ep, result in workers.finished():

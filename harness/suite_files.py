@@ -17,6 +17,7 @@ import fcntl
 import hashlib
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,7 +39,17 @@ def suite_lock(out: Path) -> Iterator[None]:
     """
     out.mkdir(parents=True, exist_ok=True)
     path = out / LOCK_FILE
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    # Never through a link: a planted OUT/.lock link must not make us truncate its target.
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+    except OSError as exc:
+        raise SuiteLockedError(f"--out {out}: cannot use {path} as its lock ("
+                               f"{exc.strerror or exc}); remove it if it is a link") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(fd)
+        raise SuiteLockedError(f"--out {out}: {path} is not a plain file of its own (a "
+                               "hard link or a device); remove it")
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -9,12 +9,13 @@ Tests marked `full` run only with `--full` (tests/README.md has the whole layout
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.shared import ROOT, SHIPPED_IDS, local, shipped
+from harness import keys
+from tests.shared import ROOT, SHIPPED_IDS, TEST_SECRET, local, shipped
 from world.level.model import Level
 from world.objectives import ObjectivesSystem
 from world.observe.session import WorldSession, build_world
@@ -49,6 +50,16 @@ def _slow_first(items: list[pytest.Item]) -> None:
         return not (item.get_closest_marker("slow") and not item.get_closest_marker("xdist_group"))
 
     items.sort(key=late)  # stable: each part keeps the collection's order
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fixed_secret() -> Iterator[None]:
+    # A run or suite given no secret makes a fresh one (harness/keys.py); in tests it is
+    # always this one, so an episode played twice is the same episode. Session-wide, so
+    # that module fixtures' runs have it too.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(keys, "new_secret", lambda: TEST_SECRET)
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,9 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from harness.runner import run
+from harness.episode import EpisodeSpec, run_episode
+from harness.level_refs import resolve
+from harness.runner import new_run_dir
 from harness.settings import RunSettings
 from tests.shared import ROOT
 
@@ -18,9 +20,15 @@ FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
 @cache
 def reference_run(difficulty: str = "normal") -> Path:
-    """The run directory of the reference agent's exit_switch seed 0 (played once)."""
+    """The run directory of the reference agent's exit_switch seed 0 (played once).
+
+    The shipped questions were built from records made before episode keys, whose key
+    is their seed: this run is played the same way (no key), so it is one of them.
+    """
     out = Path(tempfile.mkdtemp(prefix="quiz-tests-"))
     atexit.register(shutil.rmtree, out, True)
     agent = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
-    summary = run("exit_switch", agent, difficulty=difficulty, seed=0, out_dir=out, settings=FAST)
-    return Path(summary["run_dir"])
+    found = resolve("exit_switch")
+    run_dir = new_run_dir(out, found.level, difficulty, 0)
+    run_episode(EpisodeSpec(found.level, found.source, difficulty, 0, agent, run_dir, FAST))
+    return run_dir

@@ -66,3 +66,6 @@ def navmesh_data(name: str) -> NavMesh:
     xdist_group, so that it is read in one process).
     """
     return read_mesh(NAVMESH_DATA / f"{name}.mesh")
+
+TEST_SECRET = bytes(range(32))
+"""The secret of every run and suite a test makes without one (tests/conftest.py)."""

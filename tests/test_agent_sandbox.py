@@ -97,7 +97,9 @@ def test_sandboxed_channel_keeps_exit_codes_and_closed_stdout(sandboxed) -> None
     assert echo.close() == 0
     assert echo.isolation == {"sandbox": "bubblewrap", "pid_namespace": True,
                               "filesystem": "minimal", "network": "shared",
-                              "memory_limit_mb": None, "reason": None}
+                              "memory_limit_mb": None, "reason": None,
+                              "syscall_filter": True, "disk_limit_mb": None,
+                              "max_processes": None, "cpu_limit_s": None}
 
 
 @needs_bwrap
@@ -138,12 +140,11 @@ def test_a_snooping_agent_reaches_nothing_of_the_harness(
         report = report_of(wait_until(lambda: "REPORT " in proc.stderr_tail(200_000)
                                       and proc.stderr_tail(200_000)))
         seen = report["proc"]
-        # Its own PID namespace: bubblewrap's init, the agent and what it started.
+        # Its own PID namespace: the warden (its init), the agent and what it started.
         assert seen["pids"][:2] == [1, 2] and len(seen["pids"]) <= 4
-        assert seen["parent_environ"]["ok"]  # the init's environment is the agent's own
+        assert not seen["parent_environ"]["ok"]  # its parent, the warden, is not dumpable
         texts = [v["value"] for v in seen["environ"].values() if v["ok"]]
         assert texts and not any("s3cret" in text for text in texts)
-        assert "s3cret" not in seen["parent_environ"]["value"]
         commands = [v["value"] for v in seen["cmdline"].values() if v["ok"]]
         assert Path("/proc/self/cmdline").read_text() not in commands
         assert not any("--bind" in text for text in commands)  # no mount plan shown
@@ -180,7 +181,7 @@ def test_an_episode_with_a_snooping_agent_leaves_its_record_and_machine_clean(
     report = report_of(Path(summary["stderr_log"]).read_text())
     assert not report["run_dir_write"]["ok"] and not report["level_file"]["ok"]
     assert sorted(p.name for p in Path(summary["run_dir"]).iterdir()) == [
-        "agent_stderr.log", "index.html", "record.jsonl.gz"]
+        "agent_stderr.log", "index.html", "record.jsonl.gz", "secret"]  # the run's own
     assert live_with(token) == []
 
 
@@ -193,7 +194,9 @@ def test_a_memory_bomb_ends_as_an_agent_error_naming_the_limit(tmp_path: Path) -
     summary = run("outpost", command, out_dir=tmp_path, settings=settings, game_factory=FakeGame)
     assert summary["outcome"] == "agent_crashed"
     assert summary["agent_error"]["turn"] == 0
-    assert summary["agent_error"]["kind"] == "memory_limit"
+    # Only its own log says MemoryError, which any agent can print: the kind stays
+    # "exited" and the message names the limit.
+    assert summary["agent_error"]["kind"] == "exited"
     message = summary["agent_error"]["message"]
     assert "MemoryError" in message and "limited to 256 MiB" in message
     assert "--agent-memory-mb" in message
@@ -220,12 +223,13 @@ def test_without_bubblewrap_the_run_says_so_once_and_the_record_says_none(
         "and can read what this user can"]
     summary = json.loads(captured.out)
     assert summary["outcome"] == "agent_crashed"
-    assert summary["agent_error"]["kind"] == "memory_limit"
+    assert summary["agent_error"]["kind"] == "exited"
     isolation = read_record(summary["run_dir"]).header["isolation"]
     assert isolation == {"sandbox": "none", "pid_namespace": False, "filesystem": "host",
                          "network": "shared", "memory_limit_mb": 256,
                          "reason": "no-such-bwrap-here is not installed (Debian package "
-                                   "bubblewrap)"}
+                                   "bubblewrap)", "syscall_filter": False,
+                         "disk_limit_mb": None, "max_processes": 128, "cpu_limit_s": None}
     assert live_with(token) == []
 
 
@@ -276,8 +280,9 @@ def test_mount_plan_binds_agent_code_but_never_a_folder_holding_hidden_paths(
     assert [b for b in bound if b.startswith(str(ROOT / "harness"))] == [
         str(ROOT / "harness" / "__init__.py"), str(ROOT / "harness" / "agent_kit.py"),
         str(ROOT / "harness" / "quiz_rules.py")]
-    assert args[args.index(str(workdir)) - 1] == "--bind"  # the only writable folder
-    assert [b for b in bound if args[args.index(b) - 1] == "--bind"] == [str(workdir)]
+    # Nothing of the host is writable: its working folder is a tmpfs of its own.
+    assert args[args.index(str(workdir)) - 1] == "--tmpfs"
+    assert [b for b in bound if args[args.index(b) - 1] == "--bind"] == []
 
 
 def test_mount_plan_covers_an_installed_package_whole_without_naming_what_is_inside(
@@ -342,4 +347,6 @@ def test_an_unusable_bubblewrap_is_named_with_its_own_words(
     assert bubblewrap_problem() == expected
     spec = sandbox.plan(128)
     assert spec.isolation() == {"sandbox": "none", "pid_namespace": False, "filesystem": "host",
-                                "network": "shared", "memory_limit_mb": 128, "reason": expected}
+                                "network": "shared", "memory_limit_mb": 128, "reason": expected,
+                                "syscall_filter": False, "disk_limit_mb": None,
+                                "max_processes": None, "cpu_limit_s": None}

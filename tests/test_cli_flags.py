@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from harness.cli import build_parser, main
+from harness.settings import settings_from_arguments
 from tests.shared import ROOT
 
 
@@ -48,6 +49,11 @@ EVAL = ("eval", "--agent", "true")
          "for no limit, got '10'"),
         ((*EVAL, "--agent-memory-mb", "-1"), "argument --agent-memory-mb: must be a whole number"),
         ((*RUN, "--agent-memory-mb", "2g"), "argument --agent-memory-mb: must be a whole number"),
+        ((*RUN, "--agent-max-processes", "-1"),
+         "argument --agent-max-processes: must be a whole number from 1 to 1048576, or 0 for "
+         "no limit, got '-1'"),
+        ((*EVAL, "--agent-disk-mb", "1e9"), "argument --agent-disk-mb: must be a whole number"),
+        ((*RUN, "--agent-cpu-s", "9999999"), "argument --agent-cpu-s: must be a whole number"),
     ],
 )
 def test_bad_flag_is_a_usage_error(capsys, argv, fragment):
@@ -65,6 +71,10 @@ def test_good_flags_still_parse():
     defaults = build_parser().parse_args(list(RUN))
     assert (defaults.agent_memory_mb, defaults.require_sandbox, defaults.agent_network) == (
         2048, False, True)
+    limits = build_parser().parse_args([*RUN, "--agent-max-processes", "8", "--agent-disk-mb",
+                                        "0", "--agent-cpu-s", "30"])
+    assert settings_from_arguments(limits).sandbox_limits() == {
+        "disk_limit_mb": 0, "max_processes": 8, "cpu_s": 30}
 
 
 @pytest.mark.parametrize("command", [RUN, EVAL])

@@ -11,6 +11,7 @@ import pytest
 
 from harness.cli import main as harness
 from harness.eval_cmd import resolve_suite
+from harness.keys import level_token
 from harness.level_refs import UsageError
 from harness.pages.load import load_run
 from harness.record import read_record, record_text
@@ -18,7 +19,7 @@ from harness.replay import replay
 from harness.runner import run
 from harness.settings import RunSettings
 from harness.templates_doc import TEMPLATES_MD, render
-from tests.shared import SHIPPED_AGENTS, python_agent
+from tests.shared import SHIPPED_AGENTS, TEST_SECRET, python_agent
 from world.generate import registry
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
@@ -37,7 +38,9 @@ def generated_run(tmp_path_factory) -> dict:
 
 def test_the_record_stores_the_generated_level_and_its_origin(generated_run) -> None:
     header = read_record(generated_run["run_dir"]).header
-    made = registry.generate("maze@11?rooms=5")
+    # Played under the run's secret, the level's id is drawn from it (harness/keys.py).
+    made = registry.generate("maze@11?rooms=5",
+                             f"maze_{level_token(TEST_SECRET, 'maze@11?rooms=5')}")
     assert header["level_source"] == "maze@11?rooms=5"
     assert header["generated"] == {**made.origin(), "level": made.data}
     assert header["level"] == made.data["id"]

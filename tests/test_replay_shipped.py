@@ -1,12 +1,13 @@
-"""Records of the shipped levels replay: the reference and random agents play levels
-through the real runner with seed 0, and each record is replayed.
+"""Records of the shipped levels replay: the reference, random and greedy agents play
+levels through the real runner with seed 0, and each record is replayed.
 
 Three sizes. The quick subset plays three episodes on three levels: characters spawned
 mid-episode (hold_centre), bots taking pickups (arena_frags), doors and keys (outpost).
 The slow run adds the random agent on hold_centre (the longest of the four) and plays
 every shipped level once (15 episodes, not the 90 of the whole matrix), the difficulty
-turning easy, normal, hard and the agent reference, random along the sorted level ids,
-so each level, each difficulty and both agents are covered but not every pairing. The
+turning easy, normal, hard and the agent reference, random, greedy (every three levels)
+along the sorted level ids, so each level, each difficulty and every agent are covered
+but not every pairing. The
 whole matrix (every level x difficulty x agent, about seven minutes on two cores) is
 marked `full` and runs with `pytest --full`; between those runs the sweep
 (`benchmarks/sweep.py --replay`) replays every record it makes, and docs/levels.md
@@ -30,11 +31,12 @@ from tests.shared import SHIPPED_AGENTS, SHIPPED_IDS, TEST_AGENTS, python_agent
 AGENTS = {
     "reference": python_agent(SHIPPED_AGENTS / "reference_agent.py"),
     "random": python_agent(SHIPPED_AGENTS / "random_agent.py"),
+    "greedy": python_agent(SHIPPED_AGENTS / "greedy_agent.py"),
 }
 LEVELS = SHIPPED_IDS
 DIFFICULTIES = ("easy", "normal", "hard")
 # One episode per level: the difficulty turns with each level, the agent every three.
-ONCE_EACH = [(level, DIFFICULTIES[i % 3], ("reference", "random")[i // 3 % 2])
+ONCE_EACH = [(level, DIFFICULTIES[i % 3], list(AGENTS)[i // 3 % len(AGENTS)])
              for i, level in enumerate(LEVELS)]
 FAST = [("hold_centre", "reference"),
         pytest.param("hold_centre", "random", marks=pytest.mark.slow),

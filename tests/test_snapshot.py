@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from harness.game import world_game
+from harness.keys import key_of
 from harness.level_refs import resolve
 from harness.record import read_record
 from harness.replay import replay
@@ -78,10 +79,10 @@ def _two_processes(level_id: str, tmp_path: Path, summary: dict | None = None) -
     assert len(steps) >= 3, f"{level_id}: too short a run to test ({len(steps)} turns)"
     cut = len(steps) // 3
     level = resolve(level_id).level
-    game = world_game(level, record.header["difficulty"], record.header["seed"])
+    game = world_game(level, record.header["difficulty"], key_of(record.header))
     play_steps(game, steps[:cut])
     snap = take(game, level, record.header["difficulty"], record.header["seed"],
-                {"name": "macro"}, steps[:cut], f"turn {cut}")
+                {"name": "macro"}, steps[:cut], f"turn {cut}", key=key_of(record.header))
     assert snap.state_hash == record.turns[cut]["state_hash"]
     path = tmp_path / "snap.json"
     write_snapshot(path, snap)

@@ -14,6 +14,7 @@ import pytest
 
 from harness.cli import main
 from harness.game import world_game
+from harness.keys import key_of
 from harness.level_refs import resolve
 from harness.record import read_record
 from harness.replay import replay
@@ -46,9 +47,10 @@ def _raw_snapshot(tmp_path: Path, cut: int) -> tuple[str, Path, dict]:
              if t.get("action") is not None and t.get("error") is None else None
              for t in record.turns]
     level = resolve(level_ref).level
-    game = TrackSpec("raw", 4).game_factory()(level, "normal", 0)
+    key = key_of(record.header)  # the run's episode key, not its seed
+    game = TrackSpec("raw", 4).game_factory()(level, "normal", key)
     play_steps(game, steps[:cut])
-    snap = take(game, level, "normal", 0, RAW, steps[:cut], f"turn {cut}")
+    snap = take(game, level, "normal", 0, RAW, steps[:cut], f"turn {cut}", key=key)
     assert snap.state_hash == record.turns[cut]["state_hash"]
     path = tmp_path / "raw_snapshot.json"
     write_snapshot(path, snap)

@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.keys import episode_key
 from harness.level_refs import resolve
 from harness.record import read_record
 from harness.replay import replay
 from harness.settings import RunSettings
 from harness.stepwise import chain_of, play_chain, reference_key, reference_run
 from harness.subtask import budget_rule, chain_order
-from tests.shared import ROOT
+from tests.shared import ROOT, TEST_SECRET
 
 FAST = RunSettings(hello_timeout_s=30, decision_timeout_s=30, grace_s=0.2)
 REFERENCE = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
@@ -39,7 +40,7 @@ def shirked(cache, tmp_path_factory) -> dict:
     # this agent plays as the reference does except while subtask 1 is on.
     out = tmp_path_factory.mktemp("chain")
     return play_chain("exit_switch", f"{SHIRKER} 1 {ROOT / 'agents' / 'reference_agent.py'}",
-                      "normal", 0, out, FAST, cache)
+                      "normal", 0, out, FAST, cache, TEST_SECRET)
 
 
 @pytest.mark.timeout(300)
@@ -113,11 +114,13 @@ def test_a_loosened_subtask_budget_is_caught(shirked, tmp_path) -> None:
 
 def test_reference_runs_are_cached_by_content(shirked, cache) -> None:
     level = resolve("exit_switch").level
-    key = reference_key(level, "normal", 0)
+    episode = episode_key(TEST_SECRET, level.content_hash, "normal", 0)
+    key = reference_key(level, "normal", 0, episode)
     assert Path(shirked["reference"]["run_dir"]) == cache / key
-    assert key != reference_key(level, "normal", 1) != reference_key(level, "hard", 0)
+    assert key != reference_key(level, "normal", 1, episode) != reference_key(
+        level, "hard", 0, episode) != reference_key(level, "normal", 0, episode + 1)
     made = (cache / key / "record.jsonl.gz").stat().st_mtime_ns
-    assert reference_run("exit_switch", "normal", 0, cache, FAST) == cache / key
+    assert reference_run("exit_switch", "normal", 0, cache, FAST, TEST_SECRET) == cache / key
     assert (cache / key / "record.jsonl.gz").stat().st_mtime_ns == made  # reused
 
 
@@ -144,8 +147,8 @@ def test_chain_order_follows_the_levels_after_lists() -> None:
                                       "hidden_crypt"])
 def test_the_reference_passes_each_chain_it_passes_end_to_end(level_id, cache, tmp_path
                                                               ) -> None:
-    home = reference_run(level_id, "normal", 0, cache, FAST)
-    result = play_chain(level_id, REFERENCE, "normal", 0, tmp_path, FAST, cache)
+    home = reference_run(level_id, "normal", 0, cache, FAST, TEST_SECRET)
+    result = play_chain(level_id, REFERENCE, "normal", 0, tmp_path, FAST, cache, TEST_SECRET)
     if read_record(home).end["summary"]["success"]:
         assert result["passed"], result["subtasks"]
 

@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from harness.cli import main
+from harness.keys import episode_key
 from harness.level_refs import resolve
 from harness.runner import run
 from harness.settings import RunSettings
@@ -27,7 +28,7 @@ from harness.stepwise_report import (
     summarise_stepwise,
 )
 from tests.level_factory import short_copy
-from tests.shared import ROOT
+from tests.shared import ROOT, TEST_SECRET
 
 FAST = RunSettings(hello_timeout_s=30, decision_timeout_s=30, grace_s=0.2)
 REFERENCE = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
@@ -43,7 +44,8 @@ def test_work_objectives_follow_difficulty_and_kind() -> None:
 
 def test_a_level_with_no_work_objective_has_no_chain(tmp_path) -> None:
     cache = tmp_path / "cache"
-    result = play_chain("acid_tanks", REFERENCE, "easy", 0, tmp_path / "chain", FAST, cache)
+    result = play_chain("acid_tanks", REFERENCE, "easy", 0, tmp_path / "chain", FAST, cache,
+                        TEST_SECRET)
     assert result["no_chain"] == "no_work_objective"
     assert "no work objective" in result["reason"]
     assert result["harness_error"] is None
@@ -61,10 +63,13 @@ def test_a_reference_run_that_did_no_work_has_no_chain(tmp_path) -> None:
     waited = run(level, WAIT, difficulty="normal", seed=0, out_dir=tmp_path / "runs",
                  settings=FAST)
     assert not waited["success"] and waited["decisions"] == 10
-    home = cache / reference_key(resolve(level).level, "normal", 0)
+    found = resolve(level, TEST_SECRET).level
+    home = cache / reference_key(found, "normal", 0,
+                                 episode_key(TEST_SECRET, found.content_hash, "normal", 0))
     home.parent.mkdir(parents=True)
     shutil.move(waited["run_dir"], home)
-    result = play_chain(level, REFERENCE, "normal", 0, tmp_path / "chain", FAST, cache)
+    result = play_chain(level, REFERENCE, "normal", 0, tmp_path / "chain", FAST, cache,
+                        TEST_SECRET)
     assert result["no_chain"] == "reference_did_none"
     assert result["reference"] == {"run_dir": str(home), "completed": False}
     assert result["missing"] == [1, 2, 3, 4]
@@ -129,10 +134,10 @@ def test_eval_shows_no_chain_in_results_tables_and_page(tmp_path, capsys) -> Non
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_reference_run_that_failed_gives_a_partial_chain(tmp_path) -> None:
-    # arena_frags, hard, seed 2: the reference completes objectives 1 and 2 but not the
-    # plate armour (3) before it is shot down.
-    result = play_chain("arena_frags", REFERENCE, "hard", 2, tmp_path / "chain", FAST,
-                        tmp_path / "cache")
+    # arena_frags, hard, seed 6 (under the tests' secret): the reference completes
+    # objectives 1 and 2 but not the plate armour (3) before it is shot down.
+    result = play_chain("arena_frags", REFERENCE, "hard", 6, tmp_path / "chain", FAST,
+                        tmp_path / "cache", TEST_SECRET)
     assert result["reference"]["completed"] is False
     assert sorted(result["chain"]) == [1, 2] and result["missing"] == [3], result["chain"]
     assert result["no_chain"] is None and result["harness_error"] is None

@@ -35,6 +35,9 @@ SWEEP_PLACEHOLDER = "_No sweep results yet._"
 GENERATED_BEGIN = ("<!-- BEGIN GENERATED MISSIONS RESULTS: written by the sweep script's "
                    "generated mode; levels_doc.py keeps it -->")
 GENERATED_END = "<!-- END GENERATED MISSIONS RESULTS -->"
+SECRET_BEGIN = ("<!-- BEGIN SECRET SET RESULTS: written by the sweep script's "
+                "secret-set mode; levels_doc.py keeps it -->")
+SECRET_END = "<!-- END SECRET SET RESULTS -->"
 DOOM_BEGIN = ("<!-- BEGIN DOOM RESULTS: written by benchmarks/doom_tasks.py --doc; "
               "levels_doc.py keeps it -->")
 DOOM_END = "<!-- END DOOM RESULTS -->"
@@ -54,8 +57,16 @@ GENERATED_INTRO = (
     "Levels made by the mission templates (docs/templates.md lists them and their "
     "parameters; README.md, \"Generated missions\", says how to name them and keep a "
     "held-out set). Every template's seeds 0 to 199 pass `harness check` "
-    "(tests/test_generate.py); the reference agent's and the random agent's wins on "
-    "fresh seeds are below.")
+    "(tests/test_generate.py); the wins on fresh seeds of each agent swept (the reference "
+    "agent and the greedy, random and wait-only baselines) are below.")
+SWEEP_INTRO = (
+    "`benchmarks/sweep.py` plays four agents: the reference agent and three baselines, "
+    "the greedy script (`agents/greedy_agent.py`: goes to located targets, else the "
+    "nearest unvisited way out, and fights armed hostiles in sight), the random agent and "
+    "the wait-only agent. Random and wait mark the floor of the score; \"beats greedy\" is "
+    "the line that means something: on a level where an agent does not beat the greedy "
+    "script, it has shown nothing a 300-line script lacks. Each agent's table appears once "
+    "it has been swept (an agent swept alone keeps the others' tables).")
 INTRO = (
     "The levels shipped with the harness, generated from the level files by "
     "`python3 tools/levels_doc.py`; edit the levels, not this page. Each level offers "
@@ -291,7 +302,7 @@ def render(levels: list[Level], existing: str | None = None) -> str:
         The Markdown text.
     """
     lines = ["# Levels", "", INTRO, "", *overview(levels), ""]
-    lines += ["## Sweep results", "", *sweep_block(existing), ""]
+    lines += ["## Sweep results", "", SWEEP_INTRO, "", *sweep_block(existing), ""]
     for level in levels:
         lines += section(level)
     lines += ["## Doom missions", "", DOOM_INTRO, "",
@@ -300,6 +311,8 @@ def render(levels: list[Level], existing: str | None = None) -> str:
               *doom_entries()]
     lines += ["## Generated missions", "", GENERATED_INTRO, "",
               *sweep_block(existing, GENERATED_BEGIN, GENERATED_END), "",
+              "### On a secret held-out set", "",
+              *sweep_block(existing, SECRET_BEGIN, SECRET_END), "",
               *template_entries()]
     return "\n".join(lines).rstrip("\n") + "\n"
 

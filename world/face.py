@@ -79,7 +79,8 @@ def new_session(level: Level | DoomLevel, difficulty: str, seed: int) -> Any:
     Args:
         level: The level, loaded and checked (a Doom mission plays on ViZDoom).
         difficulty: One of the level's difficulty ids.
-        seed: The episode seed (the world's one generator is made from it).
+        seed: The episode key (the world's one generator is made from it); the harness
+            derives it from the episode seed and its secret.
 
     Returns:
         The session at tick 0.

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
+from harness import keys
 from harness import outcome as endings
 from harness.game import world_game
 from harness.outcome import Ending
@@ -72,8 +73,8 @@ class MissionEnv(gym.Env):
                                           "render_fps": 30}
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
-                 reward: str | dict | RewardSpec = "score", render_mode: str | None = None
-                 ) -> None:
+                 reward: str | dict | RewardSpec = "score", render_mode: str | None = None,
+                 secret: bytes | None = None) -> None:
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.metadata = {**type(self).metadata, "render_modes": render_modes()}
         self._viewer: Any = None
@@ -82,6 +83,12 @@ class MissionEnv(gym.Env):
         self.settings = RunSettings()
         self.game: WorldSession | None = None
         self.seed_used: int | None = None
+        # The episode key is drawn from the seed and this environment's secret, as
+        # `harness run` draws it from the run's: a copy of the world made from the seed
+        # does not play the same episode. The policy shares the process, so the secret
+        # is no wall against it: give one (`secret=`) to reproduce episodes across
+        # environments, or a `harness run --secret` episode.
+        self.secret = keys.new_secret() if secret is None else bytes(secret)
 
     def _set_level(self, level: Any, difficulty: str | None) -> None:
         if isinstance(level, os.PathLike):
@@ -129,7 +136,8 @@ class MissionEnv(gym.Env):
     def _new_episode(self, seed: int | None, options: dict[str, Any] | None = None) -> None:
         seed = self._options(seed, options)
         super().reset(seed=seed)
-        # A given seed is the episode seed, so reset(seed=s) plays `harness run --seed s`.
+        # A given seed is the episode seed: with the same secret, reset(seed=s) plays
+        # `harness run --seed s --secret S`.
         episode_seed = int(seed) if seed is not None else int(
             self.np_random.integers(SEED_RANGE))
         self.seed_used = episode_seed
@@ -141,8 +149,12 @@ class MissionEnv(gym.Env):
         self.report_now = self._report()
         self.figures = Figures.of(self.report_now)
 
+    def episode_key(self, seed: int) -> int:
+        """The key an episode of this seed is drawn from (harness/keys.py)."""
+        return keys.episode_key(self.secret, self.level.content_hash, self.difficulty, seed)
+
     def _make_game(self, seed: int) -> WorldSession:
-        game = world_game(self.level, self.difficulty, seed)
+        game = world_game(self.level, self.difficulty, self.episode_key(seed))
         assert isinstance(game, WorldSession)  # the real world: its report feeds the reward
         return game
 

@@ -53,8 +53,9 @@ class MacroEnv(MissionEnv):
     """Macro actions over the structured view; see docs/rl.md."""
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
-                 reward: Any = "score", render_mode: str | None = None) -> None:
-        super().__init__(level, difficulty, reward, render_mode)
+                 reward: Any = "score", render_mode: str | None = None,
+                 secret: bytes | None = None) -> None:
+        super().__init__(level, difficulty, reward, render_mode, secret)
         self.choices = macro_actions.choices()
         self.action_space = gym.spaces.Discrete(len(self.choices))
         self.observation_space = macro_obs.observation_space()

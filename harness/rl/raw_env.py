@@ -36,8 +36,8 @@ class RawEnv(MissionEnv):
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
                  reward: Any = "score", render_mode: str | None = None,
                  frame_skip: int = DEFAULT_FRAME_SKIP, rays: int = 32, fov_deg: float = 90.0,
-                 max_range: float = 4000.0) -> None:
-        super().__init__(level, difficulty, reward, render_mode)
+                 max_range: float = 4000.0, secret: bytes | None = None) -> None:
+        super().__init__(level, difficulty, reward, render_mode, secret)
         self.frame_skip = check_frame_skip(frame_skip)
         self.scan_spec = ScanSpec(rays, fov_deg, max_range)
         self.action_space = gym.spaces.MultiDiscrete(RAW_NVEC)
@@ -49,8 +49,8 @@ class RawEnv(MissionEnv):
         })
 
     def _make_game(self, seed: int) -> RawGame:
-        return new_raw_session(self.level, self.difficulty, seed, self.frame_skip,
-                               self.scan_spec)
+        return new_raw_session(self.level, self.difficulty, self.episode_key(seed),
+                               self.frame_skip, self.scan_spec)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start an episode; `seed` is the episode seed of `harness run --seed`.

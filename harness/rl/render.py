@@ -178,7 +178,7 @@ def _player(canvas: Canvas, x: float, z: float, facing: float, scan: Any) -> Non
 
 def show(frame: np.ndarray, viewer: Any = None) -> Any:
     """Show a frame in a matplotlib window (render mode "human"); returns the window."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # start-up cost: only a "human" window needs it
 
     if viewer is None:
         plt.ion()
@@ -194,6 +194,6 @@ def show(frame: np.ndarray, viewer: Any = None) -> Any:
 
 def close_window(viewer: Any) -> None:
     """Close a window `show` opened."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # start-up cost: only a "human" window needs it
 
     plt.close(viewer[0])

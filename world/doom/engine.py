@@ -134,7 +134,8 @@ class Engine:
         game.set_available_game_variables([getattr(_GV, v) for v in VARIABLES])
         game.set_episode_timeout(spec.timeout_tics)
         game.set_living_reward(0.0)
-        game.set_seed(seed)
+        # ViZDoom takes a 32-bit seed; an episode key is wider, so it is folded to 32 bits.
+        game.set_seed(seed % 2**32)
         game.add_game_args("+vizdoom_nocheat 1")
         game.init()
         self.game = game

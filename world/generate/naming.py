@@ -92,6 +92,10 @@ def _query_pairs(ref: str, query: str | None) -> list[str]:
 
 
 def _seeds(ref: str, text: str) -> list[int]:
+    if text.startswith("secret:"):
+        raise GenerateError(f"{ref!r}: a secret held-out set's seeds are drawn from the "
+                            "harness's secret: harness eval plays it (harness run --secret "
+                            "plays one of its levels, TEMPLATE@secret:N#INDEX)")
     parts = text.split("-")
     if len(parts) not in (1, 2) or not all(p.isdigit() for p in parts):
         raise GenerateError(f"{ref!r}: the seed {text!r} is not a whole number from 0 to "

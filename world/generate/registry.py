@@ -51,10 +51,11 @@ def level_text(data: dict[str, Any]) -> str:
 
 
 def level_id(name: GeneratedName) -> str:
-    """`<template>_<digest of the name>`, the level's id.
+    """`<template>_<digest of the name>`, the level's id when no other is given.
 
-    The agent is told the level id and must not learn the seed or parameters from it
-    (a held-out seed stays held out).
+    Anyone can compute it from a name, so it names its seed to whoever tries the seeds:
+    the harness gives every level it plays an id drawn from its secret instead
+    (harness/keys.py); this one is for `harness generate` and `harness check`.
     """
     digest = hashlib.sha256(f"{GENERATOR_VERSION}:{name.text()}".encode()).hexdigest()[:12]
     return f"{name.template}_{digest}"
@@ -68,8 +69,10 @@ def origin(ref: str | GeneratedName) -> dict[str, Any]:
             "params": params, "generator_version": GENERATOR_VERSION}
 
 
-def generate(ref: str | GeneratedName) -> GeneratedLevel:
-    """Build the level a generated name names.
+def generate(ref: str | GeneratedName, level_id_given: str | None = None) -> GeneratedLevel:
+    """Build the level a generated name names, with the id given (default: `level_id`).
+
+    The id is the level's only trace of its name; the rest is drawn from the name alone.
 
     Raises:
         GenerateError: The name or its parameters cannot be used.
@@ -79,7 +82,7 @@ def generate(ref: str | GeneratedName) -> GeneratedLevel:
     params = {**template.defaults(), **dict(name.params)}
     rng = random.Random(f"{GENERATOR_VERSION}:{name.template}:{name.seed}:"
                         f"{json.dumps(params, sort_keys=True)}")
-    data = template.build(rng, level_id(name), params)
+    data = template.build(rng, level_id_given or level_id(name), params)
     data["categories"] = list(template.categories)
     return GeneratedLevel(name.text(), name.template, name.seed, params, GENERATOR_VERSION,
                           data)

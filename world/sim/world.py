@@ -42,7 +42,8 @@ class World(RequestChecks, WorldQueries):
         Args:
             level: The level to play.
             difficulty: One of the level's difficulty ids.
-            seed: Seed of the episode's one random generator.
+            seed: Seed of the episode's one random generator: the episode key the harness
+                derives from the seed the agent is told and a secret (harness/keys.py).
 
         Raises:
             UnknownIdError: if the difficulty is not one the level offers.
