@@ -416,6 +416,7 @@ class _Episode:
             "usage": usage_totals(self.usage, st.decisions),
             "wall_s": wall_s,
             "stderr_dropped_bytes": self.proc.stderr_dropped_bytes,
+            "ids": self.game.ids_given(),
             **({"snapshots": self.snapshots} if self.snapshots else {}),
         })
         return {

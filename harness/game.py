@@ -29,9 +29,18 @@ class Game(Protocol):
         ...
 
     def plan(self) -> dict[str, Any]:
-        """The level as a page draws it, in episode ids (the record header's `map`).
+        """The level as a page draws it, in the map's own ids (the record header's `map`).
 
         Derived from the level, difficulty and episode key alone; never shown to the agent.
+        """
+        ...
+
+    def ids_given(self) -> dict[str, str]:
+        """Every episode id handed out so far (in the order perceived) and the map's id.
+
+        The map (`plan`) numbers things its own way; the record's end line keeps this
+        table, so a page can tell which thing of the map an agent's id named. Never
+        shown to the agent.
         """
         ...
 

@@ -202,6 +202,9 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
         game, ending = chain.advance(game, decisions)
     if game.state_hash() != record.end["final_state_hash"]:
         return diverged(len(record.turns), "final state hash differs")
+    if "ids" in record.end and _plain(game.ids_given()) != record.end["ids"]:
+        return diverged(len(record.turns), "the end line's episode ids differ from the ones "
+                        "replay hands out")
     summary = _rederive(record, game, limits, chain, ending)
     claimed = record.end["summary"]
     for name in CHECKED_SUMMARY:

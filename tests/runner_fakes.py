@@ -39,6 +39,9 @@ class FakeGame:
     def plan(self) -> dict[str, Any]:
         return level_plan(self.level, self.difficulty, IdMap(self.level, self.seed))
 
+    def ids_given(self) -> dict[str, str]:
+        return {"o1": "o1"}
+
     def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
         if action == "go_to_object" and arguments["object_id"] != "o1":
             raise UnknownIdError("object", arguments["object_id"], ["o1"])

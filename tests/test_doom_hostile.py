@@ -64,7 +64,7 @@ def _known(game, ep: str, view: dict) -> bool:
         found = index in getattr(game.known, "revealed", ())
         return game.known.knows_door(door) and (found or not secret)
     if group == "way":
-        return game.leads_out(game.ways[ep], game.layout.area_at(*game.engine.snap.xy))
+        return game.leads_out(game.way(ep), game.layout.area_at(*game.engine.snap.xy))
     return index in game.known.things
 
 
@@ -101,9 +101,15 @@ def _unknown_ids(game) -> list[str]:
     here = game.layout.area_at(*game.engine.snap.xy)
     out = [ep for ep in game.ids.handed_out(("object", "character"))
            if game.ids.lookup(ep)[1] not in game.known.things]
-    out += [ep for ep, way in game.ways.items() if not game.leads_out(way, here)]
-    return out + [game.ids.of("door", d.index) for d in game.doors
-                  if not game.known.knows_door(d)]
+    out += [ep for ep in game.ids.handed_out(("way",))
+            if not game.leads_out(game.way(ep), here)]
+    out += [ep for ep in game.ids.handed_out(("door",))
+            if not game.known.knows_door(game.doors[game.ids.lookup(ep)[1]])]
+    # Ids follow perception: the next numbers of each group name nothing shown yet.
+    for letter, group in (("o", "object"), ("c", "character"), ("w", "way"), ("d", "door")):
+        given = len(game.ids.handed_out((group,)))
+        out += [f"{letter}{given + 1}", f"{letter}{given + 2}"]
+    return out
 
 
 def _probes(game, rng: random.Random) -> list[tuple[str, dict]]:

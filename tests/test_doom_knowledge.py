@@ -30,22 +30,33 @@ def _session(ref: str, difficulty: str = "normal", seed: int = 0):
     return new_session(resolve(ref).level, difficulty, seed)
 
 
-def test_thing_ids_are_shuffled_per_episode() -> None:
-    # The same engine things (the map's order) take other ids in another episode, so an
-    # id says nothing of the map's numbering, nor how many things come before it.
-    numbering = []
-    for seed in (0, 1):
-        game = _session("doom:t01_e1m1_exit", seed=seed)
-        try:
-            game.plan()  # the runner writes the record's map before the first turn
-            seen = {s.thing.id: game.ids.thing(s.thing, s.group)
-                    for s in game.known.things.values()}
-            numbering.append(seen)
-        finally:
-            game.close()
-    first, second = numbering
-    assert first.keys() == second.keys() and len(first) >= 3
-    assert first != second
+def _numbers_shown(view: dict) -> dict[str, list[int]]:
+    rows = [*view["objects"], *view["characters"], *view["doors"],
+            *(view["area"] or {}).get("ways_out", [])]
+    ids = {r["id"] for r in rows} | {a for r in view["doors"] for a in r["between"]}
+    ids |= {w["to"] for w in (view["area"] or {}).get("ways_out", [])}
+    if view["area"]:
+        ids.add(view["area"]["id"])
+    out: dict[str, list[int]] = {}
+    for ep in ids:
+        out.setdefault(ep[0], []).append(int(ep[1:]))
+    return out
+
+
+def test_ids_follow_perception_and_never_count_the_unseen() -> None:
+    # The map's order and size stay hidden: each group is numbered 1, 2, ... as its
+    # things are first shown, so the largest id shown is at most the count shown (34).
+    game = _session("doom:t01_e1m1_exit")
+    try:
+        game.plan()  # the runner writes the record's map before the first turn
+        shown = _numbers_shown(game.view())
+        assert shown and all(max(v) == len(v) for v in shown.values()), shown
+        # The map keeps its own numbering of everything; the end line maps ours to it.
+        given = game.ids_given()
+        assert given and set(given) <= set(game.ids.handed_out(("area", "door", "way",
+                                                                "object", "character")))
+    finally:
+        game.close()
 
 
 def test_a_secret_door_is_a_wall_until_found() -> None:
@@ -209,16 +220,13 @@ def test_the_text_view_of_a_well_explored_map_stays_short() -> None:
 
 
 def test_id_numbers_do_not_count_the_maps_monsters() -> None:
-    # MAP01 holds 28 monsters at ultra-violence; numbered 1 to 28, the ids of the few
-    # seen would tell how many there are. They are drawn from a range far wider.
+    # MAP01 holds 28 monsters at ultra-violence; at the start the view shows a few, and
+    # their numbers run from 1 up to how many are shown, never to 28.
     game = _session("doom:t16_map01_clear", "hard")
     try:
-        monsters = [t for t in game.engine.snap.things if t.category == "Monster"]
-        numbers = sorted(int(game.ids.thing(t, "character")[1:]) for t in monsters)
-        assert len(numbers) == 28 and numbers != list(range(1, 29))
-        assert max(numbers) > 100
-        areas = sorted(int(game.ids.of("area", i)[1:]) for i in range(len(game.layout.names)))
-        assert max(areas) > len(areas)
+        shown = _numbers_shown(game.view())
+        assert all(max(v) == len(v) for v in shown.values()), shown
+        assert len(shown.get("c", [])) < 28
     finally:
         game.close()
 

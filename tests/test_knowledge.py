@@ -87,8 +87,9 @@ def test_an_open_door_shows_the_room_beyond_and_the_walk_goes_on_from_there():
     guard = game.ids.ep("character", "guard")
     assert "mid" in game.known.areas
     assert any(c["id"] == guard and c["seen"] == "now" for c in view["characters"])
-    # The key's room is still unknown: beyond the guard's room, through its far opening.
-    assert game.act("go_to", {"x": 1500, "z": 300})["end_reason"] == "no_known_route"
+    # The key's room is still unknown: beyond the guard's room, through its far opening
+    # (deep in it, beyond the reach that moves a target onto known floor).
+    assert game.act("go_to", {"x": 1700, "z": 300})["end_reason"] == "no_known_route"
     assert game.act("go_to", {"x": 1000, "z": 300})["end_reason"] == "arrived"
 
 
@@ -450,20 +451,32 @@ def test_an_equip_error_lists_the_carried_items_in_episode_ids():
 
 
 def test_a_walk_never_tells_whether_floor_lies_beyond_what_the_player_knows():
-    # "level" (north) is a secret room behind a hidden passage: a walk into it, one into
-    # the unknown far room and one to where there is no floor at all answer alike.
+    # "level" (north) is a secret room behind a hidden passage: a walk into it answers as
+    # a walk to the same spot with no room there (both moved onto the known floor), and
+    # the unknown far room as a spot with no floor anywhere near (no_known_route) (34).
+    def answers(room: bool) -> list[tuple]:
+        data = knowledge_level()
+        data["areas"][3]["secret"] = True
+        data["exits"][2]["hidden"] = True
+        if not room:
+            del data["areas"][3], data["exits"][2]
+        game = WorldSession(parse_level(data), "easy", 0)
+        game.view()
+        return [(r["end_reason"], r["detail"], r["ticks"], r["adjusted_target"]) for r in (
+            game.act("go_to", {"x": 300, "z": -300}),  # the secret room
+            game.act("go_to", {"x": 1500, "z": 300}),  # the unknown far room
+            game.act("go_to", {"x": 300, "z": -3000}),  # no floor anywhere near
+        )]
+
+    with_room = answers(True)
+    assert with_room == answers(False)
+    assert with_room[0][0] == "arrived" and with_room[0][3][2] > 0
+    assert with_room[1][0] == with_room[2][0] == "no_known_route"
+    assert with_room[1][1:] == with_room[2][1:]
+    # Near known floor, an off-floor target is still moved onto it.
     data = knowledge_level()
-    data["areas"][3]["secret"] = True
-    data["exits"][2]["hidden"] = True
     game = WorldSession(parse_level(data), "easy", 0)
     game.view()
-    answers = {(r["end_reason"], r["detail"], r["ticks"]) for r in (
-        game.act("go_to", {"x": 300, "z": -300}),  # the secret room
-        game.act("go_to", {"x": 1500, "z": 300}),  # the unknown far room
-        game.act("go_to", {"x": 300, "z": -3000}),  # no floor anywhere near
-    )}
-    assert len(answers) == 1 and next(iter(answers))[0] == "no_known_route"
-    # Near known floor, an off-floor target is still moved onto it.
     near = game.act("go_to", {"x": 300, "z": 700})
     assert near["end_reason"] == "arrived" and near["adjusted_by"] > 0
 

@@ -1,8 +1,9 @@
 """A hostile player on every shipped level: whatever it names, nothing unknown is named back.
 
 Each turn it either walks through a listed way out (how a player explores) or names
-things it never saw: objects, characters and ways out by the episode ids the level
-numbers them with, and the spots where unseen objects lie. Every view, text view,
+things it never saw: objects, characters and ways out by ids not yet handed out (ids
+follow perception, so the next numbers of each group name nothing perceived), and the
+spots where unseen objects lie. Every view, text view,
 result and error must name only ids of things the player knows, besides the areas
 that ways out and known doors are signposted to (see PROTOCOL.md, "What the player
 knows"), and an id the agent itself wrote, echoed back in its error.
@@ -40,16 +41,21 @@ def _signposted(view: dict) -> set[str]:
 
 
 def _unknown_named(game: WorldSession, text: str, allowed: set[str]) -> list[str]:
+    # An id never handed out must not appear at all; one handed out, only while known.
     table = game.ids.table()
     return sorted({m.group(0) for m in EPISODE_ID.finditer(ECHO.sub("", text))
-                   if m.group(0) in table and m.group(0) not in allowed
-                   and not game.knows(GROUP_OF[m.group(1)], table[m.group(0)])})
+                   if m.group(0) not in allowed and (
+                       m.group(0) not in table
+                       or not game.knows(GROUP_OF[m.group(1)], table[m.group(0)]))})
 
 
 def _probes(game: WorldSession, rng: random.Random) -> list[tuple[str, dict]]:
     table = game.ids.table()
     unknown = sorted(ep for ep, lid in table.items()
                      if not game.knows(GROUP_OF[ep[0]], lid) and ep[0] in "ocwd")
+    for letter in "ocwd":  # the next numbers, which no perceived thing has yet
+        given = sum(1 for ep in table if ep[0] == letter)
+        unknown += [f"{letter}{given + 1}", f"{letter}{given + 2}"]
     out: list[tuple[str, dict]] = []
     for ep in rng.sample(unknown, min(3, len(unknown))):
         out += {"o": [("go_to_object", {"object_id": ep}), ("equip", {"item_id": ep})],

@@ -35,9 +35,10 @@ def test_operations_name_only_what_the_player_perceived() -> None:
         assert _ids(op.plain) == [], op.plain  # the plain spelling holds no id at all
         assert not any(name in op.text for name in internal), op.text
     ops = pyramid(record).operations
-    assert ops[0].text == "pick up the flak vest o4 in the Loading dock a6"
-    assert ops[1].text == "go through way out w1 (opening) into the Central corridor a1"
-    assert ops[5].text == "take down the guard c4 in the Central corridor a1"
+    # Ids follow perception: the start area is a1, the next area seen a2 (34).
+    assert ops[0].text == "pick up the flak vest o3 in the Loading dock a1"
+    assert ops[1].text == "go through way out w1 (opening) into the Central corridor a2"
+    assert ops[5].text == "take down the guard c2 in the Central corridor a2"
 
 
 def _ids(text: str) -> list[str]:

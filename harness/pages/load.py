@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.pages.episode_ids import in_episode_ids
 from harness.protocol import schema_errors
 from harness.record import Record, read_record, record_path
 
@@ -52,6 +53,8 @@ def load_run(path: str | Path) -> RunData:
     rec_path = record_path(path)
     record = read_record(rec_path)
     plan, note = _plan(record.header)
+    if plan is not None:
+        plan = in_episode_ids(plan, (record.end or {}).get("ids"))
     tail, size = _stderr_tail(rec_path.parent / "agent_stderr.log")
     return RunData(rec_path.parent, record, plan, note, tail, size)
 

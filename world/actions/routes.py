@@ -42,6 +42,8 @@ from world.sim.layout import point_in_polygon
 from world.sim.world import World
 
 _NONE: frozenset[str] = frozenset()
+EDGE_REACH = 2.0  # a target this near a known area's outline is on it (a doorway's middle)
+KNOWN_INSET = 20.0  # how far inside a known outline a target moved onto it is put
 _PLACE_GROUP = "place:"  # prefix of the mesh's edge groups that wall off one place
 NO_KNOWN_ROUTE = ("No known route leads there: it lies beyond the floor you have seen; "
                   "explore further (go_to_area through a listed way out).")
@@ -264,23 +266,69 @@ def describe_door(world: World, door_id: str) -> Finish:
     return Finish("door_closed", text, refs, block)
 
 
-def beyond_known_floor(world: World, point: Point3, reach: float) -> bool:
-    """Whether a walk's target lies off the floor the player knows (never without a limit).
-
-    Off means farther than `reach` from every known area, or on the floor of an area the
-    player does not know: either way the answer is no_known_route, so a walk never tells
-    whether floor (a secret room, say) lies where the player has not been.
-    """
-    limit = _LIMITS.get(world)
-    if limit is None:
-        return False
+def _known_rings(world: World, storey: str) -> list[tuple[tuple[float, float], ...]]:
+    # The outlines of the floor the player knows on a storey (with a limit): known areas
+    # and the stairs with a known end.
+    limit = _LIMITS[world]
     areas = set(limit.known.areas) | limit.entering | visited_areas(world)
-    storey = min(world.level.storeys, key=lambda s: (abs(s.y - point[1]), s.id)).id
+    rings = [tuple(a.polygon) for a in world.level.areas if a.id in areas and a.storey == storey]
+    rings += [(s.bottom.edge[0], s.bottom.edge[1], s.top.edge[1], s.top.edge[0])
+              for s in world.level.stairs if s.bottom.area in areas or s.top.area in areas]
+    return rings
+
+
+def _storey_at(world: World, point: Point3) -> str:
+    return min(world.level.storeys, key=lambda s: (abs(s.y - point[1]), s.id)).id
+
+
+def beyond_known_floor(world: World, point: Point3, reach: float = 0.0) -> bool:
+    """Whether a point lies off the floor the player knows (never without a limit).
+
+    Known floor is a known area's outline (within `reach`, at most `EDGE_REACH`, so a
+    doorway's middle counts) or stairs with a known end, on the storey nearest the
+    point's height. The answer comes from known geometry alone.
+    """
+    if _LIMITS.get(world) is None:
+        return False
+    reach = min(reach, EDGE_REACH)
+    storey = _storey_at(world, point)
     here = world.area_at(point[0], point[2], storey)
-    if here is not None:
-        return here not in areas
-    return not any(_near_ring(point[0], point[2], a.polygon, reach)
-                   for a in world.level.areas if a.id in areas)
+    limit = _LIMITS[world]
+    if here is not None and here in (set(limit.known.areas) | limit.entering
+                                     | visited_areas(world)):
+        return False
+    return not any(_near_ring(point[0], point[2], ring, reach)
+                   for ring in _known_rings(world, storey))
+
+
+def onto_known_floor(world: World, point: Point3, reach: float) -> Point3 | None:
+    """A target moved onto the floor the player knows: the point itself when on it.
+
+    Off it, the nearest point of a known outline within `reach`, stepped `KNOWN_INSET`
+    inside; None when no known floor is that near. Floor never seen, a secret room and no
+    floor at all are treated alike: only known outlines are consulted, so the answer
+    (and where the walk ends) never tells what lies off them (34).
+    """
+    if not beyond_known_floor(world, point, EDGE_REACH):
+        return point
+    x, z = point[0], point[2]
+    best: tuple[float, float, float, tuple] | None = None
+    for ring in _known_rings(world, _storey_at(world, point)):
+        for (ax, az), (bx, bz) in zip(ring, [*ring[1:], ring[0]], strict=True):
+            dx, dz = bx - ax, bz - az
+            t = max(0.0, min(1.0, ((x - ax) * dx + (z - az) * dz) / (dx * dx + dz * dz or 1.0)))
+            px, pz = ax + t * dx, az + t * dz
+            d = math.hypot(x - px, z - pz)
+            if best is None or d < best[0]:
+                best = (d, px, pz, ring)
+    if best is None or best[0] > reach:
+        return None
+    d, px, pz, ring = best
+    # Step on along the line from the target, into the outline it crossed.
+    ix, iz = px + (px - x) / max(d, 1e-9) * KNOWN_INSET, pz + (pz - z) / max(d, 1e-9) * KNOWN_INSET
+    if not point_in_polygon(ix, iz, tuple(ring)):
+        ix, iz = px, pz
+    return (ix, point[1], iz)
 
 
 def _near_ring(x: float, z: float, ring: Sequence[tuple[float, float]], reach: float) -> bool:
@@ -343,7 +391,10 @@ def plan(world: World, start: Point3, goal: Point3, use_on_way: bool) -> Route |
     hidden = _hidden(world) if known_of(world) is not None else _NONE
     path = finder.path(start, goal, unknown | hidden)
     if path is None:
-        if unknown and finder.path(start, goal, hidden) is not None:
+        # No way over the floor the player knows, even with every door open. Whether
+        # floor it has not seen (or a passage it has not found) leads there is not the
+        # player's to learn: one answer either way (34).
+        if known_of(world) is not None:
             return Finish("no_known_route", NO_KNOWN_ROUTE)
         return None
     in_way = doors_crossed(world, path, mine)

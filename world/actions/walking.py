@@ -37,6 +37,8 @@ from world.actions.routes import (
     beyond_known_floor,
     describe_door,
     entering,
+    known_of,
+    onto_known_floor,
     plan,
 )
 from world.actions.timing import limit_for, route_limit
@@ -101,7 +103,11 @@ def _fire_on_way(world: World):
 
 
 def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
-    """Walk along the floor to a point, snapping an off-floor point to the nearest floor.
+    """Walk along the floor to a point, moving a target off known floor onto the nearest.
+
+    A target off the floor the player knows is moved onto the nearest known floor within
+    `SNAP_RADIUS` (farther: no_known_route), whatever lies there, so the answer never
+    tells floor never seen from a secret room or from no floor at all (34).
 
     Args:
         world: The world.
@@ -114,24 +120,32 @@ def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
     x, given_y, z = finite_args(args, "x", "y", "z")
     target = (x, given_y if given_y is not None else player.y, z)
     start = on_floor(world, player.position)
-    if beyond_known_floor(world, target, SNAP_RADIUS):
+    # Off the floor the player knows, the target is moved onto the nearest known floor,
+    # whatever lies there (no floor, floor never seen, a secret room): one answer (34).
+    aim = onto_known_floor(world, target, SNAP_RADIUS)
+    if aim is None:
         return decided("go_to", args, Finish("no_known_route", NO_KNOWN_ROUTE))
     # The floor right at the target, on the storey its y picks (without y, the floor
     # there nearest the player's height): arriving there needs no adjustment.
-    goal = floor_under(world, target[0], target[2], target[1], start,
+    # With what the player knows, whether that floor connects to the player's is the
+    # plan's to answer, over known floor only: asked of the whole mesh here, it would
+    # tell what unseen floor joins.
+    joined = start if known_of(world) is None else None
+    goal = floor_under(world, aim[0], aim[2], aim[1], joined,
                        FLOOR_TOLERANCE if given_y is not None else None)
-    adjusted = None
+    snapped = aim is not target
     if goal is None:
-        snap = pathfinder(world).nearest_reachable(target, start, SNAP_RADIUS)
+        snap = pathfinder(world).nearest_reachable(aim, joined, SNAP_RADIUS)
         if snap is None:
             return _unreachable("go_to", args, f"No floor within {SNAP_RADIUS:g} units of the "
                                 "target can be reached from here.")
-        goal = snap[0]
-        if beyond_known_floor(world, goal, 0.0):
-            return decided("go_to", args, Finish("no_known_route", NO_KNOWN_ROUTE))
-        moved = math.dist(goal, target) if given_y is not None else snap[1]
-        if moved > 1.0:
-            adjusted = (goal, moved)
+        goal, snapped = snap[0], True
+    if beyond_known_floor(world, goal, 0.0):
+        return decided("go_to", args, Finish("no_known_route", NO_KNOWN_ROUTE))
+    adjusted = None
+    moved = math.dist(goal, target) if given_y is not None else ground_distance(goal, target)
+    if snapped and moved > 1.0:
+        adjusted = (goal, moved)
     under = (given_y is not None and abs(goal[1] - target[1]) > HEIGHT_TOLERANCE
              and ground_distance(goal, target) <= INSIDE)
     use_on_way = bool(args.get("use_on_way", False))
@@ -160,8 +174,6 @@ def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
 
         return script
 
-    if beyond_known_floor(world, goal, 0.0):
-        return decided("go_to", args, Finish("no_known_route", NO_KNOWN_ROUTE))
     planned = plan(world, player.position, goal, use_on_way)
     return _walk_result(world, "go_to", args, goal, planned, adjusted, script_for)
 

@@ -146,7 +146,7 @@ def go_to(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
 
 def go_to_area(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     """Walk through a way out of the current sector into the next one."""
-    way = session.ways[args["exit_id"]]
+    way = session.way(args["exit_id"])
     here = session.layout.area_at(*session.engine.snap.xy)
     if not session.leads_out(way, here):
         raise InvalidRequestError(f"way out {args['exit_id']!r} does not lead out of this area")

@@ -2,7 +2,7 @@
 
 Things are named in the benchmark's words (specials.json's table of actors; the engine's
 category for the few it does not name) and numbered per episode like the shipped world's
-ids: a letter per group and numbers shuffled with the episode key. The player knows its
+ids: a letter per group, numbered in the order the player first perceives them. The player knows its
 start room, every room it has stood in, the rooms it sees into from there (through an
 opening or an open door), the rooms of things it has seen, and every thing it has had in
 view: within the 90-degree field of view, 3,000 units, with no wall or shut
@@ -32,8 +32,6 @@ EYE = 41.0  # the player's eye above his feet
 AIM_HEIGHT = 28.0  # a thing is seen at about half a monster's height
 HALF_FOV = 45.0
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_SALT = 0x1D5  # keeps the numbering apart from anything else drawn from the seed
-ID_SPACE = 999  # ids are numbered from 1 to this (or twice the count, when more)
 LETTERS = {"area": "a", "door": "d", "way": "w", "object": "o", "character": "c"}
 # Engine category -> kind, for actors specials.json does not name (they keep their class
 # name, split into words); other categories are scenery. The map's switches are things of
@@ -57,57 +55,39 @@ def describe(thing: Thing) -> ThingType | None:
     return None if kind is None else ThingType(kind, _CAMEL.sub(" ", thing.name).lower())
 
 
-def _space(n: int) -> int:
-    return max(ID_SPACE, 2 * n)
-
-
-def _numbers(rng: np.random.Generator, n: int) -> list[int]:
-    # n distinct numbers drawn from a range far wider than n, so the numbers seen do not
-    # tell how many there are (ids 1 to 28 would count MAP01's monsters).
-    return [int(i) + 1 for i in rng.choice(_space(n), size=n, replace=False)]
-
-
 class EpisodeIds:
-    """Episode ids for sectors, ways, things: numbers drawn with the episode key, 1 to 999."""
+    """Episode ids for sectors, ways, doors and things: numbered as first shown.
 
-    def __init__(self, seed: int, sizes: dict[str, int]) -> None:
-        rng = np.random.default_rng([seed, _SALT])
-        self._rng = rng
-        self._perm = {g: _numbers(rng, n) for g, n in sizes.items()}
-        self._things: dict[int, str] = {}
+    Each group is numbered 1, 2, ... in the order its members are first handed out (the
+    view numbers its rows after sorting and cutting them), so the largest id shown never
+    exceeds the count of that group perceived. Ids are keyed by index (areas, ways,
+    doors) or engine thing id (things).
+    """
+
+    def __init__(self) -> None:
+        self._to_ep: dict[tuple[str, int], str] = {}
         self._back: dict[str, tuple[str, int]] = {}
-        self._next = {"object": 1, "character": 1}
+        self._next = dict.fromkeys(LETTERS, 1)
+
+    def _number(self, group: str, key: int) -> str:
+        if (group, key) not in self._to_ep:
+            ep = f"{LETTERS[group]}{self._next[group]}"
+            self._next[group] += 1
+            self._to_ep[(group, key)] = ep
+            self._back[ep] = (group, key)
+        return self._to_ep[(group, key)]
 
     def of(self, group: str, index: int) -> str:
-        """The id of the index-th area, way or door."""
-        ep = f"{LETTERS[group]}{self._perm[group][index]}"
-        self._back[ep] = (group, index)
-        return ep
-
-    def number_things(self, things: list[tuple[Thing, str]]) -> None:
-        """Number the things present at the start, shuffled with the seed per group.
-
-        So an id says nothing of the map's order (the same imp is another id in another
-        episode) nor of how many there are; things that appear later take the numbers
-        after that range in order of first sight.
-        """
-        for group in ("object", "character"):
-            members = [t for t, g in things if g == group and t.id not in self._things]
-            numbers = _numbers(self._rng, len(members))
-            for thing, number in zip(members, numbers, strict=True):
-                self._bind(thing, f"{LETTERS[group]}{number}", group)
-            self._next[group] = max(self._next[group], _space(len(members)) + 1)
-
-    def _bind(self, thing: Thing, ep: str, group: str) -> None:
-        self._things[thing.id] = ep
-        self._back[ep] = (group, thing.id)
+        """The id of the index-th area, way or door (numbered now if it has none)."""
+        return self._number(group, index)
 
     def thing(self, thing: Thing, group: str) -> str:
-        """The id of a thing (numbered at the start, or in order of first sight)."""
-        if thing.id not in self._things:
-            self._bind(thing, f"{LETTERS[group]}{self._next[group]}", group)
-            self._next[group] += 1
-        return self._things[thing.id]
+        """The id of a thing (numbered now if it has none)."""
+        return self._number(group, thing.id)
+
+    def peek(self, group: str, key: int) -> str | None:
+        """The id already handed out for an index or thing id, or None (numbers nothing)."""
+        return self._to_ep.get((group, key))
 
     def lookup(self, ep: str) -> tuple[str, int] | None:
         """(group, index or engine thing id) of an id handed out, or None."""

@@ -9,6 +9,7 @@ in the shipped world, x and z span the ground and y is up; angles keep Doom's se
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
@@ -20,7 +21,15 @@ from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
 from world.doom.engine import TICS_PER_SECOND, Engine, EngineSpec, Thing
 from world.doom.geometry import HEADROOM, STEP_UP, MapGeometry
-from world.doom.known import AIM_HEIGHT, EpisodeIds, Knowledge, Sighting, describe, eye_and_heights
+from world.doom.known import (
+    AIM_HEIGHT,
+    LETTERS,
+    EpisodeIds,
+    Knowledge,
+    Sighting,
+    describe,
+    eye_and_heights,
+)
 from world.doom.layout import DoorSpot, Layout, Way
 from world.doom.mission import DoomLevel
 from world.doom.polygons import sector_of_sides
@@ -55,15 +64,13 @@ class DoomSession:
         self.layout = Layout(level)
         self.way_list = self.layout.ways
         self.doors = self.layout.doors
-        self.ids = EpisodeIds(seed, {"area": len(self.layout.names), "way": len(self.way_list),
-                                     "door": len(self.doors)})
-        self.ways = {self.ids.of("way", w.index): w for w in self.way_list}
+        # Ids follow perception (handed out as the view first shows each thing); the
+        # record's map numbers everything in the map's order with its own numbering.
+        self.ids = EpisodeIds()
+        self._map_ids = EpisodeIds()
         self.switches = self.layout.switches
         self.known = Knowledge(self.layout, tuple(t for t, _ in self.switches))
         snap = self.engine.snap
-        start = [(t, describe(t)) for t in snap.things + self.known.fixed]
-        self.ids.number_things([(t, str(k.group)) for t, k in start
-                                if k is not None and k.group is not None])
         monsters = sum(1 for t in snap.things if t.category == "Monster")
         self.facts = Facts(self.start_tic, budget_tics + 350 + self.start_tic, monsters, {})
         self.judge = Judge(level, difficulty, self.facts)
@@ -71,6 +78,7 @@ class DoomSession:
         self._border_pairs: dict[tuple[int, int], tuple[tuple[int, int], ...]] | None = None
         self.known.update(snap)
         self.judge.update(snap, 0)
+        self._plan = build_plan(self, self._map_ids)  # of the start, as the header wants
 
     # --- the Game protocol -------------------------------------------------------------
     @property
@@ -88,8 +96,28 @@ class DoomSession:
         return build_view(self)
 
     def plan(self) -> dict[str, Any]:
-        """The map a record carries, in this episode's ids."""
-        return build_plan(self)
+        """The map a record carries, in the map's own ids (the start's things)."""
+        return copy.deepcopy(self._plan)
+
+    def ids_given(self) -> dict[str, str]:
+        """Every episode id handed out so far and the map's id of the same thing.
+
+        A thing the map does not draw (a way that is a door's, a monster spawned later)
+        is left out.
+        """
+        out = {}
+        for ep in self.ids.handed_out(tuple(LETTERS)):
+            group, key = self.ids.lookup(ep) or ("", 0)
+            mapped = self._map_ids.peek(group, key)
+            if mapped is not None:
+                out[ep] = mapped
+        return out
+
+    def way(self, ep: str) -> Way:
+        """The way out an episode id names (checked known by `act`)."""
+        found = self.ids.lookup(ep)
+        assert found is not None and found[0] == "way"
+        return self.way_list[found[1]]
 
     def status(self) -> GameStatus:
         """The mission status now."""
@@ -183,13 +211,16 @@ class DoomSession:
         out = []
         if "way" in groups:
             here = self.layout.area_at(*self.engine.snap.xy)
-            out += [ep for ep, w in self.ways.items() if self.leads_out(w, here)]
+            out += [self.ids.peek("way", w.index) for w in self.way_list
+                    if self.leads_out(w, here)]
         for sighting in self.known.things.values():
             if sighting.group in groups:
-                out.append(self.ids.thing(sighting.thing, sighting.group))
+                out.append(self.ids.peek(sighting.group, sighting.thing.id))
         if "door" in groups:
-            out += [self.ids.of("door", d.index) for d in self.doors if self.known.knows_door(d)]
-        return sorted(out, key=lambda e: (e[0], int(e[1:])))
+            out += [self.ids.peek("door", d.index) for d in self.doors
+                    if self.known.knows_door(d)]
+        # Only ids already shown: a thing known but never listed has none yet.
+        return sorted((e for e in out if e is not None), key=lambda e: (e[0], int(e[1:])))
 
     def leads_out(self, way: Way, area: int | None) -> bool:
         """Whether a way leads out of an area (a teleport only from its start).

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from world.doom.engine import Thing
 from world.doom.geometry import HEADROOM
-from world.doom.known import describe
+from world.doom.known import EpisodeIds, describe
 from world.doom.mapview import STOREY, record_map
 from world.doom.returnfire import BITERS
 from world.doom.roomparts import Placed
@@ -59,12 +59,13 @@ def build_view(session: DoomSession) -> dict[str, Any]:
     area = None
     if here is not None:
         ways = []
-        for ep, way in sorted(session.ways.items(), key=lambda kv: kv[1].index):
-            if not session.leads_out(way, here):
-                continue
+        # Numbered nearest first as listed: the order says nothing of the unseen.
+        for way in sorted((w for w in session.way_list if session.leads_out(w, here)),
+                          key=lambda w: (math.dist(snap.xy, w.point), w.index)):
             to = way.areas[1] if way.areas[0] == here else way.areas[0]
             door = way.door
-            ways.append({"id": ep, "to": ids.of("area", to), "to_name": names[to],
+            ways.append({"id": ids.of("way", way.index), "to": ids.of("area", to),
+                         "to_name": names[to],
                          "via": "door" if door is not None else "opening",
                          "door": None if door is None else ids.of("door", door),
                          "position": _point(session, way.point), "visited": to in known.visited,
@@ -76,10 +77,10 @@ def build_view(session: DoomSession) -> dict[str, Any]:
     for tid in sorted(known.things):
         s = known.things[tid]
         xy = (s.thing.x, s.thing.y)
-        row_area = session.area_id_at(xy)
+        row_area = session.layout.area_at(*xy)
         distance = round(math.dist(snap.xy, xy), 1)
         if s.group == "object":
-            objects.append({"id": ids.thing(s.thing, "object"), "kind": s.kind,
+            objects.append({"id": s.thing, "kind": s.kind,
                             "name": s.name, "position": _point(session, xy, s.thing.z),
                             "area": row_area, "distance": distance,
                             "objective": _targeted(session, s.name), "state": None,
@@ -87,7 +88,7 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                             "facing_deg": None, "view_angle_deg": None,
                             "view_range": None})
         else:
-            characters.append({"id": ids.thing(s.thing, "character"), "kind": s.name,
+            characters.append({"id": s.thing, "kind": s.name,
                                "position": _point(session, xy, s.thing.z), "area": row_area,
                                "health": 0.0 if s.down else 1.0, "down": s.down,
                                "alertness": "in_combat",
@@ -98,15 +99,21 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                                "seen_tick": session.ticks_at(s.tic),
                                "distance": distance, "facing_deg": None,
                                "view_angle_deg": None, "view_range": None})
-    objects.sort(key=lambda o: (o["distance"], o["id"]))
-    characters.sort(key=lambda o: (o["distance"], o["id"]))
+    # Rows hold the engine's things until cut; nearest first, ties by the thing's place.
+    objects.sort(key=lambda o: (o["distance"], o["position"]))
+    characters.sort(key=lambda o: (o["distance"], o["position"]))
     # As in the shipped view, the nearest few and the objectives' targets; characters:
     # every one in view, then the nearest others (a map has dozens of monsters).
     objects = objects[:MAX_OBJECTS] + [r for r in objects[MAX_OBJECTS:] if r["objective"]]
     in_view = [r for r in characters if r["seen"] == "now"]
     others = [r for r in characters if r["seen"] != "now"]
     characters = sorted(in_view + others[:max(0, MAX_OBJECTS - len(in_view))],
-                        key=lambda o: (o["distance"], o["id"]))
+                        key=lambda o: (o["distance"], o["position"]))
+    # Ids only for the rows shown, in the order shown.
+    for group, rows in (("character", characters), ("object", objects)):
+        for r in rows:
+            r["id"] = ids.thing(r["id"], group)
+            r["area"] = None if r["area"] is None else ids.of("area", r["area"])
     return {"player": player, "area": area, "objectives": _objectives(session, objects),
             "characters": characters, "objects": objects, "doors": _doors(session, here),
             "hazards": [], "exit": None}
@@ -150,23 +157,28 @@ def _doors(session: DoomSession, here: int | None) -> list[dict[str, Any]]:
         else:  # out of sight: as last perceived
             gap = session.known.door_gap(door)
             state = "open" if gap >= HEADROOM else ("locked" if door.key else "closed")
-        rows.append({"id": ids.of("door", door.index), "position": _point(session, door.point),
-                     "between": [ids.of("area", a) for a in door.areas][:2],
+        rows.append({"id": door.index, "position": _point(session, door.point),
+                     "between": list(door.areas)[:2],
                      "state": state, "locked_from_this_side": False, "key": None,
                      "key_area": None, "needs_key": door.key is not None, "panel": None,
                      "has_panel": not door.manual, "open_seconds": None, "one_way": False,
                      "distance": round(math.dist(snap.xy, door.point), 1)})
+    # Numbered nearest first (ties by place), as listed.
+    rows.sort(key=lambda r: (r["distance"], r["position"]))
+    for r in rows:
+        r["id"] = ids.of("door", r["id"])
+        r["between"] = [ids.of("area", a) for a in r["between"]]
     return rows
 
 
-def build_plan(session: DoomSession) -> dict[str, Any]:
-    """The map a record carries (world/doom/mapview.py), in this episode's ids.
+def build_plan(session: DoomSession, ids: EpisodeIds) -> dict[str, Any]:
+    """The map a record carries (world/doom/mapview.py), numbered by `ids` in map order.
 
     The WAD's things are matched to the engine's at the start (same name, nearest within
-    MATCH_REACH) to take their episode ids; switches and things the map does not place
-    (a scenario's script spawns them) are added. Their ids were numbered when the
-    session started (shuffled with the seed, again identically by replay); the agent
-    learns an id only once the player has seen the thing.
+    MATCH_REACH) to take their map ids; switches and things the map does not place (a
+    scenario's script spawns them) are added. The map has its own numbering (`ids`, not
+    the agent's, which follows perception); the session maps one to the other
+    (`ids_given`) for the record's end line.
     """
     rooms, level = session.layout.rooms, session.level
     skill = level.skill(session.difficulty)
@@ -202,10 +214,10 @@ def build_plan(session: DoomSession) -> dict[str, Any]:
 
     def thing_id(placed: Placed) -> str | None:
         t = matched.get(id(placed))
-        return None if t is None else session.ids.thing(t, "character" if placed.kind
-                                                         in CHARACTER_KINDS else "object")
+        return None if t is None else ids.thing(t, "character" if placed.kind
+                                                in CHARACTER_KINDS else "object")
 
     ends_at_exit = any(o.verifier["type"] == "level_exit" for o in level.objectives)
-    return record_map(rooms, session.ids, skill, [(o.id, o.text) for o in level.objectives],
+    return record_map(rooms, ids, skill, [(o.id, o.text) for o in level.objectives],
                       exit_areas=None if ends_at_exit else (), thing_id=thing_id,
                       targets=[t for o in level.objectives for t in o.targets], extra=extra)

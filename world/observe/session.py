@@ -52,6 +52,14 @@ class WorldSession:
         self.level, self.difficulty = level, difficulty
         self.world, self._objectives = build_world(level, difficulty, seed)
         self.ids = IdMap(level, seed)
+        # Level id -> the id group it is named in (a door before its way out).
+        self._groups: dict[str, str] = {}
+        for group, members in (("way", [*level.ids("exit"), *(s.id for s in level.stairs)]),
+                               ("area", level.ids("area")),
+                               ("character", [c.id for c in level.characters]),
+                               ("object", [o.id for o in level.objects]),
+                               ("door", [e.id for e in level.exits if e.kind == "door"])):
+            self._groups.update(dict.fromkeys(members, group))
         self.known = Knowledge(level)
         plan_over(self.world, self.known)
         perceive_during_actions(self.world, self.known.update)
@@ -80,6 +88,10 @@ class WorldSession:
     def plan(self) -> dict[str, Any]:
         """The map a record carries (`world.observe.plan`), in this episode's ids."""
         return level_plan(self.level, self.difficulty, self.ids)
+
+    def ids_given(self) -> dict[str, str]:
+        """Every episode id handed out so far and the record map's id for the same thing."""
+        return self.ids.given()
 
     def knows(self, group: str, level_id: str) -> bool:
         """Whether the player knows a thing, by id group and level id."""
@@ -111,18 +123,43 @@ class WorldSession:
         except UnknownIdError as exc:
             # The world's own lists name level ids: only the known ones are shown, in
             # episode ids, and a kind naming an area ("way out of area X") says "this".
-            allowed = [self.ids.any_ep(a) for a in exc.allowed
-                       if any(self.knows(g, a) for g in ("way", "door", "object", "character"))]
+            # In id order: the world lists level ids alphabetically, which would tell
+            # something of the level's names.
+            allowed = sorted({self.named(a) for a in exc.allowed
+                              if any(self.knows(g, a)
+                                     for g in ("way", "door", "object", "character"))},
+                             key=lambda e: (e[0], int(e[1:])) if e[1:].isdigit() else (e, 0))
             kind = exc.kind.split(" of area ")[0] + (" of this area" if " of area " in exc.kind
                                                      else "")
             raise UnknownIdError(kind, self.ids.any_ep(str(exc.given)), allowed) from None
         except InvalidRequestError as exc:
             raise InvalidRequestError(self._quoted_ids(str(exc))) from None
         self.known.update(self.world)
+        return self._result_data(result, result.events, arguments)
+
+    def _result_data(self, result: Any, events: Any, arguments: dict[str, Any]) -> dict[str, Any]:
+        # What the agent reads first (the changes, then the sentence and the door block),
+        # so its ids are numbered in that order; the events are the record's alone and
+        # number nothing (a thing never perceived keeps its level id there).
+        changes = change_lines(events, self.ids, self.known, self.knows)
         data = result.to_dict(self.ids.any_ep)
+        data["detail"] = result.describe(self.named)
+        data["door"] = None if result.door is None else result.door.to_dict(self.named)
         data["args"] = dict(arguments)
-        data["changes"] = change_lines(result.events, self.ids, self.known, self.knows)
+        data["changes"] = changes
         return data
+
+    def named(self, level_id: str) -> str:
+        """How a sentence for the agent names a level id: its episode id once perceived.
+
+        A thing the player does not know is "unknown" (it gets no number from being named).
+        """
+        group = self._groups.get(level_id)
+        if group is None:
+            return level_id
+        if not self.knows(group, level_id):
+            return "unknown"
+        return self.ids.ep(group, level_id)
 
     def status(self) -> GameStatus:
         """The mission status now."""
@@ -142,13 +179,10 @@ class WorldSession:
         # World errors quote the ids they name; only those quoted ids are written in
         # episode ids (an unknown thing's as "unknown"), never a word of the sentence.
         def one(m: re.Match) -> str:
+            # A level id is named as the player knows it (numbered on mention, or
+            # "unknown"); any other quoted word is left as it is.
             level_id = m.group(1)
-            ep = self.ids.any_ep(level_id)
-            if ep == level_id:
-                return m.group(0)
-            group = next((g for g in ("door", "object", "character", "area", "way")
-                          if self.ids.holds(g, level_id, ep)), "object")
-            return f"'{ep}'" if self.knows(group, level_id) else "'unknown'"
+            return m.group(0) if level_id not in self._groups else f"'{self.named(level_id)}'"
 
         return _QUOTED.sub(one, message)
 

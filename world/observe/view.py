@@ -127,10 +127,16 @@ def _area(world: World, ids: IdMap, here: str | None, known: Knowledge) -> dict[
     if here is None:
         return None
     spec = world.level.area(here)
+    area_id = ids.ep("area", here)  # the player's own area is named first
     ways, windows = [], []
+    # Nearest first (ties by place), so ways and the areas beyond are numbered in an
+    # order that says nothing of the level file.
+    rows = []
     for level_id, beyond, kind, seg, stairs in _ways(world, here):
         y = world.level.area_y(here)
         pos = ((seg[0][0] + seg[1][0]) / 2, y, (seg[0][1] + seg[1][1]) / 2)
+        rows.append((_dist(world, pos), pos, level_id, beyond, kind, stairs))
+    for _, pos, level_id, beyond, kind, stairs in sorted(rows, key=lambda r: r[:2]):
         point = [_r(pos[0]), _r(pos[1]), _r(pos[2])]
         to, to_name = ids.ep("area", beyond), world.level.area(beyond).name
         if kind == "window":
@@ -146,7 +152,7 @@ def _area(world: World, ids: IdMap, here: str | None, known: Knowledge) -> dict[
             "other_storey": world.level.area(beyond).storey != spec.storey,
             "distance": _dist(world, pos),
         })
-    return {"id": ids.ep("area", here), "name": spec.name, "storey": spec.storey,
+    return {"id": area_id, "name": spec.name, "storey": spec.storey,
             "ways_out": ways, "windows": windows}
 
 
@@ -247,9 +253,9 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
         weapon, gun = seen.weapon, seen.armed
         out.append({
             # A shot heard tells neither who fired nor on which side.
-            "id": ids.ep("character", cid), "kind": "unknown" if seen.heard else actor.kind,
+            "id": cid, "kind": "unknown" if seen.heard else actor.kind,
             "position": [_r(c) for c in seen.position],
-            "area": ids.ep("area", seen.area) if seen.area else None,
+            "area": seen.area,
             "health": seen.health, "down": seen.down,
             "alertness": v.alertness if (v is not None and now) else "unknown",
             "armed": gun, "weapon": weapon,
@@ -258,7 +264,32 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
             "seen_tick": seen.tick,
             "distance": _dist(world, seen.position), **cone,
         })
-    return sorted(out, key=lambda c: (c["distance"], c["id"]))
+    return _numbered(ids, "character", out)
+
+
+def _numbered(ids: IdMap, group: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    # Rows (with level ids) nearest first, ties by place; ids are given in that order, so
+    # things first perceived together are numbered by where they are, nothing else.
+    rows.sort(key=lambda r: (r["distance"], r["position"]))
+    return _write_ids(ids, group, rows)
+
+
+# Fields of a view row holding level ids, and the group each is numbered in.
+_ROW_IDS = (("between", "area"), ("area", "area"), ("key", "object"), ("key_area", "area"),
+            ("panel", "object"))
+
+
+def _write_ids(ids: IdMap, group: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    # Episode ids for the rows kept, in their order: only what is shown gets a number.
+    for r in rows:
+        r["id"] = ids.ep(group, r["id"])
+        for name, of in _ROW_IDS:
+            value = r.get(name)
+            if isinstance(value, list):
+                r[name] = [ids.ep(of, v) for v in value]
+            elif value is not None:
+                r[name] = ids.ep(of, value)
+    return rows
 
 
 def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]:
@@ -273,10 +304,10 @@ def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]
             continue
         pos = (obj.x, world.level.storey(obj.storey).y, obj.z)
         rows.append({
-            "id": ids.ep("object", oid), "kind": obj.spec.kind,
+            "id": oid, "kind": obj.spec.kind,
             "name": obj.spec.name or obj.spec.kind,
             "position": [_r(c) for c in pos],
-            "area": ids.ep("area", obj.spec.area) if obj.spec.area else None,
+            "area": obj.spec.area,
             "distance": _dist(world, pos), "objective": oid in targets,
             "state": None if not obj.present else (
                 BROKEN if obj.broken else (SOUNDING if obj.active else None)),
@@ -285,9 +316,9 @@ def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]
             "weapon": obj.spec.weapon if obj.spec.kind in WEAPON_KINDS else None,
             **_object_cone(world, obj.spec),
         })
-    rows.sort(key=lambda r: (r["distance"], r["id"]))
-    near = rows[:MAX_OBJECTS]
-    return near + [r for r in rows[MAX_OBJECTS:] if r["objective"]]
+    rows.sort(key=lambda r: (r["distance"], r["position"]))
+    kept = rows[:MAX_OBJECTS] + [r for r in rows[MAX_OBJECTS:] if r["objective"]]
+    return _numbered(ids, "object", kept)
 
 
 def _doors(world: World, ids: IdMap, known: Knowledge, here: str | None) -> list[dict[str, Any]]:
@@ -310,24 +341,22 @@ def _doors(world: World, ids: IdMap, known: Knowledge, here: str | None) -> list
         key_area = world.level.object(key).area if key and key not in known.gone else None
         panel = d.panel if d.panel in known.objects else None
         rows.append({
-            "id": ids.ep("door", e.id), "position": [_r(c) for c in pos],
-            "between": [ids.ep("area", a) for a in e.areas], "state": state,
+            "id": e.id, "position": [_r(c) for c in pos],
+            "between": list(e.areas), "state": state,
             "locked_from_this_side": bool(d.locked_from and here and d.locked_from != here
                                           and state == "locked"),
-            "key": ids.ep("object", key) if key else None,
-            "key_area": ids.ep("area", key_area) if key_area else None,
+            "key": key, "key_area": key_area,
             "needs_key": d.key is not None,
-            "panel": ids.ep("object", panel) if panel else None,
+            "panel": panel,
             "has_panel": d.panel is not None,
             "open_seconds": d.open_seconds, "one_way": bool(d.one_way_from),
             "distance": _dist(world, pos), "_own": e.id in own,
         })
-    rows.sort(key=lambda r: (not r["_own"], r["distance"], r["id"]))
-    kept = [r for r in rows if r["_own"]] + [r for r in rows if not r["_own"]]
-    kept = kept[: max(MAX_DOORS, len(own))]
+    rows.sort(key=lambda r: (not r["_own"], r["distance"], r["position"]))
+    kept = rows[: max(MAX_DOORS, len(own))]
     for r in kept:
         del r["_own"]
-    return kept
+    return _write_ids(ids, "door", kept)
 
 
 def _hazard_in_view(world: World, hazard: Any, here: str | None) -> bool:

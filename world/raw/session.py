@@ -19,7 +19,6 @@ from world.actions.result import ActionResult
 from world.errors import InvalidRequestError, WorldError
 from world.level.model import Level
 from world.objectives.score import MissionReport
-from world.observe.changes import change_lines
 from world.observe.session import WorldSession
 from world.raw.controls import CONTROLS, Input, intent
 from world.raw.rayscan import RayScanner, ScanSpec
@@ -107,10 +106,7 @@ class RawGame(WorldSession):
             end_reason="held" if self.world.player.alive else "dead", ticks=ticks,
             distance_moved=walked, detail_template=detail.replace("{", "{{").replace("}", "}}"),
             events=events, time_limit_ticks=self.frame_skip)
-        data = result.to_dict(self.ids.any_ep)
-        data["args"] = dict(arguments)
-        data["changes"] = change_lines(events, self.ids, self.known, self.knows)
-        return data
+        return self._result_data(result, events, arguments)
 
     def raw_observation(self, report: MissionReport | None = None) -> dict[str, np.ndarray]:
         """The Raw environment's observation: player, objectives (with mask) and rays.
