@@ -28,6 +28,8 @@ UNVERIFIED: dict[str, str] = {
     "level_source": "the file or name the level was read from (its content hash is checked)",
     "wall_s": "wall-clock times (wall_s, agent_wall_s, harness_ms) are measurements, "
               "not simulation",
+    "pace": "the turn pacing's counts (messages held, overruns): wall-clock measurements "
+            "like wall_s",
     "stderr_dropped_bytes": "bytes of the agent's stderr log dropped by the cap",
     "agent_error": "the plain-words account of the agent's fault (its outcome is re-derived)",
     "observation": "of each turn's observation, only `view` is re-derived; the text view, "

@@ -23,6 +23,7 @@ from harness.game import Game, GameFactory
 from harness.keys import key_text
 from harness.local_agent import AgentHandle
 from harness.outcome import Ending
+from harness.pacing import Pacer
 from harness.protocol import (
     PROTOCOL_VERSION,
     Fault,
@@ -120,6 +121,9 @@ class _Episode:
         self.hello: dict[str, Any] | None = None
         self.hello_line: str | None = None  # the line itself, so replay can parse it again
         self.usage: dict[str, float] = {}
+        # Holds each message that follows an agent's line until a time the agent can
+        # compute, so timing tells nothing of the unseen world (34).
+        self.pacer = Pacer(spec.settings.pace)
         self.record = RecordWriter(spec.run_dir / RECORD_FILE)
 
     def play(self) -> dict[str, Any]:
@@ -245,6 +249,7 @@ class _Episode:
         if isinstance(parsed, Fault):
             return endings.hello_fault_ending(parsed)
         self.hello, self.hello_line = parsed.message, event.text
+        self.pacer.arm(time.monotonic(), 0)
         return None
 
     def _pre_turn_ending(self) -> Ending | None:
@@ -279,6 +284,7 @@ class _Episode:
         state_hash = self.game.state_hash()
         tick = self.game.tick
         self._keep_snapshot(obs["view"])
+        paced_s = self.pacer.hold()
         self.proc.send_line(encode(obs))
         t_built = time.monotonic()
         # The agent's clock starts once the observation is in its pipe (the writer is the
@@ -302,9 +308,11 @@ class _Episode:
                                          self.s.agent_memory_mb, self.proc.limit_hit())
         else:
             ending = self._decide(event, turn)
+            self.pacer.arm(t_got, self.game.tick - tick)
         harness_s = (t_built - t_begin) + (time.monotonic() - t_got)
-        turn["harness_ms"] = round(harness_s * 1000, 3)
-        # The episode timeout is the agent's time: the harness's own time is given back.
+        turn["harness_ms"] = round((harness_s - paced_s) * 1000, 3)
+        # The episode timeout is the agent's time: the harness's own time (its pacing
+        # too) is given back.
         self.ep_deadline += harness_s
         self.record.write("turn", turn)
         st.turn += 1
@@ -400,6 +408,8 @@ class _Episode:
         summary = endings.summary_message(ending, status, counts)
         if self.chain is not None:
             summary["stepwise"] = self.chain.summary_block(self.game, st.decisions)
+        if ending.outcome != "interrupted":  # whoever stops the harness wants it gone now
+            self.pacer.hold()
         self.proc.send_line(encode(summary))
         wall_s = round(time.monotonic() - self.t0, 3)
         final_hash = self.game.state_hash()
@@ -418,6 +428,7 @@ class _Episode:
             "stderr_dropped_bytes": self.proc.stderr_dropped_bytes,
             "ids": self.game.ids_given(),
             **({"snapshots": self.snapshots} if self.snapshots else {}),
+            **({"pace": pace} if (pace := self.pacer.summary()) is not None else {}),
         })
         return {
             "run_dir": str(self.spec.run_dir),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.pacing import Pace
 from harness.sandbox import bubblewrap_problem
 
 # Most episodes `harness eval --jobs` plays at once; more only thrashes the machine.
@@ -41,6 +42,10 @@ class RunSettings:
         agent_disk_mb: Size in MiB of its working folder and of its /tmp (0: unbounded).
         agent_max_processes: Its processes running at once (0 for no limit).
         agent_cpu_s: CPU seconds of each of its processes (0 for no limit).
+        turn_pace_ms_per_tick: Wall milliseconds per game tick of an action before the
+            next observation may go out, counted from the action's line (0: no pace;
+            harness.pacing).
+        turn_floor_ms: Wall milliseconds every turn lasts at least, the same way (0: none).
     """
 
     hello_timeout_s: float = 60.0
@@ -57,17 +62,32 @@ class RunSettings:
     agent_disk_mb: int = 512
     agent_max_processes: int = 128
     agent_cpu_s: int = 0
+    turn_pace_ms_per_tick: float = 0.0
+    turn_floor_ms: float = 0.0
 
     def sandbox_limits(self) -> dict[str, int]:
         """The agent's limits beyond memory, as `harness.sandbox.plan` takes them."""
         return {"disk_limit_mb": self.agent_disk_mb, "max_processes": self.agent_max_processes,
                 "cpu_s": self.agent_cpu_s}
 
+    @property
+    def pace(self) -> Pace:
+        """The turn pace these settings ask for."""
+        return Pace(self.turn_pace_ms_per_tick, self.turn_floor_ms)
+
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON data, for the record header."""
         data = dataclasses.asdict(self)
         data["env_passthrough"] = list(self.env_passthrough)
+        # Unpaced runs state no pace, so their settings read as those written before
+        # pacing existed (a suite's earlier runs are still its own on resume).
+        for name in _PACE_FIELDS:
+            if not data[name]:
+                del data[name]
         return data
+
+
+_PACE_FIELDS = ("turn_pace_ms_per_tick", "turn_floor_ms")
 
 
 def positive_seconds(text: str) -> float:
@@ -78,6 +98,18 @@ def positive_seconds(text: str) -> float:
         value = math.nan
     if not math.isfinite(value) or value <= 0:
         raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, got {text!r}")
+    return value
+
+
+def pace_ms(text: str) -> float:
+    """An argparse type: wall milliseconds of turn pacing, from 0 (none) to 60000."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 <= value <= 60000:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of milliseconds from 0 (no pacing) to 60000, got {text!r}")
     return value
 
 
@@ -210,6 +242,16 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
                         help="refuse to play unless bubblewrap can sandbox the agent")
     parser.add_argument("--no-agent-network", dest="agent_network", action="store_false",
                         help="give the agent no network at all (needs the sandbox)")
+    parser.add_argument("--turn-pace", type=pace_ms, metavar="MS_PER_TICK",
+                        default=defaults.turn_pace_ms_per_tick,
+                        help="hold each observation until this many wall milliseconds per game "
+                             "tick of the action (plus --turn-floor) after the action's line, "
+                             "so the agent's timing shows nothing of the unseen world; 0 for "
+                             "none (default %(default)s; see PROTOCOL.md)")
+    parser.add_argument("--turn-floor", type=pace_ms, metavar="MS",
+                        default=defaults.turn_floor_ms,
+                        help="wall milliseconds every turn lasts at least, counted the same "
+                             "way; 0 for none (default %(default)s)")
 
 
 def settings_from_arguments(args: argparse.Namespace) -> RunSettings:
@@ -226,6 +268,8 @@ def settings_from_arguments(args: argparse.Namespace) -> RunSettings:
         agent_cpu_s=args.agent_cpu_s,
         require_sandbox=args.require_sandbox,
         agent_network=args.agent_network,
+        turn_pace_ms_per_tick=args.turn_pace,
+        turn_floor_ms=args.turn_floor,
     )
 
 
