@@ -100,6 +100,9 @@ def test_with_a_pace_the_gap_does_not_show_a_busy_unseen_world(tmp_path) -> None
         assert schema_errors("end", record.end) == []
         # The record's harness time is the harness's work, not the pacing's wait.
         assert all(t["harness_ms"] < 150 for t in record.turns)
+        # The decision clock starts once the held observation is sent: an agent that
+        # answers at once used none of the pace.
+        assert all(t["agent_wall_s"] < 0.1 for t in record.turns)
     report = replay(busy_record.path, FakeGame)
     assert report.verified, report.divergence
     assert "pace" in report.unverified
