@@ -123,7 +123,7 @@ class _Episode:
         self.usage: dict[str, float] = {}
         # Holds each message that follows an agent's line until a time the agent can
         # compute, so timing tells nothing of the unseen world (34).
-        self.pacer = Pacer(spec.settings.pace)
+        self.pacer = Pacer(spec.settings.pace, stopped=lambda: stopping.requested() is not None)
         self.record = RecordWriter(spec.run_dir / RECORD_FILE)
 
     def play(self) -> dict[str, Any]:

@@ -19,6 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+# Longest single sleep: a stop signal is noted, not raised, while the episode holds a
+# message, so the wait looks for it this often.
+_SLICE_S = 0.1
+
 
 @dataclass(frozen=True)
 class Pace:
@@ -49,11 +53,13 @@ class Pacer:
         pace: The pace; an unpaced Pacer (`pace.on` false) never waits and counts nothing.
         clock: The monotonic clock (`time.monotonic`; a test may pass its own).
         sleep: How to wait (`time.sleep`).
+        stopped: Whether the harness was asked to stop; the wait ends early then.
     """
 
     def __init__(self, pace: Pace, clock: Callable[[], float] = time.monotonic,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
-        self.pace, self._clock, self._sleep = pace, clock, sleep
+                 sleep: Callable[[float], None] = time.sleep,
+                 stopped: Callable[[], bool] = lambda: False) -> None:
+        self.pace, self._clock, self._sleep, self._stopped = pace, clock, sleep, stopped
         self._due: float | None = None
         self.released = 0
         self.overruns = 0
@@ -68,19 +74,23 @@ class Pacer:
         """Wait until the armed release time (if any) and return the seconds waited.
 
         Called just before the message is sent, once everything it needs is built.
-        Without an armed time (pacing off, or no line was read) it returns 0 at once.
+        Without an armed time (pacing off, or no line was read) it returns 0 at once;
+        a stop asked for while waiting ends the wait.
         """
         due, self._due = self._due, None
         if due is None:
             return 0.0
         self.released += 1
-        left = due - self._clock()
-        if left <= 0:
+        start = self._clock()
+        if start >= due:
             self.overruns += 1
-            self.worst_overrun_s = max(self.worst_overrun_s, -left)
+            self.worst_overrun_s = max(self.worst_overrun_s, start - due)
             return 0.0
-        self._sleep(left)
-        return left
+        now = start
+        while now < due and not self._stopped():
+            self._sleep(min(due - now, _SLICE_S))
+            now = self._clock()
+        return now - start
 
     def summary(self) -> dict[str, Any] | None:
         """The end line's `pace` block, or None when pacing is off."""

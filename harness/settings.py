@@ -101,16 +101,28 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def pace_ms(text: str) -> float:
-    """An argparse type: wall milliseconds of turn pacing, from 0 (none) to 60000."""
+def _milliseconds(text: str, most: float) -> float:
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or not 0 <= value <= 60000:
+    if not math.isfinite(value) or not 0 <= value <= most:
         raise argparse.ArgumentTypeError(
-            f"must be a number of milliseconds from 0 (no pacing) to 60000, got {text!r}")
+            f"must be a number of milliseconds from 0 (no pacing) to {most:g}, got {text!r}")
     return value
+
+
+def pace_per_tick(text: str) -> float:
+    """An argparse type: wall milliseconds per game tick, from 0 (none) to 1000.
+
+    1000 ms a tick already plays 30 times slower than real time; more is a typo.
+    """
+    return _milliseconds(text, 1000)
+
+
+def pace_floor(text: str) -> float:
+    """An argparse type: wall milliseconds a turn lasts at least, from 0 (none) to 60000."""
+    return _milliseconds(text, 60000)
 
 
 def _whole(text: str, allowed: str) -> int:
@@ -242,13 +254,13 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
                         help="refuse to play unless bubblewrap can sandbox the agent")
     parser.add_argument("--no-agent-network", dest="agent_network", action="store_false",
                         help="give the agent no network at all (needs the sandbox)")
-    parser.add_argument("--turn-pace", type=pace_ms, metavar="MS_PER_TICK",
+    parser.add_argument("--turn-pace", type=pace_per_tick, metavar="MS_PER_TICK",
                         default=defaults.turn_pace_ms_per_tick,
                         help="hold each observation until this many wall milliseconds per game "
                              "tick of the action (plus --turn-floor) after the action's line, "
                              "so the agent's timing shows nothing of the unseen world; 0 for "
                              "none (default %(default)s; see PROTOCOL.md)")
-    parser.add_argument("--turn-floor", type=pace_ms, metavar="MS",
+    parser.add_argument("--turn-floor", type=pace_floor, metavar="MS",
                         default=defaults.turn_floor_ms,
                         help="wall milliseconds every turn lasts at least, counted the same "
                              "way; 0 for none (default %(default)s)")

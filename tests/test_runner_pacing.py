@@ -146,6 +146,11 @@ def test_the_pacer_holds_until_the_time_the_agent_can_compute() -> None:
     assert pacer.hold() == 0.0
     assert pacer.summary() == {"ms_per_tick": 2.0, "floor_ms": 10.0, "released": 2,
                                "overruns": 1, "worst_overrun_ms": 15.0}
+    stop_at = now[0] + 0.35  # a stop signal comes 350 ms into a minute's floor
+    stopping = Pacer(Pace(floor_ms=60000), clock=lambda: now[0], sleep=sleep,
+                     stopped=lambda: now[0] >= stop_at)
+    stopping.arm(now[0], 0)
+    assert stopping.hold() == pytest.approx(0.4)  # the wait ends at the next slice
     unpaced = Pacer(Pace())
     unpaced.arm(0.0, 1000)
     assert unpaced.hold() == 0.0 and unpaced.summary() is None
@@ -159,6 +164,7 @@ def test_the_flags_set_the_pace_and_refuse_what_is_not_a_pace() -> None:
     assert settings.pace == Pace(1.5, 20.0)
     assert settings.to_dict()["turn_floor_ms"] == 20.0
     assert settings_from_arguments(parser.parse_args(["--agent", "x"])).pace == Pace()
-    for bad in ("-1", "nan", "x", "60001"):
+    for flag, bad in (("--turn-pace", "-1"), ("--turn-pace", "nan"), ("--turn-pace", "1001"),
+                      ("--turn-floor", "x"), ("--turn-floor", "60001")):
         with pytest.raises(SystemExit):
-            parser.parse_args(["--agent", "x", "--turn-pace", bad])
+            parser.parse_args(["--agent", "x", flag, bad])
