@@ -163,6 +163,9 @@ def test_the_flags_set_the_pace_and_refuse_what_is_not_a_pace() -> None:
     settings = settings_from_arguments(args)
     assert settings.pace == Pace(1.5, 20.0)
     assert settings.to_dict()["turn_floor_ms"] == 20.0
+    # A suite hands each worker its settings as this data (harness.suite).
+    data = {**settings.to_dict(), "env_passthrough": ()}
+    assert RunSettings(**data) == settings
     assert settings_from_arguments(parser.parse_args(["--agent", "x"])).pace == Pace()
     for flag, bad in (("--turn-pace", "-1"), ("--turn-pace", "nan"), ("--turn-pace", "1001"),
                       ("--turn-floor", "x"), ("--turn-floor", "60001")):
