@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.bounds import MAX_DEPTH, TooLargeError, read_capped, too_deep
+from harness.bounds import MAX_DEPTH, TooLargeError, cap_message, read_capped, too_deep
 
 RECORD_SCHEMA_VERSION = 1
 RAW_LINE_KEEP = 4000  # characters of an agent's raw line kept in the record
@@ -137,6 +137,10 @@ class Record:
         return self.end is None or (self.end.get("summary") or {}).get("outcome") == "interrupted"
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def read_record(path: str | Path) -> Record:
     """Read a record file.
 
@@ -167,12 +171,17 @@ def read_record(path: str | Path) -> Record:
         if too_deep(line):
             raise RecordError(f"{path}:{number}: nested deeper than {MAX_DEPTH} levels")
         try:
-            data = json.loads(line)
+            data = json.loads(line, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             # A run killed mid-write can leave a torn last line; anything else is damage.
             if last:
                 break
             raise RecordError(f"{path}:{number}: not JSON ({exc.msg})") from exc
+        except ValueError as exc:
+            # An integer past Python's digit limit, or NaN/Infinity, which the writer
+            # never writes (allow_nan=False): not a torn line but a made one.
+            said = cap_message(str(exc), 200)
+            raise RecordError(f"{path}:{number}: not a record line ({said})") from None
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise RecordError(f"{path}:{number}: not a record line (a JSON object with a "
                               "\"kind\")")
