@@ -56,6 +56,22 @@ def test_a_record_line_with_a_huge_integer_or_nan_is_refused_in_one_line(
         read_record(path)
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    ('{"kind":"header","schema_version":1,"start":"x"}', "header field 'start' is not an object"),
+    ('{"kind":"header","schema_version":1,"hello":[]}', "header field 'hello' is not an object"),
+    ('{"kind":"turn","turn":0,"observation":"x"}', "turn field 'observation' is not an object"),
+    ('{"kind":"turn","turn":"x"}', "turn field 'turn' is not a whole number"),
+])
+def test_a_record_line_of_the_wrong_shape_is_refused_once_for_every_reader(
+    tmp_path: Path, line: str, said: str
+) -> None:
+    # Before: page, annotate, quiz build and export each crashed with a traceback.
+    header = '{"kind":"header","schema_version":1}'
+    lines = [line] if '"header"' in line else [header, line]
+    with pytest.raises(RecordError, match=said):
+        read_record(write_lines(tmp_path / "record.jsonl", lines))
+
+
 def test_results_with_a_huge_integer_are_refused_by_compare(tmp_path: Path) -> None:
     results = tmp_path / "results.json"
     results.write_text('{"suite": {"agent": "x"}, "episodes": [], "n": ' + BIG_INT + "}",
@@ -129,3 +145,13 @@ def test_files_outside_its_counted_folders_cannot_hold_memory(tmp_path: Path, wh
         assert summary["agent_error"]["kind"] == "memory_limit"
     else:  # the root's tmpfs is read-only
         assert "HELD" not in log and "REFUSED 30" in log
+
+
+@needs_bwrap
+def test_memfd_and_system_v_memory_are_refused(tmp_path: Path) -> None:
+    # Before: 300 MiB in a memfd and 384 MiB in detached System V segments were held
+    # under a 128 MiB limit: memory in no process's resident set and in no counted tmpfs.
+    summary = run("outpost", agent("memfd"), out_dir=tmp_path, settings=FAST,
+                  game_factory=FakeGame)
+    log = Path(summary["stderr_log"]).read_text(encoding="utf-8")
+    assert "REFUSED 1" in log and "SHM REFUSED 1" in log and "HELD" not in log

@@ -4,9 +4,12 @@
 `hostile_round3_agent.py threads N`: start N idle threads in this one process (each a task
 with a pid of the host's). `hostile_round3_agent.py file PATH MIB`: write MIB MiB into
 PATH (the sandbox's /dev/shm or its root) and report on stderr whether it could.
+`hostile_round3_agent.py memfd`: try a memfd and a System V segment, report, and exit.
 """
 
+import ctypes
 import json
+import os
 import sys
 import threading
 import time
@@ -23,6 +26,16 @@ for line in sys.stdin:
             stop = threading.Event()
             for _ in range(int(sys.argv[2])):
                 threading.Thread(target=stop.wait, daemon=True).start()
+        elif mode == "memfd":
+            try:
+                os.memfd_create("hold")
+                sys.stderr.write("HELD\n")
+            except OSError as exc:
+                sys.stderr.write(f"REFUSED {exc.errno}\n")
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.shmget(0, 1 << 20, 0o1000 | 0o600) < 0:  # IPC_PRIVATE, IPC_CREAT
+                sys.stderr.write(f"SHM REFUSED {ctypes.get_errno()}\n")
+            sys.exit(0)
         else:
             try:
                 with open(sys.argv[2], "wb") as handle:
