@@ -29,12 +29,13 @@ LIMITS: dict[str, Limit] = {
     for limit in (
         Limit("memory", "--agent-memory-mb", "MiB",
               "the resident memory of all its processes together plus what its working "
-              "folder and /tmp hold; also the address space of each process",
+              "folder, /tmp and /dev/shm hold; also the address space of each process",
               "the warden sums them every 0.1 s (0.5 s without bubblewrap) and kills all; "
               "RLIMIT_AS fails a larger allocation in one process at once (that crash is "
               "`agent_crashed`: nothing the agent cannot forge tells it from another)"),
         Limit("processes", "--agent-max-processes", "processes",
-              "its processes running at once, double-forked ones included",
+              "its processes and their threads running at once, double-forked ones "
+              "included (each thread takes a pid of the host's)",
               "the warden counts them every 0.1 s (0.5 s without bubblewrap) and kills all"),
         Limit("disk", "--agent-disk-mb", "MiB",
               "its working folder and its /tmp, each a tmpfs of that size (held in memory)",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.bounds import MAX_DEPTH, quote, too_deep, visible
+from harness.bounds import MAX_DEPTH, cap_message, quote, too_deep, visible
 from harness.protocol import OUTCOMES
 from world.face import LEVELS_DIR, TEMPLATES, GenerateError, is_generated, parse_name
 
@@ -175,8 +175,9 @@ def _read_results(file: Path) -> tuple[str, list[Any]]:
             raise CompareError(f"{file}: nested deeper than {MAX_DEPTH} levels")
         data = json.loads(text)
         command, rows = data["suite"]["agent"], data["episodes"]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CompareError(f"{file}: not readable as JSON ({exc})") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        # ValueError: also an integer past Python's digit limit, not only bad syntax.
+        raise CompareError(f"{file}: not readable as JSON ({cap_message(str(exc), 200)})") from None
     except (KeyError, TypeError) as exc:
         raise CompareError(f"{file}: not a suite's results (missing {exc})") from None
     if not isinstance(command, str) or not isinstance(rows, list):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.bounds import MAX_DEPTH, TooLargeError, read_capped, too_deep
+from harness.bounds import MAX_DEPTH, TooLargeError, cap_message, read_capped, too_deep
 
 RECORD_SCHEMA_VERSION = 1
 RAW_LINE_KEEP = 4000  # characters of an agent's raw line kept in the record
@@ -137,6 +137,30 @@ class Record:
         return self.end is None or (self.end.get("summary") or {}).get("outcome") == "interrupted"
 
 
+# The fields every reader (page, annotate, quiz, export, dataset) takes apart, by line
+# kind: a made record with text there is refused here, once, not as a traceback in each.
+_OBJECT_FIELDS = {"header": ("start", "hello", "isolation", "settings", "map", "origin",
+                             "generated"),
+                  "turn": ("observation", "action", "result", "usage"),
+                  "end": ("summary", "usage")}
+_WHOLE_FIELDS = ("turn", "tick")
+
+
+def _shape_problem(line: dict[str, Any]) -> str | None:
+    for name in _OBJECT_FIELDS.get(line["kind"], ()):
+        if line.get(name) is not None and not isinstance(line[name], dict):
+            return f"{line['kind']} field {name!r} is not an object"
+    for name in _WHOLE_FIELDS if line["kind"] == "turn" else ():
+        value = line.get(name)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            return f"turn field {name!r} is not a whole number"
+    return None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def read_record(path: str | Path) -> Record:
     """Read a record file.
 
@@ -167,12 +191,17 @@ def read_record(path: str | Path) -> Record:
         if too_deep(line):
             raise RecordError(f"{path}:{number}: nested deeper than {MAX_DEPTH} levels")
         try:
-            data = json.loads(line)
+            data = json.loads(line, parse_constant=_no_constant)
         except json.JSONDecodeError as exc:
             # A run killed mid-write can leave a torn last line; anything else is damage.
             if last:
                 break
             raise RecordError(f"{path}:{number}: not JSON ({exc.msg})") from exc
+        except ValueError as exc:
+            # An integer past Python's digit limit, or NaN/Infinity, which the writer
+            # never writes (allow_nan=False): not a torn line but a made one.
+            said = cap_message(str(exc), 200)
+            raise RecordError(f"{path}:{number}: not a record line ({said})") from None
         if not isinstance(data, dict) or not isinstance(data.get("kind"), str):
             raise RecordError(f"{path}:{number}: not a record line (a JSON object with a "
                               "\"kind\")")
@@ -186,5 +215,8 @@ def read_record(path: str | Path) -> Record:
             f"{RECORD_SCHEMA_VERSION}, the version this harness reads"
         )
     turns = tuple(p for p in parsed if p.get("kind") == "turn")
+    for number, line in enumerate(parsed, 1):
+        if (problem := _shape_problem(line)) is not None:
+            raise RecordError(f"{path}:{number}: {problem}")
     ends = [p for p in parsed if p.get("kind") == "end"]
     return Record(path, header, turns, ends[0] if ends else None)

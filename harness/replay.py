@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import outcome as endings
+from harness.bounds import quote
 from harness.chain import ChainRun
 from harness.claims import UNVERIFIED, hello_problem, rederived_usage, start_point
 from harness.game import Game, GameFactory
@@ -24,7 +25,7 @@ from harness.keys import key_of
 from harness.level_refs import from_header
 from harness.protocol import OUTCOMES, schema_errors, step_fault
 from harness.record import Record, RecordError, read_record
-from harness.snapshot import Snapshot, SnapshotError, restore, view_digest
+from harness.snapshot import Snapshot, SnapshotError, read_snapshot, restore, view_digest
 from harness.subtask import ChainPlan, Limits, episode_limits
 from harness.tracks import TrackSpec
 from world.face import InvalidRequestError, UnknownIdError
@@ -137,6 +138,10 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
         except SnapshotError as exc:
             return diverged(0, f"the snapshot it starts from does not restore: {exc}")
     else:
+        known = [d.id for d in level.difficulties]
+        if header["difficulty"] not in known:
+            raise RecordError(f"{record.path}: header difficulty {quote(header['difficulty'])} "
+                              f"is not one of its level's ({', '.join(known)})")
         game = factory(level, header["difficulty"], key_of(header))
     if "map" in header and _plain(game.plan()) != header["map"]:
         return diverged(0, "the header's map differs from the one the level, difficulty and "
@@ -258,7 +263,7 @@ class _Kept:
                 return f"the snapshot listed at turn {turn} claims another state than replay's"
             return None
         try:
-            snap = Snapshot.from_dict(json.loads(path.read_text(encoding="utf-8")), str(path))
+            snap = read_snapshot(path)  # capped: a planted file of gigabytes is refused
         except (OSError, ValueError, SnapshotError) as exc:
             return f"the snapshot of turn {turn} cannot be read: {exc}"
         header = self.header

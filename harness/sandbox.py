@@ -104,7 +104,8 @@ class SandboxSpec:
 
     def warden_config(self, workdir: Path) -> str:
         """The limits the warden applies, as the JSON argument of the shim."""
-        disk = [str(workdir), "/tmp"] if self.bubblewrap and self.disk_limit_mb else []
+        # Counted as memory whether or not their size is bounded.
+        disk = [str(workdir), "/tmp", "/dev/shm"] if self.bubblewrap else []
         return json.dumps({"memory_bytes": self.memory_limit_mb << 20, "cpu_s": self.cpu_s,
                            "max_processes": self.max_processes, "disk_paths": disk,
                            "poll_s": 0.1 if self.bubblewrap else 0.5})

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import harness
+from harness.seal import key_file
 from world.face import LEVELS_DIR, SCHEMA_DIR
 
 HARNESS_DIR = Path(harness.__file__).resolve().parent
@@ -49,6 +50,8 @@ ETC_FILES = ("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "local
 # root outside every namespace), sysrq and interrupt settings. Bound read-only over
 # the fresh /proc; the files that show kernel memory, keys or timers are covered.
 PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus", "fs", "pressure", "acpi", "driver")
+# Where the sandbox mounts its own things: never under a folder bound for code.
+OWN_MOUNTS = ("/tmp", "/dev", "/proc", "/etc")
 PROC_COVERED = ("kcore", "keys", "key-users", "timer_list", "sched_debug", "latency_stats")
 
 
@@ -83,7 +86,10 @@ class MountPlan:
     def __init__(self, workdir: Path, hidden: Iterable[Path], disk_limit_mb: int = 0) -> None:
         self.workdir = Path(workdir).resolve()
         self.disk_limit_mb = disk_limit_mb
-        self.hidden = [Path(os.path.realpath(p)) for p in (*HIDDEN_DATA, *hidden)]
+        # The seal key's folder too, wherever $XDG_STATE_HOME puts it: whoever holds the
+        # key can seal a record the harness did not finish.
+        keys = (key_file().parent,)
+        self.hidden = [Path(os.path.realpath(p)) for p in (*HIDDEN_DATA, *keys, *hidden)]
         self.bound: list[Path] = [Path("/usr")]
         self.code_dirs: list[Path] = []
         self.args: list[str] = []
@@ -96,6 +102,11 @@ class MountPlan:
         # Never the checkout itself or an ancestor of anything hidden, nor inside hidden
         # data; never a home folder or above one (caches, credentials, other projects).
         if _under(CHECKOUT, path) or any(_under(h, path) or _under(path, h) for h in self.hidden):
+            return False
+        # Nor a folder holding one of the sandbox's own mounts: bound over them it would
+        # show the host's /tmp (other users' files, a suite kept there) or all of /etc,
+        # and the warden would count the host's disk as the agent's memory.
+        if any(_under(Path(own), path) for own in (self.workdir, *OWN_MOUNTS)):
             return False
         return path != Path("/") and not any(_under(home, path) for home in home_folders())
 
@@ -132,7 +143,10 @@ class MountPlan:
                 self._bind(Path(link))
         for name in ETC_FILES:
             self.args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
-        self.args += ["--proc", "/proc", "--dev", "/dev", *self._tmpfs("/tmp")]
+        # /dev's own tmpfs is read-only, with /dev/shm a bounded tmpfs of its own that
+        # the warden counts: else files there would be memory no limit sees.
+        self.args += ["--proc", "/proc", "--dev", "/dev", *self._tmpfs("/dev/shm"),
+                      "--remount-ro", "/dev", *self._tmpfs("/tmp")]
         for name in PROC_READ_ONLY:
             self.args += ["--ro-bind-try", f"/proc/{name}", f"/proc/{name}"]
         for name in PROC_COVERED:
@@ -164,6 +178,9 @@ class MountPlan:
             self.args += ["--ro-bind", str(kit), str(kit)]
         for folder in covered:  # read-only once the kit's mount points are made in it
             self.args += ["--remount-ro", str(folder)]
+        # Bubblewrap's root is a tmpfs of no size that nobody counts (/, /etc, /root):
+        # read-only once every mount point is made in it.
+        self.args += ["--remount-ro", "/"]
         return list(self.args)
 
     def _cover_dot_entries(self) -> None:

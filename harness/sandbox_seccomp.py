@@ -22,7 +22,8 @@ import platform
 import struct
 
 # Linux x86_64 call numbers (asm/unistd_64.h). Denied outright: the keyring, ptrace and
-# what reads or writes another process's memory, entering namespaces, and calls that
+# what reads or writes another process's memory, entering namespaces, memory that no
+# limit would count, and calls that
 # need capabilities the agent lacks anyway (kept out so a kernel bug in them is too).
 X86_64_DENIED = {
     "ptrace": 101, "syslog": 103, "vhangup": 153, "pivot_root": 155, "adjtimex": 159,
@@ -36,6 +37,9 @@ X86_64_DENIED = {
     "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425, "open_tree": 428,
     "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
     "pidfd_getfd": 438, "mount_setattr": 442,
+    # Memory no warden sees: a memfd written to and never mapped, a System V segment
+    # touched and detached (neither is resident in any process nor a counted tmpfs).
+    "shmget": 29, "memfd_create": 319,
 }
 X86_64_CLONE, X86_64_UNSHARE, X86_64_CLONE3 = 56, 272, 435
 AUDIT_ARCH_X86_64 = 0xC000003E

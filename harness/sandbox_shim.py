@@ -118,8 +118,11 @@ def _watch(agent: int, limits: Limits) -> tuple[int, Report | None]:
 
 def _over_a_limit(pids: list[int], limits: Limits) -> Report | None:
     """The limit the agent's processes are past now: their count, or their memory."""
-    if limits["max_processes"] and len(pids) > limits["max_processes"]:
-        return {"name": "processes", "detail": f"had {len(pids)} processes running"}
+    # Threads count: each is a task with a pid of the host's, whose supply
+    # (kernel.pid_max) the agent would otherwise exhaust from one process.
+    tasks = sum(_threads(pid) for pid in pids) if limits["max_processes"] else 0
+    if limits["max_processes"] and tasks > limits["max_processes"]:
+        return {"name": "processes", "detail": f"had {tasks} processes and threads running"}
     if not limits["memory_bytes"]:
         return None
     # Resident memory of every process (shared pages counted in each) and what its
@@ -129,6 +132,14 @@ def _over_a_limit(pids: list[int], limits: Limits) -> Report | None:
         return {"name": "memory", "detail": f"held {held >> 20} MiB in its processes and "
                                             "its working folder"}
     return None
+
+
+def _threads(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return int(fh.read().rsplit(b")", 1)[1].split()[17])  # num_threads
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def _resident(pid: int) -> int:
