@@ -60,6 +60,8 @@ class EpisodeSpec:
         chain: The chain a stepwise episode plays (None: the mission as a whole).
         key: The episode key the world is made from (harness/keys.py), which the agent
             is never told; None: the seed itself, as before keys.
+        hidden: Further paths the agent must not see, beside the run directory and the
+            level file: a secret file given by path, the stepwise reference runs.
     """
 
     level: Level
@@ -74,6 +76,7 @@ class EpisodeSpec:
     origin: Snapshot | None = None
     chain: ChainPlan | None = None
     key: int | None = None
+    hidden: tuple[Path, ...] = ()
 
     @property
     def game_key(self) -> int:
@@ -169,7 +172,7 @@ class _Episode:
         spec = self.spec
         # A generated level has no file: its source is a name, not a path to hide.
         level_file = () if spec.generated is not None else (Path(spec.level_source),)
-        sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), *level_file),
+        sandbox = plan(self.s.agent_memory_mb, (Path(spec.run_dir), *level_file, *spec.hidden),
                        self.s.agent_network, **self.s.sandbox_limits())
         if self.s.require_sandbox and not sandbox.bubblewrap:
             raise AgentLaunchError(f"--require-sandbox: the agent cannot be sandboxed: "

@@ -27,11 +27,13 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from world.face import MAX_SEED
+
 SECRET_BYTES = 32
 SECRET_FILE = "secret"
 """A secret's file name in a suite's folder (and in a run directory whose secret was made)."""
 KEY_HEX = 32  # an episode key is 128 bits, written as 32 hex digits
-_SEED_SPAN = 2**31  # level seeds of a secret set: the whole range TEMPLATE@SEED takes
+_SEED_SPAN = MAX_SEED + 1  # a secret set's level seeds: the whole range TEMPLATE@SEED takes
 
 
 class SecretError(ValueError):
@@ -70,6 +72,13 @@ def parse_secret(text: str, where: str = "--secret") -> bytes:
                           f"digits (harness run writes one as {SECRET_FILE} in its run "
                           "directory)")
     return secret
+
+
+def secret_files(text: str | None) -> tuple[Path, ...]:
+    """The file a `--secret` value names, if it names one: a path the agent must not see."""
+    if text is None or not text.strip() or not Path(text.strip()).is_file():
+        return ()
+    return (Path(text.strip()),)
 
 
 def write_secret(path: Path, secret: bytes) -> None:

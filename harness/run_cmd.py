@@ -9,7 +9,7 @@ from pathlib import Path
 
 from harness import runner, stopping
 from harness.claims import start_words
-from harness.keys import SECRET_FILE, SecretError, parse_secret
+from harness.keys import SECRET_FILE, SecretError, parse_secret, secret_files
 from harness.runner import UsageError
 from harness.settings import (
     RunSettings,
@@ -94,4 +94,4 @@ def _play(args: argparse.Namespace, settings: RunSettings) -> dict:
             raise UsageError(str(exc)) from None
     return runner.run(args.level, args.agent, difficulty=args.difficulty, seed=args.seed,
                       out_dir=args.out, settings=settings, track=track, origin=args.origin,
-                      secret=secret)
+                      secret=secret, hidden=secret_files(args.secret))

@@ -98,6 +98,7 @@ def run(
     origin: str | os.PathLike[str] | Snapshot | None = None,
     chain: ChainPlan | None = None,
     secret: bytes | None = None,
+    hidden: tuple[Path, ...] = (),
 ) -> dict[str, Any]:
     """Play one episode and return its summary.
 
@@ -117,6 +118,9 @@ def run(
             drawn from (harness/keys.py). None: a fresh one, written to the run
             directory's `secret` file (mode 0600) so the operator can play it again.
             From a snapshot the key is the snapshot's.
+        hidden: Further paths the sandbox hides from the agent (the file the secret was
+            read from, the suite's secret, the stepwise reference runs): a folder that
+            holds one is never shown whole.
 
     Returns:
         The summary: run_dir, record, stderr_log, level, difficulty, seed, outcome,
@@ -159,7 +163,7 @@ def run(
            else episode_key(secret, level.content_hash, chosen, seed))
     spec = EpisodeSpec(level, found.source, chosen, seed, agent_command, run_dir, settings,
                        generated=found.generated, track=track, origin=snapshot,
-                       chain=chain, key=key)
+                       chain=chain, key=key, hidden=hidden)
     try:
         summary = run_episode(spec, game_factory or track.game_factory())
     except (AgentLaunchError, SnapshotError) as exc:

@@ -178,7 +178,8 @@ def chain_plan(chain: Chain) -> ChainPlan:
 
 
 def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path,
-               settings: RunSettings, cache: Path, secret: bytes) -> dict[str, Any]:
+               settings: RunSettings, cache: Path, secret: bytes,
+               hidden: tuple[Path, ...] = ()) -> dict[str, Any]:
     """Play a level's chain with an agent (one stepwise episode); return its results.
 
     Returns:
@@ -189,6 +190,7 @@ def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path
         beside it), first_failed (an objective number or None), passed (every subtask
         played and succeeded), harness_error (None, or what went wrong) and no_chain
         (None, or a `NO_CHAIN` key: then nothing was played and passed is None).
+        The agent is never shown `cache` nor the `hidden` paths (the suite's secret).
     """
     level = resolve(level_ref, secret).level
     work = work_objectives(level, difficulty)
@@ -206,7 +208,7 @@ def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path
         return no_chain("reference_did_none", base["reference"], base["missing"])
     plan = chain_plan(chain)
     summary = runner.run(level_ref, agent, difficulty=difficulty, seed=seed, out_dir=out,
-                         settings=settings, chain=plan, secret=secret)
+                         settings=settings, chain=plan, secret=secret, hidden=(cache, *hidden))
     block = summary.get("stepwise") or {"subtasks": [], "first_failed": None, "passed": False}
     subtasks = []
     for result, step, leg in zip(block["subtasks"], chain.steps, plan.legs, strict=False):

@@ -24,7 +24,13 @@ from harness import runner
 from harness.bounds import too_deep
 from harness.claims import start_point, start_words
 from harness.episode import _harness_version
-from harness.keys import parse_secret, secret_fingerprint, secret_text, suite_secret
+from harness.keys import (
+    SECRET_FILE,
+    parse_secret,
+    secret_fingerprint,
+    secret_text,
+    suite_secret,
+)
 from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import UsageError
@@ -273,7 +279,8 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
         folder = ep.folder(out)
         folder.mkdir(parents=True, exist_ok=True)
         summary = runner.run(ep.level, job["agent"], difficulty=ep.difficulty, seed=ep.seed,
-                             out_dir=folder, settings=settings, secret=secret)
+                             out_dir=folder, settings=settings, secret=secret,
+                             hidden=_hidden(out, job))
         # The row comes from the harness's own summary in memory: the record file sits
         # where the agent ran, and nothing the agent can write is read back as a result.
         row = row_from_summary(ep, Path(summary["run_dir"]), summary)
@@ -284,8 +291,15 @@ def play_one(job: dict[str, Any]) -> dict[str, Any]:
                        "stepwise")
         row = {**row, "stepwise": play_chain(ep.level, job["agent"], ep.difficulty, ep.seed,
                                              chain, settings, Path(job["stepwise"]["cache"]),
-                                             secret)}
+                                             secret, hidden=_hidden(out, job))}
     return row
+
+
+def _hidden(out: Path, job: dict[str, Any]) -> tuple[Path, ...]:
+    # The suite's secret and the reference runs, wherever the operator keeps them: a
+    # folder of the agent's that holds one is never shown to it whole.
+    cache = (job.get("stepwise") or {}).get("cache")
+    return (out / SECRET_FILE, *((Path(cache),) if cache else ()))
 
 
 def run_suite(episodes: list[Episode], agent: str, out: Path, settings: RunSettings,

@@ -126,7 +126,7 @@ def test_a_maze_reveals_nothing_at_the_start() -> None:
     ("maze@1?rooms=many", "parameter 'rooms' must be a integer, not 'many'"),
     ("maze@1?rooms", "parameter 'rooms' is not name=value"),
     ("maze@1?rooms=5&rooms=6", "parameter 'rooms' is given twice"),
-    ("maze@99999999999", "is above 2147483647"),
+    ("maze@99999999999999999999", "is above 9223372036854775807"),
 ])
 def test_bad_names_are_refused_saying_what_is_allowed(ref: str, says: str) -> None:
     with pytest.raises(GenerateError) as caught:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from harness.compare import CompareError, load_episodes
+from harness.keys import parse_secret, secret_files
 from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import run
@@ -155,3 +156,36 @@ def test_memfd_and_system_v_memory_are_refused(tmp_path: Path) -> None:
                   game_factory=FakeGame)
     log = Path(summary["stderr_log"]).read_text(encoding="utf-8")
     assert "REFUSED 1" in log and "SHM REFUSED 1" in log and "HELD" not in log
+
+
+def test_a_secret_file_beside_the_agent_is_never_shown_with_its_folder(tmp_path: Path) -> None:
+    # Before: `--secret FILE` with the agent's program in the same folder bound the folder
+    # whole, the secret with it; so did a suite's secret or a reference cache kept there.
+    folder = tmp_path / "bench"
+    folder.mkdir()
+    (folder / "agent.py").write_text("pass\n", encoding="utf-8")
+    secret = folder / "mysecret"
+    secret.write_text("ab" * 16, encoding="utf-8")
+    hidden = secret_files(str(secret))
+    assert hidden == (secret,) and secret_files("ab" * 16) == () and secret_files(None) == ()
+    args = MountPlan(tmp_path / "work", hidden).build([sys.executable, str(folder / "agent.py")])
+    bound = [args[i + 1] for i, a in enumerate(args) if a == "--ro-bind"]
+    assert str(folder) not in bound and str(folder / "agent.py") in bound
+
+
+@needs_bwrap
+def test_a_sandboxed_agent_cannot_read_the_secret_it_was_played_with(tmp_path: Path) -> None:
+    folder = tmp_path / "bench"
+    folder.mkdir()
+    secret = folder / "mysecret"
+    secret.write_text("cd" * 16, encoding="utf-8")
+    probe = folder / "probe.py"
+    probe.write_text(
+        "import sys\n"
+        f"try:\n    open({str(secret)!r}).read()\n    print('READ', file=sys.stderr)\n"
+        "except OSError:\n    print('DENIED', file=sys.stderr)\n", encoding="utf-8")
+    summary = run("outpost", f"{sys.executable} {probe}", out_dir=tmp_path / "runs",
+                  settings=settings(require_sandbox=True), game_factory=FakeGame,
+                  secret=parse_secret(str(secret)), hidden=secret_files(str(secret)))
+    log = Path(summary["stderr_log"]).read_text(encoding="utf-8")
+    assert "DENIED" in log and "READ" not in log

@@ -26,7 +26,13 @@ from world.errors import (
     UnknownIdError,
     WorldError,
 )
-from world.generate.naming import GenerateError, is_generated, parse_name, parse_names
+from world.generate.naming import (
+    MAX_SEED,
+    GenerateError,
+    is_generated,
+    parse_name,
+    parse_names,
+)
 from world.generate.registry import GENERATOR_VERSION, TEMPLATES, generate, origin
 from world.generate.template import describe_param
 from world.level.check import CheckReport, check_data, check_level
@@ -146,6 +152,7 @@ __all__ = [
     "MAX_FRAME_SKIP",
     "MAX_LEVEL_BYTES",
     "MAX_NESTING",
+    "MAX_SEED",
     "MISSION_OUTCOMES",
     "OBJECT_KINDS",
     "OBJECT_STATES",
