@@ -102,3 +102,16 @@ def test_the_record_map_keeps_its_own_ids_and_a_page_renames_them():
     named = {o["id"] for o in paged["objects"]}
     assert len(named) == len(plan["objects"])  # no two things share an id
     assert in_episode_ids(plan, None) is plan
+
+
+def test_a_character_a_wave_brings_is_named_by_its_episode_id():
+    # Wave characters are not in the level's lists: sentences named them by their
+    # level id ("first_2 is down."), which tells the level's wave names.
+    from tests.test_characters_support import local
+
+    session = WorldSession(local("characters_duel.json"), "easy", 0)
+    session.world.teleport("player", 100, 100)  # out of the guards' sight
+    while "late_1" not in session.world.characters and session.world.tick < 900:
+        session.act("wait", {"seconds": 5.0})
+    assert session.knows("character", "late_1")
+    assert EPISODE_ID.match(session.named("late_1"))

@@ -141,3 +141,30 @@ def test_after_a_kill_the_reload_comes_first_and_the_hold_right_after() -> None:
     assert step[0] == "equip"
     assert player.decide({**reloading, "view": {**reloading["view"], "player": {
         **reloading["view"]["player"], "health": 1.0}}}, {})[0] != "wait"
+
+
+def test_armour_a_few_steps_off_is_put_on_in_place_of_the_hold_after_a_kill() -> None:
+    from agents.reference import brain
+
+    vest = {"id": "o2", "kind": "armour", "name": "flak vest", "position": [0.0, 0.0, 350.0],
+            "area": "a1", "distance": 350.0, "objective": False, "state": None,
+            "weapon": None}
+    player = brain.Brain()
+    player.decide(_observation([PISTOL]), {})
+    player.mem.last_decision = ("attack", {"character_id": "c1"}, "fighting guard c1")
+    down = {**_gunman("c1", 400.0), "down": True, "health": 0.0}
+    after = _observation([{**PISTOL, "loaded": 4}], characters=[down])
+    after["view"]["player"]["health"] = 0.57
+    after["view"]["objects"] = [vest]
+    after["last_result"] = {"action": "attack", "end_reason": "arrived",
+                            "detail": "c1 is down.", "changes": [], "distance_moved": 0.0}
+    assert player.decide(after, {})[0] == "equip"
+    # The guard who heard the shots is met with the vest on: its hits land on armour.
+    reloading = _observation([{**PISTOL, "loaded": 4}], characters=[down])
+    reloading["view"]["player"].update(health=0.57, reloading=True)
+    reloading["view"]["objects"] = [vest]
+    reloading["last_result"] = {"action": "equip", "end_reason": "arrived",
+                                "detail": "Reloading o1.", "changes": [],
+                                "distance_moved": 0.0}
+    step = player.decide(reloading, {})
+    assert step[0] == "go_to_object" and step[1]["object_id"] == "o2", step

@@ -264,3 +264,35 @@ def test_while_a_countdown_runs_no_hold_after_a_kill_and_no_top_up_walk() -> Non
     assert cover.hold_after_kill(hurried, False) is None
     assert supplies.heal(hurried, 0.3) is None
     assert supplies.heal(hurried, 0.55)[1] == {"object_id": "o9"}  # the mark asked for counts
+
+
+def test_on_a_floor_that_drains_health_no_hold_after_a_kill() -> None:
+    from agents.reference import cover, regroup
+    from agents.reference.memory import Memory
+
+    killed = {"action": "attack", "end_reason": "arrived", "detail": "c1 is down.",
+              "changes": [], "distance_moved": 0.0}
+
+    def acid(x0: float) -> dict[str, Any]:
+        ring = [[x0, -500.0], [x0 + 1000.0, -500.0], [x0 + 1000.0, 500.0], [x0, 500.0]]
+        return {"kind": "acid", "text": "acid on the floor: drains 6% health a second "
+                "while inside", "seconds_left": None, "extent": ring,
+                "effect": "drains 6% health a second while inside"}
+
+    def memory(hazard: dict[str, Any]) -> Memory:
+        obs = _observation(0.49, 8, [], killed)
+        obs["view"]["hazards"] = [hazard]
+        mem = Memory()
+        mem.last_decision = KILL
+        mem.update(obs)
+        mem.regroup_until = 9.0
+        return mem
+
+    # Acid in view but off to the side: the player holds for whoever heard the shots...
+    beside = memory(acid(200.0))
+    assert cover.hold_after_kill(beside, False) is not None
+    assert regroup.hold_out_of_sight(beside) is not None
+    # ...but standing in it, every second of the hold costs health: no hold.
+    inside = memory(acid(-500.0))
+    assert cover.hold_after_kill(inside, False) is None
+    assert regroup.hold_out_of_sight(inside) is None

@@ -158,10 +158,13 @@ def hold_after_kill(mem: Memory, stealth: bool) -> Decision | None:
         A short wait, or None.
     """
     done, last = mem.last_decision, mem.last
-    if stealth or tethered(mem) or mem.hurried() or done is None or done[0] != "attack" \
+    if stealth or tethered(mem) or mem.hurried() or mem.on_hazard() or done is None \
+            or done[0] != "attack" \
             or last is None or last["end_reason"] != "arrived" \
             or mem.view["player"]["health"] >= HOLD_MARK:
-        return None  # nor while a countdown runs: whoever comes is met on the way out
+        # nor while a countdown runs: whoever comes is met on the way out; nor on a floor
+        # that drains health: the hold would cost more than the guard it waits for
+        return None
     if any(r["seen"] == "now" and (r["friendly"] is True or not r["down"])
            for r in mem.view["characters"]):
         return None

@@ -12,6 +12,8 @@ decides where it fits around a fight:
   gunman's sight, when a way out is near and the player is not under fire;
 - a kill that left the player a hit or two from down is followed by a walk to a known medkit,
   not by the hold: whoever heard the shots finishes a player who waits for him there.
+- armour lying a few steps off is put on in place of that hold: whoever heard the shots
+  comes all the same, and his hits land on the armour.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from agents.reference.reloads import top_up_calm
 from agents.reference.supplies import (
     AWARE,
     LOW_ROUNDS,
+    armour_nearby,
     gun_in_hand,
     hostile,
     nearest_pickup,
@@ -110,8 +113,11 @@ def reload_then_hold(mem: Memory, stealth: bool) -> Decision | None:
     if owed and done is not None and done[0] == "equip" and _calm(mem) \
             and not any(r["seen"] == "now" and (r["friendly"] is True or not r["down"])
                         for r in mem.view["characters"]):
-        return _mend_first(mem) or ("wait", {"seconds": HOLD_S}, "reloading after a kill; "
-                                    "holding here for whoever heard the shots")
+        # Armour a few steps off is put on in place of the hold: the one who heard the
+        # shots comes anyway, and his hits then land on the armour.
+        return _mend_first(mem) or armour_nearby(mem) or (
+            "wait", {"seconds": HOLD_S}, "reloading after a kill; holding here for whoever "
+            "heard the shots")
     return None
 
 

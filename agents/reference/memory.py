@@ -182,6 +182,11 @@ class Memory:
         """Whether a countdown the view lists is running: no hold or detour is worth its time."""
         return any(h["kind"] == "countdown" for h in self.view["hazards"])
 
+    def on_hazard(self) -> bool:
+        """Whether the player stands inside a floor hazard the view lists (it drains health)."""
+        x, _, z = self.position
+        return any(h["extent"] and _inside(x, z, h["extent"]) for h in self.view["hazards"])
+
     def carried(self, kind: str | None = None) -> list[dict[str, Any]]:
         """Carried items, optionally only of one kind."""
         items = self.view["player"]["carried"]
@@ -190,6 +195,15 @@ class Memory:
     def holds(self, item_id: str) -> bool:
         """Whether the player carries this item."""
         return any(c["id"] == item_id for c in self.view["player"]["carried"])
+
+
+def _inside(x: float, z: float, ring: list[list[float]]) -> bool:
+    # Even-odd rule: a ray toward +x crosses the outline an odd number of times.
+    odd = False
+    for (ax, az), (bx, bz) in zip(ring, ring[1:] + ring[:1], strict=True):
+        if (az > z) != (bz > z) and x < ax + (z - az) * (bx - ax) / (bz - az):
+            odd = not odd
+    return odd
 
 
 def _key(decision: Decision) -> tuple[str, str]:

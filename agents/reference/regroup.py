@@ -120,8 +120,8 @@ def hold_out_of_sight(mem: Memory) -> Decision | None:
     leaves the cover and gives him the first shots at range. Anyone else in sight (one
     fighting, one near, a friend) ends the hold: the fight or the errand decides then.
     """
-    if mem.time_s >= mem.regroup_until:
-        return None
+    if mem.time_s >= mem.regroup_until or mem.on_hazard():
+        return None  # a floor that drains health makes every look cost more than it saves
     seen = [r for r in mem.view["characters"] if r["seen"] == "now"
             and (r["friendly"] is True or hostile(r))]
     if any(r["friendly"] is True or r["alertness"] == "in_combat"

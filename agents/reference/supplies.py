@@ -128,13 +128,13 @@ def heal(mem: Memory, below: float) -> Decision | None:
     if player["health"] >= (max(below, CALM_MARK) if calm else below):
         if mem.hurried():
             return None
-        return _armour_nearby(mem) or (_rearm(mem) or _close_gun_nearby(mem) if calm else None)
+        return armour_nearby(mem) or (_rearm(mem) or _close_gun_nearby(mem) if calm else None)
     kinds = tuple(k for k in HEALING if k != "armour" or player["armour"] < FULL)
     return nearest_pickup(mem, kinds, "healing up", tries=1) or (_rearm(mem) if calm else None)
 
 
-def _armour_nearby(mem: Memory) -> Decision | None:
-    # Armour lying a few steps away is worth a detour before the shooting starts.
+def armour_nearby(mem: Memory) -> Decision | None:
+    """Armour lying a few steps away in this area, worth a detour before the shooting starts."""
     if mem.view["player"]["armour"] >= THIN_ARMOUR or any(
             r["seen"] == "now" and hostile(r) and r["alertness"] in AWARE
             for r in mem.view["characters"]):

@@ -154,12 +154,19 @@ class WorldSession:
 
         A thing the player does not know is "unknown" (it gets no number from being named).
         """
-        group = self._groups.get(level_id)
+        group = self._group(level_id)
         if group is None:
             return level_id
         if not self.knows(group, level_id):
             return "unknown"
         return self.ids.ep(group, level_id)
+
+    def _group(self, level_id: str) -> str | None:
+        # A character a wave brings is not in the level's lists but is named like one.
+        group = self._groups.get(level_id)
+        if group is None and level_id in self.world.characters:
+            return "character"
+        return group
 
     def status(self) -> GameStatus:
         """The mission status now."""
@@ -182,7 +189,8 @@ class WorldSession:
             # A level id is named as the player knows it (numbered on mention, or
             # "unknown"); any other quoted word is left as it is.
             level_id = m.group(1)
-            return m.group(0) if level_id not in self._groups else f"'{self.named(level_id)}'"
+            return m.group(0) if self._group(level_id) is None \
+                else f"'{self.named(level_id)}'"
 
         return _QUOTED.sub(one, message)
 
