@@ -3,7 +3,9 @@
 Facility records showed two loops that ran an episode out of time: a hurt player about
 to open a door walked towards a medkit a storey above (near in a straight line, far by
 the stairs) and back to the door, for ever; and a player looking for a locked door's key
-walked back to the door to look around it again after every room it explored.
+walked back to the door to look around it again after every room it explored. Hard
+records showed two more: a camera a storey below called the player away from a panel
+door just opened, and legs toward a panel a storey up turned back and forth under it.
 """
 
 from __future__ import annotations
@@ -58,3 +60,44 @@ def test_a_locked_door_is_looked_around_once_not_after_every_room() -> None:
     mem.failures.clear()  # a new area visited since
     step = open_way(mem)
     assert step is None or step[1].get("object_id") != "d1", step
+
+
+NO_ALARM = {"index": 1, "status": "todo", "counts": True, "kind": "no_alarm",
+            "standing": True, "targets": [], "point": None, "text": "No alarm."}
+
+
+def test_while_unseen_a_camera_on_another_storey_does_not_call_the_player_away() -> None:
+    # Hard facility: a camera a storey below was walked toward as soon as a panel door
+    # opened here, the door shut again meanwhile, and the panel was pressed again.
+    from agents.reference.memory import Memory
+    from agents.reference.stealth import _blind_camera
+    from tests.reference_views import pistol
+
+    def camera_at(height: float, distance: float) -> Any:
+        camera = {"id": "o5", "kind": "camera", "name": "camera", "state": None,
+                  "position": [distance, height, 0.0], "area": "a3", "distance": distance,
+                  "objective": False, "weapon": None}
+        mem = Memory()
+        mem.update(_observation([camera], [NO_ALARM], [pistol(20, 8)]))
+        return _blind_camera(mem)
+
+    assert camera_at(0.0, 2000.0) is not None  # this storey: approached, then shot
+    assert camera_at(-400.0, 2000.0) is None  # the storey below: met when reached
+
+
+def test_a_way_out_is_scouted_a_few_times_only_while_nothing_new_is_visited() -> None:
+    # Hard facility: legs toward a panel a storey up, by way of the next corridor section,
+    # ended past the panel, from where the next leg headed back: for ever.
+    from agents.reference.memory import Memory
+    from agents.reference.moves import scout
+
+    way = {"id": "w1", "to": "a2", "to_name": "Corridor", "via": "opening", "door": None,
+           "position": [-900.0, 0.0, 0.0], "visited": False, "one_way": False,
+           "other_storey": False, "distance": 900.0}
+    observation = _observation([], [NO_ALARM])
+    observation["view"]["area"].update(ways_out=[way], windows=[])
+    mem = Memory()
+    mem.update(observation)
+    steps = [scout(mem, [-500.0, 400.0, 0.0], "to the panel") for _ in range(6)]
+    assert steps[0] is not None and steps[0][1].get("exit_id") == "w1", steps
+    assert steps[-1] is None, steps

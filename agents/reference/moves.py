@@ -16,6 +16,7 @@ NEAR = 150.0  # close enough to a point to count as there
 ARRIVED = 40.0  # a walk to a point this near would not move the player
 PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the next area
 PAST_TRIES = 3  # walks past one way out, while nothing new is visited
+SCOUT_TRIES = 3  # scouting steps toward one way out, while nothing new is visited
 SCOUT_FROM = 700.0  # a target farther than this is approached one unseen area at a time
 SCOUT_AIM = 0.9  # how well a way out must point at the target (cosine) to be scouted
 STOREY_GAP = 150.0  # a target higher or lower than this stands on another storey
@@ -223,6 +224,13 @@ def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Deci
             best = (aim, way)
     if best is None:
         return None
+    # A few times only while nothing new is visited: a walk in legs toward a way out can
+    # end past the target, from where the way points elsewhere and the next leg heads
+    # back for the target, from where the way points right again, for ever.
+    tried = ("scout", best[1]["id"])
+    if mem.failures[tried] >= SCOUT_TRIES:
+        return None
+    mem.failures[tried] += 1
     return through(mem, best[1], f"{why} (looking into {best[1]['to_name']} first)")
 
 
