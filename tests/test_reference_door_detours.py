@@ -3,7 +3,8 @@
 Facility records showed two loops that ran an episode out of time: a hurt player about
 to open a door walked towards a medkit a storey above (near in a straight line, far by
 the stairs) and back to the door, for ever; and a player looking for a locked door's key
-walked back to the door to look around it again after every room it explored. Hard
+walked back to the door to look around it again after every room it explored (and,
+without those walks, looked for the key on other storeys first). Hard
 records showed two more: a camera a storey below called the player away from a panel
 door just opened, and legs toward a panel a storey up turned back and forth under it.
 """
@@ -101,3 +102,33 @@ def test_a_way_out_is_scouted_a_few_times_only_while_nothing_new_is_visited() ->
     steps = [scout(mem, [-500.0, 400.0, 0.0], "to the panel") for _ in range(6)]
     assert steps[0] is not None and steps[0][1].get("exit_id") == "w1", steps
     assert steps[-1] is None, steps
+
+
+def test_the_key_to_a_locked_door_is_looked_for_on_the_door_storey_first() -> None:
+    # Facility: the hunt for the uplink key went to rooms a storey below (near in a
+    # straight line, far by the stairs, full of other guards) before the director's office.
+    from agents.reference.doors import open_way
+    from agents.reference.memory import AreaNote, Memory
+
+    door = {"id": "d1", "position": [100.0, 0.0, 0.0], "between": ["a1", "a2"],
+            "state": "locked", "needs_key": True, "key": None, "key_area": None,
+            "panel": None, "has_panel": False, "distance": 100.0}
+    observation = _observation([])
+    observation["view"]["doors"] = [door]
+    mem = Memory()
+    mem.update(observation)
+    mem.blocking_door = "d1"
+
+    def way(wid: str, to: str, x: float, y: float) -> dict:
+        return {"id": wid, "to": to, "to_name": to, "via": "opening", "door": None,
+                "position": [x, y, 0.0], "visited": False, "one_way": False,
+                "other_storey": False, "distance": 0.0}
+
+    mem.areas["a7"] = AreaNote("Lab", "labs", {"w7": way("w7", "a8", 0.0, 400.0)},
+                               (300.0, 400.0, 0.0))
+    mem.areas["a3"] = AreaNote("Hall", "ground", {"w3": way("w3", "a4", 1500.0, 0.0)},
+                               (1300.0, 0.0, 0.0))
+    mem.fail(("go_to_object", {"object_id": "d1"}, ""))  # looked around it already
+    step = open_way(mem)
+    assert step is not None and step[0] == "go_to" and step[1]["y"] == 0.0, step
+    assert step[1]["x"] > 1000.0, step

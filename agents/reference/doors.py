@@ -6,6 +6,8 @@ has not been seen yet is looked around first, then the level is explored for it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STOREY_GAP, enter_area, explore, use_thing
 from agents.reference.supplies import AWARE, FRESH, hostile, still_there, walk_to_nearest
@@ -87,7 +89,9 @@ def _open_way(mem: Memory) -> Decision | None:
         look = ("go_to_object", {"object_id": door_id},
                 f"looking around door {door_id} for what opens it")
         if door_id in mem.looked_round or mem.failed(look, 1):
-            return explore(mem)
+            # Rooms on the door's storey first: going round other storeys (each stair
+            # climb a long walk, each storey its own guards) finds the key last.
+            return explore(mem, _storey_of(mem, door))
         return look
     if door["state"] == "closed":
         return use_thing(mem, door["id"], f"opening door {door['id']}")
@@ -103,6 +107,12 @@ def _open_way(mem: Memory) -> Decision | None:
     if door["panel"]:
         return use_thing(mem, door["panel"], f"pressing panel {door['panel']} for {door['id']}")
     return None
+
+
+def _storey_of(mem: Memory, door: dict[str, Any]) -> str | None:
+    # The storey of a visited area on either side of the door.
+    notes = [mem.areas[a] for a in door["between"] if a in mem.areas]
+    return notes[0].storey if notes else None
 
 
 def _panel_here(mem: Memory, door_id: str) -> Decision | None:

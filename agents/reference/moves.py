@@ -245,12 +245,16 @@ def stealthy(mem: Memory) -> bool:
                for o in mem.view["objectives"])
 
 
-def explore(mem: Memory) -> Decision | None:
-    """Go through the nearest way out that leads somewhere not yet visited."""
+def explore(mem: Memory, storey: str | None = None) -> Decision | None:
+    """Go through the nearest way out that leads somewhere not yet visited.
+
+    With `storey`, the ways out of that storey's areas come first (the hunt for a key,
+    which usually lies on the storey of its door).
+    """
     area = mem.view["area"]
     shut = exit_while_open(mem)
     given_up: set[str] = set()
-    if area is not None:
+    if area is not None and storey in (None, area["storey"]):
         fresh = sorted((w for w in area["ways_out"] if not w["visited"] and w["to"] != shut
                         and not locked_for_me(mem, w)),
                        key=lambda w: (w["one_way"], w["distance"]))
@@ -272,8 +276,9 @@ def explore(mem: Memory) -> Decision | None:
             if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut \
                     and not locked_for_me(mem, way) and way["id"] not in given_up \
                     and not mem.failures[("explore_through", way["id"])]:
-                frontier.append((mem.distance(way["position"]), way, note.spot))
-    for _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
+                frontier.append((storey not in (None, note.storey), mem.distance(way["position"]),
+                                 way, note.spot))
+    for _, _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1], f[2]["id"])):
         # Walks keep to known floor: stop on this side of the way out, from where the
         # next turn goes through it.
         point = _this_side(way["position"], spot)
