@@ -6,11 +6,14 @@ has not been seen yet is looked around first, then the level is explored for it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import enter_area, explore, use_thing
+from agents.reference.moves import STOREY_GAP, enter_area, explore, use_thing
 from agents.reference.supplies import AWARE, FRESH, hostile, still_there, walk_to_nearest
 
 KIT_DETOUR = 1200.0  # a known medkit nearer than this is fetched before opening onto guards
+LOOKED_ROUND = 300.0  # standing this near a door, what lies around it has been seen
 GUARD_NEAR = 2500.0  # a gunman seen nearer than this may stand behind the door or come to it
 
 
@@ -47,8 +50,12 @@ def fresh_for_door(mem: Memory) -> Decision | None:
     if not rows or any(r["seen"] == "now" and r["alertness"] in AWARE for r in rows):
         return None
     present = still_there(mem)
+    # Only kits on this storey: one just above or below is near in a straight line but a
+    # long walk round by the stairs, and the gunmen that prompted the detour drop out of
+    # range on the way, so the next turn walks back to the door, and so on for ever.
     kits = [o for o in mem.objects.values() if o["kind"] == "medkit" and o["id"] in present
-            and mem.distance(o["position"]) < KIT_DETOUR]
+            and mem.distance(o["position"]) < KIT_DETOUR
+            and abs(o["position"][1] - mem.position[1]) < STOREY_GAP]
     return walk_to_nearest(mem, kits, lambda kit: "healing before opening the way with "
                            f"gunmen about: {kit['name']} {kit['id']}")
 
@@ -75,9 +82,17 @@ def _open_way(mem: Memory) -> Decision | None:
             door.get("needs_key") and not door["key"] and door["state"] == "locked"):
         # What opens it has not been seen: look around the door first (a panel is
         # usually beside it), then explore.
+        # Once: failures are forgotten whenever a new area is visited, and a walk back to
+        # the door after each room explored spends the episode on the way there.
+        if mem.distance(door["position"]) < LOOKED_ROUND:
+            mem.looked_round.add(door_id)
         look = ("go_to_object", {"object_id": door_id},
                 f"looking around door {door_id} for what opens it")
-        return look if not mem.failed(look, 1) else explore(mem)
+        if door_id in mem.looked_round or mem.failed(look, 1):
+            # Rooms on the door's storey first: going round other storeys (each stair
+            # climb a long walk, each storey its own guards) finds the key last.
+            return explore(mem, _storey_of(mem, door))
+        return look
     if door["state"] == "closed":
         return use_thing(mem, door["id"], f"opening door {door['id']}")
     if door["key"]:
@@ -92,6 +107,12 @@ def _open_way(mem: Memory) -> Decision | None:
     if door["panel"]:
         return use_thing(mem, door["panel"], f"pressing panel {door['panel']} for {door['id']}")
     return None
+
+
+def _storey_of(mem: Memory, door: dict[str, Any]) -> str | None:
+    # The storey of a visited area on either side of the door.
+    notes = [mem.areas[a] for a in door["between"] if a in mem.areas]
+    return notes[0].storey if notes else None
 
 
 def _panel_here(mem: Memory, door_id: str) -> Decision | None:

@@ -53,6 +53,7 @@ class Memory:
     escorted: set[str] = field(default_factory=set)
     downed: set[str] = field(default_factory=set)
     openers: dict[str, str] = field(default_factory=dict)
+    looked_round: set[str] = field(default_factory=set)  # doors looked around for their opener
     draining: bool = False  # the last wait lost health with nobody in view
     trifles: set[str] = field(default_factory=set)  # names of pickups that gave next to nothing
     gains: dict[str, list[int]] = field(default_factory=dict)  # per pickup name, what each gave

@@ -16,6 +16,7 @@ NEAR = 150.0  # close enough to a point to count as there
 ARRIVED = 40.0  # a walk to a point this near would not move the player
 PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the next area
 PAST_TRIES = 3  # walks past one way out, while nothing new is visited
+SCOUT_TRIES = 3  # scouting steps toward one way out, while nothing new is visited
 SCOUT_FROM = 700.0  # a target farther than this is approached one unseen area at a time
 SCOUT_AIM = 0.9  # how well a way out must point at the target (cosine) to be scouted
 STOREY_GAP = 150.0  # a target higher or lower than this stands on another storey
@@ -223,6 +224,13 @@ def scout(mem: Memory, point: list[float] | tuple[float, ...], why: str) -> Deci
             best = (aim, way)
     if best is None:
         return None
+    # A few times only while nothing new is visited: a walk in legs toward a way out can
+    # end past the target, from where the way points elsewhere and the next leg heads
+    # back for the target, from where the way points right again, for ever.
+    tried = ("scout", best[1]["id"])
+    if mem.failures[tried] >= SCOUT_TRIES:
+        return None
+    mem.failures[tried] += 1
     return through(mem, best[1], f"{why} (looking into {best[1]['to_name']} first)")
 
 
@@ -237,12 +245,16 @@ def stealthy(mem: Memory) -> bool:
                for o in mem.view["objectives"])
 
 
-def explore(mem: Memory) -> Decision | None:
-    """Go through the nearest way out that leads somewhere not yet visited."""
+def explore(mem: Memory, storey: str | None = None) -> Decision | None:
+    """Go through the nearest way out that leads somewhere not yet visited.
+
+    With `storey`, the ways out of that storey's areas come first (the hunt for a key,
+    which usually lies on the storey of its door).
+    """
     area = mem.view["area"]
     shut = exit_while_open(mem)
     given_up: set[str] = set()
-    if area is not None:
+    if area is not None and storey in (None, area["storey"]):
         fresh = sorted((w for w in area["ways_out"] if not w["visited"] and w["to"] != shut
                         and not locked_for_me(mem, w)),
                        key=lambda w: (w["one_way"], w["distance"]))
@@ -264,8 +276,9 @@ def explore(mem: Memory) -> Decision | None:
             if way["to"] not in mem.visited and not way["one_way"] and way["to"] != shut \
                     and not locked_for_me(mem, way) and way["id"] not in given_up \
                     and not mem.failures[("explore_through", way["id"])]:
-                frontier.append((mem.distance(way["position"]), way, note.spot))
-    for _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1]["id"])):
+                frontier.append((storey not in (None, note.storey), mem.distance(way["position"]),
+                                 way, note.spot))
+    for _, _, way, spot in sorted(frontier, key=lambda f: (f[0], f[1], f[2]["id"])):
         # Walks keep to known floor: stop on this side of the way out, from where the
         # next turn goes through it.
         point = _this_side(way["position"], spot)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import NEAR, hop, stealthy
+from agents.reference.moves import NEAR, STOREY_GAP, hop, stealthy
 from agents.reference.supplies import FRESH, armed, fresh_first, ready_weapon
 
 Objective = dict[str, Any]
@@ -51,8 +51,12 @@ def quietly(plan: Plan) -> Plan:
 def _blind_camera(mem: Memory) -> Decision | None:
     if not stealthy(mem) or not armed(mem):
         return None
+    # Only cameras on this storey (a camera watches its own storey): one below a door
+    # just opened here called the player away downstairs while the door shut again,
+    # and back to open it, for ever. One on another storey is met when that is reached.
     cameras = sorted((o for o in mem.objects.values() if o["kind"] == "camera"
-                      and o["state"] != "broken" and mem.distance(o["position"]) < CAMERA_WALK),
+                      and o["state"] != "broken" and mem.distance(o["position"]) < CAMERA_WALK
+                      and abs(o["position"][1] - mem.position[1]) < STOREY_GAP),
                      key=lambda o: (mem.distance(o["position"]), o["id"]))
     for camera in cameras:
         why = f"shooting out camera {camera['id']} before it sees me"
