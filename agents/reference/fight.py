@@ -58,6 +58,7 @@ SETTLE_S = 0.3  # game seconds between looks needed to judge who stands still
 STILL_SPEED = 50.0  # units per second under which a hostile counts as standing
 STAND_OFF = 250.0  # nearer than this, standing still is a brawl, not a shooter's stance
 PATCH_UP = 0.5  # below this, a medkit comes before a duel at range
+KIT_AT_HAND = 150.0  # a medkit this near is taken mid-fight: a step costs less than a hit
 HOLD_FIRE = 2.0  # bare hands farther than this many sure ranges of the gun are let come
 MIN_HOLD_S = 0.3  # the shortest and longest look while holding fire
 MAX_HOLD_S = 1.0
@@ -213,8 +214,9 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return ambush(mem)
-    step = (fall_back(mem, rows) or reload_away(mem, rows) or reload_in_cover(mem, rows)
-            or _patch_up(mem, rows) or _not_yet(mem, rows) or _let_them_come(mem, rows))
+    step = (_kit_at_hand(mem) or fall_back(mem, rows) or reload_away(mem, rows)
+            or reload_in_cover(mem, rows) or _patch_up(mem, rows) or _not_yet(mem, rows)
+            or _let_them_come(mem, rows))
     if step is not None:
         return step
     for row in rows:
@@ -279,6 +281,23 @@ def _let_them_come(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     seconds = min(max((nearest - hold) / RUN_SPEED, MIN_HOLD_S), MAX_HOLD_S)
     return ("wait", {"seconds": round(seconds, 2)}, f"letting {len(rows)} running in come "
             "within range")
+
+
+def _kit_at_hand(mem: Memory) -> Decision | None:
+    # Half spent, with a medkit a step or two off (one left by the door for after the
+    # fight): the step takes less time than the gunman's next shot, and the half it gives
+    # back outlasts the shots of the next duel.
+    if mem.view["player"]["health"] >= PATCH_UP:
+        return None
+    present = still_there(mem)
+    kits = sorted((o for o in mem.objects.values() if o["kind"] == "medkit"
+                   and o["id"] in present and mem.distance(o["position"]) < KIT_AT_HAND),
+                  key=lambda o: (mem.distance(o["position"]), o["id"]))
+    for kit in kits:
+        step = use_thing(mem, kit["id"], f"taking {kit['name']} {kit['id']} at hand mid-fight")
+        if step is not None and not mem.failed(step, 1):
+            return step
+    return None
 
 
 def _patch_up(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
