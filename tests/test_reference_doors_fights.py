@@ -86,3 +86,43 @@ def test_a_camera_in_reach_is_shot_out_before_a_calm_walk_to_a_medkit() -> None:
     # A gunman in sight comes first: the camera waits for a calm moment.
     step = decide([_guard("c5", 600.0, "in_combat")])
     assert step[0] != "shoot_object", step
+
+
+def _spare_kit(health: float) -> tuple[str, dict[str, Any], str]:
+    # A closed door ahead, a medkit lying a step before it on this side: the walk that
+    # opens the door would pass over it.
+    from agents.reference import doors
+    from agents.reference.memory import Memory
+
+    kit = {**MEDKIT, "position": [250.0, 0.0, 60.0], "area": "a1", "distance": 257.0}
+    observation = _observation(health, [], [kit])
+    observation["last_result"] = None
+    mem = Memory()
+    mem.update(observation)
+    return doors.spare_kit(mem, ("go_to_object", {"object_id": "d1"}, "opening door d1"))
+
+
+def test_a_door_beside_a_medkit_is_opened_from_its_other_side_when_only_grazed() -> None:
+    # Grazed: the medkit is left for after the fight behind the door; the door is opened
+    # from a spot beside it on the side away from the medkit, out of the medkit's reach.
+    step = _spare_kit(0.9)
+    assert step[0] == "go_to" and "leaving medkit o3" in step[2], step
+    assert step[1]["z"] < 0 and step[1]["x"] < 200.0, step
+    assert ((step[1]["x"] - 250.0) ** 2 + (step[1]["z"] - 60.0) ** 2) ** 0.5 > 100.0
+    # Unhurt (the walk leaves it lying anyway) or hurt enough to want it now: no detour.
+    for health in (1.0, 0.6):
+        assert _spare_kit(health)[0] == "go_to_object", health
+
+
+def test_a_medkit_a_step_off_is_taken_mid_fight_once_half_spent() -> None:
+    from tests.reference_views import fight_step, hostile, observation, pistol, thing
+
+    def step(health: float) -> Any:
+        obs = observation([thing("o5", "medkit", 100.0, area="a1")],
+                          carried=[pistol(24, 8)])
+        obs["view"]["player"].update(health=health, in_hand="o1")
+        obs["view"]["characters"] = [hostile("c1", 650.0, armed=True, health=1.0)]
+        return fight_step(obs)
+
+    assert step(0.35)[:2] == ("go_to_object", {"object_id": "o5"}), step(0.35)
+    assert step(0.8)[0] == "attack", step(0.8)

@@ -152,3 +152,32 @@ def test_a_player_one_hit_from_down_fetches_a_medkit_rather_than_hold_after_a_ki
     # One hit from down, the ambush is not survived: the known medkit comes first.
     low = step(0.2)
     assert low[0] == "go_to_object" and low[1]["object_id"] == "o5"
+
+
+def test_in_a_room_with_no_way_out_a_gunman_firing_goes_before_bare_hands_farther_off() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    gun = {"id": "o1", "kind": "weapon", "name": "smg", "ammo": 300, "loaded": 30,
+           "weapon": "smg"}
+
+    def order(runner_at: float, ways_out: list) -> list[str]:
+        mem = Memory()
+        for turn, time_s in ((1, 1.0), (2, 1.5)):
+            # Two looks half a second apart: the gunman has kept his ground, firing.
+            observation = rv.observation([], carried=[gun])
+            observation.update(turn=turn, time_s=time_s)
+            observation["view"]["player"]["in_hand"] = "o1"
+            observation["view"]["area"]["ways_out"] = ways_out
+            observation["view"]["characters"] = [
+                rv.hostile("c1", runner_at - 100.0 * turn, armed=False),
+                rv.hostile("c2", 1000.0, armed=True)]
+            mem.update(observation)
+            rows = fight.threats(mem, False)
+        return [r["id"] for r in rows]
+
+    # Nowhere to hide from his shots: he goes first while the runner is still far.
+    assert order(650.0, []) == ["c2", "c1"]
+    # Fists landing within a second come first; with a way out, cover answers him.
+    assert order(450.0, []) == ["c1", "c2"]
+    assert order(650.0, [rv.WAY_BACK]) == ["c1", "c2"]

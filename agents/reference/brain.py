@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agents.reference.cover import hold_after_kill, under_fire
-from agents.reference.doors import open_way
+from agents.reference.doors import open_way, spare_kit
 from agents.reference.duels import gun_up, reload_then_hold
 from agents.reference.fight import CLOSE_RANGE, fight, threats
 from agents.reference.holdout import short_look
@@ -67,8 +67,8 @@ class Brain:
         self._learn()
         stealth = any(o["kind"] in STEALTHY and o["counts"] and o["status"] == "todo"
                       for o in mem.view["objectives"])
-        decision = short_look(mem, upstairs_leg(mem, room_before_door(mem, self._choose(),
-                                                                      stealth)))
+        decision = short_look(mem, upstairs_leg(mem, room_before_door(
+            mem, spare_kit(mem, self._choose()), stealth)))
         mem.last_decision = decision
         return decision
 

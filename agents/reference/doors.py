@@ -6,6 +6,7 @@ has not been seen yet is looked around first, then the level is explored for it.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from agents.reference.memory import Decision, Memory
@@ -15,6 +16,10 @@ from agents.reference.supplies import AWARE, FRESH, hostile, still_there, walk_t
 KIT_DETOUR = 1200.0  # a known medkit nearer than this is fetched before opening onto guards
 LOOKED_ROUND = 300.0  # standing this near a door, what lies around it has been seen
 GUARD_NEAR = 2500.0  # a gunman seen nearer than this may stand behind the door or come to it
+KIT_BY_DOOR = 300.0  # a medkit this near a door is the one within reach after the fight there
+STEP_BACK = 100.0  # the spot beside the door: this far back from it, and this far aside
+STEP_ASIDE = 60.0
+SNAP = 0.7  # a bearing within about 45 degrees of an axis counts as square to the wall
 
 
 def open_way(mem: Memory) -> Decision | None:
@@ -26,6 +31,59 @@ def open_way(mem: Memory) -> Decision | None:
     if step is None or not _opens_door(mem, step):
         return step
     return fresh_for_door(mem) or step
+
+
+def spare_kit(mem: Memory, decision: Decision) -> Decision:
+    """Open a door from the side away from a known medkit lying beside it, when not hurt much.
+
+    Walking up to the door over the medkit spends it on a graze (a medkit is taken by
+    walking over it whenever the player is at all hurt) that would not send the player
+    to heal before a fight (supplies.FRESH), while it is the one within reach after the
+    duel the door opens onto, when it turns the next duel round.
+
+    Args:
+        mem: The agent's memory.
+        decision: The step chosen.
+
+    Returns:
+        A walk to a spot beside the door away from the medkit, or the decision.
+    """
+    health = mem.view["player"]["health"]
+    if not _opens_door(mem, decision) or health < FRESH or health >= 1.0:
+        return decision
+    door = mem.doors.get(decision[1]["object_id"])
+    present = still_there(mem)
+    kits = [o for o in mem.objects.values() if o["kind"] == "medkit" and o["id"] in present
+            and door is not None and o["area"] == mem.here
+            and math.dist(o["position"], door["position"]) < KIT_BY_DOOR]
+    if door is None or not kits:
+        return decision
+    kit = min(kits, key=lambda o: (math.dist(o["position"], door["position"]), o["id"]))
+    dx, _, dz = door["position"]
+    x, y, z = mem.position
+    # Into the next room: from the player toward the door, snapped to the wall's axis.
+    nx, nz = _square(dx - x, dz - z)
+    side = 1.0 if (kit["position"][0] - dx) * -nz + (kit["position"][2] - dz) * nx > 0 else -1.0
+    sx = dx - nx * STEP_BACK - side * -nz * STEP_ASIDE
+    sz = dz - nz * STEP_BACK - side * nx * STEP_ASIDE
+    if math.hypot(sx - x, sz - z) < STEP_ASIDE:
+        return decision  # already there: the door is opened from here
+    step: Decision = ("go_to", {"x": round(sx, 1), "z": round(sz, 1), "y": round(y, 1),
+                                "fire_on_way": True},
+                      f"leaving {kit['name']} {kit['id']} for after the fight behind "
+                      f"{door['id']}: opening it from the other side")
+    return decision if mem.failed(step, 2) else step
+
+
+def _square(dx: float, dz: float) -> tuple[float, float]:
+    # Walls mostly run along the axes: the bearing to the door is taken as square to one.
+    length = max(math.hypot(dx, dz), 1.0)
+    ux, uz = dx / length, dz / length
+    if abs(ux) >= SNAP:
+        return (1.0 if ux > 0 else -1.0), 0.0
+    if abs(uz) >= SNAP:
+        return 0.0, (1.0 if uz > 0 else -1.0)
+    return ux, uz
 
 
 def _opens_door(mem: Memory, step: Decision) -> bool:

@@ -18,7 +18,7 @@ from agents.reference.guns import sure_range
 from agents.reference.longgun import feed_best_gun
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
-from agents.reference.reloads import RUN_SPEED, reload_first
+from agents.reference.reloads import REACH, RUN_SPEED, reload_first
 from agents.reference.supplies import (
     AMMO,
     AWARE,
@@ -57,7 +57,9 @@ TOUGH = 2.0  # health (in ordinary people) from which a better weapon is fetched
 SETTLE_S = 0.3  # game seconds between looks needed to judge who stands still
 STILL_SPEED = 50.0  # units per second under which a hostile counts as standing
 STAND_OFF = 250.0  # nearer than this, standing still is a brawl, not a shooter's stance
+ARRIVE_S = 1.0  # in a room with no way out, bare hands this near in time go before a gunman
 PATCH_UP = 0.5  # below this, a medkit comes before a duel at range
+KIT_AT_HAND = 150.0  # a medkit this near is taken mid-fight: a step costs less than a hit
 HOLD_FIRE = 2.0  # bare hands farther than this many sure ranges of the gun are let come
 MIN_HOLD_S = 0.3  # the shortest and longest look while holding fire
 MAX_HOLD_S = 1.0
@@ -77,9 +79,20 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
             out.append(row)
     shooters = _SIGHTINGS.setdefault(id(mem), Sightings()).shooters(mem)
     current = _current_target(mem)
+    # Not where the area is unknown: a way out may lie a step off.
+    exposed = mem.view["area"] is not None and not mem.view["area"]["ways_out"]
     return sorted(out, key=lambda r: (r["alertness"] not in AWARE,
+                                      exposed and not _first_in_open(r, r["id"] in shooters),
                                       _cost(r, r["id"] in shooters, r["id"] == current),
                                       r["id"]))
+
+
+def _first_in_open(row: dict[str, Any], shooting: bool) -> bool:
+    # With no way out of the room, nothing hides the player from a gunman standing off
+    # and firing: his shots fall until he is down, so he goes before anyone running in
+    # from farther off (who is put down cheaper up close anyway). Only one whose fists
+    # land within a second comes before him.
+    return shooting or (row["armed"] is False and row["distance"] < REACH + RUN_SPEED * ARRIVE_S)
 
 
 def _cost(row: dict[str, Any], shooting: bool, current: bool) -> float:
@@ -213,8 +226,9 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return ambush(mem)
-    step = (fall_back(mem, rows) or reload_away(mem, rows) or reload_in_cover(mem, rows)
-            or _patch_up(mem, rows) or _not_yet(mem, rows) or _let_them_come(mem, rows))
+    step = (_kit_at_hand(mem) or fall_back(mem, rows) or reload_away(mem, rows)
+            or reload_in_cover(mem, rows) or _patch_up(mem, rows) or _not_yet(mem, rows)
+            or _let_them_come(mem, rows))
     if step is not None:
         return step
     for row in rows:
@@ -279,6 +293,23 @@ def _let_them_come(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     seconds = min(max((nearest - hold) / RUN_SPEED, MIN_HOLD_S), MAX_HOLD_S)
     return ("wait", {"seconds": round(seconds, 2)}, f"letting {len(rows)} running in come "
             "within range")
+
+
+def _kit_at_hand(mem: Memory) -> Decision | None:
+    # Half spent, with a medkit a step or two off (one left by the door for after the
+    # fight): the step takes less time than the gunman's next shot, and the half it gives
+    # back outlasts the shots of the next duel.
+    if mem.view["player"]["health"] >= PATCH_UP:
+        return None
+    present = still_there(mem)
+    kits = sorted((o for o in mem.objects.values() if o["kind"] == "medkit"
+                   and o["id"] in present and mem.distance(o["position"]) < KIT_AT_HAND),
+                  key=lambda o: (mem.distance(o["position"]), o["id"]))
+    for kit in kits:
+        step = use_thing(mem, kit["id"], f"taking {kit['name']} {kit['id']} at hand mid-fight")
+        if step is not None and not mem.failed(step, 1):
+            return step
+    return None
 
 
 def _patch_up(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
