@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from harness.agent_limits import LimitHit
 from harness.agent_streams import PREFIX_BYTES, ChannelEvent, Eof, Line, LineTooLong, Timeout
 
 
@@ -46,6 +47,9 @@ class AgentHandle(Protocol):
 
     def close(self, grace_s: float = 1.0) -> int | None:
         """End the agent and release everything; safe to call more than once."""
+
+    def limit_hit(self) -> LimitHit | None:
+        """The limit that ended the agent, from evidence it cannot forge; None for none."""
 
 
 class LocalAgent:
@@ -120,6 +124,10 @@ class LocalAgent:
     def close(self, grace_s: float = 1.0) -> int | None:
         """End the channel; the agent side's later lines are dropped."""
         self._closed.set()
+        return None
+
+    def limit_hit(self) -> LimitHit | None:
+        """None: a client outside the harness has no limits the harness watches."""
         return None
 
     # The agent side.

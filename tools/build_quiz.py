@@ -3,8 +3,9 @@
 Plays every shipped level at every difficulty with seed 0 (`harness eval`), builds the
 questions from those records (`harness quiz build`, which also fails when a blind
 answerer is off chance on some kind) and checks every answer key against them
-(`harness quiz check`). The reference agent is deterministic and a record's play
-hash leaves wall-clock figures out, so the rebuilt file is the same byte for byte.
+(`harness quiz check`). The suite is played under a fixed, public secret (`SECRET`),
+the reference agent is deterministic and a record's play hash leaves wall-clock figures
+out, so the rebuilt file is the same byte for byte.
 
 Usage:
     python3 tools/build_quiz.py                  # rewrite quiz/questions.json.gz
@@ -24,6 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 QUIZ = ROOT / "quiz" / "questions.json.gz"
 AGENT = "python3 agents/reference_agent.py"
+# The episodes' secret (harness/keys.py), fixed and public so that the set rebuilds byte
+# for byte: the quiz is answered offline, so nothing is protected by keeping it.
+SECRET = "6d697373696f6e2d6861726e6573732071756978207365742076312e30302e30"
 
 
 def harness(*words: str) -> None:
@@ -50,6 +54,9 @@ def main() -> int:
         if args.records:
             runs = Path(args.records)
         else:
+            runs.mkdir(parents=True, exist_ok=True)
+            if not (runs / "secret").exists():
+                (runs / "secret").write_text(SECRET + "\n", encoding="ascii")
             harness("eval", "--agent", AGENT, "--levels", "all", "--difficulties", "all",
                     "--seeds", "1", "--jobs", args.jobs, "--out", str(runs))
         harness("quiz", "build", str(runs / "episodes"), "--out", str(out))

@@ -144,10 +144,24 @@ class WorldSession:
         changes = change_lines(events, self.ids, self.known, self.knows)
         data = result.to_dict(self.ids.any_ep)
         data["detail"] = result.describe(self.named)
-        data["door"] = None if result.door is None else result.door.to_dict(self.named)
+        data["door"] = None if result.door is None else self._door_block(result.door)
         data["args"] = dict(arguments)
         data["changes"] = changes
         return data
+
+    def _door_block(self, block: Any) -> dict[str, Any] | None:
+        # The door block names the door and its key, key's area and panel by episode id,
+        # each only once known; a door the player has no id for (one not revealed) gives
+        # no block, as the schema's ids require (the sentence still says it is shut).
+        def known(level_id: str | None) -> str | None:
+            name = None if level_id is None else self.named(level_id)
+            return None if name == "unknown" else name
+
+        door = known(block.door)
+        if door is None:
+            return None
+        return {"door": door, "state": block.state, "key": known(block.key),
+                "key_area": known(block.key_area), "panel": known(block.panel)}
 
     def named(self, level_id: str) -> str:
         """How a sentence for the agent names a level id: its episode id once perceived.
