@@ -10,10 +10,12 @@ from functools import cache
 from pathlib import Path
 
 from harness.episode import EpisodeSpec, run_episode
+from harness.keys import episode_key
 from harness.level_refs import resolve
 from harness.runner import new_run_dir
 from harness.settings import RunSettings
 from tests.shared import ROOT
+from tools.build_quiz import SECRET as QUIZ_SECRET
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 
@@ -22,13 +24,16 @@ FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)
 def reference_run(difficulty: str = "normal") -> Path:
     """The run directory of the reference agent's exit_switch seed 0 (played once).
 
-    The shipped questions were built from records made before episode keys, whose key
-    is their seed: this run is played the same way (no key), so it is one of them.
+    The shipped questions were built from records played under the quiz set's fixed
+    secret (tools/build_quiz.py): this run is played on the same episode key, so it is
+    one of them.
     """
     out = Path(tempfile.mkdtemp(prefix="quiz-tests-"))
     atexit.register(shutil.rmtree, out, True)
     agent = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
     found = resolve("exit_switch")
     run_dir = new_run_dir(out, found.level, difficulty, 0)
-    run_episode(EpisodeSpec(found.level, found.source, difficulty, 0, agent, run_dir, FAST))
+    key = episode_key(bytes.fromhex(QUIZ_SECRET), found.level.content_hash, difficulty, 0)
+    run_episode(EpisodeSpec(found.level, found.source, difficulty, 0, agent, run_dir, FAST,
+                            key=key))
     return run_dir
