@@ -128,3 +128,14 @@ def test_levels_page_keeps_the_hand_written_doom_notes() -> None:
     page = levels_doc.render([_level(LEVEL_FILES[0])], f"x\n{notes}\ny\n")
     assert notes in page
     assert page.index(levels_doc.DOOM_END) < page.index(notes)
+
+
+def test_levels_page_keeps_the_hand_written_real_model_rows() -> None:
+    levels_doc = _tool("levels_doc")
+    rows = (f"{levels_doc.REAL_MODELS_BEGIN}\n| model | outpost |\n"
+            f"{levels_doc.REAL_MODELS_END}")
+    page = levels_doc.render([_level(LEVEL_FILES[0])], f"x\n{rows}\ny\n")
+    assert rows in page
+    assert page.index(levels_doc.SWEEP_END) < page.index(rows)
+    fresh = levels_doc.render([_level(LEVEL_FILES[0])], None)
+    assert f"{levels_doc.REAL_MODELS_BEGIN}\n_No runs yet._" in fresh

