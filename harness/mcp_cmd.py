@@ -23,7 +23,13 @@ from harness.keys import SECRET_FILE, SecretError, episode_key, parse_secret, wr
 from harness.level_refs import UsageError
 from harness.pages import write_episode_page_safely
 from harness.runner import new_run_dir, pick_difficulty
-from harness.settings import RunSettings, out_problem, positive_int, positive_seconds, seed_number
+from harness.settings import (
+    RunSettings,
+    add_turn_limits,
+    out_problem,
+    positive_seconds,
+    seed_number,
+)
 from harness.tracks import TRACKS, TrackSpec
 
 HOST = "127.0.0.1"
@@ -42,7 +48,6 @@ def port_number(text: str) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
-    defaults = RunSettings()
     parser.add_argument("level", help="level id in levels/ (e.g. outpost), a level file path "
                         "or a generated name")
     parser.add_argument("--difficulty", help="difficulty id (default: the level's middle one)")
@@ -58,14 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"serve streamable HTTP on {HOST}:PORT/mcp instead of stdio")
     parser.add_argument("--linger", type=positive_seconds, default=30.0,
                         help="seconds the server stays up after the end for the summary")
-    parser.add_argument("--decision-timeout", type=positive_seconds,
-                        default=defaults.decision_timeout_s,
-                        help="wall seconds per decision (default %(default)s)")
-    parser.add_argument("--episode-timeout", type=positive_seconds,
-                        default=defaults.episode_timeout_s,
-                        help="wall seconds for the whole episode (default %(default)s)")
-    parser.add_argument("--max-invalid", type=positive_int, default=defaults.max_invalid_in_a_row,
-                        help="invalid actions in a row that end the episode (default %(default)s)")
+    add_turn_limits(parser)
 
 
 def run(args: argparse.Namespace) -> int:

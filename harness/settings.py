@@ -221,12 +221,11 @@ def out_problem(out: str | Path) -> str | None:
     return None
 
 
-def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
-    """Declare the options every command that plays an agent shares (run, eval)."""
+def add_turn_limits(parser: argparse.ArgumentParser) -> None:
+    """Declare the decision and episode timeouts and the invalid-action limit (run, eval,
+    mcp).
+    """
     defaults = RunSettings()
-    parser.add_argument("--agent", required=True, help="agent command line (any executable)")
-    parser.add_argument("--hello-timeout", type=positive_seconds, default=defaults.hello_timeout_s,
-                        help="wall seconds to wait for hello (default %(default)s)")
     parser.add_argument("--decision-timeout", type=positive_seconds,
                         default=defaults.decision_timeout_s,
                         help="wall seconds per decision (default %(default)s)")
@@ -235,6 +234,15 @@ def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
                         help="wall seconds for the whole episode (default %(default)s)")
     parser.add_argument("--max-invalid", type=positive_int, default=defaults.max_invalid_in_a_row,
                         help="invalid actions in a row that end the episode (default %(default)s)")
+
+
+def add_agent_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the options every command that plays an agent shares (run, eval)."""
+    defaults = RunSettings()
+    parser.add_argument("--agent", required=True, help="agent command line (any executable)")
+    parser.add_argument("--hello-timeout", type=positive_seconds, default=defaults.hello_timeout_s,
+                        help="wall seconds to wait for hello (default %(default)s)")
+    add_turn_limits(parser)
     parser.add_argument("--pass-env", action="append", default=[], metavar="NAME",
                         help="pass this environment variable to the agent (repeatable)")
     parser.add_argument("--agent-memory-mb", type=memory_mb, default=defaults.agent_memory_mb,
