@@ -222,9 +222,7 @@ def out_problem(out: str | Path) -> str | None:
 
 
 def add_turn_limits(parser: argparse.ArgumentParser) -> None:
-    """Declare the decision and episode timeouts and the invalid-action limit (run, eval,
-    mcp).
-    """
+    """Declare the decision and episode timeouts and the invalid-action limit."""
     defaults = RunSettings()
     parser.add_argument("--decision-timeout", type=positive_seconds,
                         default=defaults.decision_timeout_s,
