@@ -77,7 +77,9 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
         # An unaware hostile far off is left alone: a long shot wakes the whole level.
         if (aware or row["distance"] < CLOSE_RANGE) and row["id"] not in mem.downed:
             out.append(row)
-    shooters = _SIGHTINGS.setdefault(id(mem), Sightings()).shooters(mem)
+    if mem.sightings is None:
+        mem.sightings = Sightings()
+    shooters = mem.sightings.shooters(mem)
     current = _current_target(mem)
     # Not where the area is unknown: a way out may lie a step off.
     exposed = mem.view["area"] is not None and not mem.view["area"]["ways_out"]
@@ -146,8 +148,6 @@ class Sightings:
         self.turn = mem.turn
         return self.standing
 
-
-_SIGHTINGS: dict[int, Sightings] = {}  # one per memory, so one per episode
 
 
 def attack(mem: Memory, row: dict[str, Any], why: str) -> Decision | None:
