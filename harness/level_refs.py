@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.keys import level_token, set_seeds
+from harness.keys import SecretError, level_token, parse_secret, set_seeds
 from world.face import (
     DOOM_EXTRA_MESSAGE,
     LEVELS_DIR,
@@ -49,6 +49,18 @@ MAX_SET = 100_000  # levels one secret set may hold, as many as a range TEMPLATE
 
 class UsageError(Exception):
     """A mistake in what was asked for (unknown level or difficulty, unusable agent)."""
+
+
+def given_secret(text: str | None) -> bytes | None:
+    """The secret a `--secret` flag gives (hex, or a file holding it); None without one.
+
+    Raises:
+        UsageError: Neither a secret nor a file holding one.
+    """
+    try:
+        return None if text is None else parse_secret(text)
+    except SecretError as exc:
+        raise UsageError(str(exc)) from None
 
 
 @dataclass(frozen=True)

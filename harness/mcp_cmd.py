@@ -19,8 +19,8 @@ from typing import Any
 
 from harness import keys, level_refs, stopping
 from harness.episode import EpisodeSpec
-from harness.keys import SECRET_FILE, SecretError, episode_key, parse_secret, write_secret
-from harness.level_refs import UsageError
+from harness.keys import SECRET_FILE, episode_key, write_secret
+from harness.level_refs import UsageError, given_secret
 from harness.pages import write_episode_page_safely
 from harness.runner import new_run_dir, pick_difficulty
 from harness.settings import (
@@ -108,10 +108,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _spec(args: argparse.Namespace, transport: str) -> EpisodeSpec:
-    try:
-        secret = None if args.secret is None else parse_secret(args.secret)
-    except SecretError as exc:
-        raise UsageError(str(exc)) from None
+    secret = given_secret(args.secret)
     settings = RunSettings(decision_timeout_s=args.decision_timeout,
                            episode_timeout_s=args.episode_timeout,
                            max_invalid_in_a_row=args.max_invalid)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from harness import runner, stopping
 from harness.claims import start_words
-from harness.keys import SECRET_FILE, SecretError, parse_secret, secret_files
+from harness.keys import SECRET_FILE, secret_files
+from harness.level_refs import given_secret
 from harness.runner import UsageError
 from harness.settings import (
     RunSettings,
@@ -76,10 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace, settings: RunSettings) -> dict:
-    try:
-        secret = None if args.secret is None else parse_secret(args.secret)
-    except SecretError as exc:
-        raise UsageError(str(exc)) from None
+    secret = given_secret(args.secret)
     if args.origin is not None and args.track is None:
         # The snapshot's track and frame skip are the episode's; a frame skip asked for
         # is checked against the snapshot's only on a track named.
