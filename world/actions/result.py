@@ -41,8 +41,8 @@ class DoorBlock:
     key_area: str | None = None
     panel: str | None = None
 
-    def to_dict(self, rename: Callable[[str], str] = _identity) -> dict[str, Any]:
-        """Plain JSON data, ids passed through `rename`."""
+    def to_dict(self, rename: Callable[[str], str | None] = _identity) -> dict[str, Any]:
+        """Plain JSON data, ids passed through `rename` (None: not to be named)."""
 
         def opt(value: str | None) -> str | None:
             return None if value is None else rename(value)

@@ -157,11 +157,7 @@ class WorldSession:
             name = None if level_id is None else self.named(level_id)
             return None if name == "unknown" else name
 
-        door = known(block.door)
-        if door is None:
-            return None
-        return {"door": door, "state": block.state, "key": known(block.key),
-                "key_area": known(block.key_area), "panel": known(block.panel)}
+        return None if known(block.door) is None else block.to_dict(known)
 
     def named(self, level_id: str) -> str:
         """How a sentence for the agent names a level id: its episode id once perceived.
