@@ -59,7 +59,7 @@ class ChainRun:
         self.reset_to = None
         while self.position < len(self.plan.legs):
             leg = self.plan.legs[self.position]
-            status = game.status()
+            status = game.turn.status
             failed_mission = status.ended and not status.success
             if _done(status, leg.objective) and not failed_mission:
                 fresh = decisions == self.first_decision and leg.objective in self.by_reset
@@ -78,7 +78,7 @@ class ChainRun:
                 game = restore(state, self.level, self.factory)
                 self.reset_to, self.by_reset = state, set(state.objectives_done)
                 self.first_tick = game.tick
-        status = game.status()
+        status = game.turn.status
         played = [r for r in self.results if r["played"]]
         words = (f"every subtask of the chain had its turn: {sum(r['success'] for r in played)} "
                  f"of {len(played)} played succeeded")

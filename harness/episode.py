@@ -38,7 +38,7 @@ from harness.snapshot import SNAPSHOTS_DIR, Snapshot, Step, restoring_factory, t
 from harness.subtask import ChainPlan, Limits, episode_limits
 from harness.tracks import TrackSpec
 from harness.turns import TurnState, observation_message, start_message
-from world.face import InvalidRequestError, Level, UnknownIdError
+from world.face import Level
 
 
 @dataclass(frozen=True)
@@ -261,17 +261,15 @@ class _Episode:
             return endings.interrupted_ending(stop, self.state.turn)
         if self.chain is not None:
             if self.snapshot_due is not None:  # the moment an objective was done, kept
-                self._keep_snapshot(self.game.view())  # before a reset can replace it
+                self._keep_snapshot(self.game.turn.view)  # before a reset can replace it
             self.game, ending = self.chain.advance(self.game, self.state.decisions)
             if self.chain.reset_to is not None:
                 self.steps = list(self.chain.reset_to.steps)
                 self.done = self._done_now()
             return ending
-        status = self.game.status()
-        if status.ended:
-            return endings.mission_ending(status)
-        return endings.budget_ending(self.state.decisions, self.limits.max_decisions,
-                                     self.game.tick, self.limits.max_ticks)
+        now = self.game.turn
+        return endings.world_ending(now.status, self.state.decisions, self.limits.max_decisions,
+                                    now.tick, self.limits.max_ticks)
 
     @property
     def limits(self) -> Limits:
@@ -284,8 +282,7 @@ class _Episode:
         obs = observation_message(self.spec, self.game, st, self.ep_deadline - t_begin,
                                   self.limits, None if self.chain is None
                                   else self.chain.observation_block())
-        state_hash = self.game.state_hash()
-        tick = self.game.tick
+        state_hash, tick = self.game.turn.state_hash, self.game.turn.tick
         self._keep_snapshot(obs["view"])
         paced_s = self.pacer.hold()
         self.proc.send_line(encode(obs))
@@ -326,7 +323,7 @@ class _Episode:
         return ending
 
     def _done_now(self) -> tuple[int, ...]:
-        return tuple(int(o["index"]) for o in self.game.status().objectives
+        return tuple(int(o["index"]) for o in self.game.turn.status.objectives
                      if o["status"] == "done")
 
     def _note_done(self) -> None:
@@ -358,12 +355,14 @@ class _Episode:
             parsed = parse_agent_line(event.text, "action", self.spec.track.actions())
         else:
             parsed = endings.line_fault(event, self.s.max_line_bytes)
-        st.decisions += 1
         if isinstance(parsed, Parsed):
             turn["action"] = parsed.message
             add_usage(self.usage, parsed.message.get("usage"))
-            parsed = self._execute(parsed.message, turn)
-        # Drained after the action ran, just before the next observation is built: a line
+        # One step a decision: the action (none for a faulty line), then the next view.
+        stepped = self.game.step(parsed.message if isinstance(parsed, Parsed) else None)
+        fault = st.count(stepped, parsed if isinstance(parsed, Fault) else None)
+        turn["result"] = None if fault is not None else stepped.result
+        # Drained after the action ran, just before the next observation is sent: a line
         # sent while the world was ticking is an extra line of this turn, never the next
         # turn's action.
         extra = self._drain_extra_lines()
@@ -373,26 +372,10 @@ class _Episode:
             st.warnings.append({"code": "extra_lines", "message":
                                 f"{extra} more line(s) came after the action and were discarded; "
                                 "send exactly one line per observation"})
-        if isinstance(parsed, Fault):
-            turn["error"] = parsed.to_dict()
-            st.error, st.last_result = parsed.to_dict(), None
-            st.invalid += 1
-            st.invalid_in_a_row += 1
+        if fault is not None:
+            turn["error"] = fault.to_dict()
             if st.invalid_in_a_row >= self.s.max_invalid_in_a_row:
-                return endings.invalid_limit_ending(st.turn, st.invalid_in_a_row, parsed)
-            return None
-        st.error, st.invalid_in_a_row = None, 0
-        return None
-
-    def _execute(self, message: dict[str, Any], turn: dict[str, Any]) -> Fault | None:
-        try:
-            result = self.game.act(message["action"], dict(message["arguments"]))
-        except UnknownIdError as exc:
-            return Fault("unknown_id", str(exc))
-        except InvalidRequestError as exc:
-            return Fault("refused_request", str(exc))
-        turn["result"] = result
-        self.state.last_result = result
+                return endings.invalid_limit_ending(st.turn, st.invalid_in_a_row, fault)
         return None
 
     def _drain_extra_lines(self) -> int:
@@ -404,10 +387,11 @@ class _Episode:
             count += 1
 
     def _finish(self, ending: Ending) -> dict[str, Any]:
-        status = self.game.status()
+        now = self.game.turn
+        status = now.status
         st = self.state
         counts = {"decisions": st.decisions, "invalid_actions": st.invalid,
-                  "game_ticks": self.game.tick}
+                  "game_ticks": now.tick}
         summary = endings.summary_message(ending, status, counts)
         if self.chain is not None:
             summary["stepwise"] = self.chain.summary_block(self.game, st.decisions)
@@ -415,8 +399,7 @@ class _Episode:
             self.pacer.hold()
         self.proc.send_line(encode(summary))
         wall_s = round(time.monotonic() - self.t0, 3)
-        final_hash = self.game.state_hash()
-        view = self.game.view()
+        final_hash, view = now.state_hash, now.view
         if ending.outcome not in ("harness_error", "interrupted"):
             self._keep_snapshot(view)
         origin = self.spec.origin

@@ -129,6 +129,14 @@ def budget_ending(decisions: int, max_decisions: int, tick: int, max_ticks: int)
     return None
 
 
+def world_ending(status: GameStatus, decisions: int, max_decisions: int, tick: int,
+                 max_ticks: int) -> Ending | None:
+    """The ending the world gives after a turn: the mission's, else a spent budget's."""
+    if status.ended:
+        return mission_ending(status)
+    return budget_ending(decisions, max_decisions, tick, max_ticks)
+
+
 def summary_message(ending: Ending, status: GameStatus, counts: dict[str, int]) -> dict[str, Any]:
     """The summary message sent to the agent (and kept in the record's end line).
 

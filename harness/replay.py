@@ -28,7 +28,6 @@ from harness.record import Record, RecordError, read_record
 from harness.snapshot import Snapshot, SnapshotError, read_snapshot, restore, view_digest
 from harness.subtask import ChainPlan, Limits, episode_limits
 from harness.tracks import TrackSpec
-from world.face import InvalidRequestError, UnknownIdError
 
 # Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
 REPLAY_STATUSES: dict[str, tuple[int, str]] = {
@@ -158,7 +157,7 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
             return diverged(index, f"turns are not numbered 0..n-1: line {index} of the "
                             f"turns says turn {turn['turn']}")
         # A snapshot is of the moment before a stepwise reset could replace the world.
-        problem = kept.check(index, game, game.view())
+        problem = kept.check(index, game)
         if problem is not None:
             return diverged(index, problem)
         if chain is not None:
@@ -168,34 +167,39 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
             if ending is not None:
                 return diverged(index, f"turn {index}: the chain was over before it "
                                 f"({ending.reason})")
-        view = game.view()  # the episode built this turn's observation before hashing
-        if _plain(view) != (turn.get("observation") or {}).get("view"):
+        now = game.turn  # the moment this turn's observation was built at
+        if _plain(now.view) != (turn.get("observation") or {}).get("view"):
             return diverged(index, f"turn {index}: the observation's view differs from the "
                             "one the replayed world gives")
-        now = game.state_hash()
-        if now != turn["state_hash"] or game.tick != turn["tick"]:
-            return diverged(index, f"turn {index}: state hash {now[:12]} at tick {game.tick}, "
-                            f"record says {turn['state_hash'][:12]} at tick {turn['tick']}")
-        action = turn.get("action")
+        if now.state_hash != turn["state_hash"] or now.tick != turn["tick"]:
+            return diverged(index, f"turn {index}: state hash {now.state_hash[:12]} at tick "
+                            f"{now.tick}, record says {turn['state_hash'][:12]} at tick "
+                            f"{turn['tick']}")
+        action, error = turn.get("action"), turn.get("error")
         kept.steps.append(None)
-        decisions += int(action is not None or turn.get("error") is not None)
-        if action is not None and turn.get("error") is None:
-            if (fault := step_fault(action, actions)) is not None:
+        if action is None and error is None:
+            continue  # no answer: the episode ended without a step
+        decisions += 1
+        executed = action if error is None else None
+        if executed is not None:
+            if (fault := step_fault(executed, actions)) is not None:
                 return diverged(index, f"turn {index}: the recorded action is not one of the "
                                 f"track's: {fault.message}")
-            kept.steps[-1] = {"action": action["action"], "arguments": action["arguments"]}
-            try:
-                result = game.act(action["action"], dict(action["arguments"]))
-            except (UnknownIdError, InvalidRequestError) as exc:
-                return diverged(index, f"turn {index}: the recorded action was refused on "
-                                f"replay: {exc}")
-            claimed_path = (turn.get("result") or {}).get("path")
-            if claimed_path is not None and _plain(result.get("path")) != claimed_path:
-                return diverged(index, f"turn {index}: the path walked differs from the "
-                                "record's")
+            kept.steps[-1] = {"action": executed["action"], "arguments": executed["arguments"]}
+        # A refused action was the agent's (its error is recorded): the world is asked
+        # only the executed ones, and looks again either way, as the episode did.
+        stepped = game.step(executed)
+        if stepped.fault is not None:
+            return diverged(index, f"turn {index}: the recorded action was refused on "
+                            f"replay: {stepped.fault.message}")
+        claimed_path = (turn.get("result") or {}).get("path")
+        if claimed_path is not None and _plain((stepped.result or {}).get("path")) \
+                != claimed_path:
+            return diverged(index, f"turn {index}: the path walked differs from the "
+                            "record's")
     if interrupted:
         return ReplayReport(False, len(record.turns), None, True, start=begun)
-    problem = kept.check(len(record.turns), game, game.view())
+    problem = kept.check(len(record.turns), game)
     if problem is None and kept.unseen():
         problem = f"snapshots at turns {kept.unseen()} are listed for turns the record lacks"
     if problem is not None:
@@ -205,7 +209,7 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
     if chain is not None and claimed_kind is not None and claimed_kind.kind != "aborted":
         # The episode asked the chain once more after the last turn; an aborted one did not.
         game, ending = chain.advance(game, decisions)
-    if game.state_hash() != record.end["final_state_hash"]:
+    if game.turn.state_hash != record.end["final_state_hash"]:
         return diverged(len(record.turns), "final state hash differs")
     if "ids" in record.end and _plain(game.ids_given()) != record.end["ids"]:
         return diverged(len(record.turns), "the end line's episode ids differ from the ones "
@@ -247,7 +251,7 @@ class _Kept:
     def unseen(self) -> list[int]:
         return sorted(set(self.listed) - self.seen)
 
-    def check(self, turn: int, game: Game, view: dict[str, Any]) -> str | None:
+    def check(self, turn: int, game: Game) -> str | None:
         entry = self.listed.get(turn)
         if entry is None:
             return None
@@ -259,7 +263,8 @@ class _Kept:
         if not path.exists():
             # A record copied alone still proves its result: the listed moment is checked,
             # the file only when it is there.
-            if (entry["state_hash"], entry["tick"]) != (game.state_hash(), game.tick):
+            now = game.turn
+            if (entry["state_hash"], entry["tick"]) != (now.state_hash, now.tick):
                 return f"the snapshot listed at turn {turn} claims another state than replay's"
             return None
         try:
@@ -270,9 +275,10 @@ class _Kept:
         claims = (snap.level_hash, snap.difficulty, snap.seed, key_of(snap.to_dict()),
                   list(snap.steps), snap.tick,
                   snap.state_hash, snap.view_hash, entry["state_hash"], entry["tick"])
+        now = game.turn
         derived = (header["level_hash"], header["difficulty"], header["seed"], key_of(header),
-                   _plain(self.steps), game.tick, game.state_hash(),
-                   view_digest(view), game.state_hash(), game.tick)
+                   _plain(self.steps), now.tick, now.state_hash,
+                   view_digest(now.view), now.state_hash, now.tick)
         names = ("level hash", "difficulty", "seed", "episode key", "steps", "tick", "state hash",
                  "view digest", "listed state hash", "listed tick")
         for what, claim, truth in zip(names, claims, derived, strict=True):
@@ -292,15 +298,11 @@ def _rederive(record: Record, game: Game, limits: Limits, chain: ChainRun | None
     decisions = sum(1 for t in turns if t.get("action") is not None
                     or t.get("error") is not None)
     invalid = sum(1 for t in turns if t.get("error") is not None)
-    counts = {"decisions": decisions, "invalid_actions": invalid, "game_ticks": game.tick}
-    status = game.status()
-    if chain is not None:
-        ending = chain_ending
-    elif status.ended:
-        ending = endings.mission_ending(status)
-    else:
-        ending = endings.budget_ending(decisions, limits.max_decisions, game.tick,
-                                       limits.max_ticks)
+    now = game.turn
+    counts = {"decisions": decisions, "invalid_actions": invalid, "game_ticks": now.tick}
+    status = now.status
+    ending = chain_ending if chain is not None else endings.world_ending(
+        status, decisions, limits.max_decisions, now.tick, limits.max_ticks)
     claimed = record.end["summary"]
     if ending is None:
         # Only an aborted ending can stand where the world shows neither an end nor a

@@ -25,7 +25,7 @@ from harness.game import Game, GameFactory
 from harness.keys import key_of, key_text
 from harness.protocol import schema_errors, step_fault
 from harness.tracks import TrackSpec
-from world.face import InvalidRequestError, Level, UnknownIdError, seconds_to_ticks
+from world.face import Level, seconds_to_ticks
 
 SNAPSHOT_FORMAT = "mission-harness-snapshot"
 SNAPSHOT_VERSION = 1
@@ -146,7 +146,7 @@ def write_snapshot(path: Path, snapshot: Snapshot) -> None:
 
 def play_steps(game: Game, steps: tuple[Step, ...] | list[Step],
                track: TrackSpec | None = None, max_tick: int | None = None) -> None:
-    """Play steps on a game as the episode did: each turn's view, then its action.
+    """Play steps on a game as the episode did: one world step per turn.
 
     Args:
         game: A fresh game.
@@ -161,17 +161,13 @@ def play_steps(game: Game, steps: tuple[Step, ...] | list[Step],
     """
     actions = None if track is None else track.actions()
     for turn, step in enumerate(steps):
-        game.view()  # the episode built each turn's observation before acting
-        if step is None:
-            continue
-        fault = None if actions is None else step_fault(step, actions)
+        fault = None if step is None or actions is None else step_fault(step, actions)
         if fault is not None:
             raise SnapshotError(f"step {turn}: not an action of this track: {fault.message}")
-        try:
-            game.act(step["action"], dict(step["arguments"]))
-        except (UnknownIdError, InvalidRequestError) as exc:
-            raise SnapshotError(f"step {turn}: the world refuses {step['action']}: {exc}") \
-                from None
+        refused = game.step(step).fault
+        if step is not None and refused is not None:
+            raise SnapshotError(f"step {turn}: the world refuses {step['action']}: "
+                                f"{refused.message}")
         if max_tick is not None and game.tick > max_tick:
             raise SnapshotError(f"step {turn}: the steps pass tick {max_tick}")
 
@@ -204,11 +200,12 @@ def restore(snapshot: Snapshot, level: Level, factory: GameFactory) -> Game:
         play_steps(game, snapshot.steps, track, snapshot.tick)
     except SnapshotError as exc:
         raise SnapshotError(f"{where}: {exc}") from None
-    if game.tick != snapshot.tick or game.state_hash() != snapshot.state_hash:
-        raise SnapshotError(f"{where}: restoring gives state hash {game.state_hash()[:12]} at "
-                            f"tick {game.tick}; the snapshot says {snapshot.state_hash[:12]} "
+    now = game.turn
+    if now.tick != snapshot.tick or now.state_hash != snapshot.state_hash:
+        raise SnapshotError(f"{where}: restoring gives state hash {now.state_hash[:12]} at "
+                            f"tick {now.tick}; the snapshot says {snapshot.state_hash[:12]} "
                             f"at tick {snapshot.tick}")
-    if view_digest(game.view()) != snapshot.view_hash:
+    if view_digest(now.view) != snapshot.view_hash:
         raise SnapshotError(f"{where}: restoring gives another view of the player's knowledge "
                             "than the snapshot's")
     return game
@@ -227,15 +224,14 @@ def take(game: Game, level: Level, difficulty: str, seed: int, track: dict[str, 
         track: The track's name (and frame skip).
         steps: Every turn's executed action (or None) from tick 0.
         reason: Why the moment is kept, in plain words.
-        view: The view built at this moment, if the caller has it (else built here;
-            building it twice at one moment gives the same view).
+        view: The view of this moment (default: the game's latest turn's).
         key: The episode's key, what restoring makes the world from (None: the seed).
     """
-    done = tuple(int(o["index"]) for o in game.status().objectives if o["status"] == "done")
+    now = game.turn
+    done = tuple(int(o["index"]) for o in now.status.objectives if o["status"] == "done")
     return Snapshot(level.id, level.content_hash, difficulty, seed, dict(track), tuple(steps),
-                    game.tick, game.state_hash(), view_digest(view if view is not None
-                                                              else game.view()), done, reason,
-                    None if key is None else key_text(key))
+                    now.tick, now.state_hash, view_digest(now.view if view is None else view),
+                    done, reason, None if key is None else key_text(key))
 
 
 def restoring_factory(snapshot: Snapshot, factory: GameFactory) -> GameFactory:

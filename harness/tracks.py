@@ -115,7 +115,8 @@ def _raw_start(spec: TrackSpec) -> dict[str, Any]:
 
 
 def _raw_observation(game: Game) -> dict[str, Any]:
-    return {"raw": raw_json(game.raw_observation())}  # type: ignore[attr-defined]
+    raw = game.turn.raw
+    return {} if raw is None else {"raw": raw_json(dict(raw))}
 
 
 TRACKS: MappingProxyType[str, Track] = MappingProxyType({t.name: t for t in (

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from harness.game import Game
-from harness.protocol import PROTOCOL_VERSION
+from harness.game import Game, Turn
+from harness.protocol import PROTOCOL_VERSION, Fault
 from harness.text_view import render_text_view
 from world.face import TICKS_PER_SECOND, catalog
 
@@ -30,6 +30,24 @@ class TurnState:
     last_result: dict[str, Any] | None = None
     error: dict[str, str] | None = None
     warnings: list[dict[str, str]] = field(default_factory=list)
+
+    def count(self, turn: Turn | None, fault: Fault | None = None) -> Fault | None:
+        """Count one decision: the world's step (None: none ran) and the harness's fault.
+
+        Returns:
+            The turn's fault (the harness's, else the world's refusal), or None.
+        """
+        self.decisions += 1
+        if fault is None and turn is not None and turn.fault is not None:
+            fault = Fault(turn.fault.code, turn.fault.message)
+        if fault is not None:
+            self.error, self.last_result = fault.to_dict(), None
+            self.invalid += 1
+            self.invalid_in_a_row += 1
+            return fault
+        self.error, self.invalid_in_a_row = None, 0
+        self.last_result = None if turn is None else turn.result
+        return None
 
 
 def start_message(spec: EpisodeSpec, game: Game, limits: Limits,
@@ -87,7 +105,7 @@ def observation_message(
 
     Args:
         spec: The episode.
-        game: The game at this moment.
+        game: The game at this moment (its latest turn is the observation's moment).
         state: Counters and the previous turn's result, error and warnings.
         wall_left_s: Wall-clock seconds left in the episode.
         limits: The decision and game-time limits in force.
@@ -97,17 +115,18 @@ def observation_message(
         The message, valid against schemas/messages/observation.schema.json.
     """
     last = state.last_result
+    now = game.turn
     message: dict[str, Any] = {
         "type": "observation",
         "protocol_version": PROTOCOL_VERSION,
         "turn": state.turn,
-        "tick": game.tick,
-        "time_s": round(game.tick / TICKS_PER_SECOND, 3),
-        "view": game.view(),
+        "tick": now.tick,
+        "time_s": round(now.tick / TICKS_PER_SECOND, 3),
+        "view": now.view,
         "last_result": None if last is None else {k: last.get(k) for k in _PUBLIC_RESULT_KEYS},
         "budgets": {
             "decisions_left": limits.max_decisions - state.decisions,
-            "game_seconds_left": round(limits.seconds_left(game.tick), 3),
+            "game_seconds_left": round(limits.seconds_left(now.tick), 3),
             "episode_wall_s_left": round(max(0.0, wall_left_s), 1),
             "decision_timeout_s": spec.settings.decision_timeout_s,
             "invalid_in_a_row": state.invalid_in_a_row,

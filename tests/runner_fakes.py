@@ -10,9 +10,10 @@ from world.errors import InvalidRequestError, UnknownIdError
 from world.level.model import Level
 from world.observe.ids import IdMap
 from world.observe.plan import level_plan
+from world.turn import Stepping
 
 
-class FakeGame:
+class FakeGame(Stepping):
     """The player walks along x; reaching x >= 900 completes the mission."""
 
     def __init__(self, level: Level, difficulty: str, seed: int) -> None:

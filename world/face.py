@@ -5,15 +5,16 @@ this module). What is here: level loading and checking, the action catalogue, ga
 time, the error types, the session factory with the mission status it reports, the
 vocabularies the protocol documents, the level's 3D solids for export, the mission
 templates that generate levels and the path search benchmark command, and the mission
-report a reward is computed from. The raw part is the raw-control track's world side:
+report a reward is computed from. A session is a `Session` (world/turn.py): one
+`step(action) -> Turn` per turn, the view built inside it; `Stepping` gives it to any
+world that can act, view, judge and hash (a test's stand-in too). The raw part is the
+raw-control track's world side:
 the controls (one tick of controller input, decoded into the player's intent), the ray
 scan over the view cone and the session that holds the input for `frame_skip` ticks
 (`new_raw_session`), with the names its messages and spaces are built from.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from world.actions.catalog import ActionSpec, Catalog, EndReason, catalog
 from world.characters.alertness import ALERT_LEVELS
@@ -73,6 +74,7 @@ from world.raw.session import controls_action as raw_controls_action
 from world.sim.clock import TICKS_PER_SECOND, seconds_to_ticks, ticks_to_seconds
 from world.sim.doors import DOOR_STATE_MEANINGS
 from world.sim.items import CARRIED_KINDS
+from world.turn import FAULT_CODES, Session, Stepping, Turn, WorldFault
 
 DOOM_EXTRA_MESSAGE = ("Doom levels need the ViZDoom engine: pip install "
                       "'mission-harness[doom]' (the `doom` extra)")
@@ -85,8 +87,8 @@ def doom_available() -> bool:
     return importlib.util.find_spec("vizdoom") is not None
 
 
-def new_session(level: Level | DoomLevel, difficulty: str, seed: int) -> Any:
-    """One episode's world behind episode ids: view, act, status and state hash.
+def new_session(level: Level | DoomLevel, difficulty: str, seed: int) -> Session:
+    """One episode's world behind episode ids, played one `step` per turn.
 
     Args:
         level: The level, loaded and checked (a Doom mission plays on ViZDoom).
@@ -95,7 +97,7 @@ def new_session(level: Level | DoomLevel, difficulty: str, seed: int) -> Any:
             derives it from the episode seed and its secret.
 
     Returns:
-        The session at tick 0.
+        The session at tick 0 (its `turn` is the start's).
 
     Raises:
         WorldError: A Doom mission without the ViZDoom engine installed.
@@ -147,6 +149,7 @@ __all__ = [
     "DOOM_EXTRA_MESSAGE",
     "DOOR_STATE_MEANINGS",
     "END_RULES",
+    "FAULT_CODES",
     "GENERATOR_VERSION",
     "LEVELS_DIR",
     "MAX_FRAME_SKIP",
@@ -182,9 +185,13 @@ __all__ = [
     "RawGame",
     "RawInput",
     "ScanSpec",
+    "Session",
     "Solid",
+    "Stepping",
+    "Turn",
     "UnknownIdError",
     "WorldError",
+    "WorldFault",
     "WorldSession",
     "catalog",
     "check_data",

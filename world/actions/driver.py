@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import weakref
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,19 +42,11 @@ STUCK_MIN_UNITS = 20.0
 # passes on a walk becomes known even when the walk ends out of sight of it.
 PERCEIVE_TICKS = 5
 
-_PERCEIVERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def perceive_during_actions(world: World, perceive: Callable[[World], None]) -> None:
-    """Have every later action in this world call `perceive` every `PERCEIVE_TICKS` ticks."""
-    _PERCEIVERS[world] = perceive
-
-
 def perceive_now(world: World) -> None:
     """Take in the surroundings at once (for a script that must know before the next look)."""
-    perceive = _PERCEIVERS.get(world)
-    if perceive is not None:
-        perceive(world)
+    mind = world.planning.mind
+    if mind is not None:
+        mind.update(world)
 
 
 @dataclass(frozen=True)
@@ -163,7 +154,7 @@ def drive(
         window, max(STUCK_MIN_UNITS, STUCK_MIN_SHARE * pace * STUCK_WINDOW_S)
     )
     shooter = ReturnFire(world)
-    perceive = _PERCEIVERS.get(world)
+    mind = world.planning.mind
     trail = Trail(player.position)
     distance = 0.0
     steps = script(run)
@@ -192,8 +183,8 @@ def drive(
             finish = refused_midway(exc)
             break
         run.ticks += 1
-        if perceive is not None and run.ticks % PERCEIVE_TICKS == 0:
-            perceive(world)
+        if mind is not None and run.ticks % PERCEIVE_TICKS == 0:
+            mind.update(world)
         after = player.position
         run.segment = (before, after)
         trail.add(run.ticks, after)

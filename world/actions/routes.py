@@ -19,11 +19,9 @@ when it comes into sight): a target that only unknown rooms lead to ends the wal
 from __future__ import annotations
 
 import math
-import weakref
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol
 
 from world.actions.driver import Finish, perceive_now
 from world.actions.places import (
@@ -39,6 +37,7 @@ from world.actions.result import DoorBlock
 from world.navmesh import Path
 from world.navmesh.build import build_navmesh_full
 from world.sim.layout import point_in_polygon
+from world.sim.mind import PlayerMind
 from world.sim.world import World
 
 _NONE: frozenset[str] = frozenset()
@@ -49,67 +48,47 @@ NO_KNOWN_ROUTE = ("No known route leads there: it lies beyond the floor you have
                   "explore further (go_to_area through a listed way out).")
 
 
-class KnownFloor(Protocol):
-    """What the player knows, as far as planning needs it."""
-
-    areas: Collection[str]
-    objects: Collection[str]
-    characters: Mapping[str, Any]  # id -> its last sighting (seen, or heard)
-    gone: Mapping[str, str]  # object id -> why the player knows it gone (a template)
-
-    def door_state(self, world: World, door_id: str) -> str:
-        """A door's state as the player last perceived it."""
-        ...
-
-
-@dataclass
-class _Limit:
-    known: KnownFloor
-    entering: set[str]
-
-
-_LIMITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# What the player knows, as planning reads it (declared with the world's planning state).
+KnownFloor = PlayerMind
 
 
 def plan_over(world: World, known: KnownFloor) -> None:
     """Make every later plan in this world keep to the floor the player knows."""
-    _LIMITS[world] = _Limit(known, set())
+    world.planning.mind = known
+    world.planning.entering.clear()
 
 
 def known_of(world: World) -> KnownFloor | None:
     """What the player knows, when the session has said so (else None: no limit)."""
-    limit = _LIMITS.get(world)
-    return None if limit is None else limit.known
+    return world.planning.mind
 
 
 @contextmanager
 def entering(world: World, area: str) -> Iterator[None]:
     """Let plans made meanwhile use one more area: the one a listed way out leads into."""
-    limit = _LIMITS.get(world)
-    if limit is None:
+    planning = world.planning
+    if planning.mind is None:
         yield
         return
-    limit.entering.add(area)
+    planning.entering.add(area)
     try:
         yield
     finally:
-        limit.entering.discard(area)
-
-
-_GROUPED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        planning.entering.discard(area)
 
 
 def _place_groups(world: World) -> frozenset[str] | None:
-    # Registers, once per path finder, one edge group per place (area or stairs) holding
-    # every mesh edge between it and another place; the places, or None when the mesh
-    # was not built from this level's areas.
+    # Registers, once per world's path finder, one edge group per place (area or stairs)
+    # holding every mesh edge between it and another place; the places, or None when the
+    # mesh was not built from this level's areas.
+    planning = world.planning
+    if planning.place_groups is not None:
+        return planning.place_groups[0]
     finder = pathfinder(world)
-    if finder in _GROUPED:
-        return _GROUPED[finder]
     places = build_navmesh_full(world.level).places
     mesh = finder.mesh
     if len(places) != mesh.polygon_count:
-        _GROUPED[finder] = None
+        planning.place_groups = (None,)
         return None
     edges: dict[str, list[tuple[int, int]]] = {p: [] for p in places}
     for p, row in enumerate(mesh.neighbours):
@@ -119,8 +98,8 @@ def _place_groups(world: World) -> frozenset[str] | None:
                 edges[places[q]].append((p, k))
     for place, group in edges.items():
         finder.search.add_group(_PLACE_GROUP + place, group)
-    _GROUPED[finder] = frozenset(edges)
-    return _GROUPED[finder]
+    planning.place_groups = (frozenset(edges),)
+    return planning.place_groups[0]
 
 
 def _hidden(world: World) -> frozenset[str]:
@@ -130,11 +109,11 @@ def _hidden(world: World) -> frozenset[str]:
 def _closed(world: World) -> frozenset[str]:
     # The edge groups walling off every place the player does not know (an area, or
     # stairs with neither end known); empty without a limit.
-    limit = _LIMITS.get(world)
-    places = None if limit is None else _place_groups(world)
-    if limit is None or places is None:
+    known = known_of(world)
+    places = None if known is None else _place_groups(world)
+    if known is None or places is None:
         return _NONE
-    open_ = set(limit.known.areas) | limit.entering | visited_areas(world)
+    open_ = set(known.areas) | world.planning.entering | visited_areas(world)
     open_ |= {s.id for s in world.level.stairs if {s.bottom.area, s.top.area} & open_}
     return frozenset(_PLACE_GROUP + p for p in places - open_)
 
@@ -269,8 +248,9 @@ def describe_door(world: World, door_id: str) -> Finish:
 def _known_rings(world: World, storey: str) -> list[tuple[tuple[float, float], ...]]:
     # The outlines of the floor the player knows on a storey (with a limit): known areas
     # and the stairs with a known end.
-    limit = _LIMITS[world]
-    areas = set(limit.known.areas) | limit.entering | visited_areas(world)
+    known = known_of(world)
+    assert known is not None  # asked only with a limit
+    areas = set(known.areas) | world.planning.entering | visited_areas(world)
     rings = [tuple(a.polygon) for a in world.level.areas if a.id in areas and a.storey == storey]
     rings += [(s.bottom.edge[0], s.bottom.edge[1], s.top.edge[1], s.top.edge[0])
               for s in world.level.stairs if s.bottom.area in areas or s.top.area in areas]
@@ -288,13 +268,13 @@ def beyond_known_floor(world: World, point: Point3, reach: float = 0.0) -> bool:
     doorway's middle counts) or stairs with a known end, on the storey nearest the
     point's height. The answer comes from known geometry alone.
     """
-    if _LIMITS.get(world) is None:
+    known = known_of(world)
+    if known is None:
         return False
     reach = min(reach, EDGE_REACH)
     storey = _storey_at(world, point)
     here = world.area_at(point[0], point[2], storey)
-    limit = _LIMITS[world]
-    if here is not None and here in (set(limit.known.areas) | limit.entering
+    if here is not None and here in (set(known.areas) | world.planning.entering
                                      | visited_areas(world)):
         return False
     return not any(_near_ring(point[0], point[2], ring, reach)

@@ -40,6 +40,7 @@ from world.doom.view import build_plan, build_view
 from world.errors import UnknownIdError
 from world.observe.status import GameStatus
 from world.sim.clock import TICKS_PER_SECOND
+from world.turn import Stepping
 
 # Tics between looks at the things: pickups taken and return fire every 4, what the
 # player knows every 8, on the same tics, so the engine's list is read once for them all.
@@ -50,7 +51,7 @@ HURT = 10.0  # health lost in one action that interrupts it (acid floors drain l
 USE_NEAR = 128.0  # a door whose middle is this near may be the one a use press reaches
 
 
-class DoomSession:
+class DoomSession(Stepping):
     """One Doom episode as the harness drives it (the `Game` protocol)."""
 
     def __init__(self, level: DoomLevel, difficulty: str, seed: int) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from world.actions.driver import perceive_during_actions
 from world.actions.registry import execute
 from world.actions.routes import plan_over
 from world.errors import InvalidRequestError, UnknownIdError
@@ -26,6 +25,7 @@ from world.observe.status import GameStatus
 from world.observe.view import build_view
 from world.setup import create_world
 from world.sim.world import World
+from world.turn import Stepping
 
 # Argument name -> id groups it may name. Declared once; every action argument that
 # carries an id is listed here.
@@ -45,8 +45,8 @@ def build_world(level: Level, difficulty: str, seed: int) -> tuple[World, Object
     return world, installed(world)
 
 
-class WorldSession:
-    """One episode's world as a driver sees it (the harness's `Game`)."""
+class WorldSession(Stepping):
+    """One episode's world as a driver sees it: a `world.turn.Session`."""
 
     def __init__(self, level: Level, difficulty: str, seed: int) -> None:
         self.level, self.difficulty = level, difficulty
@@ -61,8 +61,9 @@ class WorldSession:
                                ("door", [e.id for e in level.exits if e.kind == "door"])):
             self._groups.update(dict.fromkeys(members, group))
         self.known = Knowledge(level)
+        # Every action plans over what the player knows and takes in what it passes.
         plan_over(self.world, self.known)
-        perceive_during_actions(self.world, self.known.update)
+        self._seen: MissionReport | None = None
 
     @property
     def tick(self) -> int:
@@ -82,8 +83,16 @@ class WorldSession:
         return self._objectives.report(self.world, PlayerSight(self.world, self.known))
 
     def view(self) -> dict[str, Any]:
-        """The structured view now (what the player learns from it is remembered)."""
-        return build_view(self.world, self.ids, self.known, self.perceived_report())
+        """The structured view now (what the player learns from it is remembered).
+
+        Drivers have it from `step` (`Turn.view`), built once per moment.
+        """
+        self._seen = self.perceived_report()
+        return build_view(self.world, self.ids, self.known, self._seen)
+
+    def seen_report(self) -> MissionReport | None:
+        """The report the last view was built from (a reward's figures)."""
+        return self._seen
 
     def plan(self) -> dict[str, Any]:
         """The map a record carries (`world.observe.plan`), in this episode's ids."""

@@ -9,6 +9,7 @@ arrays. The frame skip's bounds are declared here. Nothing here needs Gymnasium.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -23,6 +24,7 @@ from world.observe.session import WorldSession
 from world.raw.controls import CONTROLS, Input, intent
 from world.raw.rayscan import RayScanner, ScanSpec
 from world.sim.clock import seconds_to_ticks
+from world.turn import Turn, WorldFault
 
 RAW_ACTION = "controls"
 MAX_OBJECTIVES = 8
@@ -107,6 +109,12 @@ class RawGame(WorldSession):
             distance_moved=walked, detail_template=detail.replace("{", "{{").replace("}", "}}"),
             events=events, time_limit_ticks=self.frame_skip)
         return self._result_data(result, events, arguments)
+
+    def _look(self, result: dict[str, Any] | None, fault: WorldFault | None) -> Turn:
+        # The raw track's turn carries its ray-scan observation, built from the report the
+        # view was built from.
+        turn = super()._look(result, fault)
+        return replace(turn, raw=MappingProxyType(self.raw_observation(turn.report)))
 
     def raw_observation(self, report: MissionReport | None = None) -> dict[str, np.ndarray]:
         """The Raw environment's observation: player, objectives (with mask) and rays.

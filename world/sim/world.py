@@ -24,6 +24,7 @@ from world.sim.hazards import Hazards
 from world.sim.intent import Minds, PlayerIntent, StateItems, System, Target
 from world.sim.items import GADGET_MARKS, Items, ObjectRuntime
 from world.sim.layout import Layout
+from world.sim.mind import Planning
 from world.sim.physics import Physics
 from world.sim.queries import WorldQueries
 from world.sim.requests import RequestChecks
@@ -68,6 +69,9 @@ class World(RequestChecks, WorldQueries):
         self.judge: System | None = None  # the objectives system
         self._navmesh: NavMesh | None = None
         self._paths: PathFinder | None = None
+        # What the player knows, when a session keeps it (world.sim.mind): the actions
+        # plan over it and update it as they go.
+        self.planning = Planning()
         self.layout = Layout(level)
         self._rect_boxes = {
             shape.id: (*shape.box, self.layout.area_storey[shape.id])

@@ -1,0 +1,168 @@
+"""One turn of an episode, as the world plays it: the contract every driver steps through.
+
+A driver (the live episode, replay, snapshots, the stepwise chain, the Gymnasium
+environments) holds a `Session` and calls `step(action)` once per turn. The world runs
+the action or refuses it (a `WorldFault`: an unknown id or a refused request, and the
+world is exactly as it was), then builds the view of the moment after it, judges the
+mission and hashes its state, and hands all of it back as one `Turn`. A session's
+first turn (`turn`, the moment before any action) is built before its first step, so
+no driver has to ask for a view before acting: building the view is where the player
+takes in what it sees, which the next action plans with, and it happens inside the
+step, once per moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from world.errors import InvalidRequestError, UnknownIdError, WorldError
+from world.observe.status import GameStatus
+
+if TYPE_CHECKING:
+    from world.objectives.score import MissionReport
+
+# The world's refusals of an action and the fault code each is reported under, declared
+# once (the protocol's error codes hold the same names).
+FAULT_CODES: Mapping[type[WorldError], str] = MappingProxyType({
+    UnknownIdError: "unknown_id",
+    InvalidRequestError: "refused_request",
+})
+_REFUSALS = tuple(FAULT_CODES)
+
+
+@dataclass(frozen=True)
+class WorldFault:
+    """An action the world refused: its code (`FAULT_CODES`) and message, in episode ids."""
+
+    code: str
+    message: str
+
+    @classmethod
+    def of(cls, error: WorldError) -> WorldFault:
+        """The fault of one of the world's refusals."""
+        code = next(c for kind, c in FAULT_CODES.items() if isinstance(error, kind))
+        return cls(code, str(error))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One moment of an episode, after the step that led to it.
+
+    Attributes:
+        tick: Game ticks since the start.
+        view: The structured view of the moment (plain data, episode ids only).
+        status: The mission as the world judges it (the summary's figures).
+        state_hash: The digest of everything that decides what happens next.
+        result: The executed action's result (plain data, episode ids), or None when
+            no action ran (the first turn, a turn without an action, a refusal).
+        fault: The world's refusal of the action, or None.
+        report: The mission report the player may see (the view's and a reward's
+            figures); None for a world that has none (Doom).
+        raw: The raw-control track's observation arrays of the moment (player,
+            objectives, their mask, rays); None on other tracks.
+    """
+
+    tick: int
+    view: dict[str, Any]
+    status: GameStatus
+    state_hash: str
+    result: dict[str, Any] | None = None
+    fault: WorldFault | None = None
+    report: MissionReport | None = None
+    raw: Mapping[str, Any] | None = None
+
+
+class Session(Protocol):
+    """One episode's world, as every driver sees it: one `step` per turn."""
+
+    @property
+    def tick(self) -> int:
+        """Game ticks since the start."""
+        ...
+
+    @property
+    def turn(self) -> Turn:
+        """The latest turn: the start's before any step, then the last step's."""
+        ...
+
+    def step(self, action: Mapping[str, Any] | None) -> Turn:
+        """Play one turn: run `{"action", "arguments"}` (None: no action), then look.
+
+        A refusal is the turn's `fault`, never an exception; the world is unchanged.
+        """
+        ...
+
+    def plan(self) -> dict[str, Any]:
+        """The level as a page draws it, in the map's own ids (a record header's `map`).
+
+        Derived from the level, difficulty and episode key alone; never shown to the agent.
+        """
+        ...
+
+    def ids_given(self) -> dict[str, str]:
+        """Every episode id handed out so far and the map's id of the same thing.
+
+        Never shown to the agent.
+        """
+        ...
+
+
+class Stepping:
+    """`step` and `turn` for a session that can act, view, judge and hash (a mixin).
+
+    A subclass gives `tick`, `act(action, arguments)` (raising `UnknownIdError` or
+    `InvalidRequestError` when it refuses), `view()`, `status()` and `state_hash()`;
+    `seen_report()` may give the report its last view was built from.
+    """
+
+    _turn: Turn | None = None
+
+    @property
+    def turn(self) -> Turn:
+        """The latest turn (the start's is built when first needed, before any action)."""
+        if self._turn is None:
+            self._turn = self._look(None, None)
+        return self._turn
+
+    def step(self, action: Mapping[str, Any] | None) -> Turn:
+        """Play one turn (see `Session.step`)."""
+        self.turn  # noqa: B018  the start is looked at before the first action
+        result, fault = None, None
+        if action is not None:
+            try:
+                result = self.act(str(action["action"]), dict(action["arguments"]))
+            except _REFUSALS as exc:
+                fault = WorldFault.of(exc)
+        self._turn = self._look(result, fault)
+        return self._turn
+
+    def _look(self, result: dict[str, Any] | None, fault: WorldFault | None) -> Turn:
+        view = self.view()
+        return Turn(self.tick, view, self.status(), self.state_hash(), result, fault,
+                    self.seen_report())
+
+    def seen_report(self) -> MissionReport | None:
+        """The report the last view was built from (None: the world has none)."""
+        return None
+
+    # What a subclass provides (declared for the type checker).
+    tick: Any
+
+    def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """Execute one action given in episode ids; its result in episode ids."""
+        raise NotImplementedError
+
+    def view(self) -> dict[str, Any]:
+        """Build the structured view now (what the player learns from it is remembered)."""
+        raise NotImplementedError
+
+    def status(self) -> GameStatus:
+        """The mission status now."""
+        raise NotImplementedError
+
+    def state_hash(self) -> str:
+        """A digest of everything that determines what happens next."""
+        raise NotImplementedError
