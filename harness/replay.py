@@ -75,9 +75,11 @@ class ReplayReport:
         return "interrupted" if self.interrupted else "verified"
 
 
-def _schema_problem(record: Record) -> str | None:
+def _schema_problem(record: Record, views: bool = True) -> str | None:
+    # views=False: the turns' views are left to the replay, which compares each with the
+    # world's own; a record that diverges is checked whole before it is called diverged.
     for line in (record.header, *record.turns, *([record.end] if record.end else [])):
-        errors = schema_errors(line.get("kind", "header"), line)
+        errors = schema_errors(line.get("kind", "header"), line, views=views)
         if errors:
             where = "header" if line is record.header else (
                 "end line" if line is record.end else f"turn {line.get('turn')}")
@@ -101,9 +103,17 @@ def replay(path: str | Path, game_factory: GameFactory | None = None) -> ReplayR
         harness.runner.UsageError: Its level cannot be found.
     """
     record = read_record(path)
-    problem = _schema_problem(record)
+    problem = _schema_problem(record, views=False)
     if problem is not None:
         raise RecordError(problem)
+    report = _replay(record, game_factory)
+    if report.divergence is not None and (problem := _schema_problem(record)) is not None:
+        raise RecordError(problem)  # a view breaking the schema makes the file unusable
+    return report
+
+
+def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
+    # Every line is schema-valid, its views aside (see `replay`).
     header = record.header
     level = from_header(header).level
     interrupted = record.interrupted

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness.protocol import schema_errors
-from harness.record import read_record, record_text
+from harness.record import RecordError, read_record, record_text
 from harness.replay import replay
 from harness.runner import UsageError, run
 from harness.settings import RunSettings
@@ -90,3 +90,39 @@ def test_usage_errors_are_raised(tmp_path) -> None:
         run("no_such_level", "true", out_dir=tmp_path)
     with pytest.raises(UsageError, match="not found"):
         run("outpost", "./missing_agent", out_dir=tmp_path)
+
+
+def test_replay_builds_one_view_a_moment_and_leaves_views_to_the_world(random_run,
+                                                                     monkeypatch) -> None:
+    # Replay costs no more than the run (36): each view is built once, and compared whole
+    # with the record's instead of checked against the schema as well.
+    import harness.protocol as protocol
+    from world.observe.session import WorldSession
+
+    asked: list[str] = []
+    real_validator, real_view = protocol.validator, WorldSession.view
+    built = [0]
+
+    def view(self):
+        built[0] += 1
+        return real_view(self)
+
+    monkeypatch.setattr(protocol, "validator", lambda name: asked.append(name)
+                        or real_validator(name))
+    monkeypatch.setattr(WorldSession, "view", view)
+    assert replay(random_run["run_dir"]).verified
+    turns = read_record(random_run["run_dir"]).turns
+    assert built[0] == len(turns) + 1  # the start, then one after each step
+    assert "turn" not in asked
+
+
+def test_a_view_breaking_the_schema_still_makes_a_record_unusable(random_run,
+                                                                   tmp_path) -> None:
+    lines = record_text(random_run["record"]).splitlines()
+    turn = json.loads(lines[3])
+    turn["observation"]["view"]["player"] = 5
+    lines[3] = json.dumps(turn)
+    tampered = tmp_path / "record.jsonl"
+    tampered.write_text("\n".join(lines) + "\n")
+    with pytest.raises(RecordError, match="breaks schemas/record"):
+        replay(tampered)
