@@ -27,7 +27,7 @@ from harness.rl.reward import Figures, RewardSpec, reward_spec
 from harness.rl.views import text_view
 from harness.runner import UsageError, pick_difficulty, resolve_level
 from harness.settings import RunSettings
-from world.face import Level, MissionReport, WorldSession, is_doom, seconds_to_ticks
+from world.face import Level, MissionReport, Turn, WorldSession, is_doom, seconds_to_ticks
 
 # Seeds drawn when reset() is given none stay in the range `harness run --seed` takes.
 SEED_RANGE = 2**31
@@ -164,11 +164,17 @@ class MissionEnv(gym.Env):
         # signal for the unseen.
         return self.game.perceived_report()  # type: ignore[union-attr]
 
-    def _judge(self) -> tuple[float, bool, bool, dict[str, Any]]:
-        """After a step: (reward, terminated, truncated, info about the ending)."""
+    def _judge(self, turn: Turn | None = None) -> tuple[float, bool, bool, dict[str, Any]]:
+        """After a step: (reward, terminated, truncated, info about the ending).
+
+        Args:
+            turn: The world's turn of the step, when it was played through `step` (its
+                report is the player's figures); None: they are asked of the game now.
+        """
         self.steps += 1
         before = self.figures
-        self.report_now = self._report()
+        self.report_now = self._report() if turn is None or turn.report is None \
+            else turn.report
         self.figures = Figures.of(self.report_now)
         ending = self._ending()
         self.ending = ending

@@ -15,11 +15,12 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from harness.protocol import Fault
 from harness.rl import macro_actions, macro_obs
 from harness.rl.env_base import MissionEnv
 from harness.rl.views import observation
 from harness.turns import TurnState
-from world.face import TICKS_PER_SECOND, InvalidRequestError, UnknownIdError
+from world.face import TICKS_PER_SECOND
 
 
 class Frozen(Mapping):
@@ -80,35 +81,20 @@ class MacroEnv(MissionEnv):
         arguments = macro_actions.decode(choice, self._rows, self._view)
         message = {"action": choice.action, "arguments": arguments or {}}
         st = self.turn_state
-        self.decisions += 1
-        st.decisions = self.decisions
-        error = None
-        if arguments is None:
-            error = {"code": "unknown_id", "message": f"{choice.label()}: that slot is empty"}
-        else:
-            error = self._act(choice.action, arguments)
+        # As `harness.episode`: one world step a decision (none runs for an empty slot,
+        # an invalid action like a refusal: no tick passes).
+        empty = None if arguments is not None else Fault(
+            "unknown_id", f"{choice.label()}: that slot is empty")
+        turn = self.game.step(None if empty is not None else message)
+        fault = st.count(turn, empty)
         st.turn += 1
-        if error is None:
-            st.error, self.invalid_in_a_row = None, 0
-        else:
-            st.error, st.last_result = error, None
-            self.invalid_in_a_row += 1
-        st.invalid_in_a_row = self.invalid_in_a_row
-        reward, terminated, truncated, info = self._judge()
+        self.decisions, self.invalid_in_a_row = st.decisions, st.invalid_in_a_row
+        reward, terminated, truncated, info = self._judge(turn)
+        error = None if fault is None else fault.to_dict()
         info.update(action=_frozen(message), error=_frozen(error or {}),
                     result=_frozen(st.last_result or {}))
         obs, more = self._observe(info)
         return obs, reward, terminated, truncated, more
-
-    def _act(self, action: str, arguments: dict[str, Any]) -> dict[str, str] | None:
-        # As `harness.episode`: an unknown id or a refusal is an invalid action, no tick.
-        try:
-            self.turn_state.last_result = self.game.act(action, dict(arguments))
-        except UnknownIdError as exc:
-            return {"code": "unknown_id", "message": str(exc)}
-        except InvalidRequestError as exc:
-            return {"code": "refused_request", "message": str(exc)}
-        return None
 
     def _observe(self, info: dict[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         message = observation(self, self.turn_state)
@@ -117,7 +103,7 @@ class MacroEnv(MissionEnv):
         budgets = self.level.budgets
         obs = macro_obs.observe(
             self._view, self._rows,
-            min(1.0, self.game.tick / TICKS_PER_SECOND / budgets.max_game_seconds),
+            min(1.0, self.game.turn.tick / TICKS_PER_SECOND / budgets.max_game_seconds),
             min(1.0, self.decisions / budgets.max_decisions))
         self._mask = np.array(macro_actions.mask(self._rows, self._view), dtype=np.int8)
         info = dict(info, action_mask=self._mask, view=_frozen(self._view),

@@ -75,6 +75,9 @@ class RawGame(WorldSession):
         """Run up to frame_skip ticks of one input: (ticks run, distance walked, refusal)."""
         world = self.world
         player = world.player
+        # A hold outside `step` (Raw-v0's) moves on from the latest turn: it is built
+        # again, of the moment after, when asked (a render).
+        self._turn = None
         ticks, walked, refused = 0, 0.0, None
         for _ in range(self.frame_skip):
             if world.ended is not None or world.tick >= self.max_ticks:
