@@ -20,10 +20,25 @@ if TYPE_CHECKING:
 class PlayerMind(Protocol):
     """What the player knows, as far as planning and perceiving need it."""
 
-    areas: Collection[str]
-    objects: Collection[str]
-    characters: Mapping[str, Any]  # id -> its last sighting (seen, or heard)
-    gone: Mapping[str, str]  # object id -> why the player knows it gone (a template)
+    @property
+    def areas(self) -> Collection[str]:
+        """Areas the player knows."""
+        ...
+
+    @property
+    def objects(self) -> Collection[str]:
+        """Objects the player knows."""
+        ...
+
+    @property
+    def characters(self) -> Mapping[str, Any]:
+        """Character id -> its last sighting (seen, or heard)."""
+        ...
+
+    @property
+    def gone(self) -> Mapping[str, str]:
+        """Object id -> why the player knows it gone (a template)."""
+        ...
 
     def door_state(self, world: World, door_id: str) -> str:
         """A door's state as the player last perceived it."""
