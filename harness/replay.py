@@ -23,11 +23,12 @@ from harness.claims import UNVERIFIED, hello_problem, rederived_usage, start_poi
 from harness.game import Game, GameFactory
 from harness.keys import key_of
 from harness.level_refs import from_header
-from harness.protocol import OUTCOMES, schema_errors, step_fault
+from harness.protocol import OUTCOMES, Fault, schema_errors, step_fault
 from harness.record import Record, RecordError, read_record
 from harness.snapshot import Snapshot, SnapshotError, read_snapshot, restore, view_digest
 from harness.subtask import ChainPlan, Limits, episode_limits
 from harness.tracks import TrackSpec
+from harness.turns import TurnState
 
 # Exit statuses of `harness replay`, declared once (PROTOCOL.md lists them).
 REPLAY_STATUSES: dict[str, tuple[int, str]] = {
@@ -161,7 +162,7 @@ def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
         return diverged(0, f"the header's stepwise budgets: {problem}")
     chain = None if plan is None else ChainRun(plan, level, factory, game)
     kept = _Kept(record, origin)
-    decisions = 0
+    counted = TurnState()  # the decisions counted as the episode counted them
     for index, turn in enumerate(record.turns):
         if turn["turn"] != index:
             return diverged(index, f"turns are not numbered 0..n-1: line {index} of the "
@@ -171,7 +172,7 @@ def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
         if problem is not None:
             return diverged(index, problem)
         if chain is not None:
-            game, ending = chain.advance(game, decisions)
+            game, ending = chain.advance(game, counted.decisions)
             if chain.reset_to is not None:
                 kept.steps = list(chain.reset_to.steps)
             if ending is not None:
@@ -189,7 +190,6 @@ def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
         kept.steps.append(None)
         if action is None and error is None:
             continue  # no answer: the episode ended without a step
-        decisions += 1
         executed = action if error is None else None
         if executed is not None:
             if (fault := step_fault(executed, actions)) is not None:
@@ -199,6 +199,7 @@ def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
         # A refused action was the agent's (its error is recorded): the world is asked
         # only the executed ones, and looks again either way, as the episode did.
         stepped = game.step(executed)
+        counted.count(stepped, None if error is None else Fault(error["code"], error["message"]))
         if stepped.fault is not None:
             return diverged(index, f"turn {index}: the recorded action was refused on "
                             f"replay: {stepped.fault.message}")
@@ -218,20 +219,20 @@ def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
     claimed_kind = OUTCOMES.get(str(record.end["summary"].get("outcome")))
     if chain is not None and claimed_kind is not None and claimed_kind.kind != "aborted":
         # The episode asked the chain once more after the last turn; an aborted one did not.
-        game, ending = chain.advance(game, decisions)
+        game, ending = chain.advance(game, counted.decisions)
     if game.turn.state_hash != record.end["final_state_hash"]:
         return diverged(len(record.turns), "final state hash differs")
     if "ids" in record.end and _plain(game.ids_given()) != record.end["ids"]:
         return diverged(len(record.turns), "the end line's episode ids differ from the ones "
                         "replay hands out")
-    summary = _rederive(record, game, limits, chain, ending)
+    summary = _rederive(record, game, limits, chain, ending, counted)
     claimed = record.end["summary"]
     for name in CHECKED_SUMMARY:
         if summary.get(name) != claimed.get(name):
             return ReplayReport(False, len(record.turns), f"summary {name}: the record says "
                                 f"{_short(claimed.get(name))}, replay gives "
                                 f"{_short(summary.get(name))}", False, summary, begun)
-    if record.end.get("usage") != rederived_usage(record.turns, decisions):
+    if record.end.get("usage") != rederived_usage(record.turns, counted.decisions):
         return ReplayReport(False, len(record.turns), "the end line's usage totals differ from "
                             "the sum of the turns' reported usage", False, summary, begun)
     return ReplayReport(True, len(record.turns), None, False, summary, begun)
@@ -298,18 +299,16 @@ class _Kept:
 
 
 def _rederive(record: Record, game: Game, limits: Limits, chain: ChainRun | None,
-              chain_ending: endings.Ending | None) -> dict[str, Any]:
+              chain_ending: endings.Ending | None, counted: TurnState) -> dict[str, Any]:
     """The summary the replayed world supports.
 
     The record's outcome is kept only where the agent's conduct (not the world) decided
     it and the turns bear that out.
     """
-    turns = record.turns
-    decisions = sum(1 for t in turns if t.get("action") is not None
-                    or t.get("error") is not None)
-    invalid = sum(1 for t in turns if t.get("error") is not None)
+    decisions = counted.decisions
     now = game.turn
-    counts = {"decisions": decisions, "invalid_actions": invalid, "game_ticks": now.tick}
+    counts = {"decisions": decisions, "invalid_actions": counted.invalid,
+              "game_ticks": now.tick}
     status = now.status
     ending = chain_ending if chain is not None else endings.world_ending(
         status, decisions, limits.max_decisions, now.tick, limits.max_ticks)
