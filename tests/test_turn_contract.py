@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import inspect
+import re
 import typing
 
 import world.actions.driver as driver
 import world.actions.routes as routes
-from tests.shared import shipped
+from tests.shared import ROOT, shipped
 from world.face import Session, Turn, WorldFault, new_session
 
 
@@ -48,3 +49,13 @@ def test_actions_are_configured_on_the_world_not_in_module_tables() -> None:
     for module in (routes, driver):
         source = inspect.getsource(module)
         assert "WeakKeyDictionary" not in source, module.__name__
+
+
+def test_no_driver_in_the_harness_acts_or_looks_but_through_step() -> None:
+    # The view is built inside the world's step: a driver calling act or view itself
+    # would bring back the rule that one must look before acting.
+    calls = re.compile(r"\.(act\(|view\(\))")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in sorted((ROOT / "harness").rglob("*.py"))
+             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if calls.search(line)]
+    assert found == []
