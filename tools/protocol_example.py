@@ -5,7 +5,8 @@ the small scripted agent below, which uses every kind of macro action once (one 
 on purpose invalid), and writes the exchange between PROTOCOL.md's example markers:
 start, hello, the first observation in both views, each action with how it ended, and
 the summary. The one figure that differs between runs, the wall-clock budget left, is
-written as a fixed number (WALL_SHOWN).
+written as a fixed number (WALL_SHOWN), in the structured view and in the text view
+rendered again from it.
 
 Usage:
     python3 tools/protocol_example.py            # rewrite PROTOCOL.md's example
@@ -81,8 +82,9 @@ def exchange() -> list[tuple[str, dict[str, Any]]]:
     from harness.record import read_record
     from harness.runner import run
     from harness.settings import RunSettings
+    from harness.text_view import render_text_view
 
-    settings = RunSettings(hello_timeout_s=30, decision_timeout_s=30, grace_s=0.2)
+    settings = RunSettings(grace_s=0.2)  # the default deadlines, as `harness run` has them
     with tempfile.TemporaryDirectory() as folder:
         summary = run(str(LEVEL), f"{sys.executable} {Path(__file__).resolve()} --agent",
                       difficulty="easy", seed=0, out_dir=folder, settings=settings,
@@ -93,6 +95,7 @@ def exchange() -> list[tuple[str, dict[str, Any]]]:
     for turn in record.turns:
         observation = turn["observation"]
         observation["budgets"]["episode_wall_s_left"] = WALL_SHOWN
+        observation["text"] = render_text_view(observation)  # its header shows that figure
         out += [("observation", observation), ("action", json.loads(turn["raw_action"]))]
     out.append(("summary", record.end["summary"]))
     return out
