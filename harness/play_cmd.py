@@ -1,0 +1,202 @@
+"""`harness play LEVEL`: a person plays, in the terminal or (`--web`) in a browser.
+
+The person is the episode's agent, speaking the protocol in-process
+(harness.play_session): the run is recorded, replays, gets its page, and its row goes
+to `OUT/results.json` so `harness compare OUT ...` lists the player (their `--name`) as
+an agent of kind human. `--reveal` is a playtest for level authors: the whole level is
+shown, the record's command says so, and it never reaches the results. With
+`--episodes N` the level is read afresh before each episode, so an author can edit the
+file between them. The terminal front needs the optional extra `play`
+(pip install 'mission-harness[play]'); the browser front needs nothing more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import getpass
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+from harness import keys, level_refs, stopping
+from harness.episode import EpisodeSpec
+from harness.keys import SECRET_FILE, episode_key, write_secret
+from harness.level_refs import UsageError, given_secret
+from harness.mcp_cmd import port_number
+from harness.pages import write_episode_page_safely
+from harness.play_results import ResultsError, add_result, check_results, run_dir_for
+from harness.play_session import FRONTS, PlaySession, agent_command
+from harness.runner import pick_difficulty
+from harness.seal import seal
+from harness.settings import RunSettings, add_turn_limits, out_problem, seed_number
+from harness.suite_files import SuiteLockedError
+
+HOST = "127.0.0.1"
+# A person thinks longer than a program: a decision may take half an hour by default.
+PLAY_DECISION_S, PLAY_EPISODE_S = 1800.0, 4 * 3600.0
+INSTALL = "pip install 'mission-harness[play]'"
+
+
+class PlayFront(Protocol):
+    """Where the person sees the episode and chooses actions."""
+
+    def show(self, session: PlaySession, more: bool) -> None:
+        """Show this episode until the person closes it (`more`: another episode follows)."""
+
+    def again(self) -> bool:
+        """After `show`: whether the person asked for the next episode."""
+
+    def stop(self) -> None:
+        """Release the front (the server, the terminal)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's arguments."""
+    parser.add_argument("level", help="level id in levels/ (e.g. outpost), a level file path "
+                        "or a generated name")
+    parser.add_argument("--name", default=None,
+                        help="your name, as comparisons list you (default: your login name)")
+    parser.add_argument("--difficulty", help="difficulty id (default: the level's middle one)")
+    parser.add_argument("--seed", type=seed_number, default=0, help="episode seed")
+    parser.add_argument("--secret", metavar="HEX_OR_FILE", default=None,
+                        help="the secret the episode's randomness is drawn from, as for "
+                        f"harness run (default a fresh one, kept in the run's {SECRET_FILE})")
+    parser.add_argument("--out", default="play",
+                        help="folder of your runs: OUT/episodes/... and OUT/results.json, "
+                        "which harness compare reads")
+    parser.add_argument("--web", action="store_true",
+                        help=f"play in a browser: a page served on {HOST} (the URL is printed)")
+    parser.add_argument("--host", default=HOST,
+                        help="with --web: the address to serve on; another than 127.0.0.1 "
+                        "lets other hosts play as you")
+    parser.add_argument("--port", type=port_number, default=None,
+                        help="with --web: the port (default: a free one)")
+    parser.add_argument("--reveal", action="store_true",
+                        help="playtest: show the whole level; the run is marked as not "
+                        "scored and never counted in comparisons (under OUT/playtest)")
+    parser.add_argument("--episodes", type=int, default=1,
+                        help="episodes to offer in a row; the level file is read again "
+                        "before each, so edits between them take effect")
+    add_turn_limits(parser)
+    parser.set_defaults(decision_timeout=PLAY_DECISION_S, episode_timeout=PLAY_EPISODE_S)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play; 0 once played, 2 on bad usage or a front that cannot start."""
+    name = (args.name or _login() or "player").strip()
+    problem = out_problem(args.out) or (None if args.episodes >= 1 else
+                                        "--episodes must be 1 or more")
+    if not name:
+        problem = "--name must not be empty"
+    try:
+        if problem is None:
+            check_results(Path(args.out))
+        front = _front(args) if problem is None else None
+    except (ResultsError, ImportError, OSError) as exc:
+        problem = str(exc)
+        front = None
+    if front is None:
+        print(f"harness play: {problem}", file=sys.stderr)
+        return 2
+    try:
+        for index in range(args.episodes):
+            _episode(args, name, front, more=index + 1 < args.episodes)
+            if index + 1 < args.episodes and not front.again():
+                break
+    except (UsageError, ValueError, ResultsError, SuiteLockedError) as exc:
+        print(f"harness play: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        front.stop()
+    stop = stopping.requested()
+    return 0 if stop is None else stop.exit_status
+
+
+def _login() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return ""
+
+
+def _front(args: argparse.Namespace) -> PlayFront:
+    if args.web:
+        from harness.play_web import WebFront  # start-up cost: only the browser needs it
+
+        return WebFront(args.host, args.port, args.reveal)
+    try:
+        from harness.play_tui import TerminalFront  # the optional extra
+    except ImportError as exc:
+        raise ImportError(f"the terminal front needs prompt_toolkit ({exc}); {INSTALL}, "
+                          "or play in a browser with --web") from None
+    return TerminalFront(args.reveal)
+
+
+def _spec(args: argparse.Namespace) -> EpisodeSpec:
+    # Read afresh for every episode: an author's edit to the file between episodes counts.
+    secret = given_secret(args.secret)
+    made = secret is None
+    secret = keys.new_secret() if secret is None else secret
+    found = level_refs.resolve(args.level, secret)
+    chosen = pick_difficulty(found.level, args.difficulty)
+    run_dir = run_dir_for(Path(args.out), found.level, chosen, args.seed, args.reveal)
+    if made:
+        write_secret(run_dir / SECRET_FILE, secret)
+    settings = RunSettings(decision_timeout_s=args.decision_timeout,
+                           episode_timeout_s=args.episode_timeout,
+                           max_invalid_in_a_row=args.max_invalid)
+    return EpisodeSpec(found.level, found.source, chosen, args.seed, agent_command(args.reveal),
+                       run_dir, settings, generated=found.generated,
+                       key=episode_key(secret, found.level.content_hash, chosen, args.seed))
+
+
+def _episode(args: argparse.Namespace, name: str, front: PlayFront, more: bool) -> None:
+    spec = _spec(args)
+    session = PlaySession(spec, name, FRONTS["web" if args.web else "terminal"], args.reveal)
+    if args.reveal:
+        session.reveal_level()
+    shown = threading.Thread(target=_show, args=(front, session, more), name="play-front",
+                             daemon=True)
+    shown.start()
+    with _sigint_quits(session):
+        summary = session.play()
+    shown.join()
+    try:
+        seal(spec.run_dir)
+    except OSError as exc:  # the run stands; only resume and the reference cache need a seal
+        print(f"harness play: warning: the record is not sealed ({exc})", file=sys.stderr)
+    write_episode_page_safely(spec.run_dir)
+    if not args.reveal and stopping.requested() is None:
+        path = add_result(Path(args.out), spec.level.id, spec.difficulty, spec.seed, summary)
+        print(f"added to {path}", file=sys.stderr)
+    print(spec.run_dir)
+    print(f"{summary['outcome']}: {summary['reason']}; score {summary['score']:.2f}, "
+          f"{summary['decisions']} decisions", file=sys.stderr)
+
+
+def _show(front: PlayFront, session: PlaySession, more: bool) -> None:
+    try:
+        front.show(session, more)
+    except Exception as exc:  # a broken front must not leave the episode waiting forever
+        print(f"harness play: the front stopped ({exc}); the episode ends", file=sys.stderr)
+    finally:
+        if session.view().summary is None:
+            session.quit()
+
+
+@contextlib.contextmanager
+def _sigint_quits(session: PlaySession) -> Iterator[None]:
+    # Ctrl-C where the command runs is the player leaving: the episode ends as an agent
+    # gone early and counts, instead of an interrupted run that proves nothing.
+    def quit_episode(_signum: int, _frame: Any) -> None:
+        session.quit()
+
+    before = signal.signal(signal.SIGINT, quit_episode)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
