@@ -202,13 +202,17 @@ class TerminalScreen:
         return True  # the notes stay until an action carries them
 
     def _follow(self) -> None:
-        seq = -1
+        # Redraws on news from the episode, and on a new terminal size: off the main
+        # thread there is no SIGWINCH, and prompt_toolkit's own poll misses a resize in
+        # its first half second.
+        seq, size = -1, self.app.output.get_size()
         while not self.app.is_done:
             moment = self.session.wait(seq, 0.5)
             if moment.start is not None and not self.forms:
                 self.forms = action_forms(moment.start)
-            if moment.seq != seq:
-                seq = moment.seq
+            now = self.app.output.get_size()
+            if moment.seq != seq or now != size:
+                seq, size = moment.seq, now
                 self.app.invalidate()
 
     def run(self) -> None:
