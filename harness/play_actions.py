@@ -15,7 +15,8 @@ from typing import Any
 
 from world.face import ARG_GROUPS
 
-# Id group -> the (id, words) pairs an observation's view lists of it.
+# Id group -> the (id, words) pairs an observation's view lists of it (and two lists of
+# the buttons: objects the view lists, things carried).
 _Lister = Callable[[dict[str, Any]], list[tuple[str, str]]]
 VIEW_IDS: dict[str, _Lister] = {
     "way": lambda v: [(w["id"], f"to {w.get('to')} {w.get('to_name') or ''} via {w.get('via')}")
@@ -24,8 +25,18 @@ VIEW_IDS: dict[str, _Lister] = {
     "object": lambda v: [(o["id"], f"{o.get('kind')} '{o.get('name')}'")
                          for o in [*((v.get("player") or {}).get("carried") or []),
                                    *(v.get("objects") or [])]],
+    "listed": lambda v: [(o["id"], f"{o.get('kind')} '{o.get('name')}'")
+                         for o in v.get("objects") or []],
+    "carried": lambda v: [(o["id"], f"{o.get('kind')} '{o.get('name')}'")
+                          for o in (v.get("player") or {}).get("carried") or []],
     "character": lambda v: [(c["id"], f"{c.get('kind')}{' (down)' if c.get('down') else ''}")
                             for c in v.get("characters") or []],
+}
+# Argument -> the lists whose ids a menu of buttons offers for it: what a person would
+# pick (a way out by its passage, a thing carried to equip), where typing accepts more.
+BUTTONS: dict[str, tuple[str, ...]] = {
+    "exit_id": ("way",), "object_id": ("listed", "door"), "character_id": ("character",),
+    "item_id": ("carried",),
 }
 # JSON schema type -> how a typed word becomes that value (None: not that type).
 _BOOLEAN_WORDS = {"true": True, "yes": True, "on": True, "false": False, "no": False,
@@ -155,8 +166,8 @@ def quick_choices(forms: dict[str, ActionForm], view: dict[str, Any]
     lines = []
     for form in forms.values():
         required = form.required
-        if len(required) != 1 or required[0].name not in ARG_GROUPS:
+        if len(required) != 1 or required[0].name not in BUTTONS:
             continue
-        for ident, words in id_choices(required[0].name, view):
-            lines.append((f"{form.name} {ident}", words))
+        for group in BUTTONS[required[0].name]:
+            lines += [(f"{form.name} {ident}", words) for ident, words in VIEW_IDS[group](view)]
     return lines

@@ -72,7 +72,10 @@ class KnownMap:
         for way in here.get("ways_out") or []:
             self.ways[way["id"]] = {**way, "from": here.get("id")}
             at = as_point(way.get("position"))
-            for side in (here.get("id"), way.get("to")):
+            # Stairs seen from the other storey are not a point of that storey's area.
+            sides = (here.get("id"),) if way.get("other_storey") else (here.get("id"),
+                                                                        way.get("to"))
+            for side in sides:
                 known = self._area(side, way.get("to_name") if side == way.get("to") else "")
                 if known is not None and at is not None:
                     known.points.append(at)

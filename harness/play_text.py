@@ -39,7 +39,7 @@ def ascii_map(known: KnownMap, width: int, height: int) -> list[str]:
     hi_x = max(b[2][2] for b in boxes.values())
     hi_z = max(b[2][3] for b in boxes.values())
     # Terminal cells are about twice as tall as wide: one scale keeps rooms' shapes.
-    scale = max((hi_x - lo_x) / (width - 1), 2 * (hi_z - lo_z) / (height - 1), 1e-6)
+    scale = max((hi_x - lo_x) / (width - 1), (hi_z - lo_z) / (2 * (height - 1)), 1e-6)
     grid = [[" "] * width for _ in range(height)]
 
     def cell(x: float, z: float) -> tuple[int, int] | None:
