@@ -129,7 +129,7 @@ def _front(args: argparse.Namespace) -> PlayFront:
 
         return WebFront(args.host, args.port, args.reveal)
     try:
-        from harness.play_tui import TerminalFront  # the optional extra
+        from harness.play_tui import TerminalFront  # start-up cost, and the optional extra
     except ImportError as exc:
         raise ImportError(f"the terminal front needs prompt_toolkit ({exc}); {INSTALL}, "
                           "or play in a browser with --web") from None

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.play_actions import action_forms, parse_line
+
 SECRET = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 WIN = ("go_to_area w2", "attack c1", "go_to_object d2", "wait 0.6", "go_to_object o4",
        "go_to_area w4", "go_to_area w3", "shoot_object o7", "go_to_object o8", "wait 0.6",
@@ -25,8 +27,6 @@ class ScriptedFront:
         self.sessions: list[Any] = []
 
     def show(self, session: Any, more: bool) -> None:
-        from harness.play_actions import action_forms, parse_line
-
         self.sessions.append(session)
         seq, left = -1, list(self.lines)
         while True:

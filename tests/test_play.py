@@ -23,8 +23,10 @@ from harness.pages.map_svg import build_maps
 from harness.play_actions import ActionLineError, action_forms, id_choices, parse_line
 from harness.play_session import HUMAN_COMMAND, REVEAL_COMMAND
 from harness.play_text import ascii_map
+from harness.play_web import WebFront
 from harness.record import read_record
 from harness.replay import replay
+from harness.tools_cmd import tools
 from tests.play_kit import PLAY_ARGS, WIN, ScriptedFront
 from tests.shared import shipped_path
 
@@ -133,8 +135,6 @@ def test_without_prompt_toolkit_it_says_how_to_install(tmp_path, monkeypatch, ca
 
 
 def test_typed_lines_and_the_ids_offered(shipped_level):
-    from harness.tools_cmd import tools
-
     forms = action_forms({"tools": tools("openai", "macro")})
     assert parse_line("go_to_object o2", forms) == ("go_to_object", {"object_id": "o2"})
     assert parse_line("go_to x=10 z=-5 use_on_way=yes", forms) == \
@@ -152,8 +152,6 @@ def test_typed_lines_and_the_ids_offered(shipped_level):
 
 
 def test_the_web_front_answers_only_with_its_token(tmp_path):
-    from harness.play_web import WebFront
-
     front = WebFront("127.0.0.1", None, reveal=False)
     try:
         base = front.url.split("?")[0]
