@@ -139,7 +139,8 @@ def results_files(paths: Iterable[Path]) -> list[Path]:
             inside = sorted(path.rglob(RESULTS_FILE))
             if not inside:
                 raise CompareError(f"{path}: no suite results ({RESULTS_FILE}) in this folder; "
-                                   "give folders written by `harness eval --out`")
+                                   "give folders written by `harness eval --out` or "
+                                   "`harness play --out`")
             found += inside
         else:
             raise CompareError(f"{path}: no such file or folder")

@@ -50,6 +50,9 @@ class PlayFront(Protocol):
     def again(self) -> bool:
         """After `show`: whether the person asked for the next episode."""
 
+    def release(self) -> None:
+        """End `show` without asking the person (Ctrl-C came where the command runs)."""
+
     def stop(self) -> None:
         """Release the front (the server, the terminal)."""
 
@@ -162,17 +165,26 @@ def _episode(args: argparse.Namespace, name: str, front: PlayFront, more: bool) 
     shown = threading.Thread(target=_show, args=(front, session, more), name="play-front",
                              daemon=True)
     shown.start()
-    with _sigint_quits(session):
+    with _sigint_quits(session) as signalled:
         summary = session.play()
-    shown.join()
+    # The record is finished before the person closes the front: a stop signal while
+    # they look at the end loses nothing.
     try:
         seal(spec.run_dir)
     except OSError as exc:  # the run stands; only resume and the reference cache need a seal
-        print(f"harness play: warning: the record is not sealed ({exc})", file=sys.stderr)
+        warning = f"harness play: warning: the record is not sealed ({exc})"
+    else:
+        warning = ""
     write_episode_page_safely(spec.run_dir)
+    path = None
     if not args.reveal and stopping.requested() is None:
         path = add_result(Path(args.out), spec.level.id, spec.difficulty, spec.seed, summary)
-        print(f"added to {path}", file=sys.stderr)
+    if signalled:  # Ctrl-C where the command runs: nobody is asked what comes next
+        front.release()
+    shown.join()
+    for line in (warning, f"added to {path}" if path else ""):
+        if line:
+            print(line, file=sys.stderr)
     print(spec.run_dir)
     print(f"{summary['outcome']}: {summary['reason']}; score {summary['score']:.2f}, "
           f"{summary['decisions']} decisions", file=sys.stderr)
@@ -189,14 +201,18 @@ def _show(front: PlayFront, session: PlaySession, more: bool) -> None:
 
 
 @contextlib.contextmanager
-def _sigint_quits(session: PlaySession) -> Iterator[None]:
+def _sigint_quits(session: PlaySession) -> Iterator[list[int]]:
     # Ctrl-C where the command runs is the player leaving: the episode ends as an agent
-    # gone early and counts, instead of an interrupted run that proves nothing.
-    def quit_episode(_signum: int, _frame: Any) -> None:
+    # gone early and counts, instead of an interrupted run that proves nothing. The
+    # list it gives holds the signals caught.
+    caught: list[int] = []
+
+    def quit_episode(signum: int, _frame: Any) -> None:
+        caught.append(signum)
         session.quit()
 
     before = signal.signal(signal.SIGINT, quit_episode)
     try:
-        yield
+        yield caught
     finally:
         signal.signal(signal.SIGINT, before)

@@ -236,12 +236,19 @@ class TerminalFront:
     def __init__(self, reveal: bool) -> None:
         self.reveal = reveal
         self._again = False
+        self._screen: TerminalScreen | None = None
 
     def show(self, session: PlaySession, more: bool) -> None:
         """Show the episode until the person closes it."""
-        screen = TerminalScreen(session, self.reveal, more)
-        screen.run()
-        self._again = screen.again
+        self._screen = TerminalScreen(session, self.reveal, more)
+        self._screen.run()
+        self._again = self._screen.again
+
+    def release(self) -> None:
+        """Close the screen without asking (a signal came where the command runs)."""
+        app = self._screen.app if self._screen is not None else None
+        if app is not None and app.is_running and app.loop is not None:
+            app.loop.call_soon_threadsafe(app.exit)
 
     def again(self) -> bool:
         """Whether the person asked for the next episode."""

@@ -70,6 +70,11 @@ class WebFront:
         """Whether the person asked for the next episode."""
         return self._again
 
+    def release(self) -> None:
+        """End `show` without a choice from the page: no next episode."""
+        self._again = False
+        self._decided.set()
+
     def stop(self) -> None:
         """Stop the server."""
         self.server.shutdown()

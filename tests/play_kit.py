@@ -45,5 +45,8 @@ class ScriptedFront:
     def again(self) -> bool:
         return True
 
+    def release(self) -> None:
+        return None
+
     def stop(self) -> None:
         return None

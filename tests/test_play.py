@@ -9,7 +9,11 @@ tests/browser/test_play_browser.py.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
+import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -163,3 +167,24 @@ def test_the_web_front_answers_only_with_its_token(tmp_path):
         assert front.server.server_address[0] == "127.0.0.1"
     finally:
         front.stop()
+
+
+def test_ctrl_c_where_the_web_front_runs_ends_the_episode_and_counts(tmp_path, monkeypatch):
+    made: list = []
+    real = play_cmd._front
+    monkeypatch.setattr(play_cmd, "_front", lambda args: made.append(real(args)) or made[-1])
+
+    def press_ctrl_c() -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            session = made[0].session if made else None
+            if session is not None and session.view().observation is not None:
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+            time.sleep(0.05)
+
+    threading.Thread(target=press_ctrl_c, daemon=True).start()
+    out = tmp_path / "mine"
+    assert main(["play", *PLAY_ARGS, "--web", "--out", str(out)]) == 0
+    rows = json.loads((out / "results.json").read_text())["episodes"]
+    assert [(r["outcome"], r["decisions"]) for r in rows] == [("agent_crashed", 0)]
