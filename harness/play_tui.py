@@ -162,7 +162,9 @@ class TerminalScreen:
 
     def _map_text(self) -> list[tuple[str, str]]:
         rows = self.app.output.get_size().rows if hasattr(self, "app") else 24
-        lines = ascii_map(self.session.known, 46, max(8, min(30, rows - 26)))
+        # A playtest lists the whole level below the map: the map leaves it room.
+        room = rows - (46 if self.session.revealed is not None else 26)
+        lines = ascii_map(self.session.known, 46, max(6, min(30, room)))
         text = "\n".join(lines) if lines else "(nothing known yet)"
         shown = [("", text + "\n\n" + legend().replace("  ", "\n"))]
         if self.session.revealed is not None:
