@@ -181,6 +181,9 @@ def _episode(args: argparse.Namespace, name: str, front: PlayFront, more: bool) 
         path = add_result(Path(args.out), spec.level.id, spec.difficulty, spec.seed, summary)
     if signalled:  # Ctrl-C where the command runs: nobody is asked what comes next
         front.release()
+    elif args.web:  # the terminal is free to speak while the page waits for the person
+        print(f"harness play: the episode is over and recorded ({spec.run_dir}); choose on "
+              "the page what comes next, or press Ctrl-C", file=sys.stderr, flush=True)
     shown.join()
     for line in (warning, f"added to {path}" if path else ""):
         if line:
