@@ -8,6 +8,11 @@ shown, the record's command says so, and it never reaches the results. With
 `--episodes N` the level is read afresh before each episode, so an author can edit the
 file between them. The terminal front needs the optional extra `play`
 (pip install 'mission-harness[play]'); the browser front needs nothing more.
+
+Where the runs go: every scored episode's run directory is kept under
+`OUT/episodes/LEVEL/DIFFICULTY/sSEED/` (as `harness eval` keeps them) and its row is
+added to `OUT/results.json`, a suite's results whose `suite.kind` is `human`; a playtest
+goes under `OUT/playtest/` and never into the results.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import getpass
+import json
 import signal
 import sys
 import threading
@@ -28,12 +34,14 @@ from harness.keys import SECRET_FILE, episode_key, write_secret
 from harness.level_refs import UsageError, given_secret
 from harness.mcp_cmd import port_number
 from harness.pages import write_episode_page_safely
-from harness.play_results import ResultsError, add_result, check_results, run_dir_for
-from harness.play_session import FRONTS, PlaySession, agent_command
-from harness.runner import pick_difficulty
+from harness.play_session import FRONTS, HUMAN_COMMAND, HUMAN_KIND, PlaySession, agent_command
+from harness.runner import new_run_dir, pick_difficulty
 from harness.seal import seal
 from harness.settings import RunSettings, add_turn_limits, out_problem, seed_number
-from harness.suite_files import SuiteLockedError
+from harness.suite import Episode, row_from_summary
+from harness.suite_files import SuiteLockedError, suite_lock
+from harness.suite_report import write_results
+from world.face import Level
 
 HOST = "127.0.0.1"
 # A person thinks longer than a program: a decision may take half an hour by default.
@@ -219,3 +227,64 @@ def _sigint_quits(session: PlaySession) -> Iterator[list[int]]:
         yield caught
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+# Where the runs go.
+
+RESULTS_FILE = "results.json"
+PLAYTEST_DIR = "playtest"
+
+
+class ResultsError(Exception):
+    """The results file of the folder is not a person's; the message names it."""
+
+
+def run_dir_for(out: Path, level: Level, difficulty: str, seed: int, reveal: bool) -> Path:
+    """A fresh run directory: under `episodes/` like a suite's, or `playtest/` for --reveal."""
+    if reveal:
+        return new_run_dir(out / PLAYTEST_DIR, level, difficulty, seed)
+    folder = Episode(level.id, difficulty, seed).folder(out)
+    return new_run_dir(folder, level, difficulty, seed)
+
+
+def check_results(out: Path) -> None:
+    """Refuse a folder whose results are a program's suite (they must never mix).
+
+    Raises:
+        ResultsError: The results file is unreadable or not written by `harness play`.
+    """
+    _rows(out / RESULTS_FILE)
+
+
+def _rows(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        suite, rows = data["suite"], data["episodes"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ResultsError(f"{path}: not a results file ({exc})") from None
+    if not isinstance(suite, dict) or suite.get("kind") != HUMAN_KIND or not isinstance(rows, list):
+        raise ResultsError(f"{path}: the results of a program's suite, not of harness play; "
+                           "give --out a folder of its own")
+    return rows
+
+
+def add_result(out: Path, level: str, difficulty: str, seed: int, summary: dict[str, Any]
+               ) -> Path:
+    """Add one finished episode's row to `out/results.json` (and results.md); its path.
+
+    Raises:
+        ResultsError: The folder holds another kind of results.
+        harness.suite_files.SuiteLockedError: Another process is writing there.
+    """
+    with suite_lock(out):
+        path = out / RESULTS_FILE
+        rows = _rows(path)
+        row = row_from_summary(Episode(level, difficulty, seed), Path(summary["run_dir"]),
+                               summary)
+        rows.append(row)
+        meta = {"agent": HUMAN_COMMAND, "kind": HUMAN_KIND,
+                "levels": sorted({r["level"] for r in rows})}
+        write_results(out, meta, rows)
+    return path
