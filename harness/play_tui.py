@@ -236,9 +236,21 @@ class TerminalFront:
     """The terminal as a play front: one screen per episode."""
 
     def __init__(self, reveal: bool) -> None:
+        """Check that there is a terminal to play in, before any episode is made.
+
+        Raises:
+            OSError: No terminal (the message says to play in a browser instead).
+        """
         self.reveal = reveal
         self._again = False
         self._screen: TerminalScreen | None = None
+        try:
+            for stream in _terminal():
+                if stream not in (sys.stdin, sys.stdout):
+                    stream.close()
+        except OSError as exc:
+            raise OSError(f"no terminal to play in ({exc.strerror or exc}); play in a "
+                          "browser with --web") from None
 
     def show(self, session: PlaySession, more: bool) -> None:
         """Show the episode until the person closes it."""

@@ -19,7 +19,7 @@ import urllib.request
 
 import pytest
 
-from harness import play_cmd
+from harness import play_cmd, play_tui
 from harness.cli import main
 from harness.compare import CompareError, compare, load_episodes, results_files
 from harness.compare_report import markdown
@@ -188,3 +188,15 @@ def test_ctrl_c_where_the_web_front_runs_ends_the_episode_and_counts(tmp_path, m
     assert main(["play", *PLAY_ARGS, "--web", "--out", str(out)]) == 0
     rows = json.loads((out / "results.json").read_text())["episodes"]
     assert [(r["outcome"], r["decisions"]) for r in rows] == [("agent_crashed", 0)]
+
+
+def test_without_a_terminal_it_says_to_use_the_browser(tmp_path, monkeypatch, capsys):
+    def no_terminal():
+        raise OSError(6, "No such device or address")
+
+    monkeypatch.setattr(play_tui, "_terminal", no_terminal)
+    out = tmp_path / "mine"
+    assert main(["play", *PLAY_ARGS, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no terminal to play in (No such device or address)" in err and "--web" in err
+    assert not out.exists()  # nothing played, nothing written
