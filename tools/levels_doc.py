@@ -61,6 +61,21 @@ REAL_MODELS_INTRO = (
     "Chat models served locally over the OpenAI-compatible API and played by "
     "`agents/llm_agent.py`; docs/llm.md says how each was served and what it did. A row "
     "is one episode, written by hand from its record (`harness replay` re-derives it).")
+# People who played through `harness play` (docs/play.md), written by hand from their
+# records; this page's regeneration keeps it.
+HUMANS_BEGIN = "<!-- BEGIN HUMAN BASELINES: written by hand; levels_doc.py keeps it -->"
+HUMANS_END = "<!-- END HUMAN BASELINES -->"
+HUMANS_INTRO = (
+    "People play the same episodes through `harness play LEVEL --name NAME` (a terminal, "
+    "or a browser with `--web`; docs/play.md). Each run is recorded like an agent's and "
+    "added to `OUT/results.json` (default `play/`), so `harness compare play eval_dir` "
+    "lists each person as a row of kind human, with Wilson intervals. To contribute a "
+    "baseline: play each level and difficulty of the table you compare with on its "
+    "seeds (`--seed N`, the suite's secret with `--secret FILE`), check that every run "
+    "replays (`harness replay play/episodes/...`), and send the folder (its run "
+    "directories and results.json; keep each run's `secret` file private if the seeds "
+    "are held out). Rows below are written by hand from such folders. Runs with "
+    "`--reveal` are playtests: never counted, and `harness compare` refuses them.")
 DOOM_INTRO = (
     "Missions played on the real Doom engine (ViZDoom, the `doom` extra: `pip install "
     "'mission-harness[doom]'`) through the same protocol: areas are the map's rooms, "
@@ -331,6 +346,8 @@ def render(levels: list[Level], existing: str | None = None) -> str:
               *sweep_block(existing), ""]
     lines += ["### Real models", "", REAL_MODELS_INTRO, "",
               *sweep_block(existing, REAL_MODELS_BEGIN, REAL_MODELS_END, "_No runs yet._"), ""]
+    lines += ["### Human baselines", "", HUMANS_INTRO, "",
+              *sweep_block(existing, HUMANS_BEGIN, HUMANS_END, "_No human runs yet._"), ""]
     lines += ["## Stepwise track and offline questions", "", TRACKS_INTRO, "",
               *sweep_block(existing, TRACKS_BEGIN, TRACKS_END, "_No figures yet._"), ""]
     for level in levels:
