@@ -8,12 +8,25 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, TypeVar
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
 
 _frozen = dataclass(frozen=True, kw_only=True)
+_T = TypeVar("_T")
+
+
+def given(value: _T | None, owner: str, field: str) -> _T:
+    """A kind-specific field that the level checker requires wherever it is read.
+
+    Raises:
+        ValueError: naming the owner and field, if a level that skipped the checker
+            lacks it.
+    """
+    if value is None:
+        raise ValueError(f"{owner}: field {field!r} is required here and missing")
+    return value
 
 
 @_frozen
