@@ -196,6 +196,15 @@ class LevelObject:
         """Whether the object stands in the world (rather than starting carried)."""
         return self.area is not None
 
+    @property
+    def place(self) -> Place:
+        """Where a placed object stands (the checker gives every placed object both).
+
+        Raises:
+            ValueError: for an object that starts carried.
+        """
+        return Place(area=given(self.area, self.id, "area"), at=given(self.at, self.id, "at"))
+
 
 @dataclass(frozen=True, kw_only=True)
 class Wave:

@@ -79,6 +79,17 @@ class ObjectRuntime:
         """The object kind."""
         return self.spec.kind
 
+    @property
+    def spot(self) -> tuple[float, float, str]:
+        """Where a placed object stands: x, z and storey (placed objects never move).
+
+        Raises:
+            ValueError: for an object that started carried.
+        """
+        if self.x is None or self.z is None or self.storey is None:
+            raise ValueError(f"object {self.id!r} is not placed")
+        return self.x, self.z, self.storey
+
     def state_items(self) -> tuple:
         """The object's state for the state hash."""
         return (
