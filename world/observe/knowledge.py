@@ -80,8 +80,8 @@ def way_lines(world: World, area: str) -> list[tuple[str, str, str, tuple]]:
     return out
 
 
-def door_in_sight(world: World, door_id: str) -> bool:
-    """Whether the player has a clear line to a door (its middle, a step on its own side)."""
+def _door_point(world: World, door_id: str) -> tuple[tuple[float, float, float], str]:
+    """The point of a door the player looks at (its middle, a step on its own side)."""
     exit_ = world.level.exit(door_id)
     (ax, az), (bx, bz) = exit_.segment
     mx, mz = (ax + bx) / 2, (az + bz) / 2
@@ -91,7 +91,26 @@ def door_in_sight(world: World, door_id: str) -> bool:
         # The door line itself stands in the way of a line to its exact middle.
         mx, mz = mx + (p.x - mx) / d * DOOR_STEP, mz + (p.z - mz) / d * DOOR_STEP
     area = exit_.areas[0]
-    return sees(world, (mx, world.level.area_y(area), mz), world.level.area(area).storey)
+    return (mx, world.level.area_y(area), mz), world.level.area(area).storey
+
+
+def door_in_sight(world: World, door_id: str) -> bool:
+    """Whether the player has a clear line to a door (its middle, a step on its own side)."""
+    return sees(world, *_door_point(world, door_id))
+
+
+def ask_in_one_pass(world: World, points: list[tuple[float, float, float, str]]) -> None:
+    """Test the player's lines to these points (x, y, z, storey) in one array pass.
+
+    The answers land in the sight memo, so the `sees` calls that follow read them
+    instead of testing one line each (numpy's cost per call dominates): the same
+    answers, one pass instead of one per point.
+    """
+    p = world.player
+    keys = [(p.x, p.z, x, z) for x, _y, z, storey in points
+            if storey == p.storey and math.hypot(x - p.x, z - p.z) <= SIGHT_RANGE]
+    if keys:
+        world.sight.segments_clear(keys, p.storey)
 
 
 class Knowledge:
@@ -143,6 +162,7 @@ class Knowledge:
                     self.doors.add(way_id)
         if here is not None:
             self._look_through(world, here)
+        self._ask_sight_lines(world)
         self._see_doors(world, here)
         for oid, obj in world.objects.items():
             if obj.holder == world.player.id:
@@ -167,6 +187,15 @@ class Knowledge:
                 if actor.area is not None:
                     self.areas.add(actor.area)
         self.areas.discard("")
+
+    def _ask_sight_lines(self, world: World) -> None:
+        # Every line `update` may test below, asked at once (`ask_in_one_pass`).
+        doors = [_door_point(world, d) for d in self.doors if d in world.doors]
+        points = [(*point, storey) for point, storey in doors]
+        points += [(obj.x, 0.0, obj.z, obj.storey) for obj in world.objects.values()
+                   if obj.x is not None and obj.holder is None and obj.present]
+        points += [(a.x, 0.0, a.z, a.storey) for a in world.characters.values()]
+        ask_in_one_pass(world, points)
 
     def _see_doors(self, world: World, here: str | None) -> None:
         # A door's state is perceived while it is on a way out of the player's area or
