@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass
 
 from world.actions.approach import gone_why
-from world.actions.places import visited_areas
 from world.characters.views import weapon_seen
 from world.level.model import Level
 from world.sim.world import World
@@ -132,6 +131,7 @@ class Knowledge:
         self.floor_plan = bool(brief and brief.floor_plan)
         self._way_ids = frozenset([*(e.id for e in level.exits), *(s.id for s in level.stairs)])
         self._heard_from = 0  # the first world event not yet listened to
+        self._walked_from = 0  # the first world event not yet read for areas entered
         if brief is not None:
             self.areas.update(brief.areas)
             self.objects.update(brief.objects)
@@ -152,7 +152,7 @@ class Knowledge:
     def update(self, world: World) -> None:
         """Learn from this moment: where the player is, what it sees."""
         here = world.actor_area(world.player) or world.player.area
-        self.visited.update(visited_areas(world))
+        self._read_areas_entered(world)
         if here is not None:
             self.visited.add(here)
         self.areas.update(self.visited)
@@ -187,6 +187,17 @@ class Knowledge:
                 if actor.area is not None:
                     self.areas.add(actor.area)
         self.areas.discard("")
+
+    def _read_areas_entered(self, world: World) -> None:
+        # `visited_areas` read from the events not read before (the log only grows), so
+        # an update costs the same late in a long episode as early.
+        pid = world.player.id
+        self.visited.update(e.other for e in world.events.since(self._walked_from)
+                            if e.kind == "area_entered" and e.subject == pid
+                            and e.other is not None)
+        if world.player.area is not None:
+            self.visited.add(world.player.area)
+        self._walked_from = len(world.events)
 
     def _ask_sight_lines(self, world: World) -> None:
         # Every line `update` may test below, asked at once (`ask_in_one_pass`).
