@@ -101,6 +101,32 @@ def aim_target(world: World, facing: float) -> str | None:
     return None if best is None else best[1]
 
 
+# Slack of the quick test below: far above the rounding of any distance here.
+_REACH_SLACK = 1.0
+
+
+def _surely_out_of_reach(world: World, tid: str) -> bool:
+    """Whether a thing lies plainly beyond use reach (on another storey or far away).
+
+    A quick test before the exact `distance_to`, which decides every other case: a door
+    is no nearer than its middle less half its length, an object or a character no
+    nearer than its point.
+    """
+    p = world.player
+    gate = world.layout.gates.get(tid) if tid in world.doors else None
+    if gate is not None:
+        (ax, az), (bx, bz) = gate.segment
+        x, z, storey = (ax + bx) / 2, (az + bz) / 2, gate.storey
+        room = world.reach + math.hypot(bx - ax, bz - az) / 2 + _REACH_SLACK
+    else:
+        thing = world.objects.get(tid) or world.characters.get(tid)
+        if thing is None or thing.x is None:
+            return False
+        x, z, storey = thing.x, thing.z, thing.storey
+        room = world.reach + _REACH_SLACK
+    return storey != p.storey or (x - p.x) ** 2 + (z - p.z) ** 2 > room * room
+
+
 def use_target(world: World, facing: float) -> str | None:
     """What use presses on: the thing in reach nearest the facing, or None."""
     p = world.player
@@ -110,7 +136,7 @@ def use_target(world: World, facing: float) -> str | None:
                               if obj.present and obj.x is not None and obj.holder is None),
               *(c for c, a in world.characters.items() if a.alive)]
     for tid in things:
-        if world.distance_to(p, tid) > world.reach:
+        if _surely_out_of_reach(world, tid) or world.distance_to(p, tid) > world.reach:
             continue
         # The point the world measures reach to (a door: its middle).
         x, z, _storey = world._target_point(tid)
