@@ -132,6 +132,7 @@ class Knowledge:
         self._way_ids = frozenset([*(e.id for e in level.exits), *(s.id for s in level.stairs)])
         self._heard_from = 0  # the first world event not yet listened to
         self._walked_from = 0  # the first world event not yet read for areas entered
+        self._doors_of_visited: tuple[int, int] = (-1, -1)
         if brief is not None:
             self.areas.update(brief.areas)
             self.objects.update(brief.objects)
@@ -156,10 +157,15 @@ class Knowledge:
         if here is not None:
             self.visited.add(here)
         self.areas.update(self.visited)
-        for area in self.visited:
-            for way_id, _, kind, _ in way_lines(world, area):
-                if kind == "door":
-                    self.doors.add(way_id)
+        # The doors of the areas stood in change only with those areas or a door's
+        # change (a hidden one revealed), so they are looked up again only then.
+        doors_of_visited = (len(self.visited), world.doors_system.version)
+        if doors_of_visited != self._doors_of_visited:
+            self._doors_of_visited = doors_of_visited
+            for area in self.visited:
+                for way_id, _, kind, _ in way_lines(world, area):
+                    if kind == "door":
+                        self.doors.add(way_id)
         if here is not None:
             self._look_through(world, here)
         self._ask_sight_lines(world)
