@@ -20,6 +20,7 @@ from world.sim.world import World
 HIT_CHANNELS = ("wall", "door", "hostile", "friendly")
 OBJECT_CHANNELS = tuple(OBJECT_KINDS)
 CHANNELS = ("distance", *HIT_CHANNELS, *OBJECT_CHANNELS)
+CHANNEL_OF = {name: i for i, name in enumerate(CHANNELS)}
 # Radius of an object as rays see it (world units), as wide as lines of fire take it.
 OBJECT_RADIUS = 15.0
 
@@ -135,13 +136,13 @@ class RayScanner:
         for cid, actor in self.world.characters.items():
             if actor.alive and actor.storey == storey:
                 rows.append((actor.x, actor.z, actor.radius))
-                labels.append((CHANNELS.index("friendly" if actor.side == "friendly"
-                                              else "hostile"), cid))
+                labels.append((CHANNEL_OF["friendly" if actor.side == "friendly"
+                                          else "hostile"], cid))
         for oid, obj in self.world.objects.items():
             if obj.present and obj.x is not None and obj.storey == storey and (
                     obj.kind != "spawn_point"):
                 rows.append((obj.x, obj.z, OBJECT_RADIUS))
-                labels.append((CHANNELS.index(obj.kind), oid))
+                labels.append((CHANNEL_OF[obj.kind], oid))
         return np.array(rows, dtype=float).reshape(-1, 3), labels
 
 
@@ -162,7 +163,12 @@ def _segment_times(o: np.ndarray, d: np.ndarray, starts: np.ndarray,
     denom = dx * ez - dz * ex  # (rays, segs)
     t = (ax * ez - az * ex) / denom
     u = (ax * dz - az * dx) / denom
-    miss = (np.abs(denom) <= 1e-12) | ~(t > 1e-9) | ~(u >= 0) | ~(u <= 1)
+    # Where |denom| > 1e-12, t and u are finite, so `t <= 1e-9` is `not t > 1e-9`; the
+    # rest (NaN, inf) is a miss by the first test.
+    miss = np.abs(denom) <= 1e-12
+    miss |= t <= 1e-9
+    miss |= u < 0
+    miss |= u > 1
     t[miss] = np.inf
     return t
 
