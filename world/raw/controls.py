@@ -105,26 +105,34 @@ def aim_target(world: World, facing: float) -> str | None:
 _REACH_SLACK = 1.0
 
 
-def _surely_out_of_reach(world: World, tid: str) -> bool:
-    """Whether a thing lies plainly beyond use reach (on another storey or far away).
+def _near_things(world: World) -> list[str]:
+    """Things use could press on, less those plainly beyond reach, in `use_target`'s order.
 
-    A quick test before the exact `distance_to`, which decides every other case: a door
-    is no nearer than its middle less half its length, an object or a character no
-    nearer than its point.
+    A quick test before the exact `distance_to`, which decides every other case: a thing
+    on another storey is out of reach, a door is no nearer than its middle less half its
+    length, an object or a character no nearer than its point.
     """
     p = world.player
-    gate = world.layout.gates.get(tid) if tid in world.doors else None
-    if gate is not None:
+    px, pz, storey = p.x, p.z, p.storey
+    room = world.reach + _REACH_SLACK
+    gates = world.layout.gates
+    near = []
+    for gid in world.doors:
+        gate = gates[gid]
         (ax, az), (bx, bz) = gate.segment
-        x, z, storey = (ax + bx) / 2, (az + bz) / 2, gate.storey
-        room = world.reach + math.hypot(bx - ax, bz - az) / 2 + _REACH_SLACK
-    else:
-        thing = world.objects.get(tid) or world.characters.get(tid)
-        if thing is None or thing.x is None:
-            return False
-        x, z, storey = thing.x, thing.z, thing.storey
-        room = world.reach + _REACH_SLACK
-    return storey != p.storey or (x - p.x) ** 2 + (z - p.z) ** 2 > room * room
+        r = room + math.hypot(bx - ax, bz - az) / 2
+        x, z = (ax + bx) / 2, (az + bz) / 2
+        if gate.storey == storey and (x - px) ** 2 + (z - pz) ** 2 <= r * r:
+            near.append(gid)
+    for oid, obj in world.objects.items():
+        if obj.present and obj.x is not None and obj.holder is None and (
+                obj.storey == storey and (obj.x - px) ** 2 + (obj.z - pz) ** 2 <= room * room):
+            near.append(oid)
+    for cid, actor in world.characters.items():
+        if actor.alive and actor.storey == storey and (
+                (actor.x - px) ** 2 + (actor.z - pz) ** 2 <= room * room):
+            near.append(cid)
+    return near
 
 
 def use_target(world: World, facing: float) -> str | None:
@@ -132,11 +140,8 @@ def use_target(world: World, facing: float) -> str | None:
     p = world.player
     cone = math.radians(USE_CONE_DEG)
     best: tuple[float, str] | None = None
-    things = [*world.doors, *(o for o, obj in world.objects.items()
-                              if obj.present and obj.x is not None and obj.holder is None),
-              *(c for c, a in world.characters.items() if a.alive)]
-    for tid in things:
-        if _surely_out_of_reach(world, tid) or world.distance_to(p, tid) > world.reach:
+    for tid in _near_things(world):
+        if world.distance_to(p, tid) > world.reach:
             continue
         # The point the world measures reach to (a door: its middle).
         x, z, _storey = world._target_point(tid)
