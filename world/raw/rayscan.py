@@ -59,6 +59,7 @@ class RayScanner:
     def __init__(self, world: World, spec: ScanSpec) -> None:
         self.world, self.spec = world, spec
         self._offsets = spec.offsets()
+        self._rows = np.arange(len(self._offsets))
         self._walls = {s: _segments(world.layout.sight_walls[s]) for s in world.layout.storeys}
         self._gate_storey = {g: gate.storey for g, gate in world.layout.gates.items()}
         # Per storey and blocking gates: (start points, directions, code of each segment).
@@ -106,9 +107,11 @@ class RayScanner:
         world, spec = self.world, self.spec
         p = world.player
         angles = p.facing + self._offsets
-        d = np.stack([np.cos(angles), np.sin(angles)], axis=1)
-        o = np.array([p.x, p.z])
         n = len(angles)
+        d = np.empty((n, 2))
+        np.cos(angles, out=d[:, 0])
+        np.sin(angles, out=d[:, 1])
+        o = np.array([p.x, p.z])
         starts, dirs, codes = self._blocking(p.storey)
         circles, labels = self._circles(p.storey)
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -117,7 +120,7 @@ class RayScanner:
             if labels:
                 t = np.concatenate([t, _circle_hits(o, d, circles)], axis=1)
                 channels = np.concatenate([channels, [c for c, _ in labels]])
-        rows = np.arange(n)
+        rows = self._rows
         out = np.zeros((n, len(CHANNELS)), dtype=np.float32)
         if not t.shape[1]:
             out[:, 0] = 1.0
