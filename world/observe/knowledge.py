@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass
 
 from world.actions.approach import gone_why
-from world.actions.places import visited_areas
 from world.characters.views import weapon_seen
 from world.level.model import Level
 from world.sim.world import World
@@ -80,8 +79,8 @@ def way_lines(world: World, area: str) -> list[tuple[str, str, str, tuple]]:
     return out
 
 
-def door_in_sight(world: World, door_id: str) -> bool:
-    """Whether the player has a clear line to a door (its middle, a step on its own side)."""
+def _door_point(world: World, door_id: str) -> tuple[tuple[float, float, float], str]:
+    """The point of a door the player looks at (its middle, a step on its own side)."""
     exit_ = world.level.exit(door_id)
     (ax, az), (bx, bz) = exit_.segment
     mx, mz = (ax + bx) / 2, (az + bz) / 2
@@ -91,7 +90,26 @@ def door_in_sight(world: World, door_id: str) -> bool:
         # The door line itself stands in the way of a line to its exact middle.
         mx, mz = mx + (p.x - mx) / d * DOOR_STEP, mz + (p.z - mz) / d * DOOR_STEP
     area = exit_.areas[0]
-    return sees(world, (mx, world.level.area_y(area), mz), world.level.area(area).storey)
+    return (mx, world.level.area_y(area), mz), world.level.area(area).storey
+
+
+def door_in_sight(world: World, door_id: str) -> bool:
+    """Whether the player has a clear line to a door (its middle, a step on its own side)."""
+    return sees(world, *_door_point(world, door_id))
+
+
+def ask_in_one_pass(world: World, points: list[tuple[float, float, float, str]]) -> None:
+    """Test the player's lines to these points (x, y, z, storey) in one array pass.
+
+    The answers land in the sight memo, so the `sees` calls that follow read them
+    instead of testing one line each (numpy's cost per call dominates): the same
+    answers, one pass instead of one per point.
+    """
+    p = world.player
+    keys = [(p.x, p.z, x, z) for x, _y, z, storey in points
+            if storey == p.storey and math.hypot(x - p.x, z - p.z) <= SIGHT_RANGE]
+    if keys:
+        world.sight.segments_clear(keys, p.storey)
 
 
 class Knowledge:
@@ -113,6 +131,8 @@ class Knowledge:
         self.floor_plan = bool(brief and brief.floor_plan)
         self._way_ids = frozenset([*(e.id for e in level.exits), *(s.id for s in level.stairs)])
         self._heard_from = 0  # the first world event not yet listened to
+        self._walked_from = 0  # the first world event not yet read for areas entered
+        self._doors_of_visited: tuple[int, int] = (-1, -1)
         if brief is not None:
             self.areas.update(brief.areas)
             self.objects.update(brief.objects)
@@ -133,16 +153,22 @@ class Knowledge:
     def update(self, world: World) -> None:
         """Learn from this moment: where the player is, what it sees."""
         here = world.actor_area(world.player) or world.player.area
-        self.visited.update(visited_areas(world))
+        self._read_areas_entered(world)
         if here is not None:
             self.visited.add(here)
         self.areas.update(self.visited)
-        for area in self.visited:
-            for way_id, _, kind, _ in way_lines(world, area):
-                if kind == "door":
-                    self.doors.add(way_id)
+        # The doors of the areas stood in change only with those areas or a door's
+        # change (a hidden one revealed), so they are looked up again only then.
+        doors_of_visited = (len(self.visited), world.doors_system.version)
+        if doors_of_visited != self._doors_of_visited:
+            self._doors_of_visited = doors_of_visited
+            for area in self.visited:
+                for way_id, _, kind, _ in way_lines(world, area):
+                    if kind == "door":
+                        self.doors.add(way_id)
         if here is not None:
             self._look_through(world, here)
+        self._ask_sight_lines(world)
         self._see_doors(world, here)
         for oid, obj in world.objects.items():
             if obj.holder == world.player.id:
@@ -167,6 +193,26 @@ class Knowledge:
                 if actor.area is not None:
                     self.areas.add(actor.area)
         self.areas.discard("")
+
+    def _read_areas_entered(self, world: World) -> None:
+        # `visited_areas` read from the events not read before (the log only grows), so
+        # an update costs the same late in a long episode as early.
+        pid = world.player.id
+        self.visited.update(e.other for e in world.events.since(self._walked_from)
+                            if e.kind == "area_entered" and e.subject == pid
+                            and e.other is not None)
+        if world.player.area is not None:
+            self.visited.add(world.player.area)
+        self._walked_from = len(world.events)
+
+    def _ask_sight_lines(self, world: World) -> None:
+        # Every line `update` may test below, asked at once (`ask_in_one_pass`).
+        doors = [_door_point(world, d) for d in self.doors if d in world.doors]
+        points = [(*point, storey) for point, storey in doors]
+        points += [(obj.x, 0.0, obj.z, obj.storey) for obj in world.objects.values()
+                   if obj.x is not None and obj.holder is None and obj.present]
+        points += [(a.x, 0.0, a.z, a.storey) for a in world.characters.values()]
+        ask_in_one_pass(world, points)
 
     def _see_doors(self, world: World, here: str | None) -> None:
         # A door's state is perceived while it is on a way out of the player's area or

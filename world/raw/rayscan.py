@@ -20,6 +20,7 @@ from world.sim.world import World
 HIT_CHANNELS = ("wall", "door", "hostile", "friendly")
 OBJECT_CHANNELS = tuple(OBJECT_KINDS)
 CHANNELS = ("distance", *HIT_CHANNELS, *OBJECT_CHANNELS)
+CHANNEL_OF = {name: i for i, name in enumerate(CHANNELS)}
 # Radius of an object as rays see it (world units), as wide as lines of fire take it.
 OBJECT_RADIUS = 15.0
 
@@ -47,12 +48,22 @@ class ScanSpec:
 
 
 class RayScanner:
-    """Scans one world; the static walls of each storey are indexed once."""
+    """Scans one world; each storey's blockers are put in one array per set of closed gates.
+
+    A scan is one array pass over every ray and every blocker (walls, then hidden
+    passages not yet revealed, then doors that block sight, then circles): the
+    nearest hit wins, and on a tie the earlier of that order, as separate passes in
+    that order would have it.
+    """
 
     def __init__(self, world: World, spec: ScanSpec) -> None:
         self.world, self.spec = world, spec
         self._offsets = spec.offsets()
+        self._rows = np.arange(len(self._offsets))
         self._walls = {s: _segments(world.layout.sight_walls[s]) for s in world.layout.storeys}
+        self._gate_storey = {g: gate.storey for g, gate in world.layout.gates.items()}
+        # Per storey and blocking gates: (start points, directions, code of each segment).
+        self._blockers: dict[tuple[str, tuple[str, ...]], tuple[np.ndarray, ...]] = {}
 
     def _gates(self, storey: str, doors: bool) -> np.ndarray:
         # A hidden passage not yet revealed looks like the wall it hides in.
@@ -60,48 +71,67 @@ class RayScanner:
         return _segments([gates[g].segment for g, d in self.world.doors.items()
                           if d.blocking and d.is_door == doors and gates[g].storey == storey])
 
+    def _blocking(self, storey: str) -> tuple[np.ndarray, ...]:
+        """Start points, directions and codes (0 wall, 1 door) of the storey's blockers now."""
+        where = self._gate_storey
+        key = (storey, tuple(g for g, d in self.world.doors.items()
+                             if d.blocking and where[g] == storey))
+        cached = self._blockers.get(key)
+        if cached is None:
+            parts = [self._walls[storey], self._gates(storey, False), self._gates(storey, True)]
+            segs = np.vstack(parts)
+            codes = np.repeat([0, 0, 1], [len(x) for x in parts])
+            cached = (segs[:, :2].copy(), segs[:, 2:] - segs[:, :2], codes)
+            if len(self._blockers) > 64:  # doors open and close: keep the memo small
+                self._blockers.clear()
+            self._blockers[key] = cached
+        return cached
+
     def scan(self) -> tuple[np.ndarray, list[str | None]]:
         """The scan: (rays, channels) float32, and the id each ray hit (None: a wall or nothing).
 
         Channel 0 is distance over max_range (1: nothing within range); then one 0/1
         channel per kind of thing hit (`CHANNELS`).
         """
+        out, channel, k, labels = self._cast()
+        ids: list[str | None] = [labels[j][1] if c > 2 else None
+                                 for j, c in zip(k.tolist(), channel.tolist(), strict=True)]
+        return out, ids
+
+    def rays(self) -> np.ndarray:
+        """The scan's array alone (`scan` without the ids)."""
+        return self._cast()[0]
+
+    def _cast(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, str]]]:
+        # (the scan, each ray's channel (0: nothing), each ray's circle index, circle labels)
         world, spec = self.world, self.spec
         p = world.player
         angles = p.facing + self._offsets
-        d = np.stack([np.cos(angles), np.sin(angles)], axis=1)
-        o = np.array([p.x, p.z])
         n = len(angles)
-        best = np.full(n, spec.max_range)
-        what = np.full(n, -1)  # -1 nothing, 0 wall, 1 door, 2+ circles
-        for code, segs in ((0, self._walls[p.storey]), (0, self._gates(p.storey, False)),
-                           (1, self._gates(p.storey, True))):
-            t = _segment_hits(o, d, segs)
-            closer = t < best
-            best = np.where(closer, t, best)
-            what = np.where(closer, code, what)
+        d = np.empty((n, 2))
+        np.cos(angles, out=d[:, 0])
+        np.sin(angles, out=d[:, 1])
+        o = np.array([p.x, p.z])
+        starts, dirs, codes = self._blocking(p.storey)
         circles, labels = self._circles(p.storey)
-        if circles.size:
-            t = _circle_hits(o, d, circles)
-            k = np.argmin(t, axis=1)
-            tk = t[np.arange(n), k]
-            closer = tk < best
-            best = np.where(closer, tk, best)
-            what = np.where(closer, 2 + k, what)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = _segment_times(o, d, starts, dirs)
+            channels = codes + 1  # wall: channel 1, door: channel 2
+            if labels:
+                t = np.concatenate([t, _circle_hits(o, d, circles)], axis=1)
+                channels = np.concatenate([channels, [c for c, _ in labels]])
+        rows = self._rows
         out = np.zeros((n, len(CHANNELS)), dtype=np.float32)
-        out[:, 0] = best / spec.max_range
-        ids: list[str | None] = []
-        for i, w in enumerate(what.tolist()):
-            if w in (0, 1):
-                out[i, 1 + w] = 1.0
-                ids.append(None)
-            elif w >= 2:
-                channel, thing = labels[w - 2]
-                out[i, channel] = 1.0
-                ids.append(thing)
-            else:
-                ids.append(None)
-        return out, ids
+        if not t.shape[1]:
+            out[:, 0] = 1.0
+            return out, np.zeros(n, dtype=np.intp), np.zeros(n, dtype=np.intp), labels
+        k = t.argmin(axis=1)
+        tk = t[rows, k]
+        closer = tk < spec.max_range
+        out[:, 0] = np.where(closer, tk, spec.max_range) / spec.max_range
+        channel = np.where(closer, channels[k], 0)
+        out[rows, channel] += closer
+        return out, channel, k - len(codes), labels
 
     def _circles(self, storey: str) -> tuple[np.ndarray, list[tuple[int, str]]]:
         rows: list[tuple[float, float, float]] = []
@@ -109,32 +139,41 @@ class RayScanner:
         for cid, actor in self.world.characters.items():
             if actor.alive and actor.storey == storey:
                 rows.append((actor.x, actor.z, actor.radius))
-                labels.append((CHANNELS.index("friendly" if actor.side == "friendly"
-                                              else "hostile"), cid))
+                labels.append((CHANNEL_OF["friendly" if actor.side == "friendly"
+                                          else "hostile"], cid))
         for oid, obj in self.world.objects.items():
             if obj.present and obj.x is not None and obj.storey == storey and (
                     obj.kind != "spawn_point"):
                 rows.append((obj.x, obj.z, OBJECT_RADIUS))
-                labels.append((CHANNELS.index(obj.kind), oid))
+                labels.append((CHANNEL_OF[obj.kind], oid))
         return np.array(rows, dtype=float).reshape(-1, 3), labels
+
 
 
 def _segments(segs) -> np.ndarray:
     return np.array([(a[0], a[1], b[0], b[1]) for a, b in segs], dtype=float).reshape(-1, 4)
 
 
-def _segment_hits(o: np.ndarray, d: np.ndarray, segs: np.ndarray) -> np.ndarray:
-    """Distance along each ray to the nearest segment (inf: none)."""
-    if not segs.size:
-        return np.full(len(d), np.inf)
-    a = segs[:, :2] - o
-    e = segs[:, 2:] - segs[:, :2]
-    denom = d[:, :1] * e[:, 1] - d[:, 1:] * e[:, 0]  # (rays, segs)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = (a[:, 0] * e[:, 1] - a[:, 1] * e[:, 0]) / denom
-        u = (a[:, 0] * d[:, 1:] - a[:, 1] * d[:, :1]) / denom
-    hit = (np.abs(denom) > 1e-12) & (t > 1e-9) & (u >= 0) & (u <= 1)
-    return np.where(hit, t, np.inf).min(axis=1)
+def _segment_times(o: np.ndarray, d: np.ndarray, starts: np.ndarray,
+                   dirs: np.ndarray) -> np.ndarray:
+    """Distance along each ray to each segment, (rays, segments) (inf: missed)."""
+    # Called under np.errstate(divide="ignore", invalid="ignore"): parallel lines.
+    if not starts.size:
+        return np.empty((len(d), 0))
+    a = starts - o
+    ax, az, ex, ez = a[:, 0], a[:, 1], dirs[:, 0], dirs[:, 1]
+    dx, dz = d[:, :1], d[:, 1:]
+    denom = dx * ez - dz * ex  # (rays, segs)
+    t = (ax * ez - az * ex) / denom
+    u = (ax * dz - az * dx) / denom
+    # Where |denom| > 1e-12, t and u are finite, so `t <= 1e-9` is `not t > 1e-9`; the
+    # rest (NaN, inf) is a miss by the first test.
+    miss = np.abs(denom) <= 1e-12
+    miss |= t <= 1e-9
+    miss |= u < 0
+    miss |= u > 1
+    t[miss] = np.inf
+    return t
 
 
 def _circle_hits(o: np.ndarray, d: np.ndarray, circles: np.ndarray) -> np.ndarray:

@@ -142,7 +142,7 @@ class RawGame(WorldSession):
             objectives[i] = [o.status == "todo", o.status == "done", o.status == "failed",
                              o.counts]
             present[i] = 1
-        rays, _ids = self.scanner.scan()
+        rays = self.scanner.rays()
         return {"player": np.clip(player, -1.0, 1.0), "objectives": objectives,
                 "objectives_mask": present, "rays": rays}
 

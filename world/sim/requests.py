@@ -148,8 +148,10 @@ class RequestChecks:
                 return (actor.x, actor.z), actor.storey, actor, actor.moving, actor.radius
             known = sorted({*self.objects, *self.characters, PLAYER_ID})
             raise UnknownIdError("character or object", target, known)
-        if isinstance(target, Sequence) and len(target) == 3 and all(
-            isinstance(v, int | float) and math.isfinite(v) for v in target
+        # A plain tuple skips the ABC check; the types are a tuple, since `int | float`
+        # builds a union object at every call (this runs on every shot at a point).
+        if (type(target) is tuple or isinstance(target, Sequence)) and len(target) == 3 and all(
+            isinstance(v, (int, float)) and math.isfinite(v) for v in target
         ):
             x, y, z = (float(v) for v in target)
             storey = min(self.layout.storeys, key=lambda s: abs(self.layout.storey_y[s] - y))
