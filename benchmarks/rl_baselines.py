@@ -172,7 +172,8 @@ def table(runs: list[dict], args: dict) -> str:
     lines = [f"Budget: {args['steps']} training steps per seed, seeds "
              f"{', '.join(map(str, args['seeds']))}; {args['final_episodes']} final "
              f"episodes per split (reset seeds {EVAL_SEED}+); ± is the 95% t-interval "
-             f"over seeds; {args['cpu_minutes']:.1f} processor minutes in all.", "",
+             f"over seeds; the training runs with their evaluations took "
+             f"{args['cpu_minutes']:.1f} processor minutes (one process).", "",
              "| task | env id | evaluated on | PPO greedy score | PPO greedy success | "
              "PPO sampled score | PPO sampled success | random score | random success |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -205,11 +206,13 @@ def plot(runs: list[dict], path: Path) -> None:
             continue
         steps = [c["steps"] for c in mine[0]["curve"]]
         scores = np.array([[c["score"] for c in r["curve"]] for r in mine])
+        first = next(iter(task.evals))
+        where = "" if first == "level" else f", {first} split"
         line = ax.plot(steps, scores.mean(axis=0), marker="o",
-                       label=f"{task.name} ({len(mine)} seeds)")[0]
+                       label=f"{task.name} ({len(mine)} seeds{where})")[0]
         ax.fill_between(steps, scores.min(axis=0), scores.max(axis=0), alpha=0.15,
                         color=line.get_color())
-        floor = np.mean([r["random"][next(iter(task.evals))]["score"] for r in mine])
+        floor = np.mean([r["random"][first]["score"] for r in mine])
         ax.axhline(floor, color=line.get_color(), linestyle=":", linewidth=1)
     ax.set_xlabel("training steps (macro actions)")
     ax.set_ylabel("greedy policy's mean final score")
