@@ -21,6 +21,7 @@ from harness import keys  # noqa: E402
 from harness.level_refs import member_seed, resolve  # noqa: E402
 from harness.rl import ENVS  # noqa: E402
 from harness.rl.env_base import LEVEL_CACHE_SIZE  # noqa: E402
+from harness.rl.macro_actions import choices  # noqa: E402
 from harness.rl.proc_spec import SPLITS, Curriculum, LevelDraw  # noqa: E402
 from harness.rl.procedural import generated_level  # noqa: E402
 from world.face import TEMPLATES, Level  # noqa: E402
@@ -114,8 +115,11 @@ def test_bad_arguments_and_options_are_refused_clearly() -> None:
     env = make("MissionHarness/Macro-Maze-v0", params=SMALL)
     with pytest.raises(ValueError, match="'level' is not allowed here"):
         env.reset(options={"level": "exit_switch"})
-    with pytest.raises(ValueError, match="has no difficulty 'brutal'"):
+    with pytest.raises(ValueError, match=r"has no difficulty 'brutal' \(easy, normal, hard\) "
+                                         "or 'curriculum'"):
         env.reset(options={"difficulty": "brutal"})
+    with pytest.raises(ValueError, match="or 'curriculum'"):
+        make("MissionHarness/Raw-Maze-v0", difficulty="brutal")
     _obs, info = env.reset(options={"difficulty": "hard"})
     assert info["difficulty"] == "hard" and env.reset()[1]["difficulty"] == "hard"
 
@@ -175,6 +179,17 @@ def test_memory_stays_flat_over_many_resets() -> None:
     assert len(alive) <= LEVEL_CACHE_SIZE
     assert generated_level.cache_info().currsize <= LEVEL_CACHE_SIZE
     assert sizes[1] - sizes[0] < 2**20 // 2, f"{(sizes[1] - sizes[0]) / 2**20:.2f} MiB kept"
+
+
+def test_vector_copies_draw_their_own_levels() -> None:
+    envs = gym.make_vec("MissionHarness/Macro-Maze-v0", num_envs=2, vectorization_mode="sync",
+                        params=SMALL)
+    _obs, info = envs.reset(seed=4)
+    assert info["level"][0] != info["level"][1]
+    wait = min(i for i, c in enumerate(choices()) if c.action == "wait")  # always allowed
+    _obs, _r, _t, _tr, info = envs.step(np.array([wait, wait]))
+    assert info["action_mask"].any(axis=1).all()
+    envs.close()
 
 
 @pytest.mark.skipif(importlib.util.find_spec("stable_baselines3") is None,

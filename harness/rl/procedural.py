@@ -91,10 +91,7 @@ class Procedural(MissionEnv):
     def _set_level(self, level: Any, difficulty: str | None) -> None:
         # As MissionEnv's, with the level's id drawn from this environment's secret.
         loaded = generated_level(str(level), self.secret)
-        try:
-            chosen = pick_difficulty(loaded, difficulty)
-        except UsageError as exc:
-            raise ValueError(f"difficulty: {exc}") from None
+        chosen = pick_or_refuse(loaded, difficulty)
         self.level, self.difficulty, self._level_ref = loaded, chosen, str(level)
         self.max_ticks = seconds_to_ticks(loaded.budgets.max_game_seconds)
 
@@ -147,10 +144,10 @@ class Procedural(MissionEnv):
         return about
 
 
-def pick_or_refuse(level: Level, difficulty: Any) -> None:
-    """Refuse a difficulty the template's levels do not have."""
+def pick_or_refuse(level: Level, difficulty: Any) -> str:
+    """The difficulty to play; refuse one the template's levels do not have."""
     try:
-        pick_difficulty(level, difficulty)
+        return pick_difficulty(level, difficulty)
     except UsageError as exc:
         raise ValueError(f"difficulty: {exc} or {CURRICULUM!r}") from None
 
