@@ -2,7 +2,8 @@
 
 The level is examples/levels/key_store.json: the key lies in the hall, the computer to
 use in the store behind the locked door, 12 decisions at most. The random agent (valid
-actions, uniformly) scores about 0.16 and never finishes it. Training takes a few
+actions, uniformly) rarely finishes it (docs/rl.md, "Baselines", measures it over three
+seeds with benchmarks/rl_baselines.py). Training takes a few
 thousand steps; every `--eval-every` steps the greedy policy plays `--eval-episodes`
 episodes and the mean score and success rate are written to `--out`/curve.json and
 drawn in `--out`/learning_curve.png.

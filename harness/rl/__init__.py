@@ -1,6 +1,9 @@
-"""Gymnasium environments over the harness's world: `MissionHarness/Macro-v0` and `Raw-v0`.
+"""Gymnasium environments over the harness's world: Macro-v0, Raw-v0 and procedural ids.
 
-Importing this module registers both (Gymnasium's `gym.make("harness.rl:MissionHarness/
+`MissionHarness/Macro-v0` and `Raw-v0` play one level; a procedural pair per template
+(`MissionHarness/Macro-Maze-v0`, harness.rl.procedural) draws a new level at each reset.
+
+Importing this module registers them all (Gymnasium's `gym.make("harness.rl:MissionHarness/
 Macro-v0")` imports it for you); the package also declares `register_envs` under
 the `gymnasium.envs` entry-point group for Gymnasium versions that load plugins.
 Needs the optional extra `rl` (gymnasium). See docs/rl.md.
@@ -10,6 +13,8 @@ from __future__ import annotations
 
 import importlib.util
 from dataclasses import dataclass
+
+from harness.rl.proc_spec import procedural_entries
 
 # Without Gymnasium (the optional extra `rl`) the declarations (tables, reward) still import.
 HAVE_GYMNASIUM = importlib.util.find_spec("gymnasium") is not None
@@ -27,10 +32,11 @@ class EnvEntry:
     step: str
     action: str
     levels: str
+    template: str = ""  # a procedural id's template (passed as its `template` argument)
 
 
 # Every env id, declared once: registration and docs/rl.md's registry table read it.
-ENVS: tuple[EnvEntry, ...] = (
+_FIXED: tuple[EnvEntry, ...] = (
     EnvEntry("MissionHarness/Macro-v0", "harness.rl.macro_env:MacroEnv",
              "one macro action (one turn of `harness run`)",
              "`Discrete`, masked (`action_masks()`)",
@@ -39,11 +45,17 @@ ENVS: tuple[EnvEntry, ...] = (
              "`frame_skip` ticks of controller input", "`MultiDiscrete`",
              "any shipped, file or generated level; Doom missions refused"),
 )
+_SAME = {e.env_id.removeprefix("MissionHarness/").removesuffix("-v0"): e for e in _FIXED}
+ENVS: tuple[EnvEntry, ...] = _FIXED + tuple(
+    EnvEntry(p.env_id, p.entry_point, _SAME[p.kind].step, _SAME[p.kind].action,
+             f"a new `{p.template}@SEED` level at every reset, from a seed split",
+             p.template)
+    for p in procedural_entries())
 ENV_IDS = {e.env_id: e.entry_point for e in ENVS}
 
 
 def register_envs() -> None:
-    """Register both environments with Gymnasium (again is harmless).
+    """Register every environment of `ENVS` with Gymnasium (again is harmless).
 
     Raises:
         ModuleNotFoundError: Gymnasium is not installed (it comes with the extra `rl`).
@@ -51,9 +63,11 @@ def register_envs() -> None:
     if not HAVE_GYMNASIUM:
         raise ModuleNotFoundError("register_envs: Gymnasium is not installed; install the "
                                   "optional extra `rl` (pip install 'mission-harness[rl]')")
-    for env_id, entry_point in ENV_IDS.items():
-        if env_id not in gym.registry:
-            gym.register(id=env_id, entry_point=entry_point, disable_env_checker=False)
+    for entry in ENVS:
+        if entry.env_id not in gym.registry:
+            gym.register(id=entry.env_id, entry_point=entry.entry_point,
+                         disable_env_checker=False,
+                         kwargs={"template": entry.template} if entry.template else {})
 
 
 if HAVE_GYMNASIUM:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from harness.markdown_table import table_lines
 from harness.rl import ENVS
 from harness.rl.macro_actions import ARGUMENT_SLOTS, FAMILIES, action_blocks
+from harness.rl.proc_spec import SPLITS
 from harness.rl.reward import REWARDS
 from world.face import RAW_CONTROLS, RAY_CHANNELS, RAY_HIT_CHANNELS
 
@@ -27,6 +28,9 @@ def rl_tables() -> dict[str, str]:
             ("env id", "entry point", "one step", "action", "levels"),
             [(f"`{e.env_id}`", f"`{e.entry_point}`", e.step, e.action, e.levels)
              for e in ENVS]),
+        "rl_splits": _rows(
+            ("split", "level seeds", "levels by default", "what it is for"),
+            [(f"`{s.name}`", s.seeds(), str(s.size), s.summary) for s in SPLITS.values()]),
         "rl_macro_actions": _rows(
             ("indices", "action", "slots → arguments"),
             [(f"{a}–{b}", f"`{name}`", slots) for a, b, name, slots in action_blocks()]),
