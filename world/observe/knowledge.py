@@ -66,7 +66,7 @@ def sees(world: World, pos: tuple[float, float, float], storey: str) -> bool:
 
 def way_lines(world: World, area: str) -> list[tuple[str, str, str, tuple]]:
     """(id, area beyond, kind, line) of every way out of an area that is not hidden."""
-    out = []
+    out: list[tuple[str, str, str, tuple]] = []
     for e in world.level.exits:
         runtime = world.doors.get(e.id)
         if area in e.areas and (runtime is None or runtime.revealed):
@@ -175,19 +175,20 @@ class Knowledge:
                 self.objects.add(oid)
             if obj.x is None or obj.holder is not None or not obj.present:
                 continue
-            pos = (obj.x, world.level.storey(obj.storey).y, obj.z)
-            if obj.spec.area == here or sees(world, pos, obj.storey):
+            x, z, storey = obj.spot
+            pos = (x, world.level.storey(storey).y, z)
+            if obj.spec.area == here or sees(world, pos, storey):
                 self.objects.add(oid)
                 self.gone.pop(oid, None)
                 # Seeing a thing is seeing into the area it lies in.
-                self.areas.add(world.area_at(obj.x, obj.z, obj.storey) or here or "")
+                self.areas.add(world.area_at(x, z, storey) or here or "")
         self._see_gone(world, here)
         self._listen(world)
         for cid, actor in world.characters.items():
             if sees(world, actor.position, actor.storey):
                 weapon, armed = weapon_seen(world, actor)
                 self.characters[cid] = Sighting(
-                    tuple(actor.position), actor.area, world.tick,
+                    actor.position, actor.area, world.tick,
                     round(max(0.0, actor.health), 3), not actor.alive,
                     weapon=weapon, armed=armed)
                 if actor.area is not None:
@@ -261,9 +262,10 @@ class Knowledge:
             if why is None:
                 continue
             seen = obj.holder == world.player.id or (
-                obj.x is not None and obj.storey is not None and (
+                obj.x is not None and (
                     obj.spec.area == here
-                    or sees(world, (obj.x, world.level.storey(obj.storey).y, obj.z), obj.storey)))
+                    or sees(world, (obj.spot[0], world.level.storey(obj.spot[2]).y, obj.spot[1]),
+                            obj.spot[2])))
             if seen:
                 self.gone[oid] = why
 

@@ -10,7 +10,7 @@ revealed, a key's or an objective's place only once it is known.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from world.characters.cameras import DEFAULT_VIEW_ANGLE_DEG, DEFAULT_VIEW_RANGE
 from world.characters.views import character_views
@@ -20,6 +20,9 @@ from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
 from world.observe.located import objective_place
 from world.observe.vocabulary import BROKEN, SOUNDING
 from world.sim.world import World
+
+if TYPE_CHECKING:
+    from world.characters.system import CharactersSystem
 
 MAX_OBJECTS = 12
 MAX_DOORS = 10
@@ -232,7 +235,9 @@ def _objective_point(world: World, obj: Any, known: Knowledge) -> list[float] | 
 
 
 def _alertness(world: World) -> dict[str, Any]:
-    return character_views(world.minds) if world.minds is not None else {}
+    # The world's minds are the characters system whenever one is installed.
+    return character_views(cast("CharactersSystem", world.minds)) if world.minds is not None \
+        else {}
 
 
 def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]:
@@ -302,7 +307,8 @@ def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]
             continue
         if not obj.present and obj.holder == world.player.id:
             continue
-        pos = (obj.x, world.level.storey(obj.storey).y, obj.z)
+        x, z, storey = obj.spot
+        pos = (x, world.level.storey(storey).y, z)
         rows.append({
             "id": oid, "kind": obj.spec.kind,
             "name": obj.spec.name or obj.spec.kind,
@@ -331,6 +337,8 @@ def _doors(world: World, ids: IdMap, known: Knowledge, here: str | None) -> list
         if e.id not in own and e.id not in known.doors:
             continue
         d = e.door
+        if d is None:  # (a door's exit has one)
+            continue
         state = known.door_state(world, e.id)  # as last perceived
         y = world.level.area_y(e.areas[0])
         pos = ((e.segment[0][0] + e.segment[1][0]) / 2, y, (e.segment[0][1] + e.segment[1][1]) / 2)
@@ -373,7 +381,7 @@ def _hazard_in_view(world: World, hazard: Any, here: str | None) -> bool:
 
 
 def _hazards(world: World, here: str | None) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for h in world.level.hazards:
         if not _hazard_in_view(world, h, here):
             continue
