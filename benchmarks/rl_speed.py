@@ -73,14 +73,19 @@ def _pick(info: dict, rng: np.random.Generator, space: gym.Space) -> object:
     return int(rng.choice(np.flatnonzero(mask)))
 
 
-def measure(make: Callable[[], object], seconds: float, copies: int = 1) -> dict:
-    """Steps per wall and per processor second over `seconds` of random play (resets in)."""
+def measure(make: Callable[[], object], seconds: float, copies: int = 1,
+            min_steps: int = 0) -> dict:
+    """Steps per wall and per processor second over `seconds` of random play (resets in).
+
+    `min_steps` plays on until at least that many steps (all copies') were made, whatever
+    the time: a check that a case runs through its resets, on a machine of any speed.
+    """
     env = make()
     env.action_space.seed(0)
     rng = np.random.default_rng(0)
     _obs, info = env.reset(seed=0)
     steps, t0, c0, k0 = 0, time.perf_counter(), time.process_time(), children_cpu()
-    while time.perf_counter() - t0 < seconds:
+    while time.perf_counter() - t0 < seconds or steps < min_steps:
         _obs, _r, terminated, truncated, info = env.step(_pick(info, rng, env.action_space))
         steps += copies
         if copies == 1 and (terminated or truncated):

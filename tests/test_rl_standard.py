@@ -172,6 +172,8 @@ def test_speed_script_runs_its_vector_case() -> None:
         return gym.make_vec("MissionHarness/Macro-v0", num_envs=2, vectorization_mode="sync",
                             level=KEY_STORE)
 
-    # key_store's episodes are 12 decisions at most: copies end and reset within it.
-    row = module.measure(make, 0.5, copies=2)
-    assert row["steps"] > 24
+    # key_store's episodes are 12 decisions at most: in 30 steps of each copy both end and
+    # reset (autoreset) at least twice, where a dead copy's mask once was all zeros.
+    row = module.measure(make, 0.0, copies=2, min_steps=60)
+    assert row["steps"] >= 60
+    assert row["steps_per_cpu_s"] > 0 and row["cpu_us_per_step"] > 0
