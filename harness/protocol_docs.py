@@ -19,10 +19,10 @@ from harness.bounds import MAX_DEPTH
 from harness.claims import UNVERIFIED
 from harness.compare import MAX_RESULTS_BYTES, NAME_CHARS
 from harness.protocol import (
+    AGENT_VERSIONS,
     ERROR_CODES,
     MESSAGE_TYPES,
     OUTCOMES,
-    PROTOCOL_VERSION,
     USAGE_FIELDS,
 )
 from harness.quiz_file import MAX_QUIZ_BYTES
@@ -110,7 +110,7 @@ def action_schema() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "type": {"const": "action"},
-            "protocol_version": {"const": PROTOCOL_VERSION},
+            "protocol_version": {"enum": list(AGENT_VERSIONS)},
             "action": {"enum": [spec.name for spec in _every_action()]},
             "arguments": {"type": "object"},
             "notes": {"type": ["string", "null"], "maxLength": 20000},
