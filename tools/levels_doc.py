@@ -50,6 +50,10 @@ DOOM_NOTES_END = "<!-- END DOOM NOTES -->"
 # run: no script writes it, and this page's regeneration keeps it.
 REAL_MODELS_BEGIN = "<!-- BEGIN REAL MODELS: written by hand; levels_doc.py keeps it -->"
 REAL_MODELS_END = "<!-- END REAL MODELS -->"
+# Season 2's mechanics (notes and keypads, issue 37) and their levels' figures, written
+# by hand after a sweep of those levels alone; this page's regeneration keeps it.
+SEASON2_BEGIN = "<!-- BEGIN SEASON 2: written by hand; levels_doc.py keeps it -->"
+SEASON2_END = "<!-- END SEASON 2 -->"
 REAL_MODELS_INTRO = (
     "Chat models served locally over the OpenAI-compatible API and played by "
     "`agents/llm_agent.py`; docs/llm.md says how each was served and what it did. A row "
@@ -324,6 +328,8 @@ def render(levels: list[Level], existing: str | None = None) -> str:
               *sweep_block(existing), ""]
     lines += ["### Real models", "", REAL_MODELS_INTRO, "",
               *sweep_block(existing, REAL_MODELS_BEGIN, REAL_MODELS_END, "_No runs yet._"), ""]
+    lines += ["## Season 2: notes and keypads", "",
+              *sweep_block(existing, SEASON2_BEGIN, SEASON2_END, "_No notes yet._"), ""]
     for level in levels:
         lines += section(level)
     lines += ["## Doom missions", "", DOOM_INTRO, "",
