@@ -89,7 +89,12 @@ def test_the_checker_wants_each_code_in_a_note_and_nowhere_else() -> None:
     def in_a_name(data):
         next(o for o in data["objects"] if o["id"] == "gen_switch")["name"] = "switch 7391"
 
+    def not_its_target(data):
+        next(o for o in data["objects"] if o["id"] == "server_keypad")["targets"] = []
+
     assert any(p.endswith(".code") and "no note" in m for p, m in _level_with(no_note))
+    assert any(p.endswith("door.panel") and "no code opens it" in m
+               for p, m in _level_with(not_its_target))
     assert any(p == "$.brief" and "gives away" in m for p, m in _level_with(in_the_brief))
     assert any(p.endswith(".name") and "gives away" in m for p, m in _level_with(in_a_name))
 

@@ -35,13 +35,14 @@ def _shown_before_reading(level: Level) -> list[tuple[str, str]]:
 
 
 def code_problems(level: Level) -> list[Problem]:
-    """Keypads whose code no note holds, or whose code shows before any reading.
+    """Keypads whose code no note holds or shows before any reading; doors they cannot open.
 
     Args:
         level: The level.
 
     Returns:
-        One problem per keypad without a note, and per place that gives a code away.
+        One problem per keypad without a note, per place that gives a code away and per
+        door naming a keypad as its panel that the keypad does not target.
     """
     problems: list[Problem] = []
     shown = _shown_before_reading(level)
@@ -56,4 +57,10 @@ def code_problems(level: Level) -> list[Problem]:
             if holds_code(words, obj.code):
                 problems.append((where, f"gives away keypad {obj.id!r}'s code before any "
                                  "note is read; codes belong only in notes"))
+    for i, exit_ in enumerate(level.exits):
+        door = exit_.door
+        pad = None if door is None or door.panel is None else level.object(door.panel)
+        if pad is not None and pad.kind == "keypad" and exit_.id not in pad.targets:
+            problems.append((f"$.exits[{i}].door.panel", f"keypad {pad.id!r} drives no such "
+                             f"door: add {exit_.id!r} to its targets, or no code opens it"))
     return problems
