@@ -173,7 +173,11 @@ def test_a_guess_locks_the_keypad_and_the_mission_is_lost(tmp_path: Path, guess:
     summary = runner.run(str(level), agent, difficulty="easy", seed=0,
                          out_dir=tmp_path, settings=SETTINGS)
     assert not summary["success"]
-    turns = [x for x in _turns(summary["record"]) if x["kind"] == "turn"]
+    lines = _turns(summary["record"])
+    turns = [x for x in lines if x["kind"] == "turn"]
+    # It never read a note: nothing it was sent, errors and answers included, holds a code.
+    sent = [lines[0]["start"], *(t["observation"] for t in turns)]
+    assert not any(code in json.dumps(m) for m in sent for code in CODES)
     entered = [t for t in turns if t["action"] and t["action"]["action"] == "enter_code"]
     assert entered, "the guesser never met the keypad"
     said = [t["result"]["detail"] for t in entered]
