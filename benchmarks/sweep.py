@@ -155,7 +155,7 @@ def difference_block(tables: dict[str, list[dict]]) -> list[str]:
     parts = ["", "### Differences between the agents", "",
              "First agent minus second, paired by level, difficulty and seed: success by "
              "McNemar's exact test with Newcombe's paired interval, mean score by a "
-             "bootstrap over the settings (README.md, \"Comparing agents\")."]
+             "bootstrap over the settings (docs/commands.md, \"Comparing agents\")."]
     for table in shown[:2]:
         parts += ["", f"#### {table['title']}", "",
                   *table_lines(table["head"], table["rows"], escape=True)]

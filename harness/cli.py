@@ -48,6 +48,9 @@ COMMANDS: dict[str, Command] = {
     "run": Command("harness.run_cmd", "Play one episode with an agent and write its record "
                    "(in a new run directory under ./runs unless --out says otherwise).",
                    "harness run outpost --agent agents/wait_agent.sh"),
+    "play": Command("harness.play_cmd", "Play a level yourself, in the terminal or (--web) "
+                    "a browser; recorded like any agent, compared as a human.",
+                    "harness play outpost --name ada --difficulty easy"),
     "replay": Command("harness.replay_cmd", "Re-simulate a record and compare state hashes.",
                       "harness replay runs/RUN_ID"),
     "page": Command("harness.page_cmd", "Render run pages from records (one run or a directory).",

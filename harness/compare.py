@@ -33,6 +33,10 @@ MAX_RESULTS_BYTES = 64 << 20
 _LEVEL_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
 # Characters kept of an agent-controlled name (hello name, version, model; level names).
 NAME_CHARS = 120
+# Who plays, as the results file's `suite.kind` says (harness play writes "human";
+# harness eval writes none) -> how a label shows it.
+KINDS: dict[str, str] = {"program": "{}", "human": "{} (human)"}
+DEFAULT_KIND = "program"
 # Self-reported token figures summed into "tokens" (cached input is part of input).
 _TOKEN_FIELDS = ("input_tokens", "output_tokens", "reasoning_tokens")
 
@@ -49,12 +53,13 @@ class AgentKey:
     version: str
     model: str
     command: str
+    kind: str = DEFAULT_KIND
 
     @property
     def label(self) -> str:
-        """A short human name: name and version, the model in brackets."""
+        """A short human name: name and version, the model in brackets, a person marked."""
         text = self.name + (f" {self.version}" if self.version else "")
-        return text + (f" ({self.model})" if self.model else "")
+        return KINDS[self.kind].format(text + (f" ({self.model})" if self.model else ""))
 
 
 @dataclass(frozen=True)
@@ -100,12 +105,12 @@ def _text(value: Any) -> str:
     return safe_text(value)
 
 
-def agent_key(hello: Any, command: str) -> AgentKey:
-    """The key of an agent from its hello message (any shape) and its command line."""
+def agent_key(hello: Any, command: str, kind: str = DEFAULT_KIND) -> AgentKey:
+    """The key of an agent from its hello message (any shape), its command line and kind."""
     hello = hello if isinstance(hello, Mapping) else {}
     return AgentKey(name=_text(hello.get("name")) or "unnamed agent",
                     version=_text(hello.get("version")), model=_text(hello.get("model")),
-                    command=safe_text(command, 4 * NAME_CHARS))
+                    command=safe_text(command, 4 * NAME_CHARS), kind=kind)
 
 
 def _usage(row: Mapping[str, Any]) -> tuple[float | None, float | None]:
@@ -134,7 +139,8 @@ def results_files(paths: Iterable[Path]) -> list[Path]:
             inside = sorted(path.rglob(RESULTS_FILE))
             if not inside:
                 raise CompareError(f"{path}: no suite results ({RESULTS_FILE}) in this folder; "
-                                   "give folders written by `harness eval --out`")
+                                   "give folders written by `harness eval --out` or "
+                                   "`harness play --out`")
             found += inside
         else:
             raise CompareError(f"{path}: no such file or folder")
@@ -153,9 +159,9 @@ def load_episodes(files: Iterable[Path]) -> tuple[list[Episode], int]:
     episodes: list[Episode] = []
     errors = 0
     for file in files:
-        command, rows = _read_results(file)
+        command, kind, rows = _read_results(file)
         for n, row in enumerate(rows):
-            episode = _episode(row, f"{file}: episodes[{n}]", command)
+            episode = _episode(row, f"{file}: episodes[{n}]", command, kind)
             if episode is None:
                 errors += 1  # says nothing about the agent: counted, never averaged
             else:
@@ -163,7 +169,7 @@ def load_episodes(files: Iterable[Path]) -> tuple[list[Episode], int]:
     return episodes, errors
 
 
-def _read_results(file: Path) -> tuple[str, list[Any]]:
+def _read_results(file: Path) -> tuple[str, str, list[Any]]:
     try:
         with open(file, "rb") as handle:
             raw = handle.read(MAX_RESULTS_BYTES + 1)
@@ -175,6 +181,7 @@ def _read_results(file: Path) -> tuple[str, list[Any]]:
             raise CompareError(f"{file}: nested deeper than {MAX_DEPTH} levels")
         data = json.loads(text)
         command, rows = data["suite"]["agent"], data["episodes"]
+        kind = data["suite"].get("kind", DEFAULT_KIND)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         # ValueError: also an integer past Python's digit limit, not only bad syntax.
         raise CompareError(f"{file}: not readable as JSON ({cap_message(str(exc), 200)})") from None
@@ -182,7 +189,10 @@ def _read_results(file: Path) -> tuple[str, list[Any]]:
         raise CompareError(f"{file}: not a suite's results (missing {exc})") from None
     if not isinstance(command, str) or not isinstance(rows, list):
         raise CompareError(f"{file}: suite.agent must be text and episodes a list")
-    return command, rows
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise CompareError(f"{file}: suite.kind {quote(kind, 60)} is not one of "
+                           f"{', '.join(KINDS)}")
+    return command, kind, rows
 
 
 def _field(row: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
@@ -203,7 +213,7 @@ def _field(row: Mapping[str, Any], name: str, kind: type, where: str) -> Any:
     raise CompareError(f"{where}.{name}: {quote(value, 60)} is not {wanted}")
 
 
-def _episode(row: Any, where: str, command: str) -> Episode | None:
+def _episode(row: Any, where: str, command: str, kind: str = DEFAULT_KIND) -> Episode | None:
     if not isinstance(row, Mapping):
         raise CompareError(f"{where} is not an object")
     outcome = _field(row, "outcome", str, where)
@@ -214,9 +224,12 @@ def _episode(row: Any, where: str, command: str) -> Episode | None:
         return None
     if row.get("from_snapshot") is not None:
         raise CompareError(f"{where} began from a snapshot: not a full episode")
+    if row.get("reveal"):
+        raise CompareError(f"{where} is a playtest with the level revealed (harness play "
+                           "--reveal): never a scored run")
     tokens, cost = _usage(row)
     return Episode(
-        agent=agent_key(row.get("agent"), command),
+        agent=agent_key(row.get("agent"), command, kind),
         level=safe_text(_field(row, "level", str, where)),
         difficulty=safe_text(_field(row, "difficulty", str, where)),
         seed=_field(row, "seed", int, where), success=_field(row, "success", bool, where),
@@ -304,7 +317,7 @@ def compare(episodes: list[Episode], harness_errors: int = 0) -> dict[str, Any]:
     for agent, mine in _grouped(episodes, lambda e: [e.agent]).items():
         agents.append({
             "agent": {"name": agent.name, "version": agent.version, "model": agent.model,
-                      "command": agent.command, "label": agent.label},
+                      "command": agent.command, "label": agent.label, "kind": agent.kind},
             "overall": stats(mine),
             "levels": [{"level": level, "difficulty": difficulty, **stats(group)}
                        for (level, difficulty), group in

@@ -1,7 +1,8 @@
 """`harness compare DIR...`: put the suites of several agents side by side.
 
-Each DIR is a suite folder written by `harness eval --out`, a folder holding several,
-or a results.json. The Markdown tables go to standard output; `--out` also writes
+Each DIR is a suite folder written by `harness eval --out` (or a person's folder written
+by `harness play --out`, whose rows are of kind human), a folder holding several, or a
+results.json. The Markdown tables go to standard output; `--out` also writes
 compare.html, compare.md and compare.json there.
 """
 
@@ -20,8 +21,8 @@ from harness.compare_report import markdown, write_outputs
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     parser.add_argument("paths", nargs="+", type=Path, metavar="DIR",
-                        help="suite folders (from harness eval --out), folders of them, "
-                             "or results.json files")
+                        help="suite folders (from harness eval --out or harness play "
+                             "--out), folders of them, or results.json files")
     parser.add_argument("--out", type=Path, default=None,
                         help="also write compare.html, compare.md and compare.json here")
     parser.add_argument("--json", action="store_true",

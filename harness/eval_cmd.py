@@ -65,7 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "default only the set's name and the level's index are shown)")
     parser.add_argument("--stepwise", action="store_true",
                         help="also play each episode as its chain of subtasks, each from the "
-                        "success state of a reference run (README, Stepwise track)")
+                        "success state of a reference run (docs/tracks.md, Stepwise track)")
     parser.add_argument("--reference-cache", default=None, metavar="DIR",
                         help="with --stepwise: where reference runs are cached (default "
                         "$XDG_CACHE_HOME/mission-harness/reference, else "

@@ -25,6 +25,7 @@ from harness.protocol import (
     OUTCOMES,
     USAGE_FIELDS,
 )
+from harness.protocol_fields import MESSAGES, field_table
 from harness.quiz_file import MAX_QUIZ_BYTES
 from harness.quiz_kinds import QUESTION_KINDS
 from harness.record import MAX_RECORD_BYTES, MAX_RECORD_LINES
@@ -109,11 +110,16 @@ def action_schema() -> dict[str, Any]:
         "title": "action (agent to harness; generated from the action catalogue, do not edit)",
         "type": "object",
         "properties": {
-            "type": {"const": "action"},
-            "protocol_version": {"enum": list(AGENT_VERSIONS)},
-            "action": {"enum": [spec.name for spec in _every_action()]},
-            "arguments": {"type": "object"},
-            "notes": {"type": ["string", "null"], "maxLength": 20000},
+            "type": {"const": "action", "description": "The message type."},
+            "protocol_version": {"enum": list(AGENT_VERSIONS),
+                                 "description": "The protocol version the agent speaks: "
+                                 "1, or 2 (notes, keypads and enter_code)."},
+            "action": {"enum": [spec.name for spec in _every_action()],
+                       "description": "The action's name (the actions table)."},
+            "arguments": {"type": "object", "description": "The action's arguments, as its "
+                          "tool definition in start gives them (the actions table)."},
+            "notes": {"type": ["string", "null"], "maxLength": 20000,
+                      "description": "Free text shown on run pages as the agent's own words."},
             "usage": {"anyOf": [usage, {"type": "null"}]},
         },
         "required": ["type", "protocol_version", "action", "arguments"],
@@ -207,6 +213,8 @@ def tables() -> dict[str, str]:
         "input_caps": _table(("file", "caps"), _input_caps()),
         "record_unverified": _table(("record field", "why replay takes it on the record's word"),
                                     list(UNVERIFIED.items())),
+        **{f"fields_{message}": field_table(message, action_schema() if message == "action"
+                                            else None) for message in MESSAGES},
         "usage": _table(("usage field", "meaning"),
                         [(f.name, f"{f.meaning} At most {f.most:g} a decision.")
                          for f in USAGE_FIELDS.values()]),

@@ -51,7 +51,7 @@ class ShimmedAgent:
         """The agent's exit status, negative for a signal, None while it runs."""
         code = self.popen.poll()
         if code is None or code < 0:
-            return code  # the launcher itself was killed (not by the agent: see README)
+            return code  # the launcher itself was killed (not by the agent: see docs/sandbox.md)
         # The warden, and bubblewrap after it, exit with the agent's status, or 128+n
         # when signal n killed it.
         return -(code - 128) if 128 < code <= 128 + 64 else code

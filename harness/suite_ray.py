@@ -266,7 +266,7 @@ class RayEpisodes:
             if said["problem"]:
                 raise UsageError(f"--backend ray: the agent command does not resolve on node "
                                  f"{said['host']}: {said['problem']}; the agent must exist "
-                                 "at the same path on every worker (README, 'Suites on a "
+                                 "at the same path on every worker (docs/ray.md, 'Suites on a "
                                  "Ray cluster')")
 
     def __exit__(self, *exc: object) -> None:

@@ -37,7 +37,7 @@ def render() -> str:
         "names a range of seeds for `harness eval` and `harness check`. "
         "`harness generate TEMPLATE --seed N --param name=value --out FILE` writes the level "
         "file. Every generated level offers the difficulties easy, normal and hard; "
-        "the difficulty adds opposition and objectives within the level. README.md "
+        "the difficulty adds opposition and objectives within the level. docs/missions.md "
         "(\"Generated missions\") says how to keep a held-out set.",
         "",
         "| template | mission kind | what it asks |",

@@ -64,3 +64,20 @@ def test_object_kinds_are_the_level_schema_enum_and_carried_kinds_among_them() -
     enum = schema["$defs"]["object"]["properties"]["kind"]["enum"]
     assert sorted(OBJECT_KINDS) == sorted(enum)
     assert set(CARRIED_KINDS) <= set(OBJECT_KINDS)
+
+
+def test_every_message_field_has_a_meaning_in_its_schema() -> None:
+    # The field tables are read from the schemas: a field added without a description
+    # would leave a blank meaning in PROTOCOL.md.
+    from harness.protocol_fields import MESSAGES, field_rows
+
+    blank = [f"{m}: {row.path}" for m in MESSAGES for row in field_rows(m) if not row.meaning]
+    assert blank == []
+    rows = {row.path: row for row in field_rows("observation")}
+    assert rows["view.player.health"].unit == "fraction"
+    assert rows["tick"].unit == "ticks" and rows["view.objects[].distance"].unit == "world units"
+    assert "broken" in rows["view.doors[].state"].range
+    assert "view.exit.position" not in rows  # the mission exit has no position
+    text = PROTOCOL_MD.read_text(encoding="utf-8")
+    for message in MESSAGES:
+        assert f"<!-- table:fields_{message} -->" in text

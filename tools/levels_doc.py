@@ -54,10 +54,32 @@ REAL_MODELS_END = "<!-- END REAL MODELS -->"
 # by hand after a sweep of those levels alone; this page's regeneration keeps it.
 SEASON2_BEGIN = "<!-- BEGIN SEASON 2: written by hand; levels_doc.py keeps it -->"
 SEASON2_END = "<!-- END SEASON 2 -->"
+# Measured figures of the stepwise and offline tracks (docs/tracks.md), written by hand
+# after a run: no script writes it, and this page's regeneration keeps it.
+TRACKS_BEGIN = "<!-- BEGIN TRACK FIGURES: written by hand; levels_doc.py keeps it -->"
+TRACKS_END = "<!-- END TRACK FIGURES -->"
+TRACKS_INTRO = (
+    "What the stepwise track and the offline question set measured (docs/tracks.md says "
+    "what they are), with the date of the run.")
 REAL_MODELS_INTRO = (
     "Chat models served locally over the OpenAI-compatible API and played by "
     "`agents/llm_agent.py`; docs/llm.md says how each was served and what it did. A row "
     "is one episode, written by hand from its record (`harness replay` re-derives it).")
+# People who played through `harness play` (docs/play.md), written by hand from their
+# records; this page's regeneration keeps it.
+HUMANS_BEGIN = "<!-- BEGIN HUMAN BASELINES: written by hand; levels_doc.py keeps it -->"
+HUMANS_END = "<!-- END HUMAN BASELINES -->"
+HUMANS_INTRO = (
+    "People play the same episodes through `harness play LEVEL --name NAME` (a terminal, "
+    "or a browser with `--web`; docs/play.md). Each run is recorded like an agent's and "
+    "added to `OUT/results.json` (default `play/`), so `harness compare play eval_dir` "
+    "lists each person as a row of kind human, with Wilson intervals. To contribute a "
+    "baseline: play each level and difficulty of the table you compare with on its "
+    "seeds (`--seed N`, the suite's secret with `--secret FILE`), check that every run "
+    "replays (`harness replay play/episodes/...`), and send the folder (its run "
+    "directories and results.json; keep each run's `secret` file private if the seeds "
+    "are held out). Rows below are written by hand from such folders. Runs with "
+    "`--reveal` are playtests: never counted, and `harness compare` refuses them.")
 DOOM_INTRO = (
     "Missions played on the real Doom engine (ViZDoom, the `doom` extra: `pip install "
     "'mission-harness[doom]'`) through the same protocol: areas are the map's rooms, "
@@ -69,7 +91,7 @@ MAP_SEEDS = (0, 1)  # the seeds tools/template_maps.py draws
 SWEEP_DIFFERENCES = (
     "After the agents' tables, written by the same script from the same episodes: the "
     "differences between the agents overall and per category, paired by level, "
-    "difficulty and seed (README.md, \"Comparing agents: differences and charts\"): the "
+    "difficulty and seed (docs/commands.md, \"Comparing agents: differences and charts\"): the "
     "success difference with its McNemar p-value and Newcombe interval, and the mean "
     "score difference with its bootstrap interval. A block written before the sweep "
     "script wrote differences has none: `harness compare` on the sweep's folders "
@@ -77,7 +99,7 @@ SWEEP_DIFFERENCES = (
     "difficulty too, with charts.")
 GENERATED_INTRO = (
     "Levels made by the mission templates (docs/templates.md lists them and their "
-    "parameters; README.md, \"Generated missions\", says how to name them and keep a "
+    "parameters; docs/missions.md, \"Generated missions\", says how to name them and keep a "
     "held-out set). Every template's seeds 0 to 199 pass `harness check` "
     "(tests/test_generate.py); the wins on fresh seeds of each agent swept (the reference "
     "agent and the greedy, random and wait-only baselines) are below.")
@@ -328,6 +350,10 @@ def render(levels: list[Level], existing: str | None = None) -> str:
               *sweep_block(existing), ""]
     lines += ["### Real models", "", REAL_MODELS_INTRO, "",
               *sweep_block(existing, REAL_MODELS_BEGIN, REAL_MODELS_END, "_No runs yet._"), ""]
+    lines += ["### Human baselines", "", HUMANS_INTRO, "",
+              *sweep_block(existing, HUMANS_BEGIN, HUMANS_END, "_No human runs yet._"), ""]
+    lines += ["## Stepwise track and offline questions", "", TRACKS_INTRO, "",
+              *sweep_block(existing, TRACKS_BEGIN, TRACKS_END, "_No figures yet._"), ""]
     lines += ["## Season 2: notes and keypads", "",
               *sweep_block(existing, SEASON2_BEGIN, SEASON2_END, "_No notes yet._"), ""]
     for level in levels:

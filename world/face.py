@@ -50,7 +50,7 @@ from world.objectives.outcome import END_RULES
 from world.objectives.outcome import OUTCOMES as MISSION_OUTCOMES
 from world.objectives.registry import VERIFIERS
 from world.objectives.score import MissionReport
-from world.observe.session import WorldSession
+from world.observe.session import ARG_GROUPS, WorldSession
 from world.observe.status import GameStatus
 from world.observe.vocabulary import OBJECT_KINDS, OBJECT_STATES
 from world.raw.controls import CONTROLS as RAW_CONTROLS
@@ -142,6 +142,7 @@ def new_raw_session(level: Level, difficulty: str, seed: int,
 
 __all__ = [
     "ALERT_LEVELS",
+    "ARG_GROUPS",
     "CARRIED_KINDS",
     "DEFAULT_FRAME_SKIP",
     "DOOM_EXTRA_MESSAGE",

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from world.characters.tuning import Tuning
+from world.level.model import given
 from world.sim.clock import seconds_to_ticks
 
 if TYPE_CHECKING:
@@ -94,7 +95,8 @@ class Alarms:
         point = spec.spawn_points[alarm.spawned % len(spec.spawn_points)]
         alarm.spawned += 1
         actor_id = f"{alarm.id}_reinforcement_{alarm.spawned}"
-        actor = sys.spawn_at(actor_id, spec.reinforcement, point, world.player.position)
+        actor = sys.spawn_at(actor_id, given(spec.reinforcement, spec.id, "reinforcement"),
+                             point, world.player.position)
         if actor is not None:
             world.emit("reinforcement_spawned", actor_id, alarm.id, detail=point)
 

@@ -45,25 +45,27 @@ class Bots:
         """Take pickups in reach, then head for another pickup."""
         world = sys.world
         mind.activity = "roaming"
-        present = [world.objects[p] for p in self.pickups if world.objects[p].present]
+        present = [(world.objects[p], *world.objects[p].spot) for p in self.pickups
+                   if world.objects[p].present]
         reach = actor.radius + PICKUP_REACH
-        for obj in present:
-            if obj.storey == actor.storey and math.hypot(obj.x - actor.x, obj.z - actor.z) <= reach:
+        for obj, ox, oz, on in present:
+            if on == actor.storey and math.hypot(ox - actor.x, oz - actor.z) <= reach:
                 world.items.take(actor, obj, auto=True)
         if mind.waypoints:
             return
         choices = sorted(
-            (math.hypot(o.x - actor.x, o.z - actor.z), o.id)
-            for o in present
-            if o.storey == actor.storey and math.hypot(o.x - actor.x, o.z - actor.z) > reach
+            (math.hypot(ox - actor.x, oz - actor.z), o.id)
+            for o, ox, oz, on in present
+            if on == actor.storey and math.hypot(ox - actor.x, oz - actor.z) > reach
         )[:ROAM_CHOICES]
         if choices:
-            obj = world.objects[choices[int(world.rng.integers(len(choices)))][1]]
-            goal = walker.goal_of(world, obj.x, obj.z, obj.storey)
+            goal = walker.goal_of(world, *world.objects[
+                choices[int(world.rng.integers(len(choices)))][1]].spot)
         elif self.spawn_points:
-            spec = world.level.object(self.spawn_points[int(world.rng.integers(
-                len(self.spawn_points)))])
-            goal = walker.goal_of(world, spec.at[0], spec.at[1], world.level.area(spec.area).storey)
+            place = world.level.object(self.spawn_points[int(world.rng.integers(
+                len(self.spawn_points)))]).place
+            goal = walker.goal_of(world, place.at[0], place.at[1],
+                                  world.level.area(place.area).storey)
         else:
             return
         walker.plan(world, actor, mind, goal, force=True)
@@ -99,7 +101,7 @@ class Bots:
         is_bot = sys.is_bot
         scorer = killer is not None and killer != victim.id and (
             killer == PLAYER_ID or is_bot(killer))
-        if scorer and (victim.is_player or is_bot(victim.id)):
+        if killer is not None and scorer and (victim.is_player or is_bot(victim.id)):
             self.frags[killer] = self.frags.get(killer, 0) + 1
             world.emit("frag", killer, victim.id, float(self.frags[killer]))
         mind = sys.minds.get(victim.id)
@@ -112,9 +114,9 @@ class Bots:
         world = sys.world
         mind.respawn_at = None
         if self.spawn_points:
-            spec = world.level.object(self.spawn_points[int(world.rng.integers(
-                len(self.spawn_points)))])
-            x, z, storey = spec.at[0], spec.at[1], world.level.area(spec.area).storey
+            place = world.level.object(self.spawn_points[int(world.rng.integers(
+                len(self.spawn_points)))]).place
+            x, z, storey = place.at[0], place.at[1], world.level.area(place.area).storey
         else:
             x, z, storey = mind.post[0], mind.post[2], mind.post_storey
         world.physics.place(actor, x, z, storey)

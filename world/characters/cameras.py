@@ -67,7 +67,7 @@ class Cameras:
         )
         self.tuning = tuning
         self.states = [
-            CameraState(o.id, o.alarm, world.level.area(o.area).storey) for o in specs
+            CameraState(o.id, o.alarm, world.level.area(o.place.area).storey) for o in specs
         ]
         # Per camera: x, z, height, cosine and sine of its heading, cosine of half its
         # view angle, view range (difficulty applied).
@@ -76,7 +76,7 @@ class Cameras:
             facing = math.radians(o.facing_deg)
             angle = o.view_angle_deg or DEFAULT_VIEW_ANGLE_DEG
             self.eyes.append((
-                float(o.at[0]), float(o.at[1]), float(world.level.area_y(o.area)),
+                float(o.place.at[0]), float(o.place.at[1]), float(world.level.area_y(o.place.area)),
                 math.cos(facing), math.sin(facing),
                 -1.0 if angle >= 360.0 else math.cos(math.radians(angle) / 2.0),
                 (o.view_range or DEFAULT_VIEW_RANGE) * tuning.sight,

@@ -249,7 +249,7 @@ def _earshot(sys: CharactersSystem, keys: tuple[tuple, ...]) -> np.ndarray:
     # of standing gunmen asks the same rows again and again.
     ears, rows = sys.earshot[0], sys.earshot[1]
     missing = list(dict.fromkeys(k for k in keys if k not in rows))
-    if missing:
+    if missing and ears is not None:  # (the caller has built the listeners' array)
         fresh = hearers(ears, np.array([k[1:] for k in missing]))
         index = sys.listener_index()
         for key, row in zip(missing, fresh, strict=True):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from itertools import chain
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -136,22 +137,28 @@ class CharactersSystem:
                 if world.characters[i].alive]
         return out
 
-    def listening(self) -> tuple[list[Mind], list[Actor], list[float]]:
-        """Living characters (minds and actors, in think order) and their hearing ranges."""
+    def _ear_table(self) -> tuple[Any, ...]:
+        """(key, minds, actors, hearing ranges, index by id) of the living characters."""
         key = (len(self._order), self.lives)
-        if self._ears is None or self._ears[0] != key:
+        ears = self._ears
+        if ears is None or ears[0] != key:
             # Who is alive changes only with a down, a respawn or a newcomer.
             chars = self.world.characters
             minds = [m for m in self._order if chars[m.id].alive]
             actors = [chars[m.id] for m in minds]
             ranges = [float(a.template.hearing_range) for a in actors]
-            self._ears = (key, minds, actors, ranges, {m.id: i for i, m in enumerate(minds)})
-        return self._ears[1], self._ears[2], self._ears[3]
+            ears = self._ears = (key, minds, actors, ranges,
+                                 {m.id: i for i, m in enumerate(minds)})
+        return ears
+
+    def listening(self) -> tuple[list[Mind], list[Actor], list[float]]:
+        """Living characters (minds and actors, in think order) and their hearing ranges."""
+        ears = self._ear_table()
+        return ears[1], ears[2], ears[3]
 
     def listeners(self) -> tuple[list[Mind], np.ndarray]:
         """Living characters and their ears (x, y, z, hearing range), for gunfire in bulk."""
-        minds, actors, ranges = self.listening()
-        key = self._ears[0]
+        key, minds, actors, ranges, _ = self._ear_table()
         motion = self.world.physics.motion
         if self._ear_rows is not None and self._ear_rows[0] == (key, motion):
             return minds, self._ear_rows[1]  # nobody moved since: the same positions
@@ -166,9 +173,8 @@ class CharactersSystem:
 
     def listener_index(self) -> dict[str, int]:
         """Each listener's position in `listeners` (valid until a down or a respawn)."""
-        if self._ears is None:
-            self.listeners()
-        return self._ears[4]
+        index: dict[str, int] = self._ear_table()[4]
+        return index
 
     # ---- spawning and alerting -----------------------------------------------------------
     def spawn_at(self, actor_id: str, template: CharacterTemplate, spawn_point: str,
@@ -185,11 +191,12 @@ class CharactersSystem:
             The new actor, or None if the world refused it (the id or place was bad).
         """
         world = self.world
-        spec = world.level.object(spawn_point)
-        storey = world.level.area(spec.area).storey
-        facing = math.atan2(toward[2] - spec.at[1], toward[0] - spec.at[0])
+        place = world.level.object(spawn_point).place
+        storey = world.level.area(place.area).storey
+        (x, z) = place.at
+        facing = math.atan2(toward[2] - z, toward[0] - x)
         try:
-            actor = world.spawn(actor_id, template, spec.at[0], spec.at[1], storey, facing)
+            actor = world.spawn(actor_id, template, x, z, storey, facing)
         except WorldError:
             return None
         mind = self._adopt(actor)

@@ -172,6 +172,8 @@ class Engine:
             return Snapshot(tic, True, counters,
                             old.things if old else (), old.floors if old else (),
                             old.ceilings if old else ())
+        if state.game_variables is None:  # the game was set up with the variables
+            raise RuntimeError("the engine reported no game variables")
         counters = {name: float(value)
                     for name, value in zip(VARIABLES, state.game_variables, strict=True)}
         return Snapshot(game.get_episode_time(), finished, counters, state.objects,

@@ -148,8 +148,8 @@ class Knowledge:
         present = {t.id for t in snap.things}
         for sighting in self.things.values():
             sighting.now = False
-        candidates = [(t, describe(t)) for t in snap.things + self.fixed]
-        candidates = [(t, k) for t, k in candidates if k is not None and k.group is not None]
+        described = [(t, describe(t)) for t in snap.things + self.fixed]
+        candidates = [(t, k) for t, k in described if k is not None and k.group is not None]
         # A switch stands on its floor; the engine's things carry their own height.
         zs = [t.z if t.id >= 0 else self._floor(snap, t) for t, _ in candidates]
         seen = self.in_view_many(snap, [(t.x, t.y) for t, _ in candidates], zs)
@@ -197,7 +197,7 @@ class Knowledge:
         perceived.
         """
         rooms = self.layout.rooms
-        middle = rooms.sector_shapes[sector].representative_point()
+        middle = rooms.sector_shape(sector).representative_point()
         if self.layout.area_at(*snap.xy) == rooms.sector_area[sector] \
                 or self.in_view(snap, (middle.x, middle.y), snap.floors[sector]):
             self.lift_floors[sector] = snap.floors[sector]

@@ -110,14 +110,15 @@ def _call(session: DoomSession, play: Play, sector: int, route: Route) -> str:
         floor = _floor(session, sector)
         still = still + 1 if floor == last else 0
         last = floor
+        problem: str | None
         if still >= STEADY:
-            reason = face(play, switch.at) or press_use(play) \
+            problem = face(play, switch.at) or press_use(play) \
                 or face(play, _middle(session, sector))
             still = 0
         else:
-            _, reason = play.go(None, 0.0)
-        if reason is not None:
-            return reason
+            _, problem = play.go(None, 0.0)
+        if problem is not None:
+            return problem
     return "stuck"  # the press moved nothing: the lift is not this switch's
 
 
@@ -131,7 +132,7 @@ def _down(session: DoomSession, sector: int) -> bool:
 
 
 def _middle(session: DoomSession, sector: int) -> tuple[float, float]:
-    point = session.layout.rooms.sector_shapes[sector].representative_point()
+    point = session.layout.rooms.sector_shape(sector).representative_point()
     return (point.x, point.y)
 
 

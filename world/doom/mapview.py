@@ -82,7 +82,7 @@ def record_map(rooms: DoomRooms, ids: Numbering, skill: int = 3,
         table[ep] = level_id
         return ep
 
-    areas = []
+    areas: list[dict[str, Any]] = []
     for area in rooms.areas:
         ep = named("area", area.index, area.name)
         areas.extend({"id": ep, "name": area.name, "storey": STOREY, "polygon": _ring(part),
@@ -90,8 +90,9 @@ def record_map(rooms: DoomRooms, ids: Numbering, skill: int = 3,
                      for part in _parts(area.shape))
     out_exits = []
     for w, way in enumerate(rooms.ways):
-        door = rooms.doors[way.door] if way.door is not None else None
-        if door is not None:
+        state: str | None
+        if way.door is not None:
+            door = rooms.doors[way.door]
             ep = named("door", way.door, f"door sector {door.sector}")
             sector = found.sectors[door.sector]
             state = "locked" if door.key else "open" if sector.ceiling > sector.floor \
@@ -103,24 +104,26 @@ def record_map(rooms: DoomRooms, ids: Numbering, skill: int = 3,
                           "areas": [ids.of("area", a) for a in way.areas],
                           "segment": [_xz(p) for p in way.segment], "hidden": hidden,
                           "door": state})
-    objects, characters = [], []
+    objects: list[dict[str, Any]] = []
+    characters: list[dict[str, Any]] = []
     counts = {"o": 0, "c": 0}
     for placed in (*rooms.things, *extra):
         if skill not in placed.skills or placed.area < 0 or placed.kind in MARKER_KINDS:
             continue
         letter = "c" if placed.kind in CHARACTER_KINDS else "o"
         counts[letter] += 1
-        ep = thing_id(placed) if thing_id else f"{letter}{counts[letter]}"
-        if ep is None:
+        tid = thing_id(placed) if thing_id else f"{letter}{counts[letter]}"
+        if tid is None:
             continue
-        table[ep] = f"thing {placed.thing}" if placed.thing >= 0 else placed.name
+        table[tid] = f"thing {placed.thing}" if placed.thing >= 0 else placed.name
         if letter == "c":
-            floor = found.sectors[rooms.sector_at(placed.x, placed.y)].floor
-            characters.append({"id": ep, "kind": placed.name, "side": "hostile",
+            # (a thing in an area stands in one of its sectors)
+            floor = found.sectors[rooms.sector_of(placed.x, placed.y)].floor
+            characters.append({"id": tid, "kind": placed.name, "side": "hostile",
                                "at": [round(placed.x, _DIGITS), floor,
                                       round(placed.y, _DIGITS)]})
         else:
-            objects.append({"id": ep, "kind": placed.kind, "name": placed.name,
+            objects.append({"id": tid, "kind": placed.kind, "name": placed.name,
                             "storey": STOREY, "at": _xz((placed.x, placed.y)),
                             "target": placed.name in targeted})
     return {

@@ -86,7 +86,7 @@ def _neighbours(rooms: DoomRooms, sectors: set[int]) -> dict[int, list[int]]:
     found = rooms.map
     around: dict[int, set[int]] = {s: set() for s in sectors}
     for ln in found.lines:
-        if ln.back is None:
+        if ln.back is None or ln.front is None:
             continue
         a, b = found.sides[ln.front].sector, found.sides[ln.back].sector
         if a in around and b != a:
@@ -176,7 +176,7 @@ class NavGrid:
                                matrix=matrix, labels=labels)
         return self._cache["floor"], self._cache["top"], self._cache["stand"]
 
-    def _snap(self, point: Point, stand: list[bool]) -> int | None:
+    def _snap(self, point: Point, stand: np.ndarray) -> int | None:
         """The walkable cell nearest a point, within a few cells."""
         cell = self.cell_of(*point)
         if stand[cell]:

@@ -248,7 +248,7 @@ def find_switches(found: MapData, sector_area: tuple[int, ...],
     out = []
     for i, ln in enumerate(found.lines):
         special = line_special(found, ln)
-        if special is None or special.trigger != "use" or special.manual:
+        if special is None or special.trigger != "use" or special.manual or ln.front is None:
             continue
         area = _area_of(sector_area, doors, found.sides[ln.front].sector)
         out.append(Switch(i, special.kind, area, _midpoint(found, i), _in_front(found, i),
@@ -263,7 +263,7 @@ def find_exits(found: MapData, sector_area: tuple[int, ...],
     out = []
     for i, ln in enumerate(found.lines):
         special = line_special(found, ln)
-        if special is None or special.kind not in ("exit", "secret_exit"):
+        if special is None or special.kind not in ("exit", "secret_exit") or ln.front is None:
             continue
         area = _area_of(sector_area, doors, found.sides[ln.front].sector)
         out.append(Exit(i, special.kind == "secret_exit", special.trigger, area,

@@ -62,9 +62,10 @@ class SectorLocator:
     """Which sector a point is in (the innermost when sectors nest)."""
 
     def __init__(self, shapes: tuple[Polygon | MultiPolygon | None, ...]):
-        self.sectors = [s for s, shape in enumerate(shapes) if shape is not None]
-        self.areas = [shapes[s].area for s in self.sectors]
-        self.tree = shapely.STRtree([shapes[s] for s in self.sectors])
+        kept = [(s, shape) for s, shape in enumerate(shapes) if shape is not None]
+        self.sectors = [s for s, _ in kept]
+        self.areas = [shape.area for _, shape in kept]
+        self.tree = shapely.STRtree([shape for _, shape in kept])
 
     def __call__(self, x: float, y: float) -> int | None:
         """The sector index under (x, y), or None off the map."""
@@ -89,6 +90,28 @@ class DoomRooms:
     secrets: tuple[int, ...]  # secret sectors
     things: tuple[Placed, ...]
     sector_at: SectorLocator
+
+    def sector_shape(self, sector: int) -> Polygon | MultiPolygon:
+        """A sector's floor shape.
+
+        Raises:
+            ValueError: for a sector with no floor shape (a degenerate one).
+        """
+        shape = self.sector_shapes[sector]
+        if shape is None:
+            raise ValueError(f"sector {sector} has no floor shape")
+        return shape
+
+    def sector_of(self, x: float, y: float) -> int:
+        """The sector under a point known to be on the map.
+
+        Raises:
+            ValueError: for a point off the map.
+        """
+        sector = self.sector_at(x, y)
+        if sector is None:
+            raise ValueError(f"({x:g}, {y:g}) is off the map")
+        return sector
 
     def area_index(self, x: float, y: float) -> int:
         """The area index under a point (a doorway: its first room); -1 off the map."""
@@ -174,7 +197,8 @@ def build_rooms(found: MapData) -> DoomRooms:
             groups.join(s, -max(near)[1])
     roots = sorted({groups.find(s) for s in range(n) if s not in doors_at})
     counters = {"room": 0, "lift": 0}
-    areas, index_of = [], {}
+    areas: list[Area] = []
+    index_of: dict[int, int] = {}
     for root in roots:
         members = tuple(s for s in range(n) if s not in doors_at and groups.find(s) == root)
         kind = "lift" if any(moving.get(s) == "lift" for s in members) else "room"

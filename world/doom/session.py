@@ -291,7 +291,10 @@ class DoomSession:
 
     def door_block(self, ep: str) -> dict[str, Any]:
         """A door that did not open: its state and the switch that opens it, once seen."""
-        door = self.doors[self.ids.lookup(ep)[1]]
+        found = self.ids.lookup(ep)
+        if found is None:
+            raise KeyError(f"no door is known by the id {ep!r}")
+        door = self.doors[found[1]]
         return {"door": ep, "state": "locked" if door.key else "closed", "key": None,
                 "key_area": None, "panel": self.panel_of(door)}
 
@@ -358,7 +361,9 @@ class DoomSession:
     def live_monster(self, ep: str) -> Thing | None:
         """A known monster as it is now while it is alive; None once down or gone."""
         found = self.ids.lookup(ep)
-        for t in self.engine.snap.things if found else ():
+        if found is None:
+            return None
+        for t in self.engine.snap.things:
             if t.id == found[1] and t.category == "Monster":
                 return t
         return None

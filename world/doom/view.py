@@ -73,7 +73,8 @@ def build_view(session: DoomSession) -> dict[str, Any]:
                          "distance": round(math.dist(snap.xy, way.point), 1)})
         area = {"id": ids.of("area", here), "name": names[here], "storey": STOREY,
                 "ways_out": ways, "windows": []}
-    objects, characters = [], []
+    objects: list[dict[str, Any]] = []
+    characters: list[dict[str, Any]] = []
     for tid in sorted(known.things):
         s = known.things[tid]
         xy = (s.thing.x, s.thing.y)
@@ -131,7 +132,7 @@ def _targeted(session: DoomSession, name: str) -> bool:
 
 
 def _objectives(session: DoomSession, objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for n, item in enumerate(session.judge.items, 1):
         o = item.objective
         targets = [r for r in objects if r["name"] in o.targets]
@@ -148,7 +149,8 @@ def _objectives(session: DoomSession, objects: list[dict[str, Any]]) -> list[dic
 
 
 def _doors(session: DoomSession, here: int | None) -> list[dict[str, Any]]:
-    snap, rows, ids = session.engine.snap, [], session.ids
+    snap, ids = session.engine.snap, session.ids
+    rows: list[dict[str, Any]] = []
     for door in session.doors:
         if not session.known.knows_door(door):
             continue

@@ -16,7 +16,7 @@ from shapely.geometry import Point, Polygon
 
 from world.level.check_codes import notes_with
 from world.level.check_refs import OPENERS, Problem
-from world.level.model import Exit, Level, Place
+from world.level.model import Exit, Level, Place, given
 from world.navmesh.build import BuiltNavMesh
 
 TOLERANCE = 1e-3
@@ -110,6 +110,12 @@ class Regions:
         return self.region[best[1]]
 
 
+def _panel(exit_: Exit) -> set[str]:
+    """The panel that opens an exit's door, if it has one."""
+    door = exit_.door
+    return {door.panel} if door is not None and door.panel else set()
+
+
 def _passable(exit_: Exit, link: DoorLink, have: set[str], openers: set[str]) -> bool:
     remote = bool(openers & have)
     if exit_.hidden and not remote:
@@ -139,7 +145,7 @@ def reachable_regions(level: Level, regions: Regions, start: int) -> set[int]:
     exits = {e.id: e for e in level.exits}
     openers = {
         e: {o.id for o in level.objects if o.kind in OPENERS and e in o.targets}
-        | ({exits[e].door.panel} if exits[e].door and exits[e].door.panel else set())
+        | _panel(exits[e])
         for e in exits
     }
     located = [
@@ -188,9 +194,11 @@ def _needs(level: Level) -> list[tuple[str, str, str, tuple[Place, ...] | str]]:
         gadgets = [
             o for o in objects.values() if o.kind == "gadget" and o.gadget == objective.gadget
         ]
-        if objective.kind == "gadget_on_object" and not any(o.area is None for o in gadgets):
+        if objective.kind == "gadget_on_object" and not any(
+                o.area is None or o.at is None for o in gadgets):
             # Any one gadget of the right sort will do.
-            places = tuple(Place(area=g.area, at=g.at) for g in gadgets)
+            places = tuple(Place(area=given(g.area, g.id, "area"), at=given(g.at, g.id, "at"))
+                           for g in gadgets)
             names = " or ".join(repr(g.id) for g in gadgets)
             needs.append((f"{path}.gadget", label, f"gadget {names}", places))
         for k, point in enumerate(objective.points):

@@ -183,8 +183,8 @@ def references(level: Level) -> Iterator[Ref]:
     if level.exit_area is not None:
         yield Ref("$.exit_area.area", level.exit_area.area, "area")
     if level.briefing is not None:
-        for k, area in enumerate(level.briefing.areas):
-            yield Ref(f"$.briefing.areas[{k}]", area, "area")
+        for k, area_id in enumerate(level.briefing.areas):
+            yield Ref(f"$.briefing.areas[{k}]", area_id, "area")
         for k, item in enumerate(level.briefing.objects):
             yield Ref(f"$.briefing.objects[{k}]", item, "object")
     yield from _objective_refs(level)

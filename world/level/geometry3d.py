@@ -66,7 +66,7 @@ def wall_heights(level: Level) -> dict[str, float]:
     """Each storey's wall height: up to the next storey, or TOP_WALL_HEIGHT on the top one."""
     ys = sorted({s.y for s in level.storeys})
     above = {y: next((h for h in ys if h > y), None) for y in ys}
-    return {s.id: (above[s.y] - s.y) if above[s.y] is not None else TOP_WALL_HEIGHT
+    return {s.id: TOP_WALL_HEIGHT if (top := above[s.y]) is None else top - s.y
             for s in level.storeys}
 
 

@@ -39,7 +39,7 @@ def _resolve_local(sub: dict[str, Any]) -> dict[str, Any]:
     return sub
 
 
-def _extend_with_defaults(base: type) -> type:
+def _extend_with_defaults(base: Any) -> Any:
     # The schema is the one place defaults are written; validation fills them in on the way.
     validate_properties = base.VALIDATORS["properties"]
 
@@ -99,7 +99,7 @@ def _convert(hint: Any, value: Any) -> Any:
         return float(value)
     if hint is int:
         return int(value)
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return build(hint, value)
     return value
 

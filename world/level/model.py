@@ -8,15 +8,27 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
 
-_frozen = dataclass(frozen=True, kw_only=True)
+_T = TypeVar("_T")
 
 
-@_frozen
+def given(value: _T | None, owner: str, field: str) -> _T:
+    """A kind-specific field that the level checker requires wherever it is read.
+
+    Raises:
+        ValueError: naming the owner and field, if a level that skipped the checker
+            lacks it.
+    """
+    if value is None:
+        raise ValueError(f"{owner}: field {field!r} is required here and missing")
+    return value
+
+
+@dataclass(frozen=True, kw_only=True)
 class Difficulty:
     """One difficulty and the multipliers it applies to the opposition."""
 
@@ -29,7 +41,7 @@ class Difficulty:
     reinforcements: float
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Budgets:
     """Limits after which an episode is truncated."""
 
@@ -37,7 +49,7 @@ class Budgets:
     max_game_seconds: float
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class NavmeshSettings:
     """Settings the navigation mesh is built with."""
 
@@ -45,7 +57,7 @@ class NavmeshSettings:
     step_height: float
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Storey:
     """A floor of the level at one height."""
 
@@ -53,7 +65,7 @@ class Storey:
     y: float
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Area:
     """A room or space: a simple polygon on one storey."""
 
@@ -65,7 +77,7 @@ class Area:
     secret: bool
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Place:
     """A position on the floor of an area."""
 
@@ -73,7 +85,7 @@ class Place:
     at: Point
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class StairEnd:
     """One end of a flight of stairs: an edge on an area's boundary."""
 
@@ -81,7 +93,7 @@ class StairEnd:
     edge: Segment
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Stairs:
     """A ramp between two storeys; height varies linearly from bottom to top."""
 
@@ -90,7 +102,7 @@ class Stairs:
     top: StairEnd
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Door:
     """How a door behaves."""
 
@@ -104,7 +116,7 @@ class Door:
     one_way_from: str | None = None
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Exit:
     """A way between two areas of one storey: an opening, a door or a window."""
 
@@ -121,7 +133,7 @@ class Exit:
         return self.kind != "window"
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class CharacterTemplate:
     """What a character is and how it behaves, without its placement."""
 
@@ -141,7 +153,7 @@ class CharacterTemplate:
     destination: str | None = None
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Character(CharacterTemplate):
     """A character placed at the start of the episode."""
 
@@ -152,7 +164,7 @@ class Character(CharacterTemplate):
     min_difficulty: str | None = None
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class LevelObject:
     """A thing in the world; kind-specific fields are None where they do not apply."""
 
@@ -187,8 +199,17 @@ class LevelObject:
         """Whether the object stands in the world (rather than starting carried)."""
         return self.area is not None
 
+    @property
+    def place(self) -> Place:
+        """Where a placed object stands (the checker gives every placed object both).
 
-@_frozen
+        Raises:
+            ValueError: for an object that starts carried.
+        """
+        return Place(area=given(self.area, self.id, "area"), at=given(self.at, self.id, "at"))
+
+
+@dataclass(frozen=True, kw_only=True)
 class Wave:
     """Characters that appear at spawn points at a given game time."""
 
@@ -201,7 +222,7 @@ class Wave:
     min_difficulty: str | None = None
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Hazard:
     """A floor volume that drains health or kills on entry."""
 
@@ -213,7 +234,7 @@ class Hazard:
     kills: bool
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Countdown:
     """A level-wide timer that fails the mission when it runs out."""
 
@@ -223,7 +244,7 @@ class Countdown:
     starts_after: str | None = None
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Weapon:
     """A weapon type."""
 
@@ -238,7 +259,7 @@ class Weapon:
     melee: bool
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Start:
     """The player's start."""
 
@@ -259,7 +280,7 @@ class Start:
         return (Place(area=self.area, at=self.at), *self.alternatives)
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class MissionExit:
     """The area whose entry ends the mission."""
 
@@ -267,7 +288,7 @@ class MissionExit:
     warn_distance: float
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Briefing:
     """What the mission briefing reveals at the start, beyond the start area."""
 
@@ -276,7 +297,7 @@ class Briefing:
     objects: tuple[str, ...]
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Objective:
     """One objective; kind-specific fields are None or empty where they do not apply."""
 
@@ -298,7 +319,7 @@ class Objective:
     radius: float | None = None
 
 
-@_frozen
+@dataclass(frozen=True, kw_only=True)
 class Level:
     """A whole level, immutable. Built by `world.level.load`."""
 
@@ -332,8 +353,8 @@ class Level:
 
     # The lookups below are derived, never stored, so the dataclass stays the one record.
     @functools.cached_property
-    def _index(self) -> dict[str, dict[str, object]]:
-        groups = {
+    def _index(self) -> dict[str, dict[str, Any]]:
+        groups: dict[str, tuple[Any, ...]] = {
             "storey": self.storeys,
             "area": self.areas,
             "stairs": self.stairs,

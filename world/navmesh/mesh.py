@@ -145,6 +145,7 @@ class NavMesh:
         hts.setflags(write=False)
         polys = tuple(tuple(int(v) for v in p) for p in polygons)
         nbrs = tuple(tuple(int(n) for n in row) for row in neighbours)
+        door_rows: tuple[tuple[str | None, ...], ...]
         if doors is None:
             door_rows = tuple((None,) * len(p) for p in polys)
         else:

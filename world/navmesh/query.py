@@ -358,6 +358,7 @@ class PathFinder:
         one_way = self.mesh.one_way_walls
         storey_seq: list[str] = [storeys[poly]]
         for i in range(1, len(pts)):
+            trace: Trace | None
             if i == 1 and first is not None:
                 trace = first
             else:

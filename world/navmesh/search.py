@@ -25,6 +25,7 @@ import math
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from world.navmesh.mesh import NavMesh
 from world.navmesh.search_intervals import (
@@ -229,8 +230,8 @@ class PolyanyaSearch:
                 if nb < 0 or (dead_end[nb] and nb not in allowed):
                     continue
                 r, q = ring[k], ring[(k + 1) % n]
-                node = (sx, sz, -1, start_rec, 0.0, vx[q], vz[q], q, vx[r], vz[r], r, nb,
-                        twin[p][k])
+                node: tuple[Any, ...] | None = (sx, sz, -1, start_rec, 0.0, vx[q], vz[q], q,
+                                                vx[r], vz[r], r, nb, twin[p][k])
                 h = heuristic(sx, sz, vx[q], vz[q], vx[r], vz[r], gx, gz)
                 heapq.heappush(heap, (h, tick(), node))
 

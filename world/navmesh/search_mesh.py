@@ -98,23 +98,25 @@ def merge_for_search(mesh: NavMesh) -> SearchMesh:
             into[p] = into[into[p]]
             p = into[p]
         of.append(new_id[p])
-    polygons, neighbours, doors = [], [], []
+    polygons: list[tuple[int, ...]] = []
+    neighbours: list[tuple[int, ...]] = []
+    doors: list[tuple[str | None, ...]] = []
     one_way = set()
     for p in sorted(rings):
-        ring = rings[p]
+        cycle = rings[p]
         # Start each ring at its smallest vertex id so the layout is canonical.
-        s = ring.index(min(ring))
-        ring = ring[s:] + ring[:s]
-        n = len(ring)
+        s = cycle.index(min(cycle))
+        cycle = cycle[s:] + cycle[:s]
+        n = len(cycle)
         row_n, row_d = [], []
         for k in range(n):
-            mp, mk = origin[(ring[k], ring[(k + 1) % n])]
+            mp, mk = origin[(cycle[k], cycle[(k + 1) % n])]
             across = mesh.neighbours[mp][mk]
             row_n.append(-1 if across < 0 else of[across])
             row_d.append(mesh.doors[mp][mk])
             if (mp, mk) in mesh.one_way_walls:
                 one_way.add((len(polygons), k))
-        polygons.append(tuple(ring))
+        polygons.append(tuple(cycle))
         neighbours.append(tuple(row_n))
         doors.append(tuple(row_d))
     return SearchMesh(

@@ -175,9 +175,9 @@ def merge_convex(soup: PolygonSoup, first: int, stop: int) -> None:
     pts = np.asarray(soup.points, dtype=float)
     polys: dict[int, list[int]] = {i: list(soup.polygons[i]) for i in range(first, stop)}
     owner: dict[tuple[int, int], int] = {}
-    for p, poly in polys.items():
+    for pid, poly in polys.items():
         for k in range(len(poly)):
-            owner[(poly[k], poly[(k + 1) % len(poly)])] = p
+            owner[(poly[k], poly[(k + 1) % len(poly)])] = pid
     diagonals = [
         (u, v)
         for (u, v), p in owner.items()

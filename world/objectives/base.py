@@ -67,12 +67,25 @@ class WorldView(Protocol):
     tick: int
     level: Level
     difficulty: Difficulty
-    player: ActorView
-    characters: Mapping[str, ActorView]
-    events: EventStream
     ended: str | None
     judge: Any  # the objectives system once installed
     teleports: int  # instant moves so far (they record no event)
+
+    # Read-only here (objectives never replace them), so the world's own richer types fit.
+    @property
+    def player(self) -> ActorView:
+        """The player."""
+        ...
+
+    @property
+    def characters(self) -> Mapping[str, ActorView]:
+        """The characters by id."""
+        ...
+
+    @property
+    def events(self) -> EventStream:
+        """The world's event log."""
+        ...
 
     @property
     def time_s(self) -> float:

@@ -184,7 +184,7 @@ class Bulk:
         # The buffer as one flat run of doubles: a memoryview's element writes cost a
         # fraction of numpy's (see `settle`).
         # (A view of nothing cannot be cast; with no actors there is nothing to settle.)
-        self._flat = memoryview(self.buf).cast("B").cast("d") if self.buf.size else None
+        self._flat = self.buf.data.cast("B").cast("d") if self.buf.size else None
         self.known = np.array([(a.x, a.z, a.next_vx, a.next_vz) for a in self.actors],
                               dtype=float).reshape(-1, 4)
         self.shifted = np.array([bool(a.vx or a.vz) for a in self.actors], dtype=bool)
@@ -220,7 +220,9 @@ class Bulk:
         # A tick mostly leaves a handful of residues (a pack of bodies pressed together),
         # and for so few, element writes through flat memoryviews (a row is 4 doubles)
         # cost less than numpy's indexing by a list or its own element writes.
-        buf, known, row_of = self._flat, memoryview(self.known).cast("B").cast("d"), self._row_list
+        buf, known, row_of = self._flat, self.known.data.cast("B").cast("d"), self._row_list
+        if buf is None:  # no actors: nothing was stepped
+            return
         for i in rows:
             r = 4 * row_of[i]
             buf[r + 2] = buf[r + 3] = 0.0

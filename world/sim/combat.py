@@ -200,7 +200,9 @@ class Combat:
                 chance = hit_chance(weapon, shooter.accuracy, distance, radius, shooter.moving,
                                     target_moving)
                 why = "roll" if self.world.rng.random() >= chance else ""
-            result = self._land(shooter, weapon, target, target_id, why)
+            # (`target` is an actor or an object id here, so its id is a string)
+            result = self._land(shooter, weapon, target,
+                                target.id if isinstance(target, Actor) else target, why)
         self._after_shot(shooter, weapon)
         return result
 

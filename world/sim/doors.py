@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from world.level.model import Exit
+from world.level.model import Door, Exit
 from world.sim.actors import Actor
 from world.sim.clock import seconds_to_ticks
 
@@ -54,6 +54,14 @@ class DoorRuntime:
     close_at: int | None = None
     revealed: bool = True
     waiting: bool = False
+
+    @property
+    def door(self) -> Door:
+        """The exit's door: asked only of gates that change state, which are doors."""
+        door = self.exit.door
+        if door is None:
+            raise AttributeError(f"exit {self.id!r} has no door")
+        return door
 
     @property
     def is_door(self) -> bool:
@@ -129,7 +137,7 @@ class Doors:
 
     def _start_opening(self, gate: DoorRuntime, by: str) -> None:
         gate.state = "opening"
-        gate.timer = seconds_to_ticks(gate.exit.door.opening_seconds)
+        gate.timer = seconds_to_ticks(gate.door.opening_seconds)
         gate.waiting = False
         self.world.emit("door_opening", gate.id, by)
         if gate.timer == 0:
@@ -145,7 +153,7 @@ class Doors:
             gate.waiting = True
             return False
         gate.state = "closing"
-        gate.timer = seconds_to_ticks(gate.exit.door.opening_seconds)
+        gate.timer = seconds_to_ticks(gate.door.opening_seconds)
         gate.close_at = None
         gate.waiting = False
         self._sync(gate)
@@ -157,7 +165,7 @@ class Doors:
         return True
 
     def _finish(self, gate: DoorRuntime) -> None:
-        door = gate.exit.door
+        door = gate.door
         if gate.state == "opening":
             gate.state = "open"
             self._sync(gate)
@@ -210,7 +218,7 @@ class Doors:
             self.world.emit("door_refused", gate_id, actor.id, detail=reason)
             return
         if gate.state == "locked":
-            door = gate.exit.door
+            door = gate.door
             via = door.key if door.key in actor.inventory else "free side"
             self.world.emit("door_unlocked", gate_id, actor.id, detail=via)
             self._start_opening(gate, actor.id)
@@ -248,9 +256,9 @@ class Doors:
             self._start_opening(gate, source)
         elif mode == "toggle" and gate.state == "open":
             self._start_closing(gate, source)
-        elif gate.state == "open" and gate.exit.door.open_seconds is not None:
+        elif gate.state == "open" and gate.door.open_seconds is not None:
             # A panel pressed again keeps the door open for the full time.
-            gate.close_at = self.world.tick + seconds_to_ticks(gate.exit.door.open_seconds)
+            gate.close_at = self.world.tick + seconds_to_ticks(gate.door.open_seconds)
 
     def update(self) -> None:
         """Advance opening and closing timers and automatic closing."""
@@ -297,6 +305,6 @@ class Doors:
         )
         for_characters = for_all | frozenset(
             gid for gid in ordered
-            if gid not in for_all and not self.gates[gid].exit.door.characters_may_open
+            if gid not in for_all and not self.gates[gid].door.characters_may_open
         )
         return self.version, frozenset(ordered), ordered, (for_characters, for_all)

@@ -63,8 +63,8 @@ class Hazards:
                 h.damage_per_s / TICKS_PER_SECOND, h.kills, set(),
             )
         self._by_storey: dict[str, list[HazardRuntime]] = {}
-        for h in self.hazards.values():
-            self._by_storey.setdefault(h.storey, []).append(h)
+        for live in self.hazards.values():
+            self._by_storey.setdefault(live.storey, []).append(live)
         self.countdowns = {
             c.id: CountdownRuntime(c.id, c.seconds)
             for c in sorted(world.level.countdowns, key=lambda c: c.id)
@@ -112,7 +112,7 @@ class Hazards:
                     else:
                         h.inside.discard(actor.id)
         for c in self._running:
-            if not c.expired and world.tick >= c.expires:
+            if not c.expired and c.expires is not None and world.tick >= c.expires:
                 c.expired = True
                 world.emit("countdown_expired", c.id)
                 world.end("countdown_expired")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from world.level.model import LevelObject
+from world.level.model import LevelObject, given
 from world.sim.actors import Actor
 from world.sim.clock import seconds_to_ticks
 
@@ -94,6 +94,17 @@ class ObjectRuntime:
         """The object kind."""
         return self.spec.kind
 
+    @property
+    def spot(self) -> tuple[float, float, str]:
+        """Where a placed object stands: x, z and storey (placed objects never move).
+
+        Raises:
+            ValueError: for an object that started carried.
+        """
+        if self.x is None or self.z is None or self.storey is None:
+            raise ValueError(f"object {self.id!r} is not placed")
+        return self.x, self.z, self.storey
+
     def state_items(self) -> tuple:
         """The object's state for the state hash."""
         return (
@@ -115,7 +126,7 @@ def _take_weapon(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> 
     if first:
         actor.inventory.append(obj.id)
     rounds = int(obj.spec.amount or 0)
-    world.combat.add_rounds(actor, weapon, rounds)
+    world.combat.add_rounds(actor, given(weapon, obj.id, "weapon"), rounds)
     world.emit("item_picked_up", actor.id, obj.id, float(rounds), weapon)
     if actor.in_hand is None and first:
         world.equip_now(actor, obj.id)
@@ -124,7 +135,7 @@ def _take_weapon(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> 
 
 def _take_ammo(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
     rounds = int(obj.spec.amount or 0)
-    world.combat.add_rounds(actor, obj.spec.weapon, rounds)
+    world.combat.add_rounds(actor, given(obj.spec.weapon, obj.id, "weapon"), rounds)
     world.emit("item_picked_up", actor.id, obj.id, float(rounds), obj.spec.weapon)
     return True
 
@@ -179,15 +190,16 @@ class Items:
         # Auto pickups and proximity triggers are checked against the player every tick.
         # Per storey (placed objects never change storey): only the player's storey's
         # are looked at.
-        self._pickups_on: dict[str, list[ObjectRuntime]] = {}
+        # Each with its place, which never changes (placed objects are never moved).
+        self._pickups_on: dict[str, list[tuple[ObjectRuntime, float, float]]] = {}
+        self._proximity: list[tuple[ObjectRuntime, float, float, str]] = []
         for obj in self.objects.values():
-            if obj.kind not in PICKUPS or obj.x is None:
+            if obj.x is None or obj.z is None or obj.storey is None:
                 continue
-            self._pickups_on.setdefault(obj.storey, []).append(obj)
-        self._proximity = [
-            o for o in self.objects.values()
-            if o.kind == "secret_trigger" and o.spec.trigger == "proximity"
-        ]
+            if obj.kind in PICKUPS:
+                self._pickups_on.setdefault(obj.storey, []).append((obj, obj.x, obj.z))
+            elif obj.kind == "secret_trigger" and obj.spec.trigger == "proximity":
+                self._proximity.append((obj, obj.x, obj.z, obj.storey))
         self._respawning: set[str] = set()
 
     def take(self, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
@@ -272,7 +284,7 @@ class Items:
 
     def mark(self, actor: Actor, gadget: ObjectRuntime, target_id: str) -> None:
         """Use a gadget on an object or character: it records the gadget's result."""
-        kind = gadget.spec.gadget
+        kind = given(gadget.spec.gadget, gadget.id, "gadget")
         if target_id in self.objects:
             marks = self.objects[target_id].marks
             if GADGET_MARKS[kind] not in marks:
@@ -285,7 +297,7 @@ class Items:
         if self._respawning:
             for oid in sorted(self._respawning):
                 obj = self.objects[oid]
-                if world.tick >= obj.respawn_at:
+                if obj.respawn_at is not None and world.tick >= obj.respawn_at:
                     obj.present, obj.respawn_at, obj.holder = True, None, obj.holder
                     self._respawning.discard(oid)
                     world.emit("item_respawned", oid)
@@ -294,14 +306,14 @@ class Items:
             return
         px, pz, storey = player.x, player.z, player.storey
         reach = player.radius + PICKUP_MARGIN
-        for obj in self._pickups_on.get(storey, ()):
-            if obj.present and abs(obj.x - px) <= reach and (
-                math.hypot(obj.x - px, obj.z - pz) <= reach
+        for obj, ox, oz in self._pickups_on.get(storey, ()):
+            if obj.present and abs(ox - px) <= reach and (
+                math.hypot(ox - px, oz - pz) <= reach
             ):
                 self.take(player, obj, auto=True)
-        for obj in self._proximity:
-            if not obj.triggered and obj.storey == storey and (
-                math.hypot(obj.x - px, obj.z - pz) <= (obj.spec.radius or 0.0)
+        for obj, ox, oz, on in self._proximity:
+            if not obj.triggered and on == storey and (
+                math.hypot(ox - px, oz - pz) <= (obj.spec.radius or 0.0)
             ):
                 obj.triggered = True
                 self.act_on_targets(obj, TARGET_MODES["secret_trigger"])

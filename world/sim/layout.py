@@ -172,7 +172,8 @@ class Layout:
         self.move_walls: dict[str, list[Segment]] = {}
         self.sight_walls: dict[str, list[Segment]] = {}
         for storey in self.storeys:
-            move, sight = {}, {}
+            move: dict[tuple[float, ...], Segment] = {}
+            sight: dict[tuple[float, ...], Segment] = {}
             for area in sorted(level.areas, key=lambda a: a.id):
                 if area.storey != storey:
                     continue

@@ -248,7 +248,7 @@ class Physics:
             _SPACE_STEP(self._space_ptrs[storey], DT)
             bulk.batches[storey].fill()
             stepped = True
-        if not stepped:
+        if not stepped or bulk is None:  # (a space stepped only after `bulk` was made)
             return moved, crossings
         rows, now = bulk.changes()
         settled: list[int] = []

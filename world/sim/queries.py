@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -12,9 +13,24 @@ from world.navmesh.query import PathFinder
 from world.sim.actors import Actor
 from world.sim.hashing import state_hash
 
+if TYPE_CHECKING:  # the attributes `World` sets, named for the type checker only
+    from world.level.model import Level
+    from world.sim.doors import Doors
+    from world.sim.layout import Layout
+    from world.sim.sight import Sight
+    from world.sim.world import World
+
 
 class WorldQueries:
     """Queries `World` inherits; they never change the world (the navmesh is built lazily)."""
+
+    # Set by `World.__init__`; declared here so the queries' uses are checked.
+    level: Level
+    layout: Layout
+    sight: Sight
+    doors_system: Doors
+    _navmesh: NavMesh | None
+    _paths: PathFinder | None
 
     def area_at(self, x: float, z: float, storey: str) -> str | None:
         """The area containing a ground point on a storey, or None."""
@@ -41,7 +57,7 @@ class WorldQueries:
         With an actor id, doors that actor could open itself by pressing use (plain
         closed doors, locked doors it has the key for) are left out.
         """
-        actor = self.actor(for_actor) if for_actor is not None else None
+        actor = cast("World", self).actor(for_actor) if for_actor is not None else None
         return self.doors_system.blocked(actor)
 
     @property
@@ -60,4 +76,4 @@ class WorldQueries:
 
     def state_hash(self) -> str:
         """A sha256 hex digest of everything that determines what happens next."""
-        return state_hash(self)
+        return state_hash(cast("World", self))

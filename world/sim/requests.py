@@ -8,17 +8,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from world.errors import InvalidRequestError, UnknownIdError
 from world.sim.actors import PLAYER_ID, Actor
 from world.sim.items import CODE_KINDS
+
+if TYPE_CHECKING:  # the attributes `World` sets, named for the type checker only
+    from world.sim.doors import DoorRuntime
+    from world.sim.items import ObjectRuntime
+    from world.sim.layout import Layout
 
 
 class RequestChecks:
     """Argument checks and target lookups shared by use, equip, fire and item calls."""
 
     reach: float = 120.0
+    # Set by `World.__init__`; declared here so the helpers' uses are checked.
+    player: Actor
+    characters: dict[str, Actor]
+    layout: Layout
+    doors: dict[str, DoorRuntime]
+    objects: dict[str, ObjectRuntime]
 
     def all_actors(self) -> list[Actor]:
         """The player followed by the characters in id order."""
@@ -63,7 +74,7 @@ class RequestChecks:
             return (ax + bx) / 2, (az + bz) / 2, self.layout.gates[target_id].storey
         if target_id in self.objects:
             obj = self.objects[target_id]
-            if obj.x is None:
+            if obj.x is None or obj.z is None or obj.storey is None:
                 raise InvalidRequestError(f"object {target_id!r} is carried, not placed")
             return obj.x, obj.z, obj.storey
         actor = self.actor(target_id) if target_id in self.characters or (
@@ -138,7 +149,8 @@ class RequestChecks:
         if isinstance(target, str):
             if target in self.objects:
                 obj = self.objects[target]
-                if obj.x is None or (not obj.present and not obj.broken):
+                if obj.x is None or obj.z is None or obj.storey is None or (
+                        not obj.present and not obj.broken):
                     raise InvalidRequestError(f"object {target!r} is not standing in the world")
                 return (obj.x, obj.z), obj.storey, target, False, 15.0
             if target in self.characters or target == PLAYER_ID:

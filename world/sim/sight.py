@@ -151,7 +151,9 @@ class Sight:
         px, pz = seg[:, 0:1], seg[:, 1:2]
         wx, wz = ax - px, az - pz
         dx, dz = seg[:, 2:3] - px, seg[:, 3:4] - pz
-        return (~_crossing(wx * ez - wz * ex, dx, dz, wx, wz, ex, ez).any(axis=1)).tolist()
+        crossed = _crossing(wx * ez - wz * ex, dx, dz, wx, wz, ex, ez).any(axis=1)
+        clear: list[bool] = np.logical_not(crossed).tolist()
+        return clear
 
 
 def _crossing(side_p: Any, dx: Any, dz: Any, wx: Any, wz: Any, ex: Any, ez: Any) -> np.ndarray:

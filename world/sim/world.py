@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from world.errors import InvalidRequestError, UnknownIdError
-from world.level.model import CharacterTemplate, Difficulty, Level
+from world.level.model import CharacterTemplate, Difficulty, Level, given
 from world.navmesh.mesh import NavMesh
 from world.navmesh.query import PathFinder
 from world.sim.actors import PLAYER_ID, Actor
@@ -108,7 +108,8 @@ class World(RequestChecks, WorldQueries):
             player.inventory.append(oid)
             spec = self.level.object(oid)
             if spec.kind == "weapon":
-                self.combat.add_rounds(player, spec.weapon, int(spec.amount or 0))
+                self.combat.add_rounds(player, given(spec.weapon, oid, "weapon"),
+                                       int(spec.amount or 0))
         if start.in_hand is not None:
             self.equip_now(player, start.in_hand)
         self.physics.add_actor(player)
