@@ -1,4 +1,4 @@
-"""Protocol v1: the message types, error codes and outcomes, each declared once, and the parser.
+"""Protocol v2: the message types, error codes and outcomes, each declared once, and the parser.
 
 Every line an agent writes goes through `parse_agent_line`, which never raises on agent
 input: it returns either a `Parsed` message or a `Fault` with a code from
@@ -33,7 +33,10 @@ from world.face import MISSION_OUTCOMES, SCHEMA_DIR, catalog
 if TYPE_CHECKING:
     from world.face import ActionSpec
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+# Versions an agent may speak in its hello and actions. Version 2 adds notes, keypads
+# and the `enter_code` action (issue 37); a version 1 agent plays on, never using them.
+AGENT_VERSIONS = (1, 2)
 
 
 @dataclass(frozen=True)

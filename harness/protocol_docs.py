@@ -19,10 +19,10 @@ from harness.bounds import MAX_DEPTH
 from harness.claims import UNVERIFIED
 from harness.compare import MAX_RESULTS_BYTES, NAME_CHARS
 from harness.protocol import (
+    AGENT_VERSIONS,
     ERROR_CODES,
     MESSAGE_TYPES,
     OUTCOMES,
-    PROTOCOL_VERSION,
     USAGE_FIELDS,
 )
 from harness.protocol_fields import MESSAGES, field_table
@@ -111,8 +111,9 @@ def action_schema() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "type": {"const": "action", "description": "The message type."},
-            "protocol_version": {"const": PROTOCOL_VERSION,
-                                 "description": "The protocol version."},
+            "protocol_version": {"enum": list(AGENT_VERSIONS),
+                                 "description": "The protocol version the agent speaks: "
+                                 "1, or 2 (notes, keypads and enter_code)."},
             "action": {"enum": [spec.name for spec in _every_action()],
                        "description": "The action's name (the actions table)."},
             "arguments": {"type": "object", "description": "The action's arguments, as its "

@@ -168,6 +168,12 @@ def _use_item(args: dict[str, Any], known: Known, view: View) -> Phrase:
     return Phrase(f"use {item} on {target}", f"use {item_plain} on {target_plain}")
 
 
+def _enter_code(args: dict[str, Any], known: Known, view: View) -> Phrase:
+    # The plain spelling leaves the digits out: they are words read, not a place.
+    text, plain = _thing(str(args.get("object_id")), known)
+    return Phrase(f"key {args.get('code')} into {text}", f"key the code into {plain}")
+
+
 def _wait(args: dict[str, Any], known: Known, view: View) -> Phrase:
     seconds = float(args.get("seconds", 0))
     unit = "second" if seconds == 1 else "seconds"
@@ -232,6 +238,7 @@ INTENTS: dict[str, Intent] = {
     "shoot_object": _shoot,
     "equip": _equip,
     "use_item_on": _use_item,
+    "enter_code": _enter_code,
     "wait": _wait,
 }
 

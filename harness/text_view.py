@@ -56,7 +56,9 @@ def _last(obs: Obs) -> list[str]:
     took = ticks_to_seconds(r["ticks"])
     line = (f"Last action {r['action']} ended: {r['end_reason']} after {took:.1f} s, "
             f"moved {r['distance_moved']:.0f}. {r['detail']}")
-    return [line] + [f"  - {c}" for c in r["changes"]]
+    # The words of a note read during the action: shown this once, never in a later view.
+    read = [f'  You read {n["object"]}: "{n["text"]}"' for n in r.get("read") or ()]
+    return [line] + [f"  - {c}" for c in r["changes"]] + read
 
 
 def _type_of(item: dict) -> str:

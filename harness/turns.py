@@ -19,6 +19,13 @@ _PUBLIC_RESULT_KEYS = ("action", "end_reason", "ticks", "distance_moved", "detai
                        "door")
 
 
+def _public_result(last: dict[str, Any]) -> dict[str, Any]:
+    # `read` (protocol version 2) appears only when a note was read, so that results on
+    # levels without notes stay as version 1 wrote them.
+    public = {k: last.get(k) for k in _PUBLIC_RESULT_KEYS}
+    return public | ({"read": last["read"]} if last.get("read") else {})
+
+
 @dataclass
 class TurnState:
     """Counters and carry-over between turns of one episode."""
@@ -123,7 +130,7 @@ def observation_message(
         "tick": now.tick,
         "time_s": round(now.tick / TICKS_PER_SECOND, 3),
         "view": now.view,
-        "last_result": None if last is None else {k: last.get(k) for k in _PUBLIC_RESULT_KEYS},
+        "last_result": None if last is None else _public_result(last),
         "budgets": {
             "decisions_left": limits.max_decisions - state.decisions,
             "game_seconds_left": round(limits.seconds_left(now.tick), 3),

@@ -22,6 +22,8 @@ def _sample(schema: dict) -> object:
         if "minimum" in schema:
             return schema["minimum"]
         return schema.get("exclusiveMinimum", -1) + 1
+    if kind == "string" and str(schema.get("pattern", "")).startswith("^[0-9]"):
+        return "0"  # a code's digits
     if kind == "string":
         return "a" * max(1, schema.get("minLength", 1))
     return True

@@ -189,11 +189,13 @@ def test_entry_point_declared_in_pyproject_registers_both() -> None:
 
 def test_rl_doc_tables_list_every_declared_choice_and_control() -> None:
     from harness.protocol_docs import RL_MD
-    from harness.rl.macro_actions import action_blocks
+    from harness.rl.macro_actions import LEFT_OUT, action_blocks
     from world.face import RAW_CONTROLS, catalog
 
     text = RL_MD.read_text(encoding="utf-8")
     blocks = action_blocks()
-    assert [name for *_, name, _slots in blocks] == list(catalog().action_names)
+    assert [name for *_, name, _slots in blocks] == [
+        name for name in catalog().action_names if name not in LEFT_OUT]
+    assert all(f"`{name}` (protocol version 2) is left out" in text for name in LEFT_OUT)
     assert f"| {blocks[-1][0]}–{blocks[-1][1]} | `wait` |" in text
     assert all(f"`{name}`" in text for name in RAW_CONTROLS)

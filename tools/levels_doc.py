@@ -50,6 +50,10 @@ DOOM_NOTES_END = "<!-- END DOOM NOTES -->"
 # run: no script writes it, and this page's regeneration keeps it.
 REAL_MODELS_BEGIN = "<!-- BEGIN REAL MODELS: written by hand; levels_doc.py keeps it -->"
 REAL_MODELS_END = "<!-- END REAL MODELS -->"
+# Season 2's mechanics (notes and keypads, issue 37) and their levels' figures, written
+# by hand after a sweep of those levels alone; this page's regeneration keeps it.
+SEASON2_BEGIN = "<!-- BEGIN SEASON 2: written by hand; levels_doc.py keeps it -->"
+SEASON2_END = "<!-- END SEASON 2 -->"
 # Measured figures of the stepwise and offline tracks (docs/tracks.md), written by hand
 # after a run: no script writes it, and this page's regeneration keeps it.
 TRACKS_BEGIN = "<!-- BEGIN TRACK FIGURES: written by hand; levels_doc.py keeps it -->"
@@ -350,6 +354,8 @@ def render(levels: list[Level], existing: str | None = None) -> str:
               *sweep_block(existing, HUMANS_BEGIN, HUMANS_END, "_No human runs yet._"), ""]
     lines += ["## Stepwise track and offline questions", "", TRACKS_INTRO, "",
               *sweep_block(existing, TRACKS_BEGIN, TRACKS_END, "_No figures yet._"), ""]
+    lines += ["## Season 2: notes and keypads", "",
+              *sweep_block(existing, SEASON2_BEGIN, SEASON2_END, "_No notes yet._"), ""]
     for level in levels:
         lines += section(level)
     lines += ["## Doom missions", "", DOOM_INTRO, "",

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from agents.reference.codes import learn_reads, read_notes
 from agents.reference.cover import hold_after_kill, under_fire
 from agents.reference.doors import open_way, spare_kit
 from agents.reference.duels import gun_up, reload_then_hold
@@ -64,6 +65,7 @@ class Brain:
         mem = self.mem
         mem.update(observation)
         note_windows(mem)
+        learn_reads(mem)
         self._learn()
         stealth = any(o["kind"] in STEALTHY and o["counts"] and o["status"] == "todo"
                       for o in mem.view["objectives"])
@@ -122,6 +124,7 @@ class Brain:
             lambda: hold_out_of_sight(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
+            lambda: read_notes(mem),
             lambda: _quiet(open_way(mem), stealth),
             lambda: self._after_gadget(),
             lambda: targets_in_sight(mem, counted),

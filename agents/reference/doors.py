@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agents.reference.codes import key_in
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STOREY_GAP, enter_area, explore, use_thing
 from agents.reference.supplies import AWARE, FRESH, hostile, still_there, walk_to_nearest
@@ -123,6 +124,10 @@ def _open_way(mem: Memory) -> Decision | None:
     if door_id is None:
         return None
     opener = mem.openers.get(door_id)
+    keypad = mem.objects.get(opener or "")
+    if keypad is not None and keypad["kind"] == "keypad":
+        # No code read yet: explore for the note that holds it.
+        return key_in(mem, keypad["id"], f"for door {door_id}") or explore(mem)
     if opener is not None and not mem.holds(opener) and opener not in mem.view["player"]["keys"]:
         step = use_thing(mem, opener, f"{opener} opens {door_id}", _last_target(mem))
         if step is not None:
@@ -163,6 +168,10 @@ def _open_way(mem: Memory) -> Decision | None:
             return enter_area(mem, door["key_area"], None,
                               f"the key for {door['id']} is in {door['key_area']}")
     if door["panel"]:
+        keypad = mem.objects.get(door["panel"])
+        if keypad is not None and keypad["kind"] == "keypad":
+            # No code read yet: explore for the note that holds it.
+            return key_in(mem, keypad["id"], f"for door {door['id']}") or explore(mem)
         return use_thing(mem, door["panel"], f"pressing panel {door['panel']} for {door['id']}")
     return None
 

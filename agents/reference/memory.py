@@ -65,6 +65,8 @@ class Memory:
     # fight.Sightings, made on first use: who stood off and shot at the last look. Kept on
     # the memory, not in a table keyed by its id, which a later memory may be given.
     sightings: Any = None
+    notes: dict[str, str] = field(default_factory=dict)  # note id -> its words, once read
+    wrong_codes: set[tuple[str, str]] = field(default_factory=set)  # (keypad, code) refused
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""

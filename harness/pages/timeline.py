@@ -53,6 +53,7 @@ class TurnRow:
         seconds: Game seconds the action ran.
         distance: Distance moved, world units.
         detail: The result's sentence.
+        read: The words of each note read during the action, "o5: words" (shown open).
         changes: What changed, one sentence each (shown open).
         changes_folded: What changed beyond CHANGES_SHOWN (folded away).
         events: Events as short lines (at most EVENTS_SHOWN).
@@ -78,6 +79,7 @@ class TurnRow:
     seconds: float
     distance: float
     detail: str
+    read: tuple[str, ...]
     changes: tuple[str, ...]
     changes_folded: tuple[str, ...]
     events: tuple[str, ...]
@@ -158,6 +160,8 @@ def turn_rows(turns: tuple[dict[str, Any], ...], legs: list[TurnLeg],
             seconds=round(int(result.get("ticks") or 0) / TICKS_PER_SECOND, 1),
             distance=round(float(result.get("distance_moved") or 0.0)),
             detail=readable(str(result.get("detail") or ""), known),
+            read=tuple(f"{readable(str(n.get('object')), known)}: {n.get('text')}"
+                       for n in result.get("read") or ()),
             changes=shown,
             changes_folded=folded,
             events=tuple(_event_line(e, known) for e in events[:EVENTS_SHOWN]),

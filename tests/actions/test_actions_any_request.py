@@ -44,6 +44,9 @@ def _arguments(world: World, ids: list[str], rng: random.Random) -> dict[str, Ca
         "equip": lambda: {"item_id": rng.choice(ids)},
         "use_item_on": lambda: {"item_id": rng.choice([*p.inventory, "nothing"]),
                                 "object_id": rng.choice(ids), "time_limit_s": LIMIT_S},
+        "enter_code": lambda: {"object_id": rng.choice(ids),
+                               "code": rng.choice(["0", "1234", "4817", "7391"]),
+                               "time_limit_s": LIMIT_S},
         "wait": lambda: {"seconds": 0.5},
     }
 

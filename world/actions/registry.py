@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from world.actions.catalog import catalog
+from world.actions.codes import enter_code
 from world.actions.combat import attack, shoot_object
 from world.actions.items import equip, turn_and_use, use_item_on
 from world.actions.result import ActionResult
@@ -31,6 +32,7 @@ EXECUTORS: Mapping[str, Executor] = MappingProxyType({
     "shoot_object": shoot_object,
     "equip": equip,
     "use_item_on": use_item_on,
+    "enter_code": enter_code,
     "wait": wait,
 })
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import networkx as nx
 from shapely.geometry import Point, Polygon
 
+from world.level.check_codes import notes_with
 from world.level.check_refs import OPENERS, Problem
 from world.level.model import Exit, Level, Place, given
 from world.navmesh.build import BuiltNavMesh
@@ -153,11 +154,15 @@ def reachable_regions(level: Level, regions: Regions, start: int) -> set[int]:
         if o.area is not None and o.at is not None
     ]
     carried = set(level.start.inventory)
+    keypad_notes = {o.id: {n.id for n in notes_with(level, o.code)}
+                    for o in level.objects if o.kind == "keypad" and o.code is not None}
     graph = nx.DiGraph()
     graph.add_node(start)
     reached = {start}
     while True:
         have = carried | {oid for oid, region in located if region in reached}
+        # A keypad opens nothing until a note holding its code has been reached too.
+        have -= {k for k, notes in keypad_notes.items() if not notes & have}
         for link in regions.links:
             if _passable(exits[link.exit_id], link, have, openers[link.exit_id]):
                 graph.add_edge(link.source, link.target)

@@ -10,7 +10,7 @@ from world.level.model import CharacterTemplate, Level
 # Object kinds an objective kind may name; None means any kind.
 PICKUPS = frozenset({"key", "weapon", "ammo", "armour", "medkit", "poison", "gadget"})
 USABLE = frozenset({"panel", "switch", "computer", "secret_trigger", "alarm"})
-OPENERS = frozenset({"panel", "switch", "computer", "breakable", "secret_trigger"})
+OPENERS = frozenset({"panel", "switch", "computer", "breakable", "secret_trigger", "keypad"})
 OBJECTIVE_OBJECT_KINDS: dict[str, frozenset[str] | None] = {
     "collect_item": PICKUPS,
     "use_object": USABLE,

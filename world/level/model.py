@@ -190,6 +190,9 @@ class LevelObject:
     trigger: str | None = None
     radius: float | None = None
     respawn_s: float | None = None
+    text: str | None = None
+    code: str | None = None
+    attempts: int = 3
 
     @property
     def placed(self) -> bool:

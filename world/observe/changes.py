@@ -58,6 +58,8 @@ CHANGES: dict[str, Change] = {
     "countdown_started": Change("a countdown started: {total:.0f} s", None, summed=True),
     "secret_found": Change("you found a secret area, {other}", PLAYER, "area"),
     "exit_revealed": Change("a hidden way {subject} was revealed", "way"),
+    "note_read": Change("you read {other}", PLAYER, "object"),
+    "keypad_locked": Change("keypad {subject} locked out for good", "object"),
 }
 
 

@@ -156,7 +156,18 @@ class WorldSession(Stepping):
         data["door"] = None if result.door is None else self._door_block(result.door)
         data["args"] = dict(arguments)
         data["changes"] = changes
+        read = self._read(events)
+        if read:  # only when a note was read: results elsewhere stay as version 1 had them
+            data["read"] = read
         return data
+
+    def _read(self, events: Any) -> list[dict[str, str]]:
+        # The words of each note the player read during the action, shown in this
+        # result only: the view keeps that a note was read, never what it said.
+        notes = dict.fromkeys(e.other for e in events
+                              if e.kind == "note_read" and e.subject == self.world.player.id)
+        return [{"object": self.named(n), "text": self.level.object(n).text or ""}
+                for n in notes]
 
     def _door_block(self, block: Any) -> dict[str, Any] | None:
         # The door block names the door and its key, key's area and panel by episode id,

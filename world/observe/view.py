@@ -18,7 +18,7 @@ from world.objectives.registry import VERIFIERS
 from world.observe.ids import IdMap
 from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
 from world.observe.located import objective_place
-from world.observe.vocabulary import BROKEN, SOUNDING
+from world.observe.vocabulary import object_state
 from world.sim.world import World
 
 if TYPE_CHECKING:
@@ -315,8 +315,7 @@ def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]
             "position": [_r(c) for c in pos],
             "area": obj.spec.area,
             "distance": _dist(world, pos), "objective": oid in targets,
-            "state": None if not obj.present else (
-                BROKEN if obj.broken else (SOUNDING if obj.active else None)),
+            "state": object_state(obj),
             # The gun a weapon pickup is, or the gun an ammunition pickup feeds, as its
             # box would say: rounds for a gun not carried are of no use.
             "weapon": obj.spec.weapon if obj.spec.kind in WEAPON_KINDS else None,

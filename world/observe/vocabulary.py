@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from world.sim.items import CODE_KINDS, READ_KINDS, ObjectRuntime
+
 # Object kind -> what it is to the player and how it is worked.
 OBJECT_KINDS: MappingProxyType[str, str] = MappingProxyType({
     "key": "Opens the doors made for it; carried once picked up (also listed in `keys`).",
@@ -31,13 +33,38 @@ OBJECT_KINDS: MappingProxyType[str, str] = MappingProxyType({
     "secret_trigger": "Used, or approached, to reveal a hidden passage.",
     "spawn_point": "Where characters enter (arena respawns, reinforcements).",
     "prop": "Scenery: nothing to do with it.",
+    "note": "Words to read: press use on it (`go_to_object`, `turn_and_use`); the words "
+            "are shown once, in that action's result (`read`), never again.",
+    "keypad": "Takes a code (`enter_code`) and opens the doors it drives; too many wrong "
+              "codes lock it out for good.",
 })
 
 # Object `state` in the view -> meaning; null means an ordinary object standing.
 OBJECT_STATES: MappingProxyType[str, str] = MappingProxyType({
     "broken": "Shot to pieces: a camera sees nothing, a breakable no longer blocks.",
     "sounding": "An alarm ringing now.",
+    "read": "A note the player has read; its words are not shown again.",
+    "accepted": "A keypad that took the right code.",
+    "locked_out": "A keypad shut for good by wrong codes: it takes no code.",
 })
-BROKEN, SOUNDING = OBJECT_STATES
+BROKEN, SOUNDING, READ, ACCEPTED, LOCKED_OUT = OBJECT_STATES
 
-__all__ = ["BROKEN", "OBJECT_KINDS", "OBJECT_STATES", "SOUNDING"]
+
+def object_state(obj: ObjectRuntime) -> str | None:
+    """The `state` the view shows for an object standing in the world (None: ordinary)."""
+    # A note's state says it was read (only the player reads), never what it said.
+    if not obj.present:
+        return None
+    if obj.broken:
+        return BROKEN
+    if obj.active:
+        return SOUNDING
+    if obj.kind in READ_KINDS and obj.uses:
+        return READ
+    if obj.kind in CODE_KINDS:
+        return LOCKED_OUT if obj.locked_out else (ACCEPTED if obj.accepted else None)
+    return None
+
+
+__all__ = ["ACCEPTED", "BROKEN", "LOCKED_OUT", "OBJECT_KINDS", "OBJECT_STATES", "READ",
+           "SOUNDING", "object_state"]

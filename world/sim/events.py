@@ -29,6 +29,10 @@ EVENT_KINDS: dict[str, str] = {
     "healed": "actor subject gained amount health from other",
     "armour_gained": "actor subject gained amount armour from other",
     "object_used": "actor subject pressed use on object other",
+    "note_read": "actor subject read note other (its words are the note's text)",
+    "code_entered": "actor subject entered a code on keypad other; detail: accepted, "
+                    "refused or locked_out (never the digits); amount: wrong codes so far",
+    "keypad_locked": "keypad subject locked out for good after too many wrong codes",
     "alarm_raised": "alarm subject started sounding because of other",
     "alarm_off": "alarm subject was switched off by other",
     "gadget_used": "actor subject used gadget other on object detail; amount unused",

@@ -35,7 +35,13 @@ TARGET_MODES = {
     "computer": "open",
     "secret_trigger": "open",
     "breakable": "unlock",
+    "keypad": "open",  # only once the right code is entered, never on a press of use
 }
+# Kinds whose press of use acts on nothing: a note is read, a keypad waits for a code.
+READ_KINDS = frozenset({"note"})
+CODE_KINDS = frozenset({"keypad"})
+# What entering a code on a keypad came to (the `code_entered` event's detail).
+CODE_OUTCOMES = ("accepted", "refused", "locked_out")
 
 
 @dataclass(eq=False)
@@ -57,6 +63,8 @@ class ObjectRuntime:
         active: For alarms: whether it is sounding.
         marks: Gadget results on it ("photographed", "copied", "planted").
         triggered: For secret triggers: whether it has fired.
+        wrong_codes: For keypads: wrong codes entered so far.
+        accepted: For keypads: whether the right code was entered.
     """
 
     id: str
@@ -73,6 +81,13 @@ class ObjectRuntime:
     active: bool = False
     marks: list[str] = field(default_factory=list)
     triggered: bool = False
+    wrong_codes: int = 0
+    accepted: bool = False
+
+    @property
+    def locked_out(self) -> bool:
+        """For keypads: whether too many wrong codes shut it for good."""
+        return self.kind in CODE_KINDS and self.wrong_codes >= self.spec.attempts
 
     @property
     def kind(self) -> str:
@@ -95,7 +110,7 @@ class ObjectRuntime:
         return (
             self.id, self.present, self.holder, self.health, self.broken, self.respawn_at,
             self.uses, self.active, tuple(self.marks), self.triggered,
-        )
+        ) + ((self.wrong_codes, self.accepted) if self.kind in CODE_KINDS else ())
 
 
 def _take_into_inventory(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
@@ -206,11 +221,38 @@ class Items:
             return
         obj.uses += 1
         self.world.emit("object_used", actor.id, obj.id)
+        if obj.kind in READ_KINDS:
+            self.world.emit("note_read", actor.id, obj.id)
+            return
+        if obj.kind in CODE_KINDS:
+            return  # a keypad takes a code (`enter_code`), not a press
         if obj.kind == "alarm":
             self.set_alarm(obj.id, False, actor.id)
         self.act_on_targets(obj, TARGET_MODES.get(obj.kind, "open"))
         if obj.kind == "secret_trigger":
             obj.triggered = True
+
+    def enter_code(self, actor: Actor, obj: ObjectRuntime, code: str) -> str:
+        """Key a code into a keypad; returns one of `CODE_OUTCOMES`.
+
+        The right code opens the doors it drives (again on every later right code); a
+        wrong one counts, and the last wrong one allowed locks the keypad out for good and
+        raises its alarm, if it has one. A locked-out keypad takes no code, right or not.
+        """
+        if obj.locked_out:
+            outcome = "locked_out"
+        elif code == obj.spec.code:
+            outcome, obj.accepted = "accepted", True
+        else:
+            outcome, obj.wrong_codes = "refused", obj.wrong_codes + 1
+        self.world.emit("code_entered", actor.id, obj.id, float(obj.wrong_codes), outcome)
+        if outcome == "accepted":
+            self.act_on_targets(obj, TARGET_MODES["keypad"])
+        elif outcome == "refused" and obj.locked_out:
+            self.world.emit("keypad_locked", obj.id, actor.id)
+            if obj.spec.alarm is not None:
+                self.set_alarm(obj.spec.alarm, True, obj.id)
+        return outcome
 
     def act_on_targets(self, obj: ObjectRuntime, mode: str) -> None:
         """Apply an object's effect to each of its targets: gates, alarms."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from world.errors import InvalidRequestError, UnknownIdError
 from world.sim.actors import PLAYER_ID, Actor
+from world.sim.items import CODE_KINDS
 
 if TYPE_CHECKING:  # the attributes `World` sets, named for the type checker only
     from world.sim.doors import DoorRuntime
@@ -123,6 +124,17 @@ class RequestChecks:
         if target_id == actor.id:
             raise InvalidRequestError(f"actor {actor.id!r} cannot use itself")
         self._require_reach(actor, target_id)
+
+    def check_code_on(self, actor_id: str, object_id: str, reach: bool = True) -> Actor:
+        """Raise what `enter_code` would raise, changing nothing; returns the actor."""
+        actor = self._live_actor(actor_id)
+        self._target_point(object_id)
+        if object_id not in self.objects or self.objects[object_id].kind not in CODE_KINDS:
+            raise InvalidRequestError(f"{object_id!r} is not a keypad; codes are entered "
+                                      "on keypads")
+        if reach:
+            self._require_reach(actor, object_id)
+        return actor
 
     def _check_equip(self, actor: Actor, object_id: str) -> None:
         if object_id not in self.objects:

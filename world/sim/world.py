@@ -385,6 +385,16 @@ class World(RequestChecks, WorldQueries):
             self._require_reach(actor, object_id)
         return actor
 
+    def enter_code(self, actor_id: str, object_id: str, code: str) -> str:
+        """Key a code into a keypad within reach; returns accepted, refused or locked_out.
+
+        Raises:
+            UnknownIdError: for an unknown actor or object.
+            InvalidRequestError: if the object is not a keypad or is out of reach.
+        """
+        actor = self.check_code_on(actor_id, object_id)
+        return self.items.enter_code(actor, self.objects[object_id], code)
+
     def use_item_on(self, actor_id: str, item_id: str, object_id: str) -> None:
         """Use a carried item on an object, door or character within reach.
 
