@@ -87,6 +87,7 @@ def build_scene(solids: list[Solid]) -> trimesh.Scene:
     # Start-up cost: every command's module is imported to build the parser, and
     # trimesh takes over a second to import; only an export needs it.
     import trimesh
+    from trimesh.visual import ColorVisuals
 
     scene = trimesh.Scene()
     for solid in solids:
@@ -94,7 +95,10 @@ def build_scene(solids: list[Solid]) -> trimesh.Scene:
         mesh.apply_scale(METRES_PER_UNIT)
         # One colour a piece, given per vertex: glTF stores vertex colours, and turning
         # face colours into them needs scipy, which the core install does not have.
-        mesh.visual.vertex_colors = COLOURS[solid.kind]
+        visual = mesh.visual
+        if not isinstance(visual, ColorVisuals):  # the model's meshes are never textured
+            raise TypeError(f"{solid.name}: a textured mesh; the export colours plain ones")
+        visual.vertex_colors = COLOURS[solid.kind]
         scene.add_geometry(mesh, geom_name=solid.name, node_name=solid.name)
     return scene
 
