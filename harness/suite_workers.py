@@ -38,7 +38,7 @@ Play = Callable[[dict[str, Any]], dict[str, Any]]
 
 def _prctl(option: int, value: int) -> bool:
     libc = ctypes.CDLL(None, use_errno=True)
-    return libc.prctl(option, value, 0, 0, 0) == 0
+    return int(libc.prctl(option, value, 0, 0, 0)) == 0  # ctypes' default result: C int
 
 
 @dataclass
