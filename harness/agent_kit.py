@@ -84,7 +84,7 @@ def run_agent(
     send({"type": "hello", "protocol_version": 1, "name": name, "version": version,
           "model": model, "description": description}, stdout)
     for line in stdin:
-        message = json.loads(line)
+        message: dict[str, Any] = json.loads(line)
         if message["type"] == "summary":
             return message
         decision = decide(message, start)

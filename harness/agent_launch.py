@@ -186,13 +186,13 @@ class OwnsGroup(Protocol):
         """Signal everything the agent started; False if nothing was signalled."""
 
 
-def _members_alive(proc: subprocess.Popen | OwnsGroup) -> bool:
+def _members_alive(proc: subprocess.Popen[bytes] | OwnsGroup) -> bool:
     if isinstance(proc, OwnsGroup):
         return proc.group_alive()
     return group_has_live_members(proc.pid)
 
 
-def wait_for_group(proc: subprocess.Popen | OwnsGroup, timeout: float, *,
+def wait_for_group(proc: subprocess.Popen[bytes] | OwnsGroup, timeout: float, *,
                    leader_only: bool) -> None:
     """Wait until the agent (and, unless leader_only, its whole group) has exited.
 
@@ -208,7 +208,7 @@ def wait_for_group(proc: subprocess.Popen | OwnsGroup, timeout: float, *,
         time.sleep(0.01)
 
 
-def signal_group(proc: subprocess.Popen | OwnsGroup, sig: signal.Signals) -> bool:
+def signal_group(proc: subprocess.Popen[bytes] | OwnsGroup, sig: signal.Signals) -> bool:
     """Signal the agent's process group.
 
     Args:

@@ -14,7 +14,7 @@ import select
 import threading
 import time
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from harness import stopping
 
@@ -207,7 +207,8 @@ _CLOSE = object()
 class StdinWriter:
     """Feeds queued lines to the agent's non-blocking stdin so a non-reader cannot stall us."""
 
-    def __init__(self, stream: BinaryIO, backlog_cap: int, stop: threading.Event, poll_s: float):
+    def __init__(self, stream: IO[bytes], backlog_cap: int, stop: threading.Event,
+                 poll_s: float):
         self._stream, self._cap, self._stop, self._poll = stream, backlog_cap, stop, poll_s
         self._outbox: queue.Queue[bytes | object] = queue.Queue()
         self._lock = threading.Lock()

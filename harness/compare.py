@@ -19,7 +19,7 @@ import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from harness.bounds import MAX_DEPTH, cap_message, quote, too_deep, visible
 from harness.protocol import OUTCOMES
@@ -114,13 +114,14 @@ def agent_key(hello: Any, command: str, kind: str = DEFAULT_KIND) -> AgentKey:
 
 
 def _usage(row: Mapping[str, Any]) -> tuple[float | None, float | None]:
-    usage = row.get("usage") if isinstance(row.get("usage"), Mapping) else {}
+    found = row.get("usage")
+    usage: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     known = [float(usage[f]) for f in _TOKEN_FIELDS if _finite(usage.get(f))]
     cost = usage.get("cost_usd")
     return (sum(known) if known else None, float(cost) if _finite(cost) else None)
 
 
-def _finite(value: Any) -> bool:
+def _finite(value: Any) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool) \
         and math.isfinite(value)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from harness import level_refs, stopping
 from harness.keys import SECRET_FILE, SecretError, suite_secret
@@ -193,7 +194,7 @@ def _note(text: str) -> None:
 
 
 def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
-            suite: list[tuple[str, list[str]]], rows: list[dict], secret: bytes,
+            suite: list[tuple[str, list[str]]], rows: list[dict[str, Any]], secret: bytes,
             took_s: float) -> int:
     meta = {"agent": args.agent, "levels": [lv for lv, _ in suite],
             "difficulties": {lv: ds for lv, ds in suite}, "seeds": args.seeds,
@@ -226,7 +227,7 @@ def _report(args: argparse.Namespace, out: Path, settings: RunSettings,
     return 1 if failed or chains else 0
 
 
-def _origin(ref: str, secret: bytes, show_seeds: bool) -> dict:
+def _origin(ref: str, secret: bytes, show_seeds: bool) -> dict[str, Any]:
     # A secret set's level is named by its set and index; its seed only when asked for.
     member = level_refs.secret_member(ref)
     if member is None:
@@ -240,5 +241,5 @@ def _origin(ref: str, secret: bytes, show_seeds: bool) -> dict:
     return found
 
 
-def _index_page(out: Path, meta: dict, rows: list[dict]) -> None:
+def _index_page(out: Path, meta: dict[str, Any], rows: list[dict[str, Any]]) -> None:
     write_index(out / "index.html", meta, rows)

@@ -12,7 +12,7 @@ import argparse
 import collections
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from harness.level_refs import from_header
 from harness.pages.load import load_run
@@ -68,7 +68,7 @@ def run_solids(source: str) -> tuple[Level, list[Solid], Path]:
     return level, level_solids(level) + ([walked] if walked else []), run.run_dir
 
 
-def _record_level(header: dict) -> Level:
+def _record_level(header: dict[str, Any]) -> Level:
     # The 3D model is built from the level itself: the record's map is a plan view.
     try:
         level = from_header(header).level
@@ -93,8 +93,12 @@ def build_scene(solids: list[Solid]) -> trimesh.Scene:
         mesh = solid.mesh.copy()
         mesh.apply_scale(METRES_PER_UNIT)
         # One colour a piece, given per vertex: glTF stores vertex colours, and turning
-        # face colours into them needs scipy, which the core install does not have.
-        mesh.visual.vertex_colors = COLOURS[solid.kind]
+        # face colours into them needs scipy, which the core install does not have. The
+        # model's meshes are never textured, so their visuals are always plain colours.
+        visual = mesh.visual
+        if not isinstance(visual, trimesh.visual.ColorVisuals):
+            raise TypeError(f"{solid.name}: a textured mesh; the export colours plain ones")
+        visual.vertex_colors = COLOURS[solid.kind]
         scene.add_geometry(mesh, geom_name=solid.name, node_name=solid.name)
     return scene
 

@@ -181,7 +181,7 @@ def read_record(path: str | Path) -> Record:
     if text.count("\n") > MAX_RECORD_LINES:
         raise RecordError(f"{path}: more than {MAX_RECORD_LINES} lines; not a record")
     lines = text.splitlines()
-    parsed = []
+    parsed: list[dict[str, Any]] = []
     for number, line in enumerate(lines, 1):
         last = number == len(lines)
         if not line.strip():
@@ -215,8 +215,8 @@ def read_record(path: str | Path) -> Record:
             f"{RECORD_SCHEMA_VERSION}, the version this harness reads"
         )
     turns = tuple(p for p in parsed if p.get("kind") == "turn")
-    for number, line in enumerate(parsed, 1):
-        if (problem := _shape_problem(line)) is not None:
+    for number, entry in enumerate(parsed, 1):
+        if (problem := _shape_problem(entry)) is not None:
             raise RecordError(f"{path}:{number}: {problem}")
     ends = [p for p in parsed if p.get("kind") == "end"]
     return Record(path, header, turns, ends[0] if ends else None)

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from harness import runner, stopping
 from harness.claims import start_words
@@ -76,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if stop is None else stop.exit_status
 
 
-def _play(args: argparse.Namespace, settings: RunSettings) -> dict:
+def _play(args: argparse.Namespace, settings: RunSettings) -> dict[str, Any]:
     secret = given_secret(args.secret)
     if args.origin is not None and args.track is None:
         # The snapshot's track and frame skip are the episode's; a frame skip asked for

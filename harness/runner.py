@@ -188,7 +188,7 @@ def _origin(path: str | os.PathLike[str] | Snapshot, level: Level, difficulty: s
     # The snapshot's own difficulty, seed and track are the episode's: asking for others
     # is a mistake, said in one line.
     try:
-        snapshot = path if isinstance(path, Snapshot) else read_snapshot(path)
+        snapshot = path if isinstance(path, Snapshot) else read_snapshot(Path(path))
         snapshot.matches(level)
     except SnapshotError as exc:
         hint = (" (a generated level's id is drawn from the secret: give the secret of the "

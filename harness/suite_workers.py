@@ -38,7 +38,7 @@ Play = Callable[[dict[str, Any]], dict[str, Any]]
 
 def _prctl(option: int, value: int) -> bool:
     libc = ctypes.CDLL(None, use_errno=True)
-    return libc.prctl(option, value, 0, 0, 0) == 0
+    return int(libc.prctl(option, value, 0, 0, 0)) == 0  # ctypes' default result: C int
 
 
 @dataclass
@@ -50,6 +50,14 @@ class _Worker:
     deadline: float
     row: dict[str, Any] | None = None
     overdue: bool = False
+
+    @property
+    def pid(self) -> int:
+        """The child's process id; a worker is tracked only once its process started."""
+        pid = self.process.pid
+        if pid is None:
+            raise RuntimeError(f"suite worker {self.key!r} is tracked but was never started")
+        return pid
 
 
 def _worker_main(conn: Connection, parent: int, scratch: str, play: Play,
@@ -216,7 +224,7 @@ class Workers:
         worker.conn.close()
         self.running.remove(worker)
         shutil.rmtree(worker.scratch, ignore_errors=True)
-        end_orphans(self.before | {w.process.pid for w in self.running if w.process.pid})
+        end_orphans(self.before | {w.pid for w in self.running})
         if worker.row is not None:
             return worker.row
         if worker.overdue:
@@ -230,7 +238,7 @@ class Workers:
         """End every running worker (SIGTERM, then SIGKILL) and return what each said."""
         for worker in self.running:
             with contextlib.suppress(OSError):
-                os.kill(worker.process.pid, signal.SIGTERM)
+                os.kill(worker.pid, signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE_S
         for worker in self.running:
             worker.process.join(max(0.0, deadline - time.monotonic()))

@@ -8,14 +8,16 @@ tests/test_generate_docs.py checks that the page is current.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from world.face import GENERATOR_VERSION, TEMPLATES
 
 TEMPLATES_MD = Path(__file__).resolve().parents[1] / "docs" / "templates.md"
 
 
-def _allowed(schema: dict) -> str:
+def _allowed(schema: Mapping[str, Any]) -> str:
     if "enum" in schema:
         return ", ".join(f"`{v}`" for v in schema["enum"])
     if schema["type"] == "boolean":

@@ -61,14 +61,14 @@ def _last(obs: Obs) -> list[str]:
     return [line] + [f"  - {c}" for c in r["changes"]] + read
 
 
-def _type_of(item: dict) -> str:
+def _type_of(item: dict[str, Any]) -> str:
     # A weapon's type beside its name when the name does not already say it, so rounds
     # "for smg" can be matched to the gun that takes them.
     weapon = item.get("weapon")
     return f" ({weapon})" if weapon and weapon != item["name"] else ""
 
 
-def _rounds(item: dict) -> str:
+def _rounds(item: dict[str, Any]) -> str:
     # The gun's counter: loaded in its magazine, then the rounds carried besides.
     loaded, spare = item.get("loaded"), item.get("ammo")
     if loaded is not None:
@@ -149,7 +149,7 @@ def _doors(obs: Obs) -> list[str]:
     return ["Doors:", *out] if out else []
 
 
-def _feeds(obj: dict) -> str:
+def _feeds(obj: dict[str, Any]) -> str:
     weapon = obj.get("weapon")
     if not weapon:
         return ""

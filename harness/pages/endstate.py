@@ -94,7 +94,7 @@ def _initial(plan: dict[str, Any]) -> EndState:
             end.doors[exit_["id"]] = exit_["door"]
     for c in plan.get("characters", ()):
         end.characters[c["id"]] = CharacterEnd(c["id"], c["kind"], c["side"],
-                                               tuple(c["at"]))  # type: ignore[arg-type]
+                                               tuple(c["at"]))
     return end
 
 

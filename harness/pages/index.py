@@ -124,7 +124,7 @@ def _level_rows(episodes: list[EpisodeSummary]) -> list[dict[str, Any]]:
 def _stats(name: str, eps: list[EpisodeSummary]) -> dict[str, Any]:
     scores = [float(e.score) for e in eps if e.score is not None]
     wins = sum(1 for e in eps if e.success)
-    costs = [float(e.usage["cost_usd"]) for e in eps if e.usage.get("cost_usd") is not None]
+    costs = [float(c) for e in eps if (c := e.usage.get("cost_usd")) is not None]
     cost = sum(costs) if costs else None
     return {
         "level": name,

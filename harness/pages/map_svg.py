@@ -11,6 +11,7 @@ so small and large storeys read alike. Everything comes from the record's map
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,21 +73,21 @@ def _svg(x: float, z: float) -> tuple[float, float]:
     return round(float(x), 1), round(-float(z), 1)
 
 
-def _points(poly) -> str:
+def _points(poly: Iterable[Sequence[float]]) -> str:
     return " ".join("{},{}".format(*_svg(x, z)) for x, z in poly)
 
 
 def storey_of(plan: Plan, y: float) -> str:
     """The storey a height belongs to: the highest one at or below it (with slack)."""
     ordered = sorted(plan["storeys"], key=lambda s: s["y"])
-    chosen = ordered[0]["id"]
+    chosen: str = ordered[0]["id"]  # a record's storey ids are strings
     for storey in ordered:
         if storey["y"] <= y + 1.0:
             chosen = storey["id"]
     return chosen
 
 
-def _bounds(rings: list) -> tuple[float, float, float, float]:
+def _bounds(rings: Sequence[Sequence[Sequence[float]]]) -> tuple[float, float, float, float]:
     xs = [p[0] for ring in rings for p in ring]
     zs = [p[1] for ring in rings for p in ring]
     return min(xs), min(zs), max(xs), max(zs)
@@ -128,21 +129,21 @@ def build_maps(plan: Plan, end: EndState, legs: list[TurnLeg],
         layers.size(unit, (lo_x - pad, -hi_z - pad, hi_x + pad, -lo_z + pad))
         view_box = (f"{lo_x - pad:.1f} {-hi_z - pad:.1f} {hi_x - lo_x + 2 * pad:.1f} "
                     f"{hi_z - lo_z + 2 * pad:.1f}")
-        maps.append(StoreyMap(storey["id"], view_box, unit, *layers.frozen()))
+        maps.append(layers.frozen(storey["id"], view_box, unit))
     return maps
 
 
 class _Layers:
     def __init__(self) -> None:
-        self.areas: list = []
-        self.exits: list = []
-        self.stairs: list = []
-        self.hazards: list = []
-        self.objects: list = []
-        self.characters: list = []
-        self.segments: list = []
-        self.ends: list = []
-        self.damage: list = []
+        self.areas: list[dict[str, Any]] = []
+        self.exits: list[dict[str, Any]] = []
+        self.stairs: list[dict[str, Any]] = []
+        self.hazards: list[dict[str, Any]] = []
+        self.objects: list[dict[str, Any]] = []
+        self.characters: list[dict[str, Any]] = []
+        self.segments: list[dict[str, Any]] = []
+        self.ends: list[dict[str, Any]] = []
+        self.damage: list[dict[str, Any]] = []
         self.start: dict[str, Any] | None = None
 
     def size(self, unit: float, frame: tuple[float, float, float, float]) -> None:
@@ -154,10 +155,12 @@ class _Layers:
             obj["font"] = round(unit * 1.9, 1)
         place(self.areas, self.objects, unit, frame)  # no label over another
 
-    def frozen(self) -> tuple:
-        lists = (self.areas, self.exits, self.stairs, self.hazards, self.objects,
-                 self.characters, self.segments, self.ends, self.damage)
-        return (*(tuple(x) for x in lists), self.start)
+    def frozen(self, storey: str, view_box: str, unit: float) -> StoreyMap:
+        return StoreyMap(
+            storey, view_box, unit, areas=tuple(self.areas), exits=tuple(self.exits),
+            stairs=tuple(self.stairs), hazards=tuple(self.hazards), objects=tuple(self.objects),
+            characters=tuple(self.characters), segments=tuple(self.segments),
+            ends=tuple(self.ends), damage=tuple(self.damage), start=self.start)
 
 
 def _static(plan: Plan, end: EndState, on: dict[str, _Layers]) -> None:

@@ -144,6 +144,8 @@ def turn_rows(turns: tuple[dict[str, Any], ...], legs: list[TurnLeg],
             style = END_STYLES.get(str(reason), "warn")
         notes = action.get("notes")
         changes = tuple(readable(str(c), known) for c in result.get("changes") or ())
+        shown: tuple[str, ...]
+        folded: tuple[str, ...]
         if len(changes) > CHANGES_SHOWN:
             shown, folded = (), changes
         else:

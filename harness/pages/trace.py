@@ -150,7 +150,8 @@ def point_along(route: tuple[Point3, ...], fraction: float) -> Point3:
     for (a, b), length in zip(itertools.pairwise(route), lengths, strict=True):
         if left <= length and length > 0:
             t = left / length
-            return tuple(a[i] + (b[i] - a[i]) * t for i in range(3))  # type: ignore[return-value]
+            return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t,
+                    a[2] + (b[2] - a[2]) * t)
         left -= length
     return route[-1]
 

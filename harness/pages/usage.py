@@ -96,6 +96,10 @@ _CHECKS: tuple[Callable[[str, Series], str | None], ...] = (
 )
 
 
+def _exceeds(part: float | None, whole: float | None) -> bool:
+    return part is not None and whole is not None and part > whole
+
+
 def _cross_checks(per_turn: dict[int, dict[str, float | None]]) -> list[str]:
     out = []
     costly = [t for t, u in per_turn.items()
@@ -105,8 +109,7 @@ def _cross_checks(per_turn: dict[int, dict[str, float | None]]) -> list[str]:
                    f"input or output tokens (first at turn {costly[0]}).")
     pairs = (("cached_input_tokens", "input_tokens"), ("reasoning_tokens", "output_tokens"))
     for part, whole in pairs:
-        over = [t for t, u in per_turn.items()
-                if u[part] is not None and u[whole] is not None and u[part] > u[whole]]
+        over = [t for t, u in per_turn.items() if _exceeds(u[part], u[whole])]
         if over:
             out.append(f"{part} exceeds {whole} at turn {over[0]}"
                        f"{f' and {len(over) - 1} more' if len(over) > 1 else ''}.")
@@ -129,16 +132,16 @@ def usage_report(turns: tuple[dict[str, Any], ...], end: dict[str, Any] | None) 
     reported: dict[str, int] = {}
     warnings: list[str] = []
     for name in FIELDS:
-        series = [(t, u[name]) for t, u in per_turn.items() if u[name] is not None]
+        series = [(t, v) for t, u in per_turn.items() if (v := u[name]) is not None]
         reported[name] = len(series)
         totals[name] = sum(v for _, v in series) if series else None
         warnings += [w for check in _CHECKS if (w := check(name, series))]
     warnings += _cross_checks(per_turn)
     recorded = (end or {}).get("usage") or {}
     for name in FIELDS:
-        said = _figure(recorded.get(name))
-        if said is not None and totals[name] is not None and abs(said - totals[name]) > 1e-6 * (
+        said, total = _figure(recorded.get(name)), totals[name]
+        if said is not None and total is not None and abs(said - total) > 1e-6 * (
                 1 + abs(said)):
             warnings.append(f"The record's total {name} ({said:g}) differs from the sum of "
-                            f"its turns ({totals[name]:g}).")
+                            f"its turns ({total:g}).")
     return UsageReport(per_turn, totals, reported, tuple(warnings))

@@ -58,7 +58,7 @@ def readable(text: str, known: Mapping[str, str]) -> str:
 
     Ids `known` does not hold (a character never seen, only heard) stay as they are.
     """
-    def one(m: re.Match) -> str:
+    def one(m: re.Match[str]) -> str:
         return known.get(m.group(0), m.group(0))
 
     return _ID.sub(one, text)

@@ -8,9 +8,9 @@ bad shapes stop the mesh build, which needs sound polygons.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import Field, dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from world.errors import LevelError, LevelProblem
 from world.level.check_codes import code_problems
@@ -62,7 +62,12 @@ class LevelCounts:
 
 
 class Counts(Protocol):
-    """A checked level's size (a Doom mission's counts are its map's)."""
+    """A checked level's size (a Doom mission's counts are its map's).
+
+    A frozen dataclass, so that `harness check --json` can write its fields.
+    """
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     def summary(self) -> str:
         """One line for `harness check`."""
