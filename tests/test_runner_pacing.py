@@ -94,8 +94,12 @@ def test_with_a_pace_the_gap_does_not_show_a_busy_unseen_world(tmp_path) -> None
     # Unpaced, the busy world's gaps are 80 ms longer; paced, they match the quiet one's.
     assert abs(statistics.median(busy.gaps[1:]) - statistics.median(quiet.gaps[1:])) < 0.04
     for record in (quiet_record, busy_record):
-        assert record.end["pace"] == {"ms_per_tick": 5.0, "floor_ms": 20.0, "released": 4,
-                                      "overruns": 0, "worst_overrun_ms": 0.0}
+        pace = record.end["pace"]
+        assert {k: pace[k] for k in ("ms_per_tick", "floor_ms", "released")} == {
+            "ms_per_tick": 5.0, "floor_ms": 20.0, "released": 4}
+        # A loaded machine may miss a deadline by a few ms: counted, never hidden.
+        assert (pace["overruns"] == 0) == (pace["worst_overrun_ms"] == 0.0)
+        assert pace["worst_overrun_ms"] < 40.0
         assert record.header["settings"]["turn_pace_ms_per_tick"] == 5.0
         assert schema_errors("end", record.end) == []
         # The record's harness time is the harness's work, not the pacing's wait.

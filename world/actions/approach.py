@@ -120,7 +120,8 @@ def where_it_lay(world: World, thing_id: str) -> Spot:
     obj = world.objects.get(thing_id)
     if obj is not None and obj.holder is not None and obj.x is not None \
             and obj.storey is not None:
-        return Spot((obj.x, storey_y(world, obj.storey), obj.z), obj.storey)
+        x, z, storey = obj.spot
+        return Spot((x, storey_y(world, storey), z), storey)
     known = known_of(world)
     seen = None if known is None else known.characters.get(thing_id)
     if seen is not None and thing_id in world.characters:
@@ -156,7 +157,7 @@ def _spot_in_sight(world: World, thing_id: str) -> bool:
     if obj is not None:
         if obj.x is None or obj.storey != player.storey:
             return False
-        spot: tuple[float, float] = (obj.x, obj.z)
+        spot: tuple[float, float] = obj.spot[:2]
     else:
         actor = world.characters[thing_id]
         if actor.storey != player.storey:

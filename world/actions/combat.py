@@ -202,15 +202,15 @@ def shoot_object(world: World, args: Mapping[str, Any]) -> ActionResult:
     elif (problem := _fight_problem(world)) is not None:
         why = problem
     elif obj.storey != player.storey:
-        rise = storey_y(world, obj.storey) - player.y
+        rise = storey_y(world, obj.spot[2]) - player.y
         why = (f"{{target}} is on another storey, {abs(rise):.0f} units "
                f"{'above' if rise > 0 else 'below'} the player; shots do not pass floors")
     elif not world.line_of_sight(
-        player.position, (obj.x, 0.0, obj.z), player.storey
+        player.position, (obj.spot[0], 0.0, obj.spot[1]), player.storey
     ):
         why = "there is no clear line of fire to {target} from here"
     else:
-        distance = math.hypot(obj.x - player.x, obj.z - player.z)
+        distance = math.hypot(obj.spot[0] - player.x, obj.spot[1] - player.z)
         rng = world.combat.weapon_of(player).range
         if distance > rng:
             why = f"{{target}} is {distance:.0f} units away, beyond the weapon's range {rng:.0f}"
@@ -226,7 +226,7 @@ def shoot_object(world: World, args: Mapping[str, Any]) -> ActionResult:
             empty = _out_of_ammo(world)
             if empty is not None:
                 return empty
-            yield PlayerIntent(fire_at=oid, face=facing(world, (obj.x, obj.z)))
+            yield PlayerIntent(fire_at=oid, face=facing(world, obj.spot[:2]))
         return Finish("arrived", "{target} broke.", refs)
 
     def timeout(run: Run) -> Finish:

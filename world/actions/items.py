@@ -16,7 +16,7 @@ from world.actions.approach import (
 )
 from world.actions.driver import Act, Finish, Run, Script, decided, drive
 from world.actions.follow import Walker
-from world.actions.places import finite_args, locate
+from world.actions.places import locate, required_args
 from world.actions.result import ActionResult
 from world.actions.routes import known_of
 from world.actions.timing import Limit, limit_for, route_limit
@@ -88,7 +88,8 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
         return target_gone(world, thing)
 
     def script(run: Run) -> Script:
-        walker = None if planned is None else Walker(world, goal, planned, use_on_way=True)
+        walker = None if planned is None or goal is None else Walker(world, goal, planned,
+                                                                     use_on_way=True)
         finish = yield from walk_within_reach(run, walker, thing, still_there)
         if finish is not None:
             return finish
@@ -166,7 +167,7 @@ def turn_and_use(world: World, args: Mapping[str, Any]) -> ActionResult:
     Returns:
         The result (one tick).
     """
-    x, z = finite_args(args, "x", "z")
+    x, z = required_args(args, "x", "z")
     heading = facing(world, (x, z))
     thing = _in_direction(world, heading)
 

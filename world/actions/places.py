@@ -41,6 +41,20 @@ class Spot:
         return (self.point[0], self.point[2])
 
 
+def required_args(args: Mapping[str, Any], *names: str) -> tuple[float, ...]:
+    """The named numeric arguments an action requires, as floats, checked finite.
+
+    Raises:
+        InvalidRequestError: naming a missing or non-finite argument, before anything
+            changes (the action schema refuses a missing one first).
+    """
+    values = finite_args(args, *names)
+    missing = [name for name, value in zip(names, values, strict=True) if value is None]
+    if missing:
+        raise InvalidRequestError(f"{missing[0]} is required")
+    return tuple(value for value in values if value is not None)
+
+
 def finite_args(args: Mapping[str, Any], *names: str) -> tuple[float | None, ...]:
     """The named numeric arguments as floats (None where absent), checked finite.
 
@@ -105,7 +119,8 @@ def locate(world: World, thing_id: str) -> Spot:
             raise UnknownIdError("placed object", thing_id, sorted(
                 o for o, v in world.objects.items() if v.x is not None
             ))
-        return Spot((obj.x, storey_y(world, obj.storey), obj.z), obj.storey)
+        x, z, storey = obj.spot
+        return Spot((x, storey_y(world, storey), z), storey)
     if thing_id in world.level.ids("exit"):
         exit_ = world.level.exit(thing_id)
         storey = world.level.area(exit_.areas[0]).storey

@@ -77,7 +77,7 @@ class ReturnFire:
             if event.tick < world.tick - self.memory:
                 break
             recent.append(event)
-        self.observe(reversed(recent))
+        self.observe(recent[::-1])
 
     def observe(self, events: Sequence[Event]) -> None:
         """Note attacks on the player among new events."""

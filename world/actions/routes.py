@@ -331,11 +331,11 @@ def _key_place(world: World, key_id: str) -> tuple[str | None, str | None]:
     key = world.objects.get(key_id)
     if key is None or key.x is None or key.storey is None:
         return None, None
+    x, z, storey = key.spot
     if known is not None:
         gone = known.gone.get(key_id)
-        return (None, gone) if gone is not None else (
-            world.area_at(key.x, key.z, key.storey), None)
-    area = world.area_at(key.x, key.z, key.storey) if key.present else None
+        return (None, gone) if gone is not None else (world.area_at(x, z, storey), None)
+    area = world.area_at(x, z, storey) if key.present else None
     return (area if area in visited_areas(world) else None), None
 
 

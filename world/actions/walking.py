@@ -25,6 +25,7 @@ from world.actions.places import (
     floor_under,
     on_floor,
     pathfinder,
+    required_args,
     segment_mid,
     segment_normal,
     storey_y,
@@ -117,7 +118,8 @@ def go_to(world: World, args: Mapping[str, Any]) -> ActionResult:
         The result.
     """
     player = world.player
-    x, given_y, z = finite_args(args, "x", "y", "z")
+    x, z = required_args(args, "x", "z")
+    (given_y,) = finite_args(args, "y")
     target = (x, given_y if given_y is not None else player.y, z)
     start = on_floor(world, player.position)
     # Off the floor the player knows, the target is moved onto the nearest known floor,
@@ -298,7 +300,8 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
         return target_gone(world, thing)
 
     def script(run: Run) -> Script:
-        walker = None if planned is None else Walker(world, goal, planned, use_on_way=True)
+        walker = None if planned is None or goal is None else Walker(world, goal, planned,
+                                                                     use_on_way=True)
         finish = yield from walk_within_reach(run, walker, thing, taken)
         if finish is not None:
             return finish

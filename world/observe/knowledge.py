@@ -210,8 +210,9 @@ class Knowledge:
         # Every line `update` may test below, asked at once (`ask_in_one_pass`).
         doors = [_door_point(world, d) for d in self.doors if d in world.doors]
         points = [(*point, storey) for point, storey in doors]
-        points += [(obj.x, 0.0, obj.z, obj.storey) for obj in world.objects.values()
-                   if obj.x is not None and obj.holder is None and obj.present]
+        points += [(x, 0.0, z, storey) for obj in world.objects.values()
+                   if obj.x is not None and obj.holder is None and obj.present
+                   for x, z, storey in (obj.spot,)]
         points += [(a.x, 0.0, a.z, a.storey) for a in world.characters.values()]
         ask_in_one_pass(world, points)
 

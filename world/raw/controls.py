@@ -125,9 +125,10 @@ def _near_things(world: World) -> list[str]:
         if gate.storey == storey and (x - px) ** 2 + (z - pz) ** 2 <= r * r:
             near.append(gid)
     for oid, obj in world.objects.items():
-        if obj.present and obj.x is not None and obj.holder is None and (
-                obj.storey == storey and (obj.x - px) ** 2 + (obj.z - pz) ** 2 <= room * room):
-            near.append(oid)
+        if obj.present and obj.x is not None and obj.holder is None and obj.storey == storey:
+            x, z, _ = obj.spot
+            if (x - px) ** 2 + (z - pz) ** 2 <= room * room:
+                near.append(oid)
     for cid, actor in world.characters.items():
         if actor.alive and actor.storey == storey and (
                 (actor.x - px) ** 2 + (actor.z - pz) ** 2 <= room * room):

@@ -144,7 +144,8 @@ class RayScanner:
         for oid, obj in self.world.objects.items():
             if obj.present and obj.x is not None and obj.storey == storey and (
                     obj.kind != "spawn_point"):
-                rows.append((obj.x, obj.z, OBJECT_RADIUS))
+                x, z, _ = obj.spot
+                rows.append((x, z, OBJECT_RADIUS))
                 labels.append((CHANNEL_OF[obj.kind], oid))
         return np.array(rows, dtype=float).reshape(-1, 3), labels
 
