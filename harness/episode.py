@@ -15,7 +15,14 @@ from typing import Any
 
 from harness import outcome as endings
 from harness import stopping
-from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
+from harness.agent_process import (
+    AgentLaunchError,
+    AgentProcess,
+    ChannelEvent,
+    Eof,
+    Line,
+    Timeout,
+)
 from harness.agent_streams import decision_clock_start
 from harness.chain import ChainRun
 from harness.claims import add_usage, start_point, usage_totals
@@ -228,7 +235,7 @@ class _Episode:
             return own, "", limit_s
         return self.ep_deadline, "episode timeout", self.s.episode_timeout_s
 
-    def _read(self, deadline: float) -> object:
+    def _read(self, deadline: float) -> ChannelEvent | stopping.Interrupted:
         # The agent's line, or the stop that came while waiting for it.
         try:
             with stopping.interruptible():
@@ -294,7 +301,8 @@ class _Episode:
         deadline, which, limit = self._deadline(self.s.decision_timeout_s)
         event = self._read(deadline)
         t_got = time.monotonic()
-        turn = {"turn": st.turn, "tick": tick, "state_hash": state_hash, "observation": obs,
+        turn: dict[str, Any] = {
+                "turn": st.turn, "tick": tick, "state_hash": state_hash, "observation": obs,
                 "text_chars": len(obs["text"]), "raw_action": None, "action": None,
                 "error": None, "result": None, "extra_lines": 0,
                 "agent_wall_s": round(t_got - t_sent, 4)}

@@ -208,7 +208,7 @@ def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
                 != claimed_path:
             return diverged(index, f"turn {index}: the path walked differs from the "
                             "record's")
-    if interrupted:
+    if interrupted or record.end is None:
         return ReplayReport(False, len(record.turns), None, True, start=begun)
     problem = kept.check(len(record.turns), game)
     if problem is None and kept.unseen():
@@ -312,7 +312,7 @@ def _rederive(record: Record, game: Game, limits: Limits, chain: ChainRun | None
     status = now.status
     ending = chain_ending if chain is not None else endings.world_ending(
         status, decisions, limits.max_decisions, now.tick, limits.max_ticks)
-    claimed = record.end["summary"]
+    claimed = (record.end or {}).get("summary") or {}  # (replay reaches here with an end line)
     if ending is None:
         # Only an aborted ending can stand where the world shows neither an end nor a
         # spent budget, and only when the turns show the agent's fault.

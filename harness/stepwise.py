@@ -200,12 +200,12 @@ def play_chain(level_ref: str, agent: str, difficulty: str, seed: int, out: Path
     objectives = [s.objective for s in chain.steps]
     # A reference run that failed may leave work objectives out of the chain: a chain
     # without them is partial, and says which.
-    base = {"chain": objectives, "order": chain.order,
-            "reference": {"run_dir": str(chain.reference_dir),
-                          "completed": chain.reference_completed},
-            "missing": [i for i in work if i not in objectives], "no_chain": None}
+    reference = {"run_dir": str(chain.reference_dir), "completed": chain.reference_completed}
+    missing = [i for i in work if i not in objectives]
+    base = {"chain": objectives, "order": chain.order, "reference": reference,
+            "missing": missing, "no_chain": None}
     if not chain.steps:
-        return no_chain("reference_did_none", base["reference"], base["missing"])
+        return no_chain("reference_did_none", reference, missing)
     plan = chain_plan(chain)
     summary = runner.run(level_ref, agent, difficulty=difficulty, seed=seed, out_dir=out,
                          settings=settings, chain=plan, secret=secret, hidden=(cache, *hidden))

@@ -39,7 +39,7 @@ system_program bwrap bubblewrap "the agent-sandbox tests"
 unset PYTHONDONTWRITEBYTECODE
 
 python3 -m ruff check .
-# Strict on the world's face and the protocol modules (pyproject.toml's [tool.mypy]).
+# All of world/ and harness/; strict where pyproject.toml's [tool.mypy] says.
 python3 -m mypy
 # -rs: each skipped test is listed with its reason (and how to enable it). -n 2: two
 # pytest-xdist workers; loadgroup keeps the tests of one xdist_group (the Ray tests, which

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numbers
 import os
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -68,9 +68,10 @@ class MissionEnv(gym.Env):
     # The class lists every mode, so `gym.make(render_mode="human")` reaches the
     # constructor (which refuses it clearly without a display) instead of Gymnasium's
     # pygame wrapper; an instance lists the modes served here (Gymnasium's checker
-    # tries each).
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array", "human"],
-                                          "render_fps": 30}
+    # tries each). Gymnasium declares `metadata` a plain attribute an instance may
+    # replace, so it is not a ClassVar here.
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"],  # noqa: RUF012
+                "render_fps": 30}
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
                  reward: str | dict | RewardSpec = "score", render_mode: str | None = None,
@@ -162,7 +163,7 @@ class MissionEnv(gym.Env):
         # During the episode the player's figures: distance counts only toward places
         # it has located (issue 34), so neither reward nor observation is a hot/cold
         # signal for the unseen.
-        return self.game.perceived_report()  # type: ignore[union-attr]
+        return self.live.perceived_report()
 
     def _judge(self, turn: Turn | None = None) -> tuple[float, bool, bool, dict[str, Any]]:
         """After a step: (reward, terminated, truncated, info about the ending).
@@ -181,14 +182,14 @@ class MissionEnv(gym.Env):
         if ending is not None:
             # The last step pays up to the judge's figures: the summed `score` reward
             # is the episode's final score, the figure `harness run` reports.
-            self.figures = Figures.of(self.game.report())  # type: ignore[union-attr]
+            self.figures = Figures.of(self.live.report())
         # An episode ended by refused actions forfeits the rest of its step budget: the
         # step penalty is charged for it, so that way out never costs less than playing.
         forfeit = (max(0, self._budget_steps() - self.steps)
                    if ending is not None and ending.outcome == "protocol_error" else 0)
         reward = self.reward_spec(before, self.figures, ending is not None, self.steps,
                                   forfeit)
-        info: dict[str, Any] = {"tick": self.game.tick, "score": self.figures.score,
+        info: dict[str, Any] = {"tick": self.live.tick, "score": self.figures.score,
                                 "progress": self.figures.progress}
         if ending is None:
             return reward, False, False, info
@@ -201,11 +202,22 @@ class MissionEnv(gym.Env):
         # The report of this step says whether the mission ended; the status (which
         # reports again) is asked only then, for its words.
         if self.report_now.outcome is not None:
-            return endings.mission_ending(self.game.status())  # type: ignore[union-attr]
+            return endings.mission_ending(self.live.status())
         if self.invalid_in_a_row >= self.settings.max_invalid_in_a_row:
             return Ending("protocol_error", f"{self.invalid_in_a_row} refused actions in a row")
         return endings.budget_ending(self.decisions, self.level.budgets.max_decisions,
-                                     self.game.tick, self.max_ticks)  # type: ignore[union-attr]
+                                     self.live.tick, self.max_ticks)
+
+    @property
+    def live(self) -> WorldSession:
+        """The episode's session.
+
+        Raises:
+            RuntimeError: before reset().
+        """
+        if self.game is None:
+            raise RuntimeError("no episode yet: call reset() first")
+        return self.game
 
     def _check_running(self) -> None:
         if self.game is None:

@@ -85,7 +85,7 @@ class MacroEnv(MissionEnv):
         # an invalid action like a refusal: no tick passes).
         empty = None if arguments is not None else Fault(
             "unknown_id", f"{choice.label()}: that slot is empty")
-        turn = self.game.step(None if empty is not None else message)
+        turn = self.live.step(None if empty is not None else message)
         fault = st.count(turn, empty)
         st.turn += 1
         self.decisions, self.invalid_in_a_row = st.decisions, st.invalid_in_a_row
@@ -103,13 +103,13 @@ class MacroEnv(MissionEnv):
         budgets = self.level.budgets
         obs = macro_obs.observe(
             self._view, self._rows,
-            min(1.0, self.game.turn.tick / TICKS_PER_SECOND / budgets.max_game_seconds),
+            min(1.0, self.live.turn.tick / TICKS_PER_SECOND / budgets.max_game_seconds),
             min(1.0, self.decisions / budgets.max_decisions))
         self._mask = np.array(macro_actions.mask(self._rows, self._view), dtype=np.int8)
         info = dict(info, action_mask=self._mask, view=_frozen(self._view),
                     text=message["text"],
                     seed=self.seed_used)
-        info.setdefault("tick", self.game.tick)
+        info.setdefault("tick", self.live.tick)
         return obs, info
 
     def action_masks(self) -> np.ndarray:

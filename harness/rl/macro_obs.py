@@ -121,7 +121,8 @@ def observe(view: dict[str, Any], rows: dict[str, list[dict[str, Any]]],
     here = player.get("position") or [0.0, 0.0, 0.0]
     facing = math.radians(float(player.get("facing_deg") or 0.0))
     in_hand = player.get("in_hand")
-    held = next((c for c in player.get("carried") or [] if c.get("id") == in_hand), {})
+    held: dict[str, Any] = next(
+        (c for c in player.get("carried") or [] if c.get("id") == in_hand), {})
     features = [here[0] / SCALE, here[2] / SCALE, here[1] / SCALE, math.cos(facing),
                 math.sin(facing), float(player.get("health") or 0.0),
                 float(player.get("armour") or 0.0), float(bool(player.get("alive"))),

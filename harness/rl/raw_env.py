@@ -40,7 +40,7 @@ class RawEnv(MissionEnv):
         super().__init__(level, difficulty, reward, render_mode, secret)
         self.frame_skip = check_frame_skip(frame_skip)
         self.scan_spec = ScanSpec(rays, fov_deg, max_range)
-        self.action_space = gym.spaces.MultiDiscrete(RAW_NVEC)
+        self.action_space = gym.spaces.MultiDiscrete(list(RAW_NVEC))
         self.observation_space = gym.spaces.Dict({
             "player": box((len(RAW_PLAYER_FEATURES),)),
             "objectives": box((RAW_MAX_OBJECTIVES, len(RAW_OBJECTIVE_FEATURES)), 0.0, 1.0),
@@ -63,14 +63,21 @@ class RawEnv(MissionEnv):
     def step(self, action: Any):
         """Hold the controls for `frame_skip` ticks; (obs, reward, terminated, truncated, info)."""
         self._check_running()
-        _ticks, _walked, refused = self.game.hold(RawInput.of(action))
+        _ticks, _walked, refused = self._raw.hold(RawInput.of(action))
         reward, terminated, truncated, info = self._judge()
         if refused is not None:
             info["refused"] = refused
         return self._observe(), reward, terminated, truncated, info
 
+    @property
+    def _raw(self) -> RawGame:
+        game = self.live
+        if not isinstance(game, RawGame):  # (`_make_game` makes only raw sessions here)
+            raise TypeError(f"a raw environment holds a {type(game).__name__}")
+        return game
+
     def _budget_steps(self) -> int:
         return -(-self.max_ticks // self.frame_skip)
 
     def _observe(self) -> dict[str, np.ndarray]:
-        return self.game.raw_observation(self.report_now)
+        return self._raw.raw_observation(self.report_now)

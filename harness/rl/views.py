@@ -22,7 +22,7 @@ def observation(env: MissionEnv, state: TurnState | None = None) -> dict[str, An
     spec = EpisodeSpec(env.level, "", env.difficulty, env.seed_used or 0, "", Path(),
                        env.settings)
     state = state if state is not None else TurnState(turn=env.steps, decisions=env.decisions)
-    return observation_message(spec, env.game, state, env.settings.episode_timeout_s,
+    return observation_message(spec, env.live, state, env.settings.episode_timeout_s,
                                episode_limits(env.level, spec.track))
 
 

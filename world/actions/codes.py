@@ -56,7 +56,8 @@ def enter_code(world: World, args: Mapping[str, Any]) -> ActionResult:
     outcome: list[str] = []
 
     def script(run: Run) -> Script:
-        walker = None if planned is None else Walker(world, goal, planned, use_on_way=True)
+        walker = None if planned is None or goal is None else Walker(world, goal, planned,
+                                                                     use_on_way=True)
         finish = yield from walk_within_reach(run, walker, thing, lambda: target_gone(world, thing))
         if finish is not None:
             return finish
