@@ -71,6 +71,16 @@ SWEEP_DIFFERENCES = (
     "script wrote differences has none: `harness compare` on the sweep's folders "
     "(`sweep/reference sweep/greedy sweep/random sweep/wait`) gives them, per level and "
     "difficulty too, with charts.")
+SWEEP_STAGES = (
+    "The \"mean stages\" column is the stages figure (PROTOCOL.md, \"The stages figure\"): "
+    "1 on success, else the weighted share of the mission's work objectives done, an "
+    "open one credited half for the furthest room reached toward its place and half for "
+    "its own steps done (targets down, frags, secrets, waypoints), never harm dealt or "
+    "time waited. It is shown beside the score, not inside it, and ranks the episodes "
+    "that did not complete, which the score's partial credit does not: under \"Ranking "
+    "failures\" the sweep gives, over the settings the greedy and random agents both "
+    "failed, how often greedy is above random by each figure. A table swept before the "
+    "figure existed has no such column.")
 GENERATED_INTRO = (
     "Levels made by the mission templates (docs/templates.md lists them and their "
     "parameters; README.md, \"Generated missions\", says how to name them and keep a "
@@ -320,8 +330,8 @@ def render(levels: list[Level], existing: str | None = None) -> str:
         The Markdown text.
     """
     lines = ["# Levels", "", INTRO, "", *overview(levels), ""]
-    lines += ["## Sweep results", "", SWEEP_INTRO, "", SWEEP_DIFFERENCES, "",
-              *sweep_block(existing), ""]
+    lines += ["## Sweep results", "", SWEEP_INTRO, "", SWEEP_DIFFERENCES, "", SWEEP_STAGES,
+              "", *sweep_block(existing), ""]
     lines += ["### Real models", "", REAL_MODELS_INTRO, "",
               *sweep_block(existing, REAL_MODELS_BEGIN, REAL_MODELS_END, "_No runs yet._"), ""]
     for level in levels:
