@@ -22,6 +22,12 @@ pairs cleared in at least 9 seeds out of 10 (the reference agent's bar) and in m
 the mean score, and the pairs with the highest and lowest mean score.
 With --replay every record is replayed too (as long again as the simulation part of the
 sweep) and each agent's figures say how many records verify and which do not.
+
+Where the greedy and random agents were both swept, it also reports, over the settings
+both failed, the chance that greedy's score and its stages figure are above random's
+(ties half; `harness.failure_ranking`), writes it under their tables, and with
+--pairs-table PATH writes those episodes as a CSV table (level, difficulty, seed, agent,
+success, score, stages) that tests/test_stages_ranking.py checks.
 """
 
 from __future__ import annotations
@@ -38,6 +44,13 @@ from harness.cli import main as harness  # noqa: E402
 from harness.compare import AgentKey, Episode  # noqa: E402
 from harness.compare_pairs import differences  # noqa: E402
 from harness.compare_tables import difference_tables  # noqa: E402
+from harness.failure_ranking import (  # noqa: E402
+    FIGURES,
+    chance_above,
+    failed_pairs,
+    table_rows,
+    write_table,
+)
 from harness.markdown_table import table_lines  # noqa: E402
 from harness.record import RecordError  # noqa: E402
 from harness.replay import REPLAY_STATUSES, replay  # noqa: E402
@@ -131,7 +144,37 @@ def block(tables: dict[str, list[dict]], seeds: int, levels: str = "all") -> str
     for name, rows in tables.items():
         parts += ["", f"### {name.capitalize()} agent: {AGENTS[name][1]}", "",
                   markdown_table(summarise(rows)).rstrip("\n"), "", score_line(rows)]
-    return "\n".join(parts + difference_block(tables))
+    return "\n".join(parts + ranking_lines(tables) + difference_block(tables))
+
+
+RANKED = ("greedy", "random")  # the pair whose failures the stages figure must rank
+
+
+def failure_ranking(tables: dict[str, list[dict]]) -> dict | None:
+    """Over the settings greedy and random both failed: how often greedy's figures are above.
+
+    None unless both were swept. Rows without the stages figure (swept before it
+    existed) count it as 0.
+    """
+    if not all(name in tables for name in RANKED):
+        return None
+    rows = [[{"stages": 0.0, **r} for r in tables[name] if not _by_harness(r)]
+            for name in RANKED]
+    pairs = failed_pairs(rows[0], rows[1])
+    return {"pairs": len(pairs), **{f: chance_above(pairs, f) for f in FIGURES},
+            "table": table_rows(pairs, RANKED)}
+
+
+def ranking_lines(tables: dict[str, list[dict]]) -> list[str]:
+    """The sentence under the tables on how well the figures rank failed episodes."""
+    ranking = failure_ranking(tables)
+    if ranking is None or not ranking["pairs"]:
+        return []
+    return ["", "### Ranking failures", "",
+            f"Over the {ranking['pairs']} settings (level, difficulty, seed) that the greedy "
+            "and random agents both failed, greedy is above random with probability "
+            f"{ranking['stages']:.2f} by the stages figure and {ranking['score']:.2f} by the "
+            "score (a tie counts half; PROTOCOL.md, \"The stages figure\")."]
 
 
 def difference_block(tables: dict[str, list[dict]]) -> list[str]:
@@ -255,6 +298,8 @@ def main() -> int:
                         help="play a secret held-out set of N levels of every template instead")
     parser.add_argument("--templates", default="all",
                         help="with --generated or --secret-set: which templates")
+    parser.add_argument("--pairs-table", default=None, metavar="PATH",
+                        help="write the episodes greedy and random both failed as CSV")
     args = parser.parse_args()
     if args.secret_set:
         chosen = list(TEMPLATES) if args.templates == "all" else args.templates.split(",")
@@ -294,6 +339,11 @@ def main() -> int:
                 for t in TEMPLATES
                 if (cells := [c for c in template_table(tables) if c["template"] == t
                               and f"{name}_played" in c])}
+    ranking = failure_ranking(tables)
+    if ranking is not None:
+        report["failures_ranked"] = {k: v for k, v in ranking.items() if k != "table"}
+        if args.pairs_table:
+            write_table(Path(args.pairs_table), ranking["table"])
     if args.replay:
         for name, rows in tables.items():
             report[name]["replay"] = replays(rows)

@@ -76,6 +76,9 @@ class Episode:
     game_time_s: float
     tokens: float | None
     cost_usd: float | None
+    # How far through the stages it came (world.objectives.stages); None in a row
+    # written before the figure existed.
+    stages: float | None = None
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -235,7 +238,8 @@ def _episode(row: Any, where: str, command: str, kind: str = DEFAULT_KIND) -> Ep
         difficulty=safe_text(_field(row, "difficulty", str, where)),
         seed=_field(row, "seed", int, where), success=_field(row, "success", bool, where),
         score=_field(row, "score", float, where), decisions=_field(row, "decisions", int, where),
-        game_time_s=_field(row, "game_time_s", float, where), tokens=tokens, cost_usd=cost)
+        game_time_s=_field(row, "game_time_s", float, where), tokens=tokens, cost_usd=cost,
+        stages=_field(row, "stages", float, where) if "stages" in row else None)
 
 
 def level_categories(level: str) -> tuple[str, ...]:
@@ -263,6 +267,7 @@ def stats(episodes: list[Episode]) -> dict[str, Any]:
     wins = sum(1 for e in episodes if e.success)
     scores = [e.score for e in episodes]
     sd = statistics.stdev(scores) if n > 1 else 0.0
+    stages = [e.stages for e in episodes if e.stages is not None]
     low, high = wilson_interval(wins, n)
     tokens = [e.tokens for e in episodes if e.tokens is not None]
     costs = [e.cost_usd for e in episodes if e.cost_usd is not None]
@@ -276,6 +281,8 @@ def stats(episodes: list[Episode]) -> dict[str, Any]:
         "success_ci95": [low, high],
         "score_mean": statistics.fmean(scores) if scores else 0.0,
         "score_ci95": Z95 * sd / math.sqrt(n) if n else 0.0,
+        # Only when every episode has it: a mean over some would be another group's.
+        "stages_mean": statistics.fmean(stages) if n and len(stages) == n else None,
         "decisions_mean": statistics.fmean(e.decisions for e in episodes) if n else 0.0,
         "game_time_mean": statistics.fmean(e.game_time_s for e in episodes) if n else 0.0,
         "usage_reported": len(costs) if costs else len(tokens),

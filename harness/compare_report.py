@@ -38,6 +38,8 @@ COLUMNS: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
         f"{s['successes']}/{s['episodes']} {s['success_rate']:.0%} "
         f"[{s['success_ci95'][0]:.0%}, {s['success_ci95'][1]:.0%}]")),
     "score": ("mean score (95% ±)", lambda s: f"{s['score_mean']:.2f} ± {s['score_ci95']:.2f}"),
+    "stages": ("mean stages", lambda s: "—" if s.get("stages_mean") is None
+               else f"{s['stages_mean']:.2f}"),
     "decisions": ("mean decisions", lambda s: f"{s['decisions_mean']:.1f}"),
     "game_time": ("mean game s", lambda s: f"{s['game_time_mean']:.1f}"),
     "tokens": ("tokens / episode", lambda s: _count(s["tokens_per_episode"])),

@@ -159,6 +159,7 @@ def summary_message(ending: Ending, status: GameStatus, counts: dict[str, int]) 
         "failure": status.failure,
         "score": round(float(status.score), 6),
         "progress": round(float(status.progress), 6),
+        "stages": round(float(status.stages), 6),
         "objectives": [dict(o) for o in status.objectives],
         "decisions": counts["decisions"],
         "invalid_actions": counts["invalid_actions"],

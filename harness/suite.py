@@ -233,6 +233,7 @@ def row_from_summary(episode: Episode, run_dir: Path, summary: dict[str, Any]
         "level": episode.level, "difficulty": episode.difficulty, "seed": episode.seed,
         "outcome": summary["outcome"], "success": bool(summary["success"]),
         "score": float(summary["score"]),
+        "stages": float(summary.get("stages", 0.0)),
         "decisions": int(summary["decisions"]),
         "game_time_s": round(int(summary["game_ticks"]) / TICKS_PER_SECOND, 2),
         "invalid_actions": int(summary["invalid_actions"]),
@@ -244,7 +245,8 @@ def row_from_summary(episode: Episode, run_dir: Path, summary: dict[str, Any]
 def failed_row(episode: Episode, error: str) -> dict[str, Any]:
     """The row of an episode whose worker failed before a record was finished."""
     return {"level": episode.level, "difficulty": episode.difficulty, "seed": episode.seed,
-            "outcome": "harness_error", "success": False, "score": 0.0, "decisions": 0,
+            "outcome": "harness_error", "success": False, "score": 0.0, "stages": 0.0,
+            "decisions": 0,
             "game_time_s": 0.0, "invalid_actions": 0, "usage": None, "wall_s": None,
             "run_dir": None, "agent": None, "error": error}
 

@@ -21,13 +21,13 @@ from harness.suite_files import write_atomically
 # Column -> (header, how a row of the table renders it). Declared once for every output.
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("level", "level"), ("difficulty", "difficulty"), ("episodes", "episodes"),
-    ("success", "success"), ("score", "mean score (± sd, 95% ±)"),
+    ("success", "success"), ("score", "mean score (± sd, 95% ±)"), ("stages", "mean stages"),
     ("decisions", "mean decisions"), ("game_time", "mean game s"),
     ("invalid", "invalid actions"),
 )
 
 
-_EMPTY = {"score": 0.0, "success": False, "decisions": 0, "game_time_s": 0.0,
+_EMPTY = {"score": 0.0, "stages": 0.0, "success": False, "decisions": 0, "game_time_s": 0.0,
           "invalid_actions": 0}
 
 
@@ -50,7 +50,8 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     Returns:
         Per group: level, difficulty, episodes (harness errors left out),
         harness_errors, successes, success_rate, score_mean,
-        score_sd, score_ci95, decisions_mean, game_time_mean, invalid_actions.
+        score_sd, score_ci95, stages_mean (None when a row lacks the figure),
+        decisions_mean, game_time_mean, invalid_actions.
     """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in rows:
@@ -70,6 +71,9 @@ def summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "successes": successes, "success_rate": successes / max(played, 1),
             "score_mean": statistics.fmean(scores), "score_sd": sd,
             "score_ci95": 1.96 * sd / math.sqrt(len(scores)),
+            # Rows written before the stages figure existed lack it: no mean over some.
+            "stages_mean": statistics.fmean(r["stages"] for r in group)
+            if all("stages" in r for r in group) else None,
             "decisions_mean": statistics.fmean(r["decisions"] for r in group),
             "game_time_mean": statistics.fmean(r["game_time_s"] for r in group),
             "invalid_actions": sum(r["invalid_actions"] for r in group),
@@ -83,6 +87,7 @@ def _cells(s: dict[str, Any]) -> dict[str, str]:
             f" (+{s['harness_errors']} harness error)" if s["harness_errors"] else ""),
         "success": f"{s['successes']}/{s['episodes']} ({s['success_rate']:.0%})",
         "score": f"{s['score_mean']:.2f} ± {s['score_sd']:.2f} (± {s['score_ci95']:.2f})",
+        "stages": "—" if s.get("stages_mean") is None else f"{s['stages_mean']:.2f}",
         "decisions": f"{s['decisions_mean']:.1f}", "game_time": f"{s['game_time_mean']:.1f}",
         "invalid": str(s["invalid_actions"]),
     }

@@ -52,6 +52,7 @@ def _facts(run: RunData, known: dict[str, str]) -> dict[str, Any]:
         "success": summary.get("success"),
         "score": summary.get("score"),
         "progress": summary.get("progress"),
+        "stages": summary.get("stages"),
         "failure": plain_failure(summary.get("failure"), run.plan),
         "decisions": summary.get("decisions", len(record.turns)),
         "invalid": summary.get("invalid_actions", invalid),

@@ -45,6 +45,7 @@ class EpisodeSummary:
         agent: The agent's name from its hello, if any.
         model: The model from its hello, if any.
         from_snapshot: The run began from a snapshot: listed, never in the figures.
+        stages: 0..1 (world.objectives.stages), or None when the record lacks it.
     """
 
     run_dir: str | None
@@ -59,6 +60,7 @@ class EpisodeSummary:
     agent: str | None = None
     model: str | None = None
     from_snapshot: bool = False
+    stages: float | None = None
 
     @classmethod
     def from_run_summary(cls, summary: Mapping[str, Any]) -> EpisodeSummary:
@@ -74,6 +76,7 @@ class EpisodeSummary:
             score=summary.get("score"), usage={k: usage.get(k) for k in FIELDS},
             decisions=summary.get("decisions"), agent=hello.get("name"),
             model=hello.get("model"), from_snapshot=bool(summary.get("from_snapshot")),
+            stages=summary.get("stages"),
         )
 
     @classmethod
@@ -95,7 +98,7 @@ class EpisodeSummary:
             success=bool(summary.get("success")), score=summary.get("score"),
             usage=totals, decisions=summary.get("decisions", len(record.turns)),
             agent=hello.get("name"), model=hello.get("model"),
-            from_snapshot=start_point(header) is not None,
+            from_snapshot=start_point(header) is not None, stages=summary.get("stages"),
         )
 
 

@@ -128,7 +128,7 @@ class DoomSession(Stepping):
                             "tick": None if i.tick is None else i.tick}
                            for n, i in enumerate(j.items, 1))
         return GameStatus(j.ending is not None, j.success, j.failure(), j.score(),
-                          j.progress(), objectives)
+                          j.progress(), objectives, j.stages())
 
     def state_hash(self) -> str:
         """A digest of position, health, armour, ammunition, kills, things and heights."""

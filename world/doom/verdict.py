@@ -173,6 +173,19 @@ class Judge:
         counted = [i for i in self.items if i.counts]
         return sum(i.status == DONE for i in counted) / len(counted) if counted else 0.0
 
+    def stages(self) -> float:
+        """The stages figure: the weighted share of counted work objectives done.
+
+        Standing conditions are no stage (time alone holds them); 1 on success.
+        """
+        if self.success:
+            return 1.0
+        work = [i for i in self.items if i.counts
+                and not VERIFIERS[i.objective.verifier["type"]].standing]
+        total = sum(i.objective.weight for i in work)
+        done = sum(i.objective.weight for i in work if i.status == DONE)
+        return round(done / total, 6) if total else 0.0
+
     def failure(self) -> str | None:
         """In plain words, why the mission failed; None otherwise."""
         if self.ending is None or self.success:

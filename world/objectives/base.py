@@ -188,3 +188,12 @@ class Verifier:
     def target(self, world: WorldView) -> Point3 | None:
         """A fixed place the player should head for, or None when there is none."""
         return None
+
+    def steps(self, world: WorldView) -> float:
+        """The share of the objective's own discrete steps done, 0..1, while it is open.
+
+        For the stages figure (`world.objectives.stages`): targets down, frags, points
+        passed, never harm dealt to one still standing nor distance walked; 0 for a kind
+        whose only step is the act that completes it.
+        """
+        return 0.0

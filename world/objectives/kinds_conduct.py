@@ -57,6 +57,10 @@ class Survive(Verifier):
             return 0.0
         return clamp01((self.tick - self.since) / self.need)
 
+    def steps(self, world: WorldView) -> float:
+        """Time survived over the time asked for (a stage only where it is the only work)."""
+        return self.progress(world)
+
 
 class StayUnseen(Verifier):
     """Judge of `stay_unseen` objectives; `description` says what finishes one."""

@@ -41,6 +41,11 @@ def _harm(actor: ActorView) -> float:
     return clamp01(1.0 - actor.health / top)
 
 
+def _down_share(actors: Sequence[ActorView]) -> float:
+    """The share of the actors that are down (0 when there are none)."""
+    return sum(not a.alive for a in actors) / len(actors) if actors else 0.0
+
+
 def destination_of(actor: ActorView) -> str | None:
     """The area a character walks to: its destination, else its route's last place."""
     template = actor.template
@@ -88,6 +93,10 @@ class Neutralise(Verifier):
         targets = _present(world, self.ids)
         return sum(_harm(c) for c in targets) / len(targets) if targets else 0.0
 
+    def steps(self, world: WorldView) -> float:
+        """The share of the targets down (a wounded one is no step)."""
+        return _down_share(_present(world, self.ids))
+
 
 class Protect(Verifier):
     """Judge of `protect` objectives; `description` says what finishes one."""
@@ -131,6 +140,11 @@ class Escort(Verifier):
         if not chars:
             return 0.0
         return sum(self.meters[c.id].progress(world, position(c)) for c in chars) / len(chars)
+
+    def steps(self, world: WorldView) -> float:
+        """The share of the escorted characters standing in the area."""
+        chars = _present(world, self.objective.characters)
+        return sum(c.area == self.area for c in chars) / len(chars) if chars else 0.0
 
     def target(self, world: WorldView) -> Point3 | None:
         """An interior point of the area the characters must reach."""
@@ -191,6 +205,10 @@ class Follow(Verifier):
         total = sum(m.progress(world, self.followed[cid]) for cid, m in self.meters.items())
         return total / len(self.meters)
 
+    def steps(self, world: WorldView) -> float:
+        """The followed part of the walk: only a player in range moves it on."""
+        return self.progress(world)
+
 
 class Intercept(Verifier):
     """Judge of `intercept` objectives; `description` says what finishes one."""
@@ -212,6 +230,10 @@ class Intercept(Verifier):
         """Mean harm over the characters to stop."""
         chars = _present(world, self.objective.characters)
         return sum(_harm(c) for c in chars) / len(chars) if chars else 0.0
+
+    def steps(self, world: WorldView) -> float:
+        """The share of the characters to stop that are down."""
+        return _down_share(_present(world, self.objective.characters))
 
 
 # The player's events that say who its latest shot was aimed at, and by whom.
@@ -267,3 +289,7 @@ class Frags(Verifier):
     def progress(self, world: WorldView) -> float:
         """The player's frags over the count."""
         return clamp01(self.player_frags / self.count)
+
+    def steps(self, world: WorldView) -> float:
+        """The player's frags over the count (automatic return fire scores none)."""
+        return self.progress(world)

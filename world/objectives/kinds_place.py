@@ -152,6 +152,10 @@ class DestroyObject(Verifier):
             return 1.0
         return clamp01(self.damage / self.health) if self.health > 0 else 0.0
 
+    def steps(self, world: WorldView) -> float:
+        """The fraction of the object's health shot away: the object is the target."""
+        return self.progress(world)
+
     def target(self, world: WorldView) -> Point3 | None:
         """Where the object stands."""
         return object_point(world.level, self.object)
@@ -180,6 +184,10 @@ class FindSecrets(Verifier):
     def progress(self, world: WorldView) -> float:
         """Secrets found over the count asked for."""
         return clamp01(len(self.found) / self.count)
+
+    def steps(self, world: WorldView) -> float:
+        """Secrets found over the count asked for."""
+        return self.progress(world)
 
 
 class Waypoints(Verifier):
@@ -211,6 +219,10 @@ class Waypoints(Verifier):
     def progress(self, world: WorldView) -> float:
         """Points passed over points in the list."""
         return clamp01(self.passed / len(self.points))
+
+    def steps(self, world: WorldView) -> float:
+        """Points passed over points in the list."""
+        return self.progress(world)
 
     def target(self, world: WorldView) -> Point3 | None:
         """The next point to pass."""

@@ -43,6 +43,14 @@ exit area once every counted objective is satisfied; `d_start` is measured from 
 the player stood when that goal became current. A completed mission has progress 1;
 with no goal it is 0.
 
+`stages` (`world.objectives.stages`) is a third figure, beside the score and never in
+it: how far through the mission's stages the player came, counting only what was reached
+and done (objectives done, the furthest room reached toward each open one's place, its
+discrete steps such as targets down). It ranks the episodes that did not complete, which
+`P` does not: `P` pays route progress from the final position and harm dealt, so an
+agent that wanders until the time runs out ties or beats one that went for the targets
+and fell on the way. `P` is kept as it is so that published scores keep their meaning.
+
 A report built for the player during the episode (`ObjectivesSystem.report` with a
 sight) counts every route, in the score's partial credit and in `progress`, only
 toward places the player has located (`world.objectives.route`); the judge's report,
@@ -106,6 +114,8 @@ class MissionReport:
         score: 0..1, see the module documentation.
         progress: 0..1 toward the current goal, for reward shaping.
         goal: What `progress` measures: an objective id, "exit", or None.
+        stages: 0..1, how far through the mission's stages the player came
+            (`world.objectives.stages`); ranks episodes that did not complete.
         objectives: Every objective, counted or not, in level order.
     """
 
@@ -118,6 +128,7 @@ class MissionReport:
     progress: float
     goal: str | None
     objectives: tuple[ObjectiveReport, ...]
+    stages: float = 0.0
 
     @property
     def failure_reason(self) -> str | None:
@@ -129,8 +140,16 @@ class MissionReport:
         return asdict(self)
 
 
-def _work(states: Sequence[ObjectiveState], has_exit: bool = False) -> list[ObjectiveState]:
-    """The counted objectives that are work; survive too when nothing else is."""
+def work_items(states: Sequence[ObjectiveState], has_exit: bool = False) -> list[ObjectiveState]:
+    """The counted objectives that are work; survive too when nothing else is (and no exit).
+
+    Args:
+        states: Every objective's state.
+        has_exit: Whether the level has an exit area (then survive is never work).
+
+    Returns:
+        The work items, in the order given.
+    """
     counted = [s for s in states if s.counts]
     work = [s for s in counted if not s.passive]
     return work if work or has_exit else [s for s in counted if not s.standing]
@@ -142,7 +161,7 @@ def _mean(items: Sequence[tuple[float, float]]) -> float:
 
 
 def _achievement_mean(states: Sequence[ObjectiveState], progress: dict[str, float]) -> float:
-    return _mean([(s.objective.weight, progress[s.objective.id]) for s in _work(states)])
+    return _mean([(s.objective.weight, progress[s.objective.id]) for s in work_items(states)])
 
 
 def objective_progress(states: Sequence[ObjectiveState], world: WorldView) -> dict[str, float]:
@@ -188,7 +207,7 @@ def score(
     """
     if success:
         return 1.0
-    work = _work(states, exit_progress is not None)
+    work = work_items(states, exit_progress is not None)
     items = [(s.objective.weight, progress[s.objective.id]) for s in work]
     counted = [s for s in states if s.counts]
     if exit_progress is not None:

@@ -45,6 +45,7 @@ from world.objectives.score import (
     objective_reports,
     score,
 )
+from world.objectives.stages import StageMeter
 from world.objectives.triggers import CLOCK, EVENTS, reads, wakes
 from world.sim.world import JUDGE_ORDER
 
@@ -114,6 +115,8 @@ class ObjectivesSystem:
         self._area = world.player.area
         self._countdown_expired = False
         self._goal = GoalTracker()
+        # Kept out of the state hash: it follows from the ticks judged, and changes nothing.
+        self._stages = StageMeter()
         self.end: _End | None = None
         # What can change a verdict on a tick with no events (see `triggers`), and
         # where the player was when last judged; None until the first judgement.
@@ -152,6 +155,7 @@ class ObjectivesSystem:
             if verdict is not None:
                 self._change(world, state, verdict)
         self._goal.update(choose_goal(list(self.states.values()), ready, world), world)
+        self._stages.update(world, list(self.states.values()), ready)
         self._judge_end(world)
         self._wakes = wakes(self.states.values())
         self._reads = reads(self.states.values())
@@ -244,6 +248,7 @@ class ObjectivesSystem:
             progress=1.0 if success else self._goal.progress(world),
             goal=self._goal.name,
             objectives=objective_reports(states, progress),
+            stages=self._stages.figure(world, states, success),
         )
 
 

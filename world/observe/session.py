@@ -210,7 +210,7 @@ class WorldSession(Stepping):
         if report.outcome == "failed":
             failure = self._failure(report)
         return GameStatus(ended, bool(report.success), failure, float(report.score),
-                          float(report.progress), objectives)
+                          float(report.progress), objectives, float(report.stages))
 
     def _quoted_ids(self, message: str) -> str:
         # World errors quote the ids they name; only those quoted ids are written in

@@ -17,6 +17,8 @@ class GameStatus:
         score: 0..1, from the objectives that count at this difficulty.
         progress: 0..1, the share of counting objectives done.
         objectives: One dict per objective: index, status, counts, text, tick.
+        stages: 0..1, how far through the mission's stages the player came
+            (`world.objectives.stages`); 1 on success.
     """
 
     ended: bool
@@ -25,3 +27,4 @@ class GameStatus:
     score: float
     progress: float
     objectives: tuple[dict[str, Any], ...] = field(default_factory=tuple)
+    stages: float = 0.0
