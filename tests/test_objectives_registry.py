@@ -3,7 +3,10 @@ import json
 from harness.protocol import OUTCOMES as PROTOCOL_OUTCOMES
 from tests.shared import SCHEMAS
 from world.objectives import END_RULES, OUTCOMES, STATUSES, VERIFIERS
+from world.objectives.base import CLOCK, EVENTS, PLAYER
 from world.objectives.outcome import Situation, decide
+from world.objectives.registry import KINDS
+from world.objectives.triggers import READS, WAKES
 from world.sim.events import EVENT_KINDS
 
 SCHEMA = SCHEMAS / "level.schema.json"
@@ -13,6 +16,28 @@ def test_registry_covers_exactly_the_schema_kinds():
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     kinds = schema["$defs"]["objective"]["properties"]["kind"]["enum"]
     assert sorted(VERIFIERS) == sorted(kinds)
+
+
+def test_every_kind_is_one_class_with_its_facts_on_it():
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    kinds = schema["$defs"]["objective"]["properties"]["kind"]["enum"]
+    sides = schema["$defs"]["character_template"]["properties"]["side"]["enum"]
+    events = set(EVENT_KINDS)
+    # One class per kind: a kind declared twice would vanish silently from the table.
+    assert sorted(v.kind for v in KINDS) == sorted(kinds)
+    for kind in kinds:
+        verifier = VERIFIERS[kind]
+        own = verifier.__dict__  # declared on the class itself, not inherited
+        assert own.get("kind") == kind
+        assert own.get("wakes") in (EVENTS, PLAYER, CLOCK), kind
+        assert "reads" in own, kind
+        assert own["reads"] is None or own["reads"] <= events, kind
+        assert verifier.character_side in (None, *sides), kind
+    # The tables the per-tick shortcut and the level checker read are these facts.
+    assert dict(WAKES) == {k: v.wakes for k, v in VERIFIERS.items()}
+    assert dict(READS) == {k: v.reads for k, v in VERIFIERS.items()}
+    assert {k: v.character_side for k, v in VERIFIERS.items() if v.character_side} == {
+        "neutralise": "hostile", "escort": "friendly", "follow": "friendly"}
 
 
 def test_statuses_outcomes_and_reasons_are_declared_once():

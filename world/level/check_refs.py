@@ -17,12 +17,6 @@ OBJECTIVE_OBJECT_KINDS: dict[str, frozenset[str] | None] = {
     "destroy_object": None,
     "gadget_on_object": None,
 }
-# Which side a character must be on to make sense for an objective kind.
-OBJECTIVE_CHARACTER_SIDE: dict[str, str] = {
-    "neutralise": "hostile",
-    "escort": "friendly",
-    "follow": "friendly",
-}
 # Every group whose items carry an id, with the JSON array that holds them.
 GROUPS: dict[str, str] = {
     "difficulty": "difficulties",

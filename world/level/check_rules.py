@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from world.level.check_refs import OBJECTIVE_CHARACTER_SIDE, OPENERS, Problem
+from world.level.check_refs import OPENERS, Problem
 from world.level.model import Level, Objective
+from world.objectives.registry import VERIFIERS  # each kind's facts, on its class
 
 
 def _destroy(level: Level, objective: Objective, path: str) -> list[Problem]:
@@ -59,7 +60,8 @@ def objective_problems(level: Level) -> list[Problem]:
         rule = OBJECTIVE_RULES.get(objective.kind)
         if rule is not None:
             problems.extend(rule(level, objective, path))
-        side = OBJECTIVE_CHARACTER_SIDE.get(objective.kind)
+        verifier = VERIFIERS.get(objective.kind)
+        side = verifier.character_side if verifier is not None else None
         for k, cid in enumerate(objective.characters):
             character = characters.get(cid)
             if side is not None and character is not None and character.side != side:

@@ -29,6 +29,13 @@ STATUSES: dict[str, str] = {
 
 Point3 = tuple[float, float, float]
 
+# What can change a verdict besides events (a verifier's `wakes`, weakest first).
+EVENTS = 0  # judged again only when something was recorded
+PLAYER = 1  # ... or when the player moved
+CLOCK = 2  # every tick
+# The events that bring a character into play (verdicts over "every hostile" read them).
+SPAWNS = ("character_spawned", "reinforcement_spawned", "character_respawned")
+
 
 class ActorView(Protocol):
     """What verifiers read of an actor (the player or a character)."""
@@ -139,6 +146,15 @@ class Verifier:
     keep its own running state (timers, counters); the system owns the status.
 
     Attributes:
+        kind: The objective kind of the level schema this class judges (the registry's
+            key; every kind declares its own).
+        wakes: What can change its verdict, target or progress besides events: EVENTS,
+            PLAYER (the player's position) or CLOCK (time, others' positions); see
+            `world.objectives.triggers`.
+        reads: The event kinds after which its verdict can differ (those it scans and
+            those that come with every change of the state it re-checks); None: any.
+        character_side: The side its `characters` must be on, or None for any (the
+            level checker enforces it).
         description: What finishes an objective of this kind, in one sentence (the
             protocol's table of objective kinds shows it); every kind declares its own,
             here only (its docstring says how it is judged).
@@ -152,6 +168,10 @@ class Verifier:
         objective: The level's record of this objective.
     """
 
+    kind: ClassVar[str]
+    wakes: ClassVar[int]
+    reads: ClassVar[frozenset[str] | None]
+    character_side: ClassVar[str | None] = None
     description: ClassVar[str] = ""
     standing: bool = False
     passive: bool = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from world.level.model import Objective
-from world.objectives.base import DONE, FAILED, Verifier, WorldView, clamp01
+from world.objectives.base import CLOCK, DONE, EVENTS, FAILED, Verifier, WorldView, clamp01
 from world.sim.actors import PLAYER_ID
 from world.sim.clock import seconds_to_ticks
 from world.sim.events import Event
@@ -31,6 +31,9 @@ class Survive(Verifier):
     Passive: an agent that stands still while its gun answers attackers may survive.
     """
 
+    kind = "survive"
+    wakes = CLOCK  # a timer
+    reads = None
     description = "Stay alive for `seconds` of game time, counted from when it becomes ready."
     passive = True
 
@@ -65,6 +68,9 @@ class Survive(Verifier):
 class StayUnseen(Verifier):
     """Judge of `stay_unseen` objectives; `description` says what finishes one."""
 
+    kind = "stay_unseen"
+    wakes = EVENTS
+    reads = frozenset({"player_spotted", "alarm_raised"})
     description = "Never be seen by a hostile or a camera while the objective is ready."
 
     standing = True
@@ -85,6 +91,9 @@ class StayUnseen(Verifier):
 class NoAlarm(Verifier):
     """Judge of `no_alarm` objectives; `description` says what finishes one."""
 
+    kind = "no_alarm"
+    wakes = EVENTS
+    reads = frozenset({"alarm_raised"})
     description = "Raise no alarm while the objective is ready (whoever or whatever raised it)."
 
     standing = True

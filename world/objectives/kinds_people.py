@@ -13,8 +13,11 @@ from collections.abc import Sequence
 
 from world.level.model import Objective
 from world.objectives.base import (
+    CLOCK,
     DONE,
+    EVENTS,
     FAILED,
+    SPAWNS,
     ActorView,
     Point3,
     Verifier,
@@ -64,6 +67,10 @@ class Neutralise(Verifier):
     objective completes as soon as it is ready.
     """
 
+    kind = "neutralise"
+    wakes = EVENTS
+    reads = frozenset({"actor_down", "area_entered", *SPAWNS})
+    character_side = "hostile"
     description = "Take down the listed characters and, with a zone, every hostile in it."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
@@ -101,6 +108,9 @@ class Neutralise(Verifier):
 class Protect(Verifier):
     """Judge of `protect` objectives; `description` says what finishes one."""
 
+    kind = "protect"
+    wakes = EVENTS
+    reads = frozenset({"actor_down", *SPAWNS})
     description = "Keep characters alive: held until one goes down, which fails it at once."
 
     standing = True
@@ -114,6 +124,10 @@ class Protect(Verifier):
 class Escort(Verifier):
     """Judge of `escort` objectives; `description` says what finishes one."""
 
+    kind = "escort"
+    wakes = CLOCK  # progress follows the escorted characters
+    reads = None
+    character_side = "friendly"
     description = "Bring characters alive into an area; failed if one of them goes down."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
@@ -159,6 +173,10 @@ class Follow(Verifier):
     a destination the follow is a standing condition: held until broken.
     """
 
+    kind = "follow"
+    wakes = CLOCK  # distance to moving characters, and a grace timer
+    reads = None
+    character_side = "friendly"
     description = ("Stay within `distance` of moving characters until they reach their "
                    "destination; standing while one of them has none.")
 
@@ -213,6 +231,9 @@ class Follow(Verifier):
 class Intercept(Verifier):
     """Judge of `intercept` objectives; `description` says what finishes one."""
 
+    kind = "intercept"
+    wakes = EVENTS
+    reads = frozenset({"actor_down", "area_entered", *SPAWNS})
     description = "Stop characters before they reach their destination; failed if one gets there."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
@@ -252,6 +273,9 @@ class Frags(Verifier):
     kills wake this verifier (shots are too frequent to judge every one).
     """
 
+    kind = "frags"
+    wakes = EVENTS
+    reads = frozenset({"actor_down"})
     description = "Arena: be first to `count` frags; failed if any other actor gets there first."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:

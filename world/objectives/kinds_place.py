@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from world.level.model import Objective
 from world.objectives.base import (
     DONE,
+    EVENTS,
+    PLAYER,
     Point3,
     Verifier,
     WorldView,
@@ -29,6 +31,9 @@ APPROACH_SHARE = 0.5
 class ReachArea(Verifier):
     """Judge of `reach_area` objectives; `description` says what finishes one."""
 
+    kind = "reach_area"
+    wakes = EVENTS
+    reads = frozenset({"area_entered"})
     description = "Be inside an area: done on any tick the player stands in it while ready."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
@@ -78,6 +83,9 @@ class CollectItem(_AtObject):
     (a key spent on its lock) still completes an objective that was ready for it.
     """
 
+    kind = "collect_item"
+    wakes = EVENTS
+    reads = frozenset({"item_picked_up"})
     description = ("Hold an item: the inventory is re-checked, and a pickup while ready "
                    "also counts.")
 
@@ -97,6 +105,9 @@ class CollectItem(_AtObject):
 class UseObject(_AtObject):
     """Judge of `use_object` objectives; `description` says what finishes one."""
 
+    kind = "use_object"
+    wakes = EVENTS
+    reads = frozenset({"object_used"})
     description = "Press use on an object: a one-off act that counts only while ready."
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
@@ -111,6 +122,9 @@ class UseObject(_AtObject):
 class GadgetOnObject(_AtObject):
     """Judge of `gadget_on_object` objectives; `description` says what finishes one."""
 
+    kind = "gadget_on_object"
+    wakes = EVENTS
+    reads = frozenset({"gadget_used"})
     description = "Photograph, copy or plant: use a gadget of the named kind on the object."
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
@@ -126,6 +140,9 @@ class GadgetOnObject(_AtObject):
 class DestroyObject(Verifier):
     """Judge of `destroy_object` objectives; `description` says what finishes one."""
 
+    kind = "destroy_object"
+    wakes = EVENTS
+    reads = frozenset({"object_broken", "damage_taken"})
     description = "Break an object: its destruction is a lasting state, so it counts once ready."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
@@ -164,6 +181,9 @@ class DestroyObject(Verifier):
 class FindSecrets(Verifier):
     """Judge of `find_secrets` objectives; `description` says what finishes one."""
 
+    kind = "find_secrets"
+    wakes = EVENTS
+    reads = frozenset({"secret_found", "area_entered"})
     description = "Enter at least `count` of the level's secret areas (finds are kept for good)."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:
@@ -193,6 +213,9 @@ class FindSecrets(Verifier):
 class Waypoints(Verifier):
     """Judge of `waypoints` objectives; `description` says what finishes one."""
 
+    kind = "waypoints"
+    wakes = PLAYER  # passed by walking within a radius
+    reads = None
     description = "Pass points in order, each within `radius` on its storey, while ready."
 
     def __init__(self, objective: Objective, world: WorldView) -> None:

@@ -1,7 +1,8 @@
 """The one table of objective kinds: each kind name of the level schema to its verifier.
 
-The keys must be exactly the objective kind enum of schemas/level.schema.json; a test
-holds the two together.
+Each verifier class declares its own kind and facts; the table is derived from the one
+tuple of classes. Its keys must be exactly the objective kind enum of
+schemas/level.schema.json; a test holds the two together.
 """
 
 from __future__ import annotations
@@ -23,24 +24,13 @@ from world.objectives.kinds_place import (
     Waypoints,
 )
 
-VERIFIERS: MappingProxyType[str, type[Verifier]] = MappingProxyType({
-    "reach_area": ReachArea,
-    "collect_item": CollectItem,
-    "use_object": UseObject,
-    "destroy_object": DestroyObject,
-    "gadget_on_object": GadgetOnObject,
-    "neutralise": Neutralise,
-    "protect": Protect,
-    "escort": Escort,
-    "follow": Follow,
-    "intercept": Intercept,
-    "survive": Survive,
-    "stay_unseen": StayUnseen,
-    "no_alarm": NoAlarm,
-    "find_secrets": FindSecrets,
-    "frags": Frags,
-    "waypoints": Waypoints,
-})
+# Every verifier class, once; each declares its kind and its facts (see `Verifier`).
+KINDS: tuple[type[Verifier], ...] = (
+    ReachArea, CollectItem, UseObject, DestroyObject, GadgetOnObject, Neutralise, Protect,
+    Escort, Follow, Intercept, Survive, StayUnseen, NoAlarm, FindSecrets, Frags, Waypoints,
+)
+VERIFIERS: MappingProxyType[str, type[Verifier]] = MappingProxyType(
+    {verifier.kind: verifier for verifier in KINDS})
 
 
 def make_verifier(objective: Objective, world: WorldView) -> Verifier:

@@ -9,9 +9,10 @@ positions, which change without events; while one of them is open, the system ju
 every tick (or every tick the player moved).
 
 Most events of a fight (shots, reloads, alertness) change nothing an objective reads,
-so `READS` names, per kind, the event kinds after which its verdict can differ: the
-events it scans, and those that come with every change of the state it re-checks. A
-tick whose events are all of other kinds counts as a tick with no events.
+so each verifier class declares in `reads` the event kinds after which its verdict can
+differ: the events it scans, and those that come with every change of the state it
+re-checks. A tick whose events are all of other kinds counts as a tick with no events.
+The tables here are derived from those class facts.
 """
 
 from __future__ import annotations
@@ -19,55 +20,21 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import MappingProxyType
 
-from world.objectives.base import TODO
+from world.objectives.base import CLOCK, EVENTS, PLAYER, TODO
 from world.objectives.outcome import ObjectiveState
+from world.objectives.registry import VERIFIERS
 
-EVENTS = 0  # judged again only when something was recorded
-PLAYER = 1  # ... or when the player moved
-CLOCK = 2  # every tick
+__all__ = ["CLOCK", "EVENTS", "PLAYER", "READS", "SYSTEM_READS", "WAKES", "reads", "wakes"]
 
-# Objective kind -> what can change its verdict, target or progress besides events.
-WAKES: MappingProxyType[str, int] = MappingProxyType({
-    "reach_area": EVENTS,
-    "collect_item": EVENTS,
-    "use_object": EVENTS,
-    "destroy_object": EVENTS,
-    "gadget_on_object": EVENTS,
-    "neutralise": EVENTS,
-    "protect": EVENTS,
-    "intercept": EVENTS,
-    "stay_unseen": EVENTS,
-    "no_alarm": EVENTS,
-    "find_secrets": EVENTS,
-    "frags": EVENTS,
-    "waypoints": PLAYER,  # passed by walking within a radius
-    "escort": CLOCK,  # progress follows the escorted characters
-    "follow": CLOCK,  # distance to moving characters, and a grace timer
-    "survive": CLOCK,  # a timer
-})
+# Objective kind -> what can change its verdict, target or progress besides events
+# (each verifier class declares its `wakes`).
+WAKES: MappingProxyType[str, int] = MappingProxyType(
+    {kind: verifier.wakes for kind, verifier in VERIFIERS.items()})
 
-
-_SPAWNS = ("character_spawned", "reinforcement_spawned", "character_respawned")
-
-# Objective kind -> the event kinds that can change its verdict; None: any event.
-READS: MappingProxyType[str, frozenset[str] | None] = MappingProxyType({
-    "reach_area": frozenset({"area_entered"}),
-    "collect_item": frozenset({"item_picked_up"}),
-    "use_object": frozenset({"object_used"}),
-    "destroy_object": frozenset({"object_broken", "damage_taken"}),
-    "gadget_on_object": frozenset({"gadget_used"}),
-    "neutralise": frozenset({"actor_down", "area_entered", *_SPAWNS}),
-    "protect": frozenset({"actor_down", *_SPAWNS}),
-    "intercept": frozenset({"actor_down", "area_entered", *_SPAWNS}),
-    "stay_unseen": frozenset({"player_spotted", "alarm_raised"}),
-    "no_alarm": frozenset({"alarm_raised"}),
-    "find_secrets": frozenset({"secret_found", "area_entered"}),
-    "frags": frozenset({"actor_down"}),
-    "waypoints": None,
-    "escort": None,
-    "follow": None,
-    "survive": None,
-})
+# Objective kind -> the event kinds that can change its verdict; None: any event
+# (each verifier class declares its `reads`).
+READS: MappingProxyType[str, frozenset[str] | None] = MappingProxyType(
+    {kind: verifier.reads for kind, verifier in VERIFIERS.items()})
 
 # What the system itself reads on every judgement: readiness (statuses), the end
 # rules (the player down, the world or a countdown ended, the exit area entered).
