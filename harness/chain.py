@@ -16,6 +16,7 @@ from typing import Any
 
 from harness.game import Game, GameFactory, GameStatus
 from harness.outcome import Ending, budget_ending, mission_ending
+from harness.protocol import CHAIN_PLAYED
 from harness.snapshot import Snapshot, restore
 from harness.subtask import ChainPlan, Limits, leg_limits
 from world.face import Level, ticks_to_seconds
@@ -82,7 +83,7 @@ class ChainRun:
         played = [r for r in self.results if r["played"]]
         words = (f"every subtask of the chain had its turn: {sum(r['success'] for r in played)} "
                  f"of {len(played)} played succeeded")
-        return game, mission_ending(status) if status.ended else Ending("chain_played", words)
+        return game, mission_ending(status) if status.ended else Ending(CHAIN_PLAYED, words)
 
     def summary_block(self, game: Game, decisions: int) -> dict[str, Any]:
         """The summary's `stepwise` object: each subtask's result, the first failed one.

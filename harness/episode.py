@@ -32,6 +32,8 @@ from harness.local_agent import AgentHandle
 from harness.outcome import Ending
 from harness.pacing import Pacer
 from harness.protocol import (
+    HARNESS_ERROR,
+    INTERRUPTED,
     PROTOCOL_VERSION,
     Fault,
     Parsed,
@@ -160,7 +162,7 @@ class _Episode:
             try:
                 ending = self._converse()
             except Exception:  # the record must be finished even if the harness fails
-                ending = Ending("harness_error", "the harness failed: "
+                ending = Ending(HARNESS_ERROR, "the harness failed: "
                                 + traceback.format_exc(limit=6).strip().replace("\n", " | "))
                 if not self.header_written:
                     self._write_header()
@@ -403,12 +405,12 @@ class _Episode:
         summary = endings.summary_message(ending, status, counts)
         if self.chain is not None:
             summary["stepwise"] = self.chain.summary_block(self.game, st.decisions)
-        if ending.outcome != "interrupted":  # whoever stops the harness wants it gone now
+        if ending.outcome != INTERRUPTED:  # whoever stops the harness wants it gone now
             self.pacer.hold()
         self.proc.send_line(encode(summary))
         wall_s = round(time.monotonic() - self.t0, 3)
         final_hash, view = now.state_hash, now.view
-        if ending.outcome not in ("harness_error", "interrupted"):
+        if ending.outcome not in (HARNESS_ERROR, INTERRUPTED):
             self._keep_snapshot(view)
         origin = self.spec.origin
         start = None if origin is None else start_point({"origin": origin.to_dict()})

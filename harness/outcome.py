@@ -8,7 +8,21 @@ from typing import Any
 from harness.agent_limits import LimitHit
 from harness.agent_process import Eof, LineTooLong, NotUtf8
 from harness.game import GameStatus
-from harness.protocol import OUTCOMES, PROTOCOL_VERSION, Fault
+from harness.protocol import (
+    AGENT_CRASHED,
+    AGENT_TIMEOUT,
+    COMPLETED,
+    FAILED,
+    INTERRUPTED,
+    OUTCOMES,
+    PROTOCOL_ERROR,
+    PROTOCOL_VERSION,
+    RESOURCE_LIMIT,
+    TERMINATED_KIND,
+    TRUNCATED,
+    TRUNCATED_KIND,
+    Fault,
+)
 from harness.stopping import Interrupted
 from world.face import ticks_to_seconds
 
@@ -41,7 +55,7 @@ def _agent_fault(outcome: str, turn: int | None, kind: str, message: str) -> End
 def silence_ending(turn: int | None, waited_for: str, limit_name: str, limit_s: float) -> Ending:
     """The agent said nothing before a deadline."""
     message = f"sent no {waited_for} within the {limit_name} of {limit_s:g} s"
-    return _agent_fault("agent_timeout", turn, limit_name.replace(" ", "_"), message)
+    return _agent_fault(AGENT_TIMEOUT, turn, limit_name.replace(" ", "_"), message)
 
 
 # What allocators and runtimes print when an allocation fails (RLIMIT_AS makes it fail).
@@ -75,25 +89,25 @@ def exit_ending(turn: int | None, eof: Eof, stderr_tail: str, memory_limit_mb: i
     if last:
         message += f" (last stderr line: {last[0][:200]!r})"
     if limit is not None:
-        return _agent_fault("resource_limit", turn, f"{limit.name}_limit",
+        return _agent_fault(RESOURCE_LIMIT, turn, f"{limit.name}_limit",
                             f"{limit.message()}; it {message}")
     if memory_limit_mb and any(word in stderr_tail[-4000:] for word in _OUT_OF_MEMORY):
         # A hint for the operator, not a verdict: the agent may have printed it itself.
         message += (f"; its log speaks of memory, and its processes are limited to "
                     f"{memory_limit_mb} MiB of address space each (--agent-memory-mb)")
-    return _agent_fault("agent_crashed", turn, "exited", message)
+    return _agent_fault(AGENT_CRASHED, turn, "exited", message)
 
 
 def hello_fault_ending(fault: Fault) -> Ending:
     """The first line was not an acceptable hello."""
-    return _agent_fault("protocol_error", None, fault.code,
+    return _agent_fault(PROTOCOL_ERROR, None, fault.code,
                         f"sent a bad hello ({fault.code}: {fault.message})")
 
 
 def invalid_limit_ending(turn: int, count: int, fault: Fault) -> Ending:
     """Too many invalid actions in a row."""
     message = f"sent {count} invalid actions in a row, the last one {fault.code}: {fault.message}"
-    return _agent_fault("protocol_error", turn, fault.code, message)
+    return _agent_fault(PROTOCOL_ERROR, turn, fault.code, message)
 
 
 def line_fault(event: LineTooLong | NotUtf8, max_line_bytes: int) -> Fault:
@@ -108,24 +122,24 @@ def line_fault(event: LineTooLong | NotUtf8, max_line_bytes: int) -> Fault:
 def interrupted_ending(stop: Interrupted, turn: int | None) -> Ending:
     """The harness was asked to stop before the episode ended."""
     where = "before the agent's hello" if turn is None else f"at turn {turn}"
-    return Ending("interrupted", f"the harness was stopped by {stop.name} {where}; the "
+    return Ending(INTERRUPTED, f"the harness was stopped by {stop.name} {where}; the "
                   "record proves no result")
 
 
 def mission_ending(status: GameStatus) -> Ending:
     """The mission ended by itself."""
     if status.success:
-        return Ending("completed", "the mission succeeded")
-    return Ending("failed", f"the mission failed: {status.failure or 'no reason given'}")
+        return Ending(COMPLETED, "the mission succeeded")
+    return Ending(FAILED, f"the mission failed: {status.failure or 'no reason given'}")
 
 
 def budget_ending(decisions: int, max_decisions: int, tick: int, max_ticks: int) -> Ending | None:
     """Truncation by the level's budgets, or None while within them."""
     if decisions >= max_decisions:
-        return Ending("truncated", f"the budget of {max_decisions} decisions ran out")
+        return Ending(TRUNCATED, f"the budget of {max_decisions} decisions ran out")
     if tick >= max_ticks:
         seconds = ticks_to_seconds(max_ticks)
-        return Ending("truncated", f"the game-time budget of {seconds:g} s ran out")
+        return Ending(TRUNCATED, f"the game-time budget of {seconds:g} s ran out")
     return None
 
 
@@ -153,9 +167,9 @@ def summary_message(ending: Ending, status: GameStatus, counts: dict[str, int]) 
         "type": "summary",
         "protocol_version": PROTOCOL_VERSION,
         "outcome": ending.outcome,
-        "terminated": kind == "terminated",
-        "truncated": kind == "truncated",
-        "success": ending.outcome == "completed",
+        "terminated": kind == TERMINATED_KIND,
+        "truncated": kind == TRUNCATED_KIND,
+        "success": ending.outcome == COMPLETED,
         "failure": status.failure,
         "score": round(float(status.score), 6),
         "progress": round(float(status.progress), 6),

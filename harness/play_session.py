@@ -19,7 +19,7 @@ from typing import Any
 from harness.episode import EpisodeSpec, run_episode
 from harness.local_agent import LocalAgent
 from harness.play_known import KnownMap
-from harness.protocol import PROTOCOL_VERSION
+from harness.protocol import INTERRUPTED, PROTOCOL_VERSION
 
 HUMAN_KIND = "human"
 # The hello schema's bounds on name and description.
@@ -141,7 +141,7 @@ class PlaySession:
             with self._changed:
                 # A side that left gets no summary line: the front shows the run's own.
                 if self._summary is None:
-                    self._summary = summary or {"outcome": "interrupted",
+                    self._summary = summary or {"outcome": INTERRUPTED,
                                                 "reason": "the episode was stopped"}
                 self._observation = None
                 self._seq += 1

@@ -28,7 +28,13 @@ from harness.bounds import (
     shorten_quoted,
     too_deep,
 )
-from world.face import MISSION_OUTCOMES, SCHEMA_DIR, catalog
+from world.face import (
+    MISSION_COMPLETED,
+    MISSION_FAILED,
+    MISSION_OUTCOMES,
+    SCHEMA_DIR,
+    catalog,
+)
 
 if TYPE_CHECKING:
     from world.face import ActionSpec
@@ -128,25 +134,46 @@ class Outcome:
     by_harness: bool = False  # says nothing of the agent: left out of its figures
 
 
+# Outcome names, each written once: the code compares and builds endings with these
+# (a test holds them equal to `OUTCOMES`). The two of a mission ended in the world are
+# the world's own.
+COMPLETED = MISSION_COMPLETED
+FAILED = MISSION_FAILED
+CHAIN_PLAYED = "chain_played"
+TRUNCATED = "truncated"
+AGENT_TIMEOUT = "agent_timeout"
+AGENT_CRASHED = "agent_crashed"
+RESOURCE_LIMIT = "resource_limit"
+PROTOCOL_ERROR = "protocol_error"
+HARNESS_ERROR = "harness_error"
+INTERRUPTED = "interrupted"
+
+# Outcome kinds: a mission that ended, a budget that ran out, an episode cut short.
+TERMINATED_KIND = "terminated"
+TRUNCATED_KIND = "truncated"
+ABORTED_KIND = "aborted"
+
 # A mission ended in the world ends as one of the world's outcomes (declared there); the
 # rest are the ways an episode ends outside the world.
 OUTCOMES: dict[str, Outcome] = {
     o.name: o
     for o in (
-        *(Outcome(name, "terminated", summary) for name, summary in MISSION_OUTCOMES.items()),
-        Outcome("chain_played", "terminated",
+        *(Outcome(name, TERMINATED_KIND, summary) for name, summary in MISSION_OUTCOMES.items()),
+        Outcome(CHAIN_PLAYED, TERMINATED_KIND,
                 "Stepwise track: every subtask of the chain had its turn (the summary's "
                 "stepwise says how each went)."),
-        Outcome("truncated", "truncated", "A decision or game-time budget ran out first."),
-        Outcome("agent_timeout", "aborted", "The agent was silent past a wall-clock deadline."),
-        Outcome("agent_crashed", "aborted", "The agent exited or closed its output early."),
-        Outcome("resource_limit", "aborted",
+        Outcome(TRUNCATED, TRUNCATED_KIND, "A decision or game-time budget ran out first."),
+        Outcome(AGENT_TIMEOUT, ABORTED_KIND,
+                "The agent was silent past a wall-clock deadline."),
+        Outcome(AGENT_CRASHED, ABORTED_KIND, "The agent exited or closed its output early."),
+        Outcome(RESOURCE_LIMIT, ABORTED_KIND,
                 "The agent went past one of its limits (processes, disk, CPU time); the reason "
                 "names the limit and its flag."),
-        Outcome("protocol_error", "aborted", "No valid hello, or too many bad actions in a row."),
-        Outcome("harness_error", "aborted", "The harness itself failed; the record says where.",
-                by_harness=True),
-        Outcome("interrupted", "aborted",
+        Outcome(PROTOCOL_ERROR, ABORTED_KIND,
+                "No valid hello, or too many bad actions in a row."),
+        Outcome(HARNESS_ERROR, ABORTED_KIND,
+                "The harness itself failed; the record says where.", by_harness=True),
+        Outcome(INTERRUPTED, ABORTED_KIND,
                 "The harness was stopped by a signal (SIGINT, SIGTERM, SIGHUP) before the episode "
                 "ended.",
                 by_harness=True),

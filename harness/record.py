@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.bounds import MAX_DEPTH, TooLargeError, cap_message, read_capped, too_deep
+from harness.protocol import INTERRUPTED
 
 RECORD_SCHEMA_VERSION = 1
 RAW_LINE_KEEP = 4000  # characters of an agent's raw line kept in the record
@@ -134,7 +135,7 @@ class Record:
     @property
     def interrupted(self) -> bool:
         """Whether the run was cut short: no end line, or one that says it was interrupted."""
-        return self.end is None or (self.end.get("summary") or {}).get("outcome") == "interrupted"
+        return self.end is None or (self.end.get("summary") or {}).get("outcome") == INTERRUPTED
 
 
 # The fields every reader (page, annotate, quiz, export, dataset) takes apart, by line

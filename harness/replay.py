@@ -23,7 +23,15 @@ from harness.claims import UNVERIFIED, hello_problem, rederived_usage, start_poi
 from harness.game import Game, GameFactory
 from harness.keys import key_of
 from harness.level_refs import from_header
-from harness.protocol import OUTCOMES, Fault, schema_errors, step_fault
+from harness.protocol import (
+    ABORTED_KIND,
+    HARNESS_ERROR,
+    OUTCOMES,
+    PROTOCOL_ERROR,
+    Fault,
+    schema_errors,
+    step_fault,
+)
 from harness.record import Record, RecordError, read_record
 from harness.snapshot import Snapshot, SnapshotError, read_snapshot, restore, view_digest
 from harness.subtask import ChainPlan, Limits, episode_limits
@@ -220,7 +228,7 @@ def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
         return diverged(len(record.turns), problem)
     ending = None
     claimed_kind = OUTCOMES.get(str(record.end["summary"].get("outcome")))
-    if chain is not None and claimed_kind is not None and claimed_kind.kind != "aborted":
+    if chain is not None and claimed_kind is not None and claimed_kind.kind != ABORTED_KIND:
         # The episode asked the chain once more after the last turn; an aborted one did not.
         game, ending = chain.advance(game, counted.decisions)
     if game.turn.state_hash != record.end["final_state_hash"]:
@@ -322,9 +330,9 @@ def _rederive(record: Record, game: Game, limits: Limits, chain: ChainRun | None
         # Only an aborted ending can stand where the world shows neither an end nor a
         # spent budget, and only when the turns show the agent's fault.
         outcome = claimed.get("outcome")
-        if outcome not in OUTCOMES or OUTCOMES[outcome].kind != "aborted" \
+        if outcome not in OUTCOMES or OUTCOMES[outcome].kind != ABORTED_KIND \
                 or not _conduct_bears_out(outcome, record):
-            return {**endings.summary_message(endings.Ending("harness_error", ""), status,
+            return {**endings.summary_message(endings.Ending(HARNESS_ERROR, ""), status,
                                               counts),
                     "outcome": "none: the world shows no ending and no spent budget, and "
                                "the turns show no fault of the agent's"}
@@ -337,9 +345,9 @@ def _rederive(record: Record, game: Game, limits: Limits, chain: ChainRun | None
 
 def _conduct_bears_out(outcome: str, record: Record) -> bool:
     turns = record.turns
-    if outcome == "harness_error":
+    if outcome == HARNESS_ERROR:
         return True
-    if outcome == "protocol_error":
+    if outcome == PROTOCOL_ERROR:
         limit = int(record.header["settings"].get("max_invalid_in_a_row", 1))
         if not turns:
             return True  # a bad hello: no turn was played

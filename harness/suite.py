@@ -31,6 +31,7 @@ from harness.keys import (
     secret_text,
     suite_secret,
 )
+from harness.protocol import HARNESS_ERROR, INTERRUPTED
 from harness.record import RecordError, read_record
 from harness.replay import replay
 from harness.runner import UsageError
@@ -245,7 +246,7 @@ def row_from_summary(episode: Episode, run_dir: Path, summary: dict[str, Any]
 def failed_row(episode: Episode, error: str) -> dict[str, Any]:
     """The row of an episode whose worker failed before a record was finished."""
     return {"level": episode.level, "difficulty": episode.difficulty, "seed": episode.seed,
-            "outcome": "harness_error", "success": False, "score": 0.0, "stages": 0.0,
+            "outcome": HARNESS_ERROR, "success": False, "score": 0.0, "stages": 0.0,
             "decisions": 0,
             "game_time_s": 0.0, "invalid_actions": 0, "usage": None, "wall_s": None,
             "run_dir": None, "agent": None, "error": error}
@@ -254,7 +255,7 @@ def failed_row(episode: Episode, error: str) -> dict[str, Any]:
 def interrupted_row(episode: Episode, signal_name: str) -> dict[str, Any]:
     """The row of an episode stopped by a signal: it proves no result."""
     return {**failed_row(episode, f"stopped by {signal_name} before the episode ended"),
-            "outcome": "interrupted"}
+            "outcome": INTERRUPTED}
 
 
 def play_one(job: dict[str, Any]) -> dict[str, Any]:

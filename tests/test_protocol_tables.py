@@ -81,3 +81,49 @@ def test_every_message_field_has_a_meaning_in_its_schema() -> None:
     text = PROTOCOL_MD.read_text(encoding="utf-8")
     for message in MESSAGES:
         assert f"<!-- table:fields_{message} -->" in text
+
+
+def test_outcome_names_are_constants_declared_once() -> None:
+    # Every outcome and outcome kind has one constant in harness/protocol.py, and the
+    # table is built from them.
+    import harness.protocol as protocol
+
+    names = {v for k, v in vars(protocol).items()
+             if k.isupper() and isinstance(v, str) and v in OUTCOMES}
+    kinds = {v for k, v in vars(protocol).items() if k.endswith("_KIND") and isinstance(v, str)}
+    assert names == set(OUTCOMES)
+    assert kinds == {o.kind for o in OUTCOMES.values()} == {"terminated", "truncated", "aborted"}
+
+
+def test_the_harness_names_outcomes_through_their_constants() -> None:
+    # An outcome written as a literal where an ending is built or an outcome compared
+    # would drift from the declaration unseen (field names that look alike are fine).
+    import ast
+
+    from tests.shared import ROOT
+
+    words = set(OUTCOMES) | {o.kind for o in OUTCOMES.values()}
+    found = []
+    for path in sorted((ROOT / "harness").rglob("*.py")):
+        if path.name == "protocol.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            literals: list[ast.expr] = []
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith(
+                    ("Ending", "_agent_fault")):
+                literals = node.args[:1]
+            elif isinstance(node, ast.Compare) and re.search(
+                    r"outcome|kind", ast.unparse(node)):
+                literals = [node.left, *node.comparators]
+                literals += [e for c in node.comparators if isinstance(c, (ast.Tuple, ast.Set))
+                             for e in c.elts]
+            elif isinstance(node, ast.Dict):
+                literals = [v for k, v in zip(node.keys, node.values, strict=True)
+                            if isinstance(k, ast.Constant) and k.value == "outcome"]
+            elif isinstance(node, ast.Call) and ast.unparse(node.func).endswith(".get") \
+                    and node.args and isinstance(node.args[0], ast.Constant) \
+                    and node.args[0].value == "outcome":
+                literals = node.args[1:2]
+            found += [f"{path.relative_to(ROOT)}:{node.lineno}" for e in literals
+                      if isinstance(e, ast.Constant) and e.value in words]
+    assert found == []

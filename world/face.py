@@ -47,7 +47,9 @@ from world.level.load import (
 )
 from world.level.model import Level
 from world.navmesh import bench as navmesh_bench
+from world.objectives.outcome import COMPLETED as MISSION_COMPLETED
 from world.objectives.outcome import END_RULES
+from world.objectives.outcome import FAILED_OUTCOME as MISSION_FAILED
 from world.objectives.outcome import OUTCOMES as MISSION_OUTCOMES
 from world.objectives.registry import VERIFIERS
 from world.objectives.score import MissionReport
@@ -157,6 +159,8 @@ __all__ = [
     "MAX_LEVEL_BYTES",
     "MAX_NESTING",
     "MAX_SEED",
+    "MISSION_COMPLETED",
+    "MISSION_FAILED",
     "MISSION_OUTCOMES",
     "OBJECT_KINDS",
     "OBJECT_STATES",

@@ -15,7 +15,7 @@ from harness.pages.timeline import turn_rows
 from harness.pages.trace import as_point, damage_marks, keep_on_map, turn_legs
 from harness.pages.usage import FIELDS, usage_report
 from harness.pages.words import names, plain_failure, readable
-from harness.protocol import OUTCOMES
+from harness.protocol import INTERRUPTED, OUTCOMES
 from world.face import TICKS_PER_SECOND
 
 PAGE_NAME = "index.html"
@@ -41,11 +41,11 @@ def _facts(run: RunData, known: dict[str, str]) -> dict[str, Any]:
     summary = end["summary"] if end else {}
     last_tick = record.turns[-1]["tick"] if record.turns else 0
     invalid = sum(1 for t in record.turns if t.get("error"))
-    outcome = summary.get("outcome", "interrupted")
+    outcome = summary.get("outcome", INTERRUPTED)
     declared = OUTCOMES.get(outcome)
     return {
         "outcome": outcome,
-        "outcome_kind": declared.kind if declared else "interrupted",
+        "outcome_kind": declared.kind if declared else INTERRUPTED,
         "outcome_words": declared.summary if declared else
         "The run stopped before its end line was written.",
         "reason": _reason(summary, run.plan, known),

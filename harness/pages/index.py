@@ -16,7 +16,7 @@ from typing import Any
 from harness.claims import start_point
 from harness.pages.render import render
 from harness.pages.usage import FIELDS, usage_report
-from harness.protocol import OUTCOMES
+from harness.protocol import INTERRUPTED, OUTCOMES
 from harness.record import read_record
 from harness.stepwise_report import (
     STEPWISE_COLUMNS,
@@ -94,7 +94,7 @@ class EpisodeSummary:
         return cls(
             run_dir=str(record.path.parent), level=str(header.get("level")),
             difficulty=str(header.get("difficulty")), seed=int(header.get("seed", 0)),
-            outcome=str(summary.get("outcome", "interrupted")),
+            outcome=str(summary.get("outcome", INTERRUPTED)),
             success=bool(summary.get("success")), score=summary.get("score"),
             usage=totals, decisions=summary.get("decisions", len(record.turns)),
             agent=hello.get("name"), model=hello.get("model"),

@@ -21,7 +21,7 @@ from harness import keys
 from harness import outcome as endings
 from harness.game import world_game
 from harness.outcome import Ending
-from harness.protocol import OUTCOMES
+from harness.protocol import COMPLETED, OUTCOMES, PROTOCOL_ERROR, TRUNCATED_KIND
 from harness.rl.render import check_render_mode, close_window, render_modes, show, top_down
 from harness.rl.reward import Figures, RewardSpec, reward_spec
 from harness.rl.views import text_view
@@ -186,7 +186,7 @@ class MissionEnv(gym.Env):
         # An episode ended by refused actions forfeits the rest of its step budget: the
         # step penalty is charged for it, so that way out never costs less than playing.
         forfeit = (max(0, self._budget_steps() - self.steps)
-                   if ending is not None and ending.outcome == "protocol_error" else 0)
+                   if ending is not None and ending.outcome == PROTOCOL_ERROR else 0)
         reward = self.reward_spec(before, self.figures, ending is not None, self.steps,
                                   forfeit)
         info: dict[str, Any] = {"tick": self.live.tick, "score": self.figures.score,
@@ -195,8 +195,8 @@ class MissionEnv(gym.Env):
             return reward, False, False, info
         kind = OUTCOMES[ending.outcome].kind
         info.update(outcome=ending.outcome, reason=ending.reason,
-                    success=ending.outcome == "completed")
-        return reward, kind != "truncated", kind == "truncated", info
+                    success=ending.outcome == COMPLETED)
+        return reward, kind != TRUNCATED_KIND, kind == TRUNCATED_KIND, info
 
     def _ending(self) -> Ending | None:
         # The report of this step says whether the mission ended; the status (which
@@ -204,7 +204,7 @@ class MissionEnv(gym.Env):
         if self.report_now.outcome is not None:
             return endings.mission_ending(self.live.status())
         if self.invalid_in_a_row >= self.settings.max_invalid_in_a_row:
-            return Ending("protocol_error", f"{self.invalid_in_a_row} refused actions in a row")
+            return Ending(PROTOCOL_ERROR, f"{self.invalid_in_a_row} refused actions in a row")
         return endings.budget_ending(self.decisions, self.level.budgets.max_decisions,
                                      self.live.tick, self.max_ticks)
 
