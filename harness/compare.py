@@ -23,7 +23,14 @@ from typing import Any, TypeGuard
 
 from harness.bounds import MAX_DEPTH, cap_message, quote, too_deep, visible
 from harness.protocol import OUTCOMES
-from world.face import LEVELS_DIR, TEMPLATES, GenerateError, is_generated, parse_name
+from world.face import (
+    DIFFICULTY_ORDER,
+    LEVELS_DIR,
+    TEMPLATES,
+    GenerateError,
+    is_generated,
+    parse_name,
+)
 
 Z95 = 1.959963984540054
 RESULTS_FILE = "results.json"
@@ -293,8 +300,8 @@ def stats(episodes: list[Episode]) -> dict[str, Any]:
     }
 
 
-# Shipped levels order their difficulties easy, normal, hard; others sort after, by name.
-_DIFFICULTY_RANK = {"easy": 0, "normal": 1, "hard": 2}
+# Difficulties in the world's order, easiest first; others sort after, by name.
+_DIFFICULTY_RANK = {name: i for i, name in enumerate(DIFFICULTY_ORDER)}
 
 
 def _order(key: Any) -> Any:

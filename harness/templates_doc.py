@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from world.face import GENERATOR_VERSION, TEMPLATES
+from world.face import DIFFICULTY_ORDER, GENERATOR_VERSION, TEMPLATES
 
 TEMPLATES_MD = Path(__file__).resolve().parents[1] / "docs" / "templates.md"
 
@@ -38,7 +38,8 @@ def render() -> str:
         "`harness eval --levels`, `harness check`, `harness export`); `TEMPLATE@FIRST-LAST` "
         "names a range of seeds for `harness eval` and `harness check`. "
         "`harness generate TEMPLATE --seed N --param name=value --out FILE` writes the level "
-        "file. Every generated level offers the difficulties easy, normal and hard; "
+        "file. Every generated level offers the difficulties "
+        f"{', '.join(DIFFICULTY_ORDER[:-1])} and {DIFFICULTY_ORDER[-1]}; "
         "the difficulty adds opposition and objectives within the level. docs/missions.md "
         "(\"Generated missions\") says how to keep a held-out set.",
         "",

@@ -11,12 +11,18 @@ from pathlib import Path
 import pytest
 
 from tests.shared import ROOT, SHIPPED_IDS, shipped_path
+from world.generate.layout import DIFFICULTY_ORDER
 from world.level.check import check_level
 from world.level.load import load_level
 from world.level.model import Level
 
 LEVEL_FILES = [shipped_path(level_id) for level_id in SHIPPED_IDS]
-DIFFICULTIES = ["easy", "normal", "hard"]
+# The one difficulty order (generated levels offer it; readers sort by it).
+DIFFICULTIES = list(DIFFICULTY_ORDER)
+
+
+def test_the_difficulty_order_is_declared_once():
+    assert DIFFICULTY_ORDER == ("easy", "normal", "hard")
 
 
 def _tool(name: str):

@@ -27,6 +27,7 @@ from world.errors import (
     UnknownIdError,
     WorldError,
 )
+from world.generate.layout import DIFFICULTY_ORDER
 from world.generate.naming import (
     MAX_SEED,
     GenerateError,
@@ -149,6 +150,7 @@ __all__ = [
     "ARG_GROUPS",
     "CARRIED_KINDS",
     "DEFAULT_FRAME_SKIP",
+    "DIFFICULTY_ORDER",
     "DOOM_EXTRA_MESSAGE",
     "DOOR_STATE_MEANINGS",
     "END_RULES",

@@ -25,6 +25,7 @@ from harness.stepwise_report import (
     summarise_stepwise,
 )
 from harness.suite_files import write_atomically
+from world.face import DIFFICULTY_ORDER
 
 
 @dataclass(frozen=True)
@@ -113,8 +114,8 @@ def _level_rows(episodes: list[EpisodeSummary]) -> list[dict[str, Any]]:
     episodes = [ep for ep in episodes if not ep.from_snapshot]  # not full episodes
     for ep in episodes:
         groups.setdefault((_who(ep), ep.level, ep.difficulty), []).append(ep)
-    rank = {"easy": 0, "normal": 1, "hard": 2}
-    keys = sorted(groups, key=lambda k: (k[0], k[1], rank.get(k[2], 3), k[2]))
+    rank = {name: i for i, name in enumerate(DIFFICULTY_ORDER)}  # easiest first, others after
+    keys = sorted(groups, key=lambda k: (k[0], k[1], rank.get(k[2], len(rank)), k[2]))
     rows = [{"agent": who, "difficulty": diff, **_stats(level, groups[who, level, diff])}
             for who, level, diff in keys]
     for who in sorted({k[0] for k in keys}):

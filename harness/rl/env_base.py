@@ -27,7 +27,15 @@ from harness.rl.reward import Figures, RewardSpec, reward_spec
 from harness.rl.views import text_view
 from harness.runner import UsageError, pick_difficulty, resolve_level
 from harness.settings import RunSettings
-from world.face import Level, MissionReport, Turn, WorldSession, is_doom, seconds_to_ticks
+from world.face import (
+    TICKS_PER_SECOND,
+    Level,
+    MissionReport,
+    Turn,
+    WorldSession,
+    is_doom,
+    seconds_to_ticks,
+)
 
 # Seeds drawn when reset() is given none stay in the range `harness run --seed` takes.
 SEED_RANGE = 2**31
@@ -71,7 +79,7 @@ class MissionEnv(gym.Env):
     # tries each). Gymnasium declares `metadata` a plain attribute an instance may
     # replace, so it is not a ClassVar here.
     metadata = {"render_modes": ["ansi", "rgb_array", "human"],  # noqa: RUF012
-                "render_fps": 30}
+                "render_fps": TICKS_PER_SECOND}
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
                  reward: str | dict | RewardSpec = "score", render_mode: str | None = None,

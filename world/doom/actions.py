@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from world.doom.controls import Play, aim_and_fire, face, press_use, walk
+from world.doom.engine import TICS_PER_SECOND
 from world.doom.geometry import HEADROOM, Heights
 from world.doom.layout import DoorSpot
 from world.doom.lifts import lift_toward, ride
@@ -290,12 +291,12 @@ def _approach(play: Play, reason: str) -> str:
 
 def wait(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
     """Let time pass, shooting back at monsters in plain sight (automatic return fire)."""
-    need = max(1, round(float(args["seconds"]) * 35))
+    need = max(1, round(float(args["seconds"]) * TICS_PER_SECOND))
     while play.tics < need:
         _, reason = play.go(None, 0.0)
         if reason is not None:
             return (reason, "Stopped waiting.", None)
-    return ("arrived", f"Waited {need / 35:.1f} s.", None)
+    return ("arrived", f"Waited {need / TICS_PER_SECOND:.1f} s.", None)
 
 
 def equip(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from world.doom.engine import Snapshot, Thing
+from world.doom.engine import TICS_PER_SECOND, Snapshot, Thing
 from world.doom.returnfire import (
     BITERS,
     MELEE_FIRE,
@@ -30,12 +30,12 @@ WALK = 50.0  # forward delta: a steady walk of about 8 units a tic
 ARRIVE = 20.0  # a waypoint this close is reached
 STUCK_TICS = 70  # over this many tics...
 STUCK_MOVE = 24.0  # ...moving less than this is stuck
-LOST_TICS = 35  # a target out of sight this long is lost
+LOST_TICS = TICS_PER_SECOND  # a target out of sight a second is lost
 AIM_TOLERANCE = 4.0  # degrees off a target at which firing hits (Doom aims vertically)
 BACK_OFF = 128.0  # a biting monster nearer than this is backed away from while firing
 REPLAN_TICS = 5  # tics between asks whether a walk must be planned again
 REFIRE_TICS = 20  # a pistol shot's whole cycle, so the next press is a fresh shot
-SIDESTEP_TICS = 35  # a fight's sidestep turns back this often
+SIDESTEP_TICS = TICS_PER_SECOND  # a fight's sidestep turns back every second
 SIDESTEP_LOOK = 48.0  # the floor this far to the side is tested before stepping there
 # Bearings off straight back (degrees) tried in turn when backing away from a biter, and
 # the distances along each whose floor must be clear (a wall, a drop, harm).

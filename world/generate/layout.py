@@ -259,4 +259,6 @@ DIFFICULTIES: list[dict[str, Any]] = [
 ]
 """Every generated level offers these, easiest first; templates add opposition per level."""
 
-LEVELS_OF = ("easy", "normal", "hard")
+# The difficulty order, easiest first: shipped levels declare these too, and readers
+# (comparisons, the run index) sort difficulties by it.
+DIFFICULTY_ORDER: tuple[str, ...] = tuple(d["id"] for d in DIFFICULTIES)
