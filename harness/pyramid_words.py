@@ -17,12 +17,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from world.face import PICKUP_KINDS, VERIFIERS
+
 View = dict[str, Any]
 # A landmark nearer than this to a go_to point names the point ("walk up to the medkit").
 NEAR_UNITS = 250.0
-# Kinds picked up by walking to them; the others are pressed or used.
-_PICKUPS = frozenset({"key", "weapon", "ammo", "armour", "medkit", "poison", "gadget"})
-_PRESSED = frozenset({"panel", "switch", "computer", "alarm", "secret_trigger"})
+# Kinds picked up by walking to them, and those pressed (a use_object objective's kinds);
+# the others are used.
+_PICKUPS = PICKUP_KINDS
+_PRESSED = VERIFIERS["use_object"].object_kinds or frozenset()
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ def test_every_kind_is_one_class_with_its_facts_on_it():
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     kinds = schema["$defs"]["objective"]["properties"]["kind"]["enum"]
     sides = schema["$defs"]["character_template"]["properties"]["side"]["enum"]
+    objects = set(schema["$defs"]["object"]["properties"]["kind"]["enum"])
     events = set(EVENT_KINDS)
     # One class per kind: a kind declared twice would vanish silently from the table.
     assert sorted(v.kind for v in KINDS) == sorted(kinds)
@@ -33,11 +34,15 @@ def test_every_kind_is_one_class_with_its_facts_on_it():
         assert "reads" in own, kind
         assert own["reads"] is None or own["reads"] <= events, kind
         assert verifier.character_side in (None, *sides), kind
+        assert verifier.object_kinds is None or verifier.object_kinds <= objects, kind
     # The tables the per-tick shortcut and the level checker read are these facts.
     assert dict(WAKES) == {k: v.wakes for k, v in VERIFIERS.items()}
     assert dict(READS) == {k: v.reads for k, v in VERIFIERS.items()}
     assert {k: v.character_side for k, v in VERIFIERS.items() if v.character_side} == {
         "neutralise": "hostile", "escort": "friendly", "follow": "friendly"}
+    assert {k: v.object_kinds for k, v in VERIFIERS.items() if v.object_kinds} == {
+        "collect_item": {"key", "weapon", "ammo", "armour", "medkit", "poison", "gadget"},
+        "use_object": {"panel", "switch", "computer", "secret_trigger", "alarm"}}
 
 
 def test_statuses_outcomes_and_reasons_are_declared_once():

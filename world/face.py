@@ -76,7 +76,7 @@ from world.raw.session import PLAYER_FEATURES as RAW_PLAYER_FEATURES
 from world.raw.session import controls_action as raw_controls_action
 from world.sim.clock import TICKS_PER_SECOND, seconds_to_ticks, ticks_to_seconds
 from world.sim.doors import DOOR_STATE_MEANINGS
-from world.sim.items import CARRIED_KINDS
+from world.sim.items import CARRIED_KINDS, PICKUP_KINDS
 from world.turn import FAULT_CODES, Session, Stepping, Turn, WorldFault
 
 DOOM_EXTRA_MESSAGE = ("Doom levels need the ViZDoom engine: pip install "
@@ -166,6 +166,7 @@ __all__ = [
     "MISSION_OUTCOMES",
     "OBJECT_KINDS",
     "OBJECT_STATES",
+    "PICKUP_KINDS",
     "RAW_CONTROLS",
     "RAW_MAX_OBJECTIVES",
     "RAW_NVEC",

@@ -6,17 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from world.level.model import CharacterTemplate, Level
+from world.objectives.registry import VERIFIERS
+from world.sim.items import TARGET_MODES
 
-# Object kinds an objective kind may name; None means any kind.
-PICKUPS = frozenset({"key", "weapon", "ammo", "armour", "medkit", "poison", "gadget"})
-USABLE = frozenset({"panel", "switch", "computer", "secret_trigger", "alarm"})
-OPENERS = frozenset({"panel", "switch", "computer", "breakable", "secret_trigger", "keypad"})
-OBJECTIVE_OBJECT_KINDS: dict[str, frozenset[str] | None] = {
-    "collect_item": PICKUPS,
-    "use_object": USABLE,
-    "destroy_object": None,
-    "gadget_on_object": None,
-}
+# Object kinds that act on the gates they target (the world declares what each does).
+OPENERS = frozenset(TARGET_MODES)
 # Every group whose items carry an id, with the JSON array that holds them.
 GROUPS: dict[str, str] = {
     "difficulty": "difficulties",
@@ -121,7 +115,8 @@ def _objective_refs(level: Level) -> Iterator[Ref]:
         if objective.area is not None:
             yield Ref(f"{path}.area", objective.area, "area")
         if objective.object is not None:
-            kinds = OBJECTIVE_OBJECT_KINDS.get(objective.kind)
+            verifier = VERIFIERS.get(objective.kind)  # the kinds it may name, on its class
+            kinds = verifier.object_kinds if verifier is not None else None
             yield Ref(f"{path}.object", objective.object, "object", kinds)
         for k, character in enumerate(objective.characters):
             yield Ref(f"{path}.characters[{k}]", character, "character")

@@ -155,6 +155,8 @@ class Verifier:
             those that come with every change of the state it re-checks); None: any.
         character_side: The side its `characters` must be on, or None for any (the
             level checker enforces it).
+        object_kinds: The object kinds its `object` may name, or None for any (the
+            level checker enforces it).
         description: What finishes an objective of this kind, in one sentence (the
             protocol's table of objective kinds shows it); every kind declares its own,
             here only (its docstring says how it is judged).
@@ -172,6 +174,7 @@ class Verifier:
     wakes: ClassVar[int]
     reads: ClassVar[frozenset[str] | None]
     character_side: ClassVar[str | None] = None
+    object_kinds: ClassVar[frozenset[str] | None] = None
     description: ClassVar[str] = ""
     standing: bool = False
     passive: bool = False

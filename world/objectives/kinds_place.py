@@ -23,6 +23,7 @@ from world.objectives.base import (
 from world.objectives.route import PLACE_OBJECTIVE, RouteMeter, area_anchor, object_point
 from world.sim.actors import PLAYER_ID
 from world.sim.events import Event
+from world.sim.items import PICKUP_KINDS
 
 # Share of an object objective's credit earned by walking up to the object.
 APPROACH_SHARE = 0.5
@@ -84,6 +85,7 @@ class CollectItem(_AtObject):
     """
 
     kind = "collect_item"
+    object_kinds = PICKUP_KINDS
     wakes = EVENTS
     reads = frozenset({"item_picked_up"})
     description = ("Hold an item: the inventory is re-checked, and a pickup while ready "
@@ -106,6 +108,7 @@ class UseObject(_AtObject):
     """Judge of `use_object` objectives; `description` says what finishes one."""
 
     kind = "use_object"
+    object_kinds = frozenset({"panel", "switch", "computer", "secret_trigger", "alarm"})
     wakes = EVENTS
     reads = frozenset({"object_used"})
     description = "Press use on an object: a one-off act that counts only while ready."

@@ -170,6 +170,7 @@ PICKUPS: dict[str, Callable[[World, Actor, ObjectRuntime, bool], bool]] = {
     "gadget": _take_into_inventory,
     "poison": _take_into_inventory,
 }
+PICKUP_KINDS = frozenset(PICKUPS)  # the kinds taken by walking to them
 
 
 class Items:
