@@ -19,7 +19,8 @@ from harness.pages.usage import usage_report
 from harness.record import record_text
 from tests.browser.records import hostile_run, long_record, read_lines, write_lines
 from tests.level_factory import short_copy
-from world.actions.catalog import catalog
+from tests.shared import ROOT
+from world.actions.catalog import TONES, catalog
 
 PAYLOAD = "<script>window.__pwned = 1; alert('pwned')</script>"
 
@@ -85,6 +86,12 @@ def test_script_json_round_trips_dangerous_text():
 
 def test_every_end_reason_has_a_style():
     assert set(catalog().end_reason_names) == set(END_STYLES)
+    # Each end reason declares its tone in the catalogue, one the page's style sheet colours.
+    css = (ROOT / "harness/pages/templates/_base.css.j2").read_text(encoding="utf-8")
+    for reason in catalog().end_reasons:
+        assert reason.tone in TONES, reason.name
+        assert re.search(rf"\.{reason.tone}\b", css), reason.tone
+    assert END_STYLES["dead"] == "bad" and END_STYLES["objective"] == "good"
 
 
 def test_usage_warnings(hostile):

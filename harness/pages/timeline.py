@@ -14,25 +14,9 @@ from harness.pages.trace import TurnLeg
 from harness.pages.words import readable
 from world.face import TICKS_PER_SECOND, catalog
 
-# End reason -> how the page colours it. Every declared end reason has an entry (a test
-# checks it against the catalogue); the words come from the catalogue itself.
-END_STYLES: dict[str, str] = {
-    "arrived": "ok",
-    "held": "ok",
-    "objective": "good",
-    "stage": "good",
-    "gave_up": "warn",
-    "damage": "warn",
-    "wrong_storey": "warn",
-    "door_closed": "warn",
-    "out_of_ammo": "warn",
-    "target_gone": "warn",
-    "no_known_route": "warn",
-    "stuck": "bad",
-    "unreachable": "bad",
-    "refused": "bad",
-    "dead": "bad",
-}
+# End reason -> how the page colours it: each end reason declares its tone, beside its
+# words, in the catalogue (schemas/actions.json).
+END_STYLES: dict[str, str] = {r.name: r.tone for r in catalog().end_reasons}
 EVENTS_SHOWN = 80  # per turn; a firefight can log hundreds, the rest are counted
 CHANGES_SHOWN = 2  # changes shown open; more are folded with the events
 

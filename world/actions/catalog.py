@@ -16,6 +16,9 @@ from typing import Any
 from world.data_paths import SCHEMA_DIR
 
 ACTIONS_FILE = SCHEMA_DIR / "actions.json"
+# How a run page colours an end reason (its `tone`): done as asked; stopped because the
+# mission moved on; stopped short, worth another try; failed or refused.
+TONES = ("ok", "good", "warn", "bad")
 
 
 @dataclass(frozen=True)
@@ -55,12 +58,13 @@ class EndReason:
     """One way a macro action can end.
 
     `summary` says what it means; `plain` is the few words a run page shows a person
-    instead of the code.
+    instead of the code; `tone` is how the page colours it (one of `TONES`).
     """
 
     name: str
     summary: str
     plain: str
+    tone: str
 
 
 @dataclass(frozen=True)
@@ -105,5 +109,10 @@ def catalog() -> Catalog:
         )
         for a in raw["actions"]
     )
-    reasons = tuple(EndReason(r["name"], r["summary"], r["plain"]) for r in raw["end_reasons"])
+    reasons = tuple(EndReason(r["name"], r["summary"], r["plain"], r["tone"])
+                    for r in raw["end_reasons"])
+    for r in reasons:
+        if r.tone not in TONES:
+            raise ValueError(f"{ACTIONS_FILE.name}: end reason {r.name!r}: tone {r.tone!r} "
+                             f"is not one of {', '.join(TONES)}")
     return Catalog(actions=actions, end_reasons=reasons, time_cap_s=float(raw["time_cap_s"]))
