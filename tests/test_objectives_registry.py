@@ -1,6 +1,7 @@
 import json
 
 from harness.protocol import OUTCOMES as PROTOCOL_OUTCOMES
+from harness.rl.macro_obs import STATUS_NAMES
 from tests.shared import SCHEMAS
 from world.objectives import END_RULES, OUTCOMES, STATUSES, VERIFIERS
 from world.objectives.base import CLOCK, EVENTS, PLAYER
@@ -47,6 +48,8 @@ def test_every_kind_is_one_class_with_its_facts_on_it():
 
 def test_statuses_outcomes_and_reasons_are_declared_once():
     assert set(STATUSES) == {"todo", "done", "failed"}
+    # The macro environment's one-hot of a status follows the world's declaration order.
+    assert STATUS_NAMES == tuple(STATUSES) == ("todo", "done", "failed")
     reasons = [r.reason for r in END_RULES]
     assert len(reasons) == len(set(reasons))
     assert {r.outcome for r in END_RULES} == set(OUTCOMES)

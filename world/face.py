@@ -48,6 +48,7 @@ from world.level.load import (
 )
 from world.level.model import Level
 from world.navmesh import bench as navmesh_bench
+from world.objectives.base import STATUSES as OBJECTIVE_STATUSES
 from world.objectives.outcome import COMPLETED as MISSION_COMPLETED
 from world.objectives.outcome import END_RULES
 from world.objectives.outcome import FAILED_OUTCOME as MISSION_FAILED
@@ -164,6 +165,7 @@ __all__ = [
     "MISSION_COMPLETED",
     "MISSION_FAILED",
     "MISSION_OUTCOMES",
+    "OBJECTIVE_STATUSES",
     "OBJECT_KINDS",
     "OBJECT_STATES",
     "PICKUP_KINDS",

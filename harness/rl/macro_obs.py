@@ -18,12 +18,18 @@ import numpy as np
 
 from harness.rl.env_base import box
 from harness.rl.macro_actions import FAMILIES
-from world.face import ALERT_LEVELS, CARRIED_KINDS, DOOR_STATE_MEANINGS, OBJECT_KINDS
+from world.face import (
+    ALERT_LEVELS,
+    CARRIED_KINDS,
+    DOOR_STATE_MEANINGS,
+    OBJECT_KINDS,
+    OBJECTIVE_STATUSES,
+)
 
 SCALE = 5000.0
 AMMO_SCALE = 200.0
 MAX_OBJECTIVES = 8
-OBJECTIVE_STATUSES = ("todo", "done", "failed")
+STATUS_NAMES = tuple(OBJECTIVE_STATUSES)  # todo, done, failed: the world's order
 LEVEL_NAMES = tuple(level.name for level in ALERT_LEVELS)
 DOOR_STATES = tuple(DOOR_STATE_MEANINGS)
 
@@ -69,7 +75,7 @@ def _carried(here, r, in_hand=None):
 
 
 def _objective(here, r):
-    return [*_onehot(r.get("status"), OBJECTIVE_STATUSES), float(bool(r.get("counts"))),
+    return [*_onehot(r.get("status"), STATUS_NAMES), float(bool(r.get("counts"))),
             float(bool(r.get("located"))), *_relative(here, r, "point")]
 
 
