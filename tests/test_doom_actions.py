@@ -29,11 +29,15 @@ def test_unknown_way_out_is_refused_with_the_known_ones() -> None:
 
 @needs_engine
 def test_actions_without_doom_meaning_are_refused() -> None:
-    level = resolve("doom:t17_my_way_home").level
-    session = new_session(level, "normal", 0)
+    level = resolve("doom:t01_e1m1_exit").level  # a map with objects to name
+    session = new_session(level, "easy", 0)
     try:
+        assert "o1" in {o["id"] for o in session.view()["objects"]}
+        # enter_code once reached the executors' table unrefused: a lookup error, a
+        # harness failure the agent caused.
         for action, args in (("use_item_on", {"item_id": "i2", "target_id": "o1"}),
-                             ("shoot_object", {"target_id": "o1"})):
+                             ("shoot_object", {"target_id": "o1"}),
+                             ("enter_code", {"object_id": "o1", "code": "1234"})):
             result = session.act(action, args)
             assert result["end_reason"] == "refused", action
             assert result["ticks"] == 0

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from world.actions.catalog import catalog
 from world.doom.controls import Play, aim_and_fire, face, press_use, walk
 from world.doom.engine import TICS_PER_SECOND
 from world.doom.geometry import HEADROOM, Heights
@@ -343,4 +344,26 @@ EXECUTORS: MappingProxyType[str, Callable[[DoomSession, Play, dict[str, Any]], O
                                 "use attack on a monster."),
         "equip": equip,
         "use_item_on": refused("Doom has no items to use on things; walk over pickups."),
+        "enter_code": refused("Doom maps have no keypads to enter a code on."),
     })
+
+
+def check_executors() -> None:
+    """Fail loudly when the Doom executors and the catalogue's actions differ.
+
+    An action the catalogue declares but Doom lacks would reach the engine as a lookup
+    error, a harness failure an agent could cause at will; every action is played or
+    refused here instead.
+
+    Raises:
+        RuntimeError: naming the actions missing an executor and the extra executors.
+    """
+    declared, registered = set(catalog().action_names), set(EXECUTORS)
+    if declared != registered:
+        raise RuntimeError(
+            f"Doom action executors out of step with the catalogue: missing "
+            f"{sorted(declared - registered)}, undeclared {sorted(registered - declared)}"
+        )
+
+
+check_executors()
