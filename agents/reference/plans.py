@@ -71,6 +71,14 @@ def reach_area(mem: Memory, obj: Objective) -> Decision | None:
         return None
     if exit_row and obj["area"] == exit_row["area"] and open_work(mem, obj):
         return None
+    # Standing in its area and still to do, it waits on another objective (the view does
+    # not say which): walking back there before some objective's status changes would
+    # only pull the player away from what it waits on.
+    statuses = tuple(o["status"] for o in mem.view["objectives"])
+    if mem.here == obj["area"]:
+        mem.waiting[obj["index"]] = statuses
+    if mem.waiting.get(obj["index"]) == statuses:
+        return None
     return enter_area(mem, obj["area"], _goal_point(obj), f"objective {obj['index']}: "
                       f"reach {obj['area_name']}")
 
