@@ -3,9 +3,10 @@
 Neither the copier nor the computer is on the briefing: the copier lies in a room off
 the way in, the computer in the far room, and a camera there watches it from a spot
 whose view leaves the room's doorways out, so a player who looks in first can shoot it
-from the doorway while one who walks straight to the computer is caught copying. Cameras
-on the way hang in the corner farthest from their room's doors and look along a wall;
-guards stand off the route.
+from the doorway, while one who walks straight to the computer and back is caught on
+hard (a quick walk slips past the slower eyes of the easier difficulties). Cameras on
+the way hang in the corner farthest from their room's doors and look along a wall;
+guards stand off the route and out of the copier's room.
 """
 
 from __future__ import annotations
@@ -177,12 +178,14 @@ def _camera(draft: LevelDraft, grid: Grid, room_id: str, n: int) -> None:
 TEMPLATE = Template(
     name="stealth",
     kind="stealth infiltration",
-    description="Copy the files from a computer in the far room and come back out past "
+    description="Find the data copier left in a room off the way in, copy the files from a "
+                "computer in the far room watched by a camera, and come back out past "
                 "cameras and guards without the alarm sounding.",
     params={
         "rooms": int_param(4, 16, 8, "rooms in the building"),
-        "cameras": int_param(0, 4, 2, "security cameras on the way to the computer (at most: "
-                             "a room with no corner out of the way gets none)"),
+        "cameras": int_param(0, 4, 2, "security cameras in the rooms on the way to the "
+                             "computer's room, besides the one watching the computer (at "
+                             "most: a room with no corner out of the way gets none)"),
         "loops": number_param(0, 0.5, 0.1, "chance that two neighbouring rooms are also "
                               "linked, making cycles"),
     },
