@@ -143,6 +143,12 @@ def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
     why = f"objective {obj['index']}: use {held[0]} on {target}"
     row = mem.objects.get(target)
     point = row["position"] if row is not None else _goal_point(obj)
+    if row is not None and stealthy(mem) and row.get("area") not in (None, mem.here):
+        # Seen through a doorway, the thing may be watched from a corner not yet in
+        # view: step into its room and look before the gadget's one walk to it.
+        step = enter_area(mem, row["area"], None, f"{why} (looking into its room first)")
+        if step is not None and not mem.failed(step):
+            return step
     step = scout(mem, point, why) if point is not None else None
     if step is not None:
         return step

@@ -60,7 +60,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     draft.add("objects", id="sidearm", kind="weapon", name="silenced pistol",
               weapon="silenced_pistol", amount=48)
     stock.start_in(draft, grid.rooms[start], grid.rooms[start].centre(), ["sidearm"],
-                   armour=0.3)
+                   armour=0.5)
     depot_room = grid.rooms[depot]
     draft.add("objects", id="copier", kind="gadget", name="data copier", gadget="data_copier",
               area=depot, at=depot_room.spot(rng, 150))
@@ -85,7 +85,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     posts = [r for r in side if r != depot]
     for n, room_id in enumerate(rng.sample(posts, min(len(posts), 1 + rooms // 4))):
         stock.guard(draft, rng, grid, room_id, n, None if n == 0 else "normal",
-                    hearing_range=300, accuracy=0.4)
+                    hearing_range=300, accuracy=0.3)
     if len(side) >= 2:
         a, b = rng.sample(side, 2)
         stock.patrol(draft, rng, grid, a, b, 0, "hard", accuracy=0.3, hearing_range=300)
