@@ -123,3 +123,29 @@ def test_a_gadget_is_drawn_only_near_its_object() -> None:
     assert step(200.0, [copy])[0] == "use_item_on"
     # While an alarm must not sound, the errand's walk is left as it was (see `quietly`).
     assert step(1200.0, [copy, quiet])[0] == "use_item_on"
+
+
+def test_a_place_to_come_back_to_is_not_walked_to_while_it_waits_on_another() -> None:
+    # "Come back out to where you started" follows the copy: standing in the start room
+    # with it still to do shows it waits (the view does not say on what), so the walk
+    # back is put off until an objective's status changes.
+    from agents.reference import plans
+    from agents.reference.memory import Memory
+
+    copy = {"index": 1, "status": "todo", "counts": True, "kind": "gadget_on_object",
+            "targets": []}
+    back = {"index": 2, "status": "todo", "counts": True, "kind": "reach_area",
+            "targets": [], "area": "a1", "area_name": "Room", "point": [0.0, 0.0, 0.0]}
+    away = rv.observation([], [copy, back])
+    away["view"]["area"] = {"id": "a2", "name": "Hall", "storey": "ground",
+                            "ways_out": [{**rv.WAY_BACK, "to": "a1", "to_name": "Room"}]}
+    mem = Memory()
+    mem.update(rv.observation([], [copy, back]))
+    assert plans.reach_area(mem, back) is None  # standing in it: nothing to walk to
+    mem.update(away)
+    assert plans.reach_area(mem, back) is None  # it still waits on the copy
+    done = rv.observation([], [{**copy, "status": "done"}, back])
+    done["view"]["area"] = away["view"]["area"]
+    mem.update(done)
+    step = plans.reach_area(mem, back)
+    assert step is not None and "reach Room" in step[2]

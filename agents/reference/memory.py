@@ -62,6 +62,9 @@ class Memory:
     hold_owed: bool = False  # the last decision was a top-up that put off a hold
     regroup_until: float = -1.0  # game time a hold out of sight after a kill lasts until
     patched: set[str] = field(default_factory=set)  # medkits walked to before waking guards
+    # reach_area objective index -> every objective's status when it was found waiting on
+    # another (stood in, still to do): not walked back to until a status changes.
+    waiting: dict[int, tuple[str, ...]] = field(default_factory=dict)
     # fight.Sightings, made on first use: who stood off and shot at the last look. Kept on
     # the memory, not in a table keyed by its id, which a later memory may be given.
     sightings: Any = None

@@ -71,6 +71,14 @@ def reach_area(mem: Memory, obj: Objective) -> Decision | None:
         return None
     if exit_row and obj["area"] == exit_row["area"] and open_work(mem, obj):
         return None
+    # Standing in its area and still to do, it waits on another objective (the view does
+    # not say which): walking back there before some objective's status changes would
+    # only pull the player away from what it waits on.
+    statuses = tuple(o["status"] for o in mem.view["objectives"])
+    if mem.here == obj["area"]:
+        mem.waiting[obj["index"]] = statuses
+    if mem.waiting.get(obj["index"]) == statuses:
+        return None
     return enter_area(mem, obj["area"], _goal_point(obj), f"objective {obj['index']}: "
                       f"reach {obj['area_name']}")
 
@@ -135,6 +143,12 @@ def gadget_on_object(mem: Memory, obj: Objective) -> Decision | None:
     why = f"objective {obj['index']}: use {held[0]} on {target}"
     row = mem.objects.get(target)
     point = row["position"] if row is not None else _goal_point(obj)
+    if row is not None and stealthy(mem) and row.get("area") not in (None, mem.here):
+        # Seen through a doorway, the thing may be watched from a corner not yet in
+        # view: step into its room and look before the gadget's one walk to it.
+        step = enter_area(mem, row["area"], None, f"{why} (looking into its room first)")
+        if step is not None and not mem.failed(step):
+            return step
     step = scout(mem, point, why) if point is not None else None
     if step is not None:
         return step

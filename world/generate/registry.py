@@ -17,7 +17,7 @@ from world.generate import courier, crossing, errand, hold, maze, rescue, stealt
 from world.generate.naming import GeneratedName, GenerateError, parse_name
 from world.generate.template import Template
 
-GENERATOR_VERSION = "3"
+GENERATOR_VERSION = "4"
 """Raised whenever a template's output for some seed changes; records name it."""
 
 TEMPLATES: dict[str, Template] = {t.name: t for t in (
