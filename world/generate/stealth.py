@@ -168,10 +168,10 @@ def _camera(draft: LevelDraft, grid: Grid, room_id: str, n: int) -> None:
             best = (clear, at, to)
     if best is None or best[0] < CLEAR_VIEW:
         return
-    at, to = corners[best[1]], corners[best[2]]
-    facing = round(math.degrees(math.atan2(to[1] - at[1], to[0] - at[0])))
+    eye, aim = corners[best[1]], corners[best[2]]
+    facing = round(math.degrees(math.atan2(aim[1] - eye[1], aim[0] - eye[0])))
     draft.add("objects", id=f"camera_{n}", kind="camera", name="security camera", area=room_id,
-              at=at, facing_deg=facing, view_angle_deg=40, view_range=700, alarm="alarm",
+              at=eye, facing_deg=facing, view_angle_deg=40, view_range=700, alarm="alarm",
               health=0.3)
 
 
