@@ -30,6 +30,7 @@ from agents.reference.moves import (
 from agents.reference.plans import PLANS, open_work, targets_in_sight
 from agents.reference.regroup import hold_out_of_sight, room_before_door, step_out_of_sight
 from agents.reference.reloads import top_up_calm
+from agents.reference.split import watch_slice
 from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, hostile, ready_weapon, restock
 
@@ -120,6 +121,7 @@ class Brain:
             lambda: best_gun_up(mem),
             lambda: top_up_calm(mem),
             lambda: hold_out_of_sight(mem),
+            lambda: watch_slice(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
             lambda: _quiet(open_way(mem), stealth),
