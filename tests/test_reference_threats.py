@@ -207,3 +207,8 @@ def test_a_suspicious_gunman_facing_the_player_is_shot_first_one_looking_away_is
     observation["view"]["characters"] = [guard]
     mem.update(observation)
     assert fight.threats(mem, True) == []
+    # Nor with a second gunman in sight: the shot would wake both at once.
+    other = rv.hostile("c2", 900.0, armed=True, alertness="unaware", health=1.0)
+    observation["view"]["characters"] = [guard, other]
+    mem.update(observation)
+    assert fight.threats(mem, False) == []

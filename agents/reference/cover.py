@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agents.reference.doors import square_to_wall
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import PAST
 from agents.reference.supplies import AWARE, gun_in_hand
@@ -31,7 +32,6 @@ HOLD_MARK = 0.8  # below this, the player holds its ground a moment after puttin
 DOORWAY_NEAR = 450.0  # a doorway into the gunmen's room this near is hidden beside
 BESIDE_BACK = 120.0  # the spot beside it: this far back from it, this far along its wall
 BESIDE_ALONG = 220.0
-SNAP = 0.7  # a bearing within about 45 degrees of an axis counts as square to the wall
 HOLD_S = 3.0  # long enough for a guard who heard the shots from the next room to show up
 
 
@@ -170,7 +170,7 @@ def beside_their_way(mem: Memory, gunmen: list[dict[str, Any]], why: str,
         if way["to"] not in rooms or way["other_storey"] or way["distance"] > DOORWAY_NEAR:
             continue
         wx, wy, wz = way["position"]
-        nx, nz = _square(gx - wx, gz - wz)
+        nx, nz = square_to_wall(gx - wx, gz - wz)
         # Their side of the doorway's line: a spot there is seen only from steep angles.
         lateral = (gx - wx) * -nz + (gz - wz) * nx
         sides = (1.0, -1.0) if lateral > 0 else (-1.0, 1.0)
@@ -186,18 +186,6 @@ def beside_their_way(mem: Memory, gunmen: list[dict[str, Any]], why: str,
                 mem.failures[("ambush", mem.here or "")] = 0
                 return decision
     return None
-
-
-def _square(dx: float, dz: float) -> tuple[float, float]:
-    # Walls mostly run along the axes: the bearing into the next room is taken as square
-    # to the doorway's wall when it lies within about 45 degrees of an axis.
-    length = max(math.hypot(dx, dz), 1.0)
-    ux, uz = dx / length, dz / length
-    if abs(ux) >= SNAP:
-        return (1.0 if ux > 0 else -1.0), 0.0
-    if abs(uz) >= SNAP:
-        return 0.0, (1.0 if uz > 0 else -1.0)
-    return ux, uz
 
 
 def _passable(mem: Memory, way: dict[str, Any]) -> bool:

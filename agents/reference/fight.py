@@ -100,10 +100,16 @@ def watching(mem: Memory, row: dict[str, Any]) -> bool:
     A suspicious guard turned toward the player wakes within a second or two of watching
     and opens fire on a player still walking, whose own shots then fly wide; the player
     who stops and shoots first has the duel's first hit, and the guard's shots, fired
-    while he walks up to his firing spot, fly wide instead.
+    while he walks up to his firing spot, fly wide instead. Only while he is the one
+    gunman in sight: a shot at him then wakes the others too, and starts a fight against
+    two at once (split.py takes those one at a time).
     """
     if row["alertness"] != "suspicious" or row["armed"] is not True \
             or row["distance"] > FIRST_SHOT or row.get("facing_deg") is None:
+        return False
+    if any(r["id"] != row["id"] and r["seen"] == "now" and hostile(r)
+           and r["armed"] is not False and r["distance"] < THREAT_RANGE
+           for r in mem.view["characters"]):
         return False
     x, _, z = mem.position
     px, _, pz = row["position"]

@@ -3,8 +3,9 @@
 A duel is even at best (a guard fires as fast as the player and hits most shots), so two
 gunmen fought at once win: the second one's shots land while the first goes down. Two
 guards not yet aware of the player, seen together, are not fought from where they both
-see the player. The player steps back beside the doorway between them and itself, out of
-its line: from there it sees only a slice of their room, and whoever stands in the slice
+see the player. The player steps back from the doorway between them and itself, on the
+line through it to the nearer one and far enough that the doorway's frame hides the
+others: from there it sees only a slice of their room, and whoever stands in the slice
 sees only it. It watches in short looks; once a single gunman is in sight it opens on him
 (the first shot is the player's), and the other, who only heard the shots, comes looking
 through the doorway later, alone and close, where the player's shots land first.
@@ -16,13 +17,14 @@ import math
 from typing import Any
 
 from agents.reference.cover import tethered
+from agents.reference.doors import square_to_wall
 from agents.reference.memory import Decision, Memory
 from agents.reference.reloads import RUN_SPEED
 from agents.reference.supplies import AWARE, hostile, ready_weapon
 
 CROWD_RANGE = 1500.0  # armed hostiles nearer than this count toward a crowd
 WAY_REACH = 450.0  # the doorway stepped back beside lies no farther than this
-BACKS = (250.0, 400.0)  # how far back from the doorway the watching spot is tried
+BACKS = (250.0, 400.0, 550.0)  # how far back from the doorway the watching spot is tried
 HALF_OPENING = 60.0  # half a doorway's width (an opening or a door), as levels build them
 BODY = 20.0
 WATCH_S = 5.0  # how long the slice is watched before the fight is taken as it comes
@@ -37,16 +39,16 @@ def _crowd(mem: Memory) -> list[dict[str, Any]]:
 
 
 def split_up(mem: Memory, stealth: bool) -> Decision | None:
-    """With two or more gunmen in sight and none yet after the player, step beside a doorway.
+    """With two or more gunmen in sight and none yet after the player, watch a doorway's slice.
 
     Args:
         mem: The agent's memory.
         stealth: Whether the mission asks for quiet (the guards are left alone then).
 
     Returns:
-        A walk to a spot beside the doorway between the player and them (on the player's
-        side of it, or back through the way just walked in when already in their room),
-        once per area; None otherwise.
+        A walk to a spot back from the doorway between the player and them (on the
+        player's side of it, or back through the way just walked in when already in their
+        room) from which only the nearer one is in sight, once per area; None otherwise.
     """
     crowd = _crowd(mem)
     area = mem.view["area"]
@@ -84,24 +86,37 @@ def split_up(mem: Memory, stealth: bool) -> Decision | None:
 
 def _slice_spot(door: list[float], first: dict[str, Any],
                 others: list[dict[str, Any]]) -> tuple[float, float] | None:
-    # On the line from the first gunman through the doorway, far enough back that the
-    # doorway's opening, seen from there, hides every other gunman: the nearer the spot
-    # to the doorway, the wider the slice of their room it sees.
+    # On the line from the first gunman through the doorway, far enough back that every
+    # line of sight from there to another gunman meets the doorway's wall outside its
+    # opening: the nearer the spot to the doorway, the wider the slice of their room it
+    # sees. The wall is taken square to the bearing into their room (walls mostly run
+    # along the axes).
     wx, _, wz = door
     fx, _, fz = first["position"]
     length = math.hypot(wx - fx, wz - fz)
     if length < 1.0:
         return None
     ux, uz = (wx - fx) / length, (wz - fz) / length
+    nx, nz = square_to_wall(-ux, -uz)
     for back in BACKS:
         px, pz = wx + ux * back, wz + uz * back
-        # Half the angle the opening spans from there, with a margin for bodies' width.
-        half = math.atan2(HALF_OPENING + BODY, back)
-        aim = math.atan2(fz - pz, fx - px)
-        if all(abs((math.atan2(o["position"][2] - pz, o["position"][0] - px) - aim
-                    + math.pi) % (2 * math.pi) - math.pi) > 2 * half for o in others):
+        if all(_hidden(px, pz, o["position"], wx, wz, nx, nz) for o in others):
             return px, pz
     return None
+
+
+def _hidden(px: float, pz: float, target: list[float], wx: float, wz: float, nx: float,
+            nz: float) -> bool:
+    # Whether the sight line from (px, pz) to the target crosses the doorway's wall (the
+    # line through the doorway square to (nx, nz)) clear of the opening, bodies' width
+    # counted.
+    tx, tz = target[0], target[2]
+    near, far = (px - wx) * nx + (pz - wz) * nz, (tx - wx) * nx + (tz - wz) * nz
+    if near * far >= 0:
+        return False  # both on one side of the wall: nothing between them
+    t = near / (near - far)
+    cx, cz = px + (tx - px) * t, pz + (tz - pz) * t
+    return abs((cx - wx) * -nz + (cz - wz) * nx) > HALF_OPENING + BODY
 
 
 def watch_slice(mem: Memory) -> Decision | None:
