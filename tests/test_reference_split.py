@@ -81,3 +81,22 @@ def test_with_no_way_back_a_reload_before_a_duel_is_done_beside_the_gunmans_door
     mem.update(_view([{**gunman, "area": "a1"}], loaded=3, time_s=3.0))
     step = fight.fight(mem, False)
     assert step is not None and step[0] in ("attack", "equip")
+
+
+def test_two_near_gunmen_still_searching_are_walked_away_from_two_firing_are_fought() -> None:
+    observation = rv.observation([], carried=[rv.pistol(24, 8)])
+    observation["view"]["player"]["in_hand"] = "o1"
+    observation["view"]["area"]["ways_out"] = [rv.WAY_BACK]
+    searching = [rv.hostile("c1", 420.0, armed=True, alertness="alerted", health=1.0),
+                 rv.hostile("c2", 440.0, armed=True, alertness="alerted", health=1.0)]
+    observation["view"]["characters"] = searching
+    # Not yet firing: the walk out through the way back costs no shots, and they come
+    # through the doorway one by one.
+    step = rv.fight_step(observation)
+    assert step is not None and step[0] == "go_to" and step[2].startswith("falling back")
+    assert step[1]["x"] < -300.0
+    # Once one fires, turning away that near costs more shots than it saves.
+    observation["view"]["characters"] = [{**searching[0], "alertness": "in_combat"},
+                                         searching[1]]
+    step = rv.fight_step(observation)
+    assert step is not None and step[0] == "attack"

@@ -61,8 +61,11 @@ def _gunmen(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     gunmen = _gunmen(rows)
     area = mem.view["area"]
-    if len(gunmen) < 2 or area is None or tethered(mem) \
-            or min(r["distance"] for r in gunmen) < STAND_RANGE:
+    # Near gunmen are fought where they stand (turning away costs more shots), unless
+    # none is firing yet: those still searching for the player let it walk off unshot.
+    if len(gunmen) < 2 or area is None or tethered(mem) or (
+            min(r["distance"] for r in gunmen) < STAND_RANGE
+            and any(r["alertness"] == "in_combat" for r in gunmen)):
         return None
     if mem.failures[("fall_back", area["id"])] >= FALL_BACKS:
         return None
