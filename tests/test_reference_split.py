@@ -100,3 +100,32 @@ def test_two_near_gunmen_still_searching_are_walked_away_from_two_firing_are_fou
                                          searching[1]]
     step = rv.fight_step(observation)
     assert step is not None and step[0] == "attack"
+
+
+def test_a_press_meant_for_a_hostage_that_lands_on_a_door_is_tried_from_beside_him() -> None:
+    from agents.reference.brain import Brain
+
+    escort = {"index": 1, "status": "todo", "counts": True, "kind": "escort", "targets": ["c9"],
+              "text": "Lead the hostage out.", "area": "a5", "area_name": "Yard",
+              "point": [2000.0, 0.0, 0.0], "distance": 2000.0, "located": True}
+    hostage = {"id": "c9", "kind": "hostage", "position": [40.0, 0.0, 0.0], "area": "a1",
+               "health": 1.0, "down": False, "alertness": "unaware", "armed": False,
+               "weapon": None, "friendly": True, "seen": "now", "distance": 40.0}
+
+    def view(detail: str | None, time_s: float) -> dict:
+        observation = rv.observation([], [escort], carried=[rv.pistol(24, 8)])
+        observation["view"]["player"]["in_hand"] = "o1"
+        observation["view"]["area"]["windows"] = []
+        observation["view"]["characters"] = [hostage]
+        last = None if detail is None else {
+            "action": "turn_and_use", "end_reason": "arrived", "detail": detail,
+            "changes": [], "distance_moved": 0.0}
+        return {**observation, "time_s": time_s, "turn": int(time_s * 10), "last_result": last}
+
+    player = Brain()
+    step = player.decide(view(None, 1.0), {})
+    assert step[0] == "turn_and_use" and "asking c9" in step[2]
+    # The press landed on a door in line with him: the same press from here would too.
+    step = player.decide(view("Turned and pressed use on d4.", 1.1), {})
+    assert step[0] == "go_to" and "stepping beside c9" in step[2]
+    assert abs(step[1]["z"]) > 50.0  # off the line through him

@@ -98,6 +98,10 @@ class Brain:
         if done[0] == "turn_and_use" and "pressed use on" in last["detail"]:
             for cid in _ids(last["detail"], "c"):
                 mem.escorted.add(cid)
+            if not _ids(last["detail"], "c") and _ids(done[2], "c"):
+                # Meant for a person, the press landed on a door or a thing in line with
+                # him: pressing again from here lands there again.
+                mem.fail(done)
         if done[0] == "attack" and "down" in last["detail"]:
             mem.downed.add(done[1]["character_id"])
         if done[0] == "go_to_object" and last["end_reason"] == "arrived":
