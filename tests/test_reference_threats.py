@@ -181,3 +181,34 @@ def test_in_a_room_with_no_way_out_a_gunman_firing_goes_before_bare_hands_farthe
     # Fists landing within a second come first; with a way out, cover answers him.
     assert order(450.0, []) == ["c1", "c2"]
     assert order(650.0, [rv.WAY_BACK]) == ["c1", "c2"]
+
+
+def test_a_suspicious_gunman_facing_the_player_is_shot_first_one_looking_away_is_not() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    observation = rv.observation([], carried=[rv.pistol(24, 8)])
+    observation["view"]["player"]["in_hand"] = "o1"
+    # Across the next room, turned toward the player (facing 180: back along x): he opens
+    # fire within a second or two on a player walking up to him.
+    guard = {**rv.hostile("c1", 1100.0, armed=True, alertness="suspicious", health=1.0),
+             "facing_deg": 180.0, "view_angle_deg": 120.0, "view_range": 1725.0}
+    observation["view"]["characters"] = [guard]
+    mem = Memory()
+    mem.update(observation)
+    assert [r["id"] for r in fight.threats(mem, False)] == ["c1"]
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack" and step[1]["character_id"] == "c1"
+    # Looking away he has not seen the player: the long shot would only wake the level.
+    observation["view"]["characters"] = [{**guard, "facing_deg": 0.0}]
+    mem.update(observation)
+    assert fight.threats(mem, False) == []
+    # In a mission that asks for quiet he is left alone as before.
+    observation["view"]["characters"] = [guard]
+    mem.update(observation)
+    assert fight.threats(mem, True) == []
+    # Nor with a second gunman in sight: the shot would wake both at once.
+    other = rv.hostile("c2", 900.0, armed=True, alertness="unaware", health=1.0)
+    observation["view"]["characters"] = [guard, other]
+    mem.update(observation)
+    assert fight.threats(mem, False) == []

@@ -31,6 +31,7 @@ from agents.reference.moves import (
 from agents.reference.plans import PLANS, open_work, targets_in_sight
 from agents.reference.regroup import hold_out_of_sight, room_before_door, step_out_of_sight
 from agents.reference.reloads import top_up_calm
+from agents.reference.split import watch_slice
 from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, hostile, ready_weapon, restock
 
@@ -99,6 +100,10 @@ class Brain:
         if done[0] == "turn_and_use" and "pressed use on" in last["detail"]:
             for cid in _ids(last["detail"], "c"):
                 mem.escorted.add(cid)
+            if not _ids(last["detail"], "c") and _ids(done[2], "c"):
+                # Meant for a person, the press landed on a door or a thing in line with
+                # him: pressing again from here lands there again.
+                mem.fail(done)
         if done[0] == "attack" and "down" in last["detail"]:
             mem.downed.add(done[1]["character_id"])
         if done[0] == "go_to_object" and last["end_reason"] == "arrived":
@@ -122,6 +127,7 @@ class Brain:
             lambda: best_gun_up(mem),
             lambda: top_up_calm(mem),
             lambda: hold_out_of_sight(mem),
+            lambda: watch_slice(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
             lambda: read_notes(mem),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agents.reference.doors import square_to_wall
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import PAST
 from agents.reference.supplies import AWARE, gun_in_hand
@@ -28,6 +29,9 @@ AMBUSH_S = 2.0  # one wait at the doorway after falling back
 AMBUSHES = 2  # waits per area before going back in
 AMBUSH_HEALTH = 0.5  # below this, healing beats waiting for pursuers
 HOLD_MARK = 0.8  # below this, the player holds its ground a moment after putting one down
+DOORWAY_NEAR = 450.0  # a doorway into the gunmen's room this near is hidden beside
+BESIDE_BACK = 120.0  # the spot beside it: this far back from it, this far along its wall
+BESIDE_ALONG = 220.0
 HOLD_S = 3.0  # long enough for a guard who heard the shots from the next room to show up
 
 
@@ -57,8 +61,11 @@ def _gunmen(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     gunmen = _gunmen(rows)
     area = mem.view["area"]
-    if len(gunmen) < 2 or area is None or tethered(mem) \
-            or min(r["distance"] for r in gunmen) < STAND_RANGE:
+    # Near gunmen are fought where they stand (turning away costs more shots), unless
+    # none is firing yet: those still searching for the player let it walk off unshot.
+    if len(gunmen) < 2 or area is None or tethered(mem) or (
+            min(r["distance"] for r in gunmen) < STAND_RANGE
+            and any(r["alertness"] == "in_combat" for r in gunmen)):
         return None
     if mem.failures[("fall_back", area["id"])] >= FALL_BACKS:
         return None
@@ -104,10 +111,11 @@ def _magazine_low(mem: Memory) -> bool:
 
 
 def retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
-            within: float = math.inf) -> Decision | None:
+            within: float = math.inf, in_room: bool = True) -> Decision | None:
     """Walk out of the gunmen's sight through a visited way out within reach, or None.
 
-    The way out farthest from the gunmen, relative to how far the player must walk.
+    The way out farthest from the gunmen, relative to how far the player must walk; with
+    none, and `in_room`, a spot beside the doorway into their room (beside_their_way).
     """
     area = mem.view["area"]
     gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
@@ -116,7 +124,7 @@ def retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
     ways = [w for w in area["ways_out"] if w["visited"] and not w["one_way"]
             and not w["other_storey"] and _passable(mem, w) and w["distance"] <= within]
     if not ways:
-        return None
+        return beside_their_way(mem, gunmen, why, within) if in_room else None
 
     def safety(way: dict[str, Any]) -> float:
         wx, _, wz = way["position"]
@@ -134,6 +142,53 @@ def retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
         return None
     mem.failures[("ambush", way["to"])] = 0
     return decision
+
+
+def beside_their_way(mem: Memory, gunmen: list[dict[str, Any]], why: str,
+                     within: float = math.inf) -> Decision | None:
+    """With no way back, a spot in this room against the wall beside the gunmen's doorway.
+
+    Gunmen in the next room see into this one only through the doorway between: a spot
+    a step back from it and along its wall, on the side they stand toward, is out of
+    their line, and whoever comes through to look for the player shows up close.
+
+    Args:
+        mem: The agent's memory.
+        gunmen: Those to hide from, all in one other area.
+        why: The decision's note.
+        within: How far the spot may lie.
+
+    Returns:
+        A walk to the spot, or None (they stand in this area or several, no doorway
+        between is near, or the walk was tried here twice).
+    """
+    rooms = {r["area"] for r in gunmen}
+    area = mem.view["area"] or {}
+    if len(rooms) != 1 or mem.here in rooms:
+        return None
+    gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
+    gz = sum(r["position"][2] for r in gunmen) / len(gunmen)
+    x, _, z = mem.position
+    for way in sorted(area.get("ways_out", []), key=lambda w: (w["distance"], w["id"])):
+        if way["to"] not in rooms or way["other_storey"] or way["distance"] > DOORWAY_NEAR:
+            continue
+        wx, wy, wz = way["position"]
+        nx, nz = square_to_wall(gx - wx, gz - wz)
+        # Their side of the doorway's line: a spot there is seen only from steep angles.
+        lateral = (gx - wx) * -nz + (gz - wz) * nx
+        sides = (1.0, -1.0) if lateral > 0 else (-1.0, 1.0)
+        for side in sides:
+            sx, sz = wx - nx * BESIDE_BACK + side * -nz * BESIDE_ALONG, \
+                wz - nz * BESIDE_BACK + side * nx * BESIDE_ALONG
+            if math.hypot(sx - x, sz - z) > within:
+                continue
+            decision: Decision = ("go_to", {"x": round(sx, 1), "z": round(sz, 1),
+                                            "y": round(wy, 1), "fire_on_way": True},
+                                  f"{why} (beside way {way['id']})")
+            if not mem.failed(decision, 2):
+                mem.failures[("ambush", mem.here or "")] = 0
+                return decision
+    return None
 
 
 def _passable(mem: Memory, way: dict[str, Any]) -> bool:

@@ -63,7 +63,7 @@ def spare_kit(mem: Memory, decision: Decision) -> Decision:
     dx, _, dz = door["position"]
     x, y, z = mem.position
     # Into the next room: from the player toward the door, snapped to the wall's axis.
-    nx, nz = _square(dx - x, dz - z)
+    nx, nz = square_to_wall(dx - x, dz - z)
     side = 1.0 if (kit["position"][0] - dx) * -nz + (kit["position"][2] - dz) * nx > 0 else -1.0
     sx = dx - nx * STEP_BACK - side * -nz * STEP_ASIDE
     sz = dz - nz * STEP_BACK - side * nx * STEP_ASIDE
@@ -76,8 +76,12 @@ def spare_kit(mem: Memory, decision: Decision) -> Decision:
     return decision if mem.failed(step, 2) else step
 
 
-def _square(dx: float, dz: float) -> tuple[float, float]:
-    # Walls mostly run along the axes: the bearing to the door is taken as square to one.
+def square_to_wall(dx: float, dz: float) -> tuple[float, float]:
+    """A unit bearing snapped to the nearest axis when within about 45 degrees of it.
+
+    Walls mostly run along the axes: a bearing to or through a doorway is taken as square
+    to the doorway's wall.
+    """
     length = max(math.hypot(dx, dz), 1.0)
     ux, uz = dx / length, dz / length
     if abs(ux) >= SNAP:

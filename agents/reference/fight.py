@@ -19,6 +19,7 @@ from agents.reference.longgun import feed_best_gun
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
 from agents.reference.reloads import REACH, RUN_SPEED, reload_first
+from agents.reference.split import split_up
 from agents.reference.supplies import (
     AMMO,
     AWARE,
@@ -52,6 +53,7 @@ CHARGE = 800.0
 SHOOTING = 1.5  # how much more harm one standing off and firing does
 KEEP = 0.7  # how much cheaper the current target is than a fresh one
 LONG_SHOT = 1300.0  # beyond this, close in before attacking
+FIRST_SHOT = 1200.0  # a gunman watching the player from nearer than this is shot first
 OPEN_FIRE = 800.0  # how near closing in gets
 TOUGH = 2.0  # health (in ordinary people) from which a better weapon is fetched first
 SETTLE_S = 0.3  # game seconds between looks needed to judge who stands still
@@ -75,7 +77,10 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
         if stealth and not aware:
             continue
         # An unaware hostile far off is left alone: a long shot wakes the whole level.
-        if (aware or row["distance"] < CLOSE_RANGE) and row["id"] not in mem.downed:
+        # One already looking the player's way is not: he is about to start the duel
+        # himself, and the first shot, fired standing, is the player's.
+        if (aware or row["distance"] < CLOSE_RANGE or watching(mem, row)) \
+                and row["id"] not in mem.downed:
             out.append(row)
     if mem.sightings is None:
         mem.sightings = Sightings()
@@ -87,6 +92,31 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
                                       exposed and not _first_in_open(r, r["id"] in shooters),
                                       _cost(r, r["id"] in shooters, r["id"] == current),
                                       r["id"]))
+
+
+def watching(mem: Memory, row: dict[str, Any]) -> bool:
+    """Whether a gunman who noticed something stands facing the player within a sure shot.
+
+    A suspicious guard turned toward the player wakes within a second or two of watching
+    and opens fire on a player still walking, whose own shots then fly wide; the player
+    who stops and shoots first has the duel's first hit, and the guard's shots, fired
+    while he walks up to his firing spot, fly wide instead. Only while he is the one
+    gunman in sight: a shot at him then wakes the others too, and starts a fight against
+    two at once (split.py takes those one at a time).
+    """
+    if row["alertness"] != "suspicious" or row["armed"] is not True \
+            or row["distance"] > FIRST_SHOT or row.get("facing_deg") is None:
+        return False
+    if any(r["id"] != row["id"] and r["seen"] == "now" and hostile(r)
+           and r["armed"] is not False and r["distance"] < THREAT_RANGE
+           for r in mem.view["characters"]):
+        return False
+    x, _, z = mem.position
+    px, _, pz = row["position"]
+    bearing = math.degrees(math.atan2(z - pz, x - px))
+    off = abs((bearing - row["facing_deg"] + 180.0) % 360.0 - 180.0)
+    return off <= (row.get("view_angle_deg") or 0.0) / 2 \
+        and row["distance"] <= (row.get("view_range") or 0.0)
 
 
 def _first_in_open(row: dict[str, Any], shooting: bool) -> bool:
@@ -228,7 +258,7 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return ambush(mem)
     step = (_kit_at_hand(mem) or fall_back(mem, rows) or reload_away(mem, rows)
             or reload_in_cover(mem, rows) or _patch_up(mem, rows) or _not_yet(mem, rows)
-            or _let_them_come(mem, rows))
+            or split_up(mem, stealth) or _let_them_come(mem, rows))
     if step is not None:
         return step
     for row in rows:

@@ -61,6 +61,7 @@ class Memory:
     windows: dict[str, dict[str, Any]] = field(default_factory=dict)  # seen, by id
     hold_owed: bool = False  # the last decision was a top-up that put off a hold
     regroup_until: float = -1.0  # game time a hold out of sight after a kill lasts until
+    split_until: float = -1.0  # game time a watch beside a doorway for a lone gunman lasts until
     patched: set[str] = field(default_factory=set)  # medkits walked to before waking guards
     # reach_area objective index -> every objective's status when it was found waiting on
     # another (stood in, still to do): not walked back to until a status changes.

@@ -9,6 +9,7 @@ shape how the agent fights, not where it goes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any
@@ -49,6 +50,7 @@ Plan = Callable[[Memory, Objective], Decision | None]
 USE_REACH = 100.0  # a little inside the world's reach, so one press always lands
 ESCORT_LEASH = 450.0  # wait for followers farther than this
 ESCORT_WAITS = 3  # waits for a follower out of sight before going back for it
+ASIDE = 70.0  # how far to one side of a person the player steps to press use on him again
 FOLLOW_CLOSE = 250.0  # walk toward a leader farther than this
 PICKUP_DETOUR = 700.0  # in a free-for-all, guns and medkits this near are fetched between fights
 PATCHED = 0.6  # in a free-for-all, health under which a medkit comes before the next hunt
@@ -259,6 +261,12 @@ def escort(mem: Memory, obj: Objective) -> Decision | None:
                 return step
         decision: Decision = ("turn_and_use", {"x": row["position"][0], "z": row["position"][2]},
                               f"{why}: asking {cid} to follow")
+        if mem.failures[("turn_and_use", cid)] == 0 and mem.failed(decision, 1):
+            mem.failures[("turn_and_use", cid)] += 1
+            step = walk_to(mem, _aside(mem, row),  # the press landed on a thing behind him
+                           f"{why}: stepping beside {cid} to ask")
+            if step is not None:
+                return step
         if not mem.failed(decision):
             return decision
     if any(cid not in mem.people for cid in obj["targets"]):
@@ -369,6 +377,14 @@ def _towards(mem: Memory, obj: Objective, why: str) -> Decision | None:
 
 def _beside(mem: Memory, row: dict[str, Any]) -> list[float]:
     return row["position"]
+
+
+def _aside(mem: Memory, row: dict[str, Any]) -> list[float]:
+    # Beside the character, square to the line from the player: off the line behind him.
+    x, _, z = mem.position
+    px, py, pz = row["position"]
+    length = max(math.hypot(px - x, pz - z), 1.0)
+    return [px - (pz - z) / length * ASIDE, py, pz + (px - x) / length * ASIDE]
 
 
 def open_work(mem: Memory, besides: Objective) -> bool:

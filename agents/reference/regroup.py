@@ -66,7 +66,8 @@ def step_out_of_sight(mem: Memory, stealth: bool) -> Decision | None:
     if not fallen:
         return None
     why = f"{fallen[0]['id']} is down; stepping out of sight for whoever heard the shots"
-    step = retreat(mem, fallen[:1], why, REGROUP_REACH) or _beside_doorway(mem, fallen[0], why)
+    step = retreat(mem, fallen[:1], why, REGROUP_REACH, in_room=False) \
+        or _beside_doorway(mem, fallen[0], why)
     if step is None:
         return None
     mem.hold_owed = False
