@@ -7,17 +7,13 @@ from typing import Any
 
 from world.actions.approach import (
     facing,
-    known_gone,
-    plan_approach,
     target_gone,
     walk_within_reach,
     where_it_lay,
 )
-from world.actions.driver import Act, Finish, Run, Script, decided, drive
-from world.actions.follow import Walker
+from world.actions.driver import Act, Finish, Run, Script, drive
 from world.actions.result import ActionResult
-from world.actions.timing import limit_for, route_limit
-from world.actions.walking import USE_EXTRA_S, gave_up
+from world.actions.walking import Approach, approach_thing, gave_up
 from world.sim.world import PlayerIntent, World
 
 # What the keypad's answer says, by outcome. A wrong code says only that it was wrong
@@ -45,20 +41,14 @@ def enter_code(world: World, args: Mapping[str, Any]) -> ActionResult:
     refs = {"target": thing}
     pid = world.player.id
     world.check_code_on(pid, thing, reach=False)
-    gone = known_gone(world, thing)
-    if gone is not None:
-        return decided("enter_code", args, Finish("refused", gone + ".", refs))
-    goal, planned = plan_approach(world, thing)
-    if isinstance(planned, Finish):
-        return decided("enter_code", args, planned)
-    length = 0.0 if planned is None else planned.path.length
-    limit = limit_for(args, route_limit(length, world.player.speed, USE_EXTRA_S))
+    walk_to = approach_thing(world, "enter_code", args, thing, refs)
+    if not isinstance(walk_to, Approach):
+        return walk_to
     outcome: list[str] = []
 
     def script(run: Run) -> Script:
-        walker = None if planned is None or goal is None else Walker(world, goal, planned,
-                                                                     use_on_way=True)
-        finish = yield from walk_within_reach(run, walker, thing, lambda: target_gone(world, thing))
+        finish = yield from walk_within_reach(run, walk_to.walker(world), thing,
+                                              lambda: target_gone(world, thing))
         if finish is not None:
             return finish
         aim = facing(world, where_it_lay(world, thing).xz)
@@ -70,4 +60,4 @@ def enter_code(world: World, args: Mapping[str, Any]) -> ActionResult:
         left = keypad.spec.attempts - keypad.wrong_codes
         return Finish("arrived", ANSWERS[said].replace("{left}", str(left)), refs)
 
-    return drive(world, "enter_code", args, script, limit, gave_up)
+    return drive(world, "enter_code", args, script, walk_to.limit, gave_up)

@@ -8,19 +8,16 @@ from typing import Any
 
 from world.actions.approach import (
     facing,
-    known_gone,
-    plan_approach,
     target_gone,
     walk_within_reach,
     where_it_lay,
 )
-from world.actions.driver import Act, Finish, Run, Script, decided, drive
-from world.actions.follow import Walker
+from world.actions.driver import Act, Finish, Run, Script, drive
 from world.actions.places import locate, required_args
 from world.actions.result import ActionResult
 from world.actions.routes import known_of
-from world.actions.timing import Limit, limit_for, route_limit
-from world.actions.walking import USE_EXTRA_S, gave_up
+from world.actions.timing import Limit
+from world.actions.walking import Approach, approach_thing, gave_up
 from world.errors import WorldError
 from world.sim.world import PlayerIntent, World
 
@@ -69,14 +66,9 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
     # Everything but the distance is checked before anything changes: an item that
     # cannot work there is refused now, not after the walk.
     world.check_item_on(pid, item, thing, reach=False)
-    gone = known_gone(world, thing)
-    if gone is not None:
-        return decided("use_item_on", args, Finish("refused", gone + ".", refs))
-    goal, planned = plan_approach(world, thing)
-    if isinstance(planned, Finish):
-        return decided("use_item_on", args, planned)
-    length = 0.0 if planned is None else planned.path.length
-    limit = limit_for(args, route_limit(length, world.player.speed, USE_EXTRA_S))
+    walk_to = approach_thing(world, "use_item_on", args, thing, refs)
+    if not isinstance(walk_to, Approach):
+        return walk_to
 
     def still_there() -> Finish | None:
         try:
@@ -88,16 +80,15 @@ def use_item_on(world: World, args: Mapping[str, Any]) -> ActionResult:
         return target_gone(world, thing)
 
     def script(run: Run) -> Script:
-        walker = None if planned is None or goal is None else Walker(world, goal, planned,
-                                                                     use_on_way=True)
-        finish = yield from walk_within_reach(run, walker, thing, still_there)
+        finish = yield from walk_within_reach(run, walk_to.walker(world), thing, still_there)
         if finish is not None:
             return finish
         aim = facing(world, where_it_lay(world, thing).xz)
         yield Act(lambda w: w.use_item_on(pid, item, thing), PlayerIntent(face=aim))
         return Finish("arrived", "Used {item} on {target}.", refs)
 
-    return drive(world, "use_item_on", args, _drawn_first(world, item, script), limit, gave_up)
+    return drive(world, "use_item_on", args, _drawn_first(world, item, script), walk_to.limit,
+                 gave_up)
 
 
 def _drawn_first(

@@ -42,7 +42,7 @@ from world.actions.routes import (
     onto_known_floor,
     plan,
 )
-from world.actions.timing import limit_for, route_limit
+from world.actions.timing import Limit, limit_for, route_limit
 from world.errors import UnknownIdError
 from world.sim.clock import ticks_to_seconds
 from world.sim.world import PlayerIntent, World
@@ -267,6 +267,40 @@ def go_to_area(world: World, args: Mapping[str, Any]) -> ActionResult:
         return _walk_result(world, "go_to_area", args, goal, planned, None, script_for)
 
 
+@dataclasses.dataclass(frozen=True)
+class Approach:
+    """A planned walk to within reach of a thing, and the time it is given."""
+
+    goal: Point3 | None
+    route: Route | None  # None: already within reach
+    limit: Limit
+
+    def walker(self, world: World) -> Walker | None:
+        """The walker that follows the route (None when there is no walk to make)."""
+        if self.route is None or self.goal is None:
+            return None
+        return Walker(world, self.goal, self.route, use_on_way=True)
+
+
+def approach_thing(world: World, action: str, args: Mapping[str, Any], thing: str,
+                   refs: dict[str, str]) -> Approach | ActionResult:
+    """The walk an action on a thing begins with, or the action's answer without one.
+
+    A thing known gone is refused and one no known route reaches is answered as the
+    plan says, before any tick passes; the walk's time is its length at the player's
+    speed plus `USE_EXTRA_S` for the press, unless the agent gave a limit.
+    """
+    gone = known_gone(world, thing)
+    if gone is not None:
+        return decided(action, args, Finish("refused", gone + ".", refs))
+    goal, planned = plan_approach(world, thing)
+    if isinstance(planned, Finish):
+        return decided(action, args, planned)
+    length = 0.0 if planned is None else planned.path.length
+    return Approach(goal, planned,
+                    limit_for(args, route_limit(length, world.player.speed, USE_EXTRA_S)))
+
+
 def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
     """Walk up to an object or door and press use on it once.
 
@@ -279,14 +313,9 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
     """
     thing = args["object_id"]
     refs = {"target": thing}
-    gone = known_gone(world, thing)
-    if gone is not None:
-        return decided("go_to_object", args, Finish("refused", gone + ".", refs))
-    goal, planned = plan_approach(world, thing)
-    if isinstance(planned, Finish):
-        return decided("go_to_object", args, planned)
-    length = 0.0 if planned is None else planned.path.length
-    limit = limit_for(args, route_limit(length, world.player.speed, USE_EXTRA_S))
+    walk_to = approach_thing(world, "go_to_object", args, thing, refs)
+    if not isinstance(walk_to, Approach):
+        return walk_to
     pid = world.player.id
     seen = [len(world.events)]
 
@@ -300,9 +329,7 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
         return target_gone(world, thing)
 
     def script(run: Run) -> Script:
-        walker = None if planned is None or goal is None else Walker(world, goal, planned,
-                                                                     use_on_way=True)
-        finish = yield from walk_within_reach(run, walker, thing, taken)
+        finish = yield from walk_within_reach(run, walk_to.walker(world), thing, taken)
         if finish is not None:
             return finish
         mark = len(world.events)
@@ -312,7 +339,7 @@ def go_to_object(world: World, args: Mapping[str, Any]) -> ActionResult:
             return describe_door(world, thing)
         return Finish("arrived", "Pressed use on {target}.", refs)
 
-    return drive(world, "go_to_object", args, script, limit, gave_up)
+    return drive(world, "go_to_object", args, script, walk_to.limit, gave_up)
 
 
 __all__ = ["go_to", "go_to_area", "go_to_object"]
