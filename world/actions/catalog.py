@@ -8,6 +8,7 @@ derives from this one declaration.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -92,6 +93,22 @@ class Catalog:
     def tool_definitions(self) -> list[dict[str, Any]]:
         """Tool definitions for every action, in declaration order."""
         return [a.tool_definition() for a in self.actions]
+
+    def check_executors(self, executors: Iterable[str], whose: str) -> None:
+        """Fail loudly when a table of executors and the declared actions differ.
+
+        An action declared but missing an executor would reach the world as a lookup
+        error, a harness failure an agent could cause at will.
+
+        Raises:
+            RuntimeError: naming the actions missing an executor and the extra executors.
+        """
+        declared, registered = set(self.action_names), set(executors)
+        if declared != registered:
+            raise RuntimeError(
+                f"{whose} out of step with the catalogue: missing "
+                f"{sorted(declared - registered)}, undeclared {sorted(registered - declared)}"
+            )
 
 
 @cache

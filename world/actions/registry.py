@@ -37,21 +37,7 @@ EXECUTORS: Mapping[str, Executor] = MappingProxyType({
 })
 
 
-def check_registry() -> None:
-    """Fail loudly when the executors and the catalogue's actions differ.
-
-    Raises:
-        RuntimeError: naming the actions missing an executor and the extra executors.
-    """
-    declared, registered = set(catalog().action_names), set(EXECUTORS)
-    if declared != registered:
-        raise RuntimeError(
-            f"action executors out of step with the catalogue: missing "
-            f"{sorted(declared - registered)}, undeclared {sorted(registered - declared)}"
-        )
-
-
-check_registry()
+catalog().check_executors(EXECUTORS, "action executors")
 
 
 def execute(world: World, name: str, args: Mapping[str, Any]) -> ActionResult:
