@@ -51,6 +51,12 @@ class KnownMap:
             area.name = str(name)
         return area
 
+    def _seen_in(self, area_id: Any, at: Point3 | None, name: Any = "") -> None:
+        # The area is known once named; a point seen in it widens its box.
+        known = self._area(area_id, name)
+        if known is not None and at is not None:
+            known.points.append(at)
+
     def add(self, observation: dict[str, Any]) -> None:
         """Take in one observation message."""
         view = observation.get("view") or {}
@@ -76,28 +82,20 @@ class KnownMap:
             sides = (here.get("id"),) if way.get("other_storey") else (here.get("id"),
                                                                         way.get("to"))
             for side in sides:
-                known = self._area(side, way.get("to_name") if side == way.get("to") else "")
-                if known is not None and at is not None:
-                    known.points.append(at)
+                self._seen_in(side, at, way.get("to_name") if side == way.get("to") else "")
         for door in view.get("doors") or []:
             self.doors[door["id"]] = door
             at = as_point(door.get("position"))
             for side in door.get("between") or []:
-                known = self._area(side)
-                if known is not None and at is not None:
-                    known.points.append(at)
+                self._seen_in(side, at)
         for obj in view.get("objects") or []:
             self.objects[obj["id"]] = obj
-            known = self._area(obj.get("area"))
-            at = as_point(obj.get("position"))
-            if known is not None and at is not None:
-                known.points.append(at)
+            self._seen_in(obj.get("area"), as_point(obj.get("position")))
         for who in view.get("characters") or []:
             self.characters[who["id"]] = who
-            known = self._area(who.get("area"))
-            at = as_point(who.get("position"))
-            if known is not None and at is not None and who.get("seen") != "heard":
-                known.points.append(at)
+            # A character only heard gives its area, not a point in it.
+            heard = who.get("seen") == "heard"
+            self._seen_in(who.get("area"), None if heard else as_point(who.get("position")))
         self.carried = {c.get("id") for c in player.get("carried") or []}
         self.targets = {t for o in view.get("objectives") or [] for t in o.get("targets") or []}
         self.exit_area = (view.get("exit") or {}).get("area") or self.exit_area
