@@ -20,12 +20,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 
 from harness.protocol import schema_errors
 from harness.record import Record, RecordError, find_records, is_run_dir, read_record
 from harness.result_words import result_sentence
-from world.face import SCHEMA_DIR
+from world.face import SCHEMA_DIR, SchemaValidator
 
 SPLITS = ("train", "validation")
 ROW_SCHEMA = SCHEMA_DIR / "offline" / "chat_row.schema.json"
@@ -52,8 +52,8 @@ class Rejected:
 
 
 @cache
-def _row_validator() -> Draft202012Validator:
-    return Draft202012Validator(json.loads(ROW_SCHEMA.read_text(encoding="utf-8")))
+def _row_validator() -> Validator:
+    return SchemaValidator(json.loads(ROW_SCHEMA.read_text(encoding="utf-8")))
 
 
 def row_errors(row: Mapping[str, Any]) -> list[str]:

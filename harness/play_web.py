@@ -167,7 +167,8 @@ def _handler(front: WebFront) -> type[BaseHTTPRequestHandler]:
 
         def _allowed(self, query: dict[str, list[str]]) -> bool:
             given = query.get("token", [""])[0] or self.headers.get("X-Play-Token", "")
-            return secrets.compare_digest(given, front.token)
+            # As bytes: compare_digest refuses a str with other than ASCII in it.
+            return secrets.compare_digest(given.encode("utf-8"), front.token.encode("utf-8"))
 
         def _send(self, status: int, body: str, kind: str) -> None:
             data = body.encode("utf-8")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 from referencing import Registry, Resource
 
 from harness.bounds import (
@@ -33,6 +33,7 @@ from world.face import (
     MISSION_FAILED,
     MISSION_OUTCOMES,
     SCHEMA_DIR,
+    SchemaValidator,
     catalog,
 )
 
@@ -220,7 +221,7 @@ def _registry() -> tuple[Registry, dict[str, dict[str, Any]]]:
 
 
 @cache
-def validator(name: str) -> Draft202012Validator:
+def validator(name: str) -> Validator:
     """A compiled validator for a message type, a record line or an offline-track file.
 
     Args:
@@ -231,18 +232,18 @@ def validator(name: str) -> Draft202012Validator:
         The validator, resolving references between the schema files.
     """
     registry, by_name = _registry()
-    return Draft202012Validator(by_name[name], registry=registry)
+    return SchemaValidator(by_name[name], registry=registry)
 
 
 @cache
-def _validator_but_views(name: str) -> Draft202012Validator:
+def _validator_but_views(name: str) -> Validator:
     # The observation schema with its view left open: the largest part of a turn line,
     # and one replay compares whole with the view the world builds again.
     registry, by_name = _registry()
     observation = by_name["observation"]
     open_view = {**observation, "properties": {**observation["properties"], "view": True}}
     registry = registry.with_resource(observation["$id"], Resource.from_contents(open_view))
-    return Draft202012Validator(by_name[name], registry=registry)
+    return SchemaValidator(by_name[name], registry=registry)
 
 
 def schema_errors(name: str, data: Any, *, views: bool = True) -> list[str]:
@@ -360,7 +361,7 @@ def _action_fault(data: dict[str, Any], actions: Sequence[ActionSpec] | None) ->
     if not isinstance(args, dict):
         return Fault("bad_arguments", "arguments must be a JSON object")
     spec = specs[name]
-    errors = list(Draft202012Validator(spec.arguments_schema()).iter_errors(args))
+    errors = list(SchemaValidator(spec.arguments_schema()).iter_errors(args))
     if errors:
         first = min(errors, key=lambda e: list(map(str, e.path)))
         where = ".".join(str(p) for p in first.path)

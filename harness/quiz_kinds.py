@@ -44,12 +44,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema.protocols import Validator
 
 from harness.pyramid import Goal, Operation, Pyramid
 from harness.pyramid_words import INTENTS, Known, landmarks, phrase
 from harness.record import Record
-from world.face import catalog
+from world.face import SchemaValidator, catalog
 
 SEQUENCE_LENGTH = 5
 # Options show a point's x and z rounded to this many units (`shown`).
@@ -88,9 +88,9 @@ def known_until(record: Record, turn: int) -> Known:
 
 
 @cache
-def _arguments_validator(name: str) -> Draft202012Validator:
+def _arguments_validator(name: str) -> Validator:
     spec = next(a for a in catalog().actions if a.name == name)
-    return Draft202012Validator(spec.arguments_schema())
+    return SchemaValidator(spec.arguments_schema())
 
 
 def _passes(action: dict[str, Any]) -> bool:

@@ -162,6 +162,10 @@ def test_the_web_front_answers_only_with_its_token(tmp_path):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(base, timeout=5)
         assert refused.value.code == 403
+        # A token with other than ASCII in it is refused too (not a handler's traceback).
+        with pytest.raises(urllib.error.HTTPError) as odd:
+            urllib.request.urlopen(base + "?token=%C3%A9", timeout=5)
+        assert odd.value.code == 403
         with urllib.request.urlopen(front.url, timeout=5) as page:
             assert b"Map of what you know" in page.read()
         assert front.server.server_address[0] == "127.0.0.1"

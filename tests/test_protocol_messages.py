@@ -78,3 +78,23 @@ def test_absurd_usage_figures_make_the_action_invalid() -> None:
                 '"arguments": {"seconds": 1}, "usage": ' + usage + "}")
         fault = parse_agent_line(line, "action")
         assert isinstance(fault, Fault) and fault.code == "bad_message"
+
+
+@pytest.mark.parametrize("code", ["2604\n", "2604\n\n", "\n2604", "٢٦٠٤"])
+def test_a_code_with_a_newline_or_other_digits_is_refused_as_the_schema_means(code) -> None:
+    # Python's `$` also matches before a final newline; the schemas' `$` (ECMA-262) does
+    # not: such a code is a malformed argument, never a try at the keypad.
+    line = json.dumps({"type": "action", "protocol_version": 2, "action": "enter_code",
+                       "arguments": {"object_id": "o3", "code": code}})
+    parsed = parse_agent_line(line, "action", catalog().actions)
+    assert isinstance(parsed, Fault) and parsed.code == "bad_arguments", parsed
+    ok = json.dumps({"type": "action", "protocol_version": 2, "action": "enter_code",
+                     "arguments": {"object_id": "o3", "code": "2604"}})
+    assert isinstance(parse_agent_line(ok, "action", catalog().actions), Parsed)
+
+
+def test_schema_dollar_means_the_end_of_the_string_outside_classes_and_escapes() -> None:
+    from world.schema_validator import ecma_anchored
+    assert ecma_anchored(r"^[a$]\$x$").pattern == r"^[a$]\$x\Z"
+    assert ecma_anchored("^[0-9a-f]{64}$").search("a" * 64 + "\n") is None
+    assert ecma_anchored("^[0-9a-f]{64}$").search("a" * 64)

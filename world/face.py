@@ -75,6 +75,7 @@ from world.raw.session import MAX_OBJECTIVES as RAW_MAX_OBJECTIVES
 from world.raw.session import OBJECTIVE_FEATURES as RAW_OBJECTIVE_FEATURES
 from world.raw.session import PLAYER_FEATURES as RAW_PLAYER_FEATURES
 from world.raw.session import controls_action as raw_controls_action
+from world.schema_validator import SchemaValidator
 from world.sim.clock import TICKS_PER_SECOND, seconds_to_ticks, ticks_to_seconds
 from world.sim.doors import DOOR_STATE_MEANINGS
 from world.sim.items import CARRIED_KINDS, PICKUP_KINDS
@@ -195,6 +196,7 @@ __all__ = [
     "RawGame",
     "RawInput",
     "ScanSpec",
+    "SchemaValidator",
     "Session",
     "Solid",
     "Stepping",

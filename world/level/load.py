@@ -19,6 +19,7 @@ from jsonschema import Draft202012Validator, validators
 from world.data_paths import SCHEMA_DIR
 from world.errors import LevelError, LevelProblem
 from world.level.model import Level, Weapon
+from world.schema_validator import SchemaValidator
 
 CATALOGUE = Path(__file__).resolve().parent / "weapons.json"
 
@@ -54,7 +55,7 @@ def _extend_with_defaults(base: Any) -> Any:
     return validators.extend(base, {"properties": set_defaults})
 
 
-_DefaultingValidator = _extend_with_defaults(Draft202012Validator)
+_DefaultingValidator = _extend_with_defaults(SchemaValidator)
 
 
 @cache
