@@ -154,7 +154,8 @@ def _spec(args: argparse.Namespace) -> EpisodeSpec:
     secret = keys.new_secret() if secret is None else secret
     found = level_refs.resolve(args.level, secret)
     chosen = pick_difficulty(found.level, args.difficulty)
-    run_dir = run_dir_for(Path(args.out), found.level, chosen, args.seed, args.reveal)
+    name = _row_level(found.level, found.source, found.generated)
+    run_dir = run_dir_for(Path(args.out), found.level, name, chosen, args.seed, args.reveal)
     if made:
         write_secret(run_dir / SECRET_FILE, secret)
     settings = RunSettings(decision_timeout_s=args.decision_timeout,
@@ -186,7 +187,8 @@ def _episode(args: argparse.Namespace, name: str, front: PlayFront, more: bool) 
     write_episode_page_safely(spec.run_dir)
     path = None
     if not args.reveal and stopping.requested() is None:
-        path = add_result(Path(args.out), spec.level.id, spec.difficulty, spec.seed, summary)
+        name = _row_level(spec.level, spec.level_source, spec.generated)
+        path = add_result(Path(args.out), name, spec.difficulty, spec.seed, summary)
     if signalled:  # Ctrl-C where the command runs: nobody is asked what comes next
         front.release()
     elif args.web:  # the terminal is free to speak while the page waits for the person
@@ -239,11 +241,22 @@ class ResultsError(Exception):
     """The results file of the folder is not a person's; the message names it."""
 
 
-def run_dir_for(out: Path, level: Level, difficulty: str, seed: int, reveal: bool) -> Path:
-    """A fresh run directory: under `episodes/` like a suite's, or `playtest/` for --reveal."""
+def _row_level(level: Level, source: str, generated: object) -> str:
+    # The level as `harness eval` names its rows: a generated level by its canonical
+    # name (its id is drawn from the episode's secret, fresh for each episode), any
+    # other by its id.
+    return source if generated is not None else level.id
+
+
+def run_dir_for(out: Path, level: Level, name: str, difficulty: str, seed: int,
+                reveal: bool) -> Path:
+    """A fresh run directory: under `episodes/` like a suite's, or `playtest/` for --reveal.
+
+    `name` is the level as the results rows name it (`_row_level`).
+    """
     if reveal:
         return new_run_dir(out / PLAYTEST_DIR, level, difficulty, seed)
-    folder = Episode(level.id, difficulty, seed).folder(out)
+    folder = Episode(name, difficulty, seed).folder(out)
     return new_run_dir(folder, level, difficulty, seed)
 
 

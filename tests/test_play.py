@@ -204,3 +204,20 @@ def test_without_a_terminal_it_says_to_use_the_browser(tmp_path, monkeypatch, ca
     err = capsys.readouterr().err
     assert "no terminal to play in (No such device or address)" in err and "--web" in err
     assert not out.exists()  # nothing played, nothing written
+
+
+def test_a_generated_level_is_named_in_rows_and_folders_as_eval_names_it(tmp_path):
+    # Its id is drawn from the episode's secret, fresh for each episode: the rows and the
+    # run folders use the canonical name, as `harness eval` does, so they line up.
+    from harness import keys, level_refs
+    from harness.suite import Episode
+    names = set()
+    for _ in range(2):
+        found = level_refs.resolve("maze@3", keys.new_secret())
+        name = play_cmd._row_level(found.level, found.source, found.generated)
+        names.add(name)
+        run_dir = play_cmd.run_dir_for(tmp_path, found.level, name, "easy", 0, reveal=False)
+        assert run_dir.parent == Episode("maze@3", "easy", 0).folder(tmp_path)
+    assert names == {"maze@3"}
+    shipped = level_refs.resolve("outpost", keys.new_secret())
+    assert play_cmd._row_level(shipped.level, shipped.source, shipped.generated) == "outpost"
