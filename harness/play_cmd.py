@@ -186,7 +186,8 @@ def _episode(args: argparse.Namespace, name: str, front: PlayFront, more: bool) 
         warning = ""
     write_episode_page_safely(spec.run_dir)
     path = None
-    if not args.reveal and stopping.requested() is None:
+    # The harness's own failure is not the person's: such a run is recorded, not counted.
+    if not args.reveal and stopping.requested() is None and session.front_failed is None:
         name = _row_level(spec.level, spec.level_source, spec.generated)
         path = add_result(Path(args.out), name, spec.difficulty, spec.seed, summary)
     if signalled:  # Ctrl-C where the command runs: nobody is asked what comes next
@@ -207,7 +208,9 @@ def _show(front: PlayFront, session: PlaySession, more: bool) -> None:
     try:
         front.show(session, more)
     except Exception as exc:  # a broken front must not leave the episode waiting forever
-        print(f"harness play: the front stopped ({exc}); the episode ends", file=sys.stderr)
+        session.front_failed = f"{type(exc).__name__}: {exc}"
+        print(f"harness play: the front stopped ({exc}); the episode ends and is not "
+              "counted", file=sys.stderr)
     finally:
         if session.view().summary is None:
             session.quit()

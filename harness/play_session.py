@@ -113,7 +113,8 @@ class PlaySession:
         self._history: list[tuple[str, str]] = []
         self._pending: str | None = None
         self.known = KnownMap()
-        self.quitting = False
+        # Why the harness's own front stopped, if it broke: not the person leaving.
+        self.front_failed: str | None = None
         self.revealed: dict[str, Any] | None = None
 
     def reveal_level(self) -> None:
@@ -195,7 +196,6 @@ class PlaySession:
 
     def quit(self) -> None:
         """The person leaves: the episode ends as an agent gone early, and it counts."""
-        self.quitting = True
         self.agent.leave()
 
 

@@ -81,6 +81,29 @@ def test_quitting_ends_the_episode_and_counts(tmp_path, monkeypatch):
     assert len(episodes) == 1 and left_out == 0
 
 
+class BrokenFront(ScriptedFront):
+    """A front that breaks after two actions: the harness's failure, not the person's."""
+
+    def show(self, session, more):
+        self.sessions.append(session)
+        seq, left = -1, list(self.lines)
+        while left:
+            moment = session.wait(seq, 5.0)
+            seq = moment.seq
+            if moment.observation is not None and moment.summary is None:
+                action, arguments = parse_line(left.pop(0), action_forms(moment.start))
+                session.act(action, arguments, self.notes)
+        raise RuntimeError("the screen went away")
+
+
+def test_a_front_that_breaks_leaves_a_record_but_no_row(tmp_path, monkeypatch):
+    out = tmp_path / "mine"
+    assert _play(monkeypatch, BrokenFront(WIN[:2]), *PLAY_ARGS, "--out", str(out)) == 0
+    [run_dir] = _runs(out)
+    assert read_record(run_dir).end is not None
+    assert not (out / "results.json").exists()
+
+
 def test_a_playtest_is_marked_and_never_reaches_the_results(tmp_path, monkeypatch):
     out = tmp_path / "mine"
     front = ScriptedFront(WIN[:1])
