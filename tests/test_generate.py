@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.level_refs import UsageError, expand, resolve
+from harness.core.level_refs import UsageError, expand, resolve
 from tests.shared import ROOT
 from world.generate.layout import room_graph_hash
 from world.generate.naming import GenerateError, parse_names

@@ -33,7 +33,7 @@ COMPLETED = "completed"
 FAILED_OUTCOME = "failed"
 
 # Outcome -> what it means. The protocol's outcomes of a mission that ended in the world
-# are these (harness/protocol.py adds the ways an episode ends outside it).
+# are these (harness/core/protocol.py adds the ways an episode ends outside it).
 OUTCOMES: dict[str, str] = {
     COMPLETED: "The mission succeeded: every counted objective done and, where the level "
                "has one, the exit reached.",

@@ -44,7 +44,7 @@ class World(RequestChecks, WorldQueries):
             level: The level to play.
             difficulty: One of the level's difficulty ids.
             seed: Seed of the episode's one random generator: the episode key the harness
-                derives from the seed the agent is told and a secret (harness/keys.py).
+                derives from the seed the agent is told and a secret (harness/core/keys.py).
 
         Raises:
             UnknownIdError: if the difficulty is not one the level offers.

@@ -1,0 +1,42 @@
+"""`harness replay RECORD`: check that a run's recorded actions reproduce its states."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from harness.core.claims import start_words
+from harness.core.record import RecordError
+from harness.core.seal import seal_problem
+from harness.episode.replay import REPLAY_STATUSES, replay
+from harness.episode.runner import UsageError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the command's arguments."""
+    parser.add_argument("record", help="a record file (record.jsonl.gz) or its run directory")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay; the exit status is the one `harness.episode.replay.REPLAY_STATUSES` declares."""
+    try:
+        report = replay(args.record)
+    except (RecordError, UsageError) as exc:
+        print(f"harness replay: unusable record: {exc}", file=sys.stderr)
+        return REPLAY_STATUSES["unusable"][0]
+    status = report.status
+    if status == "verified":
+        print(f"verified: {report.turns} turns reproduce the recorded state hashes, and the "
+              "summary is re-derived and matches")
+    elif status == "interrupted":
+        print(f"interrupted: the run was stopped before its end, so it proves no result "
+              f"({report.turns} turns reproduce their state hashes)")
+    else:
+        print(f"DIVERGED: {report.divergence}")
+    if report.start is not None:
+        print(f"start: this run {start_words(report.start)}")
+    print(f"unverified (taken on the record's word): {', '.join(report.unverified)}")
+    unsealed = seal_problem(args.record)
+    print("sealed by this harness's key: those fields are as this harness wrote them"
+          if unsealed is None else f"not sealed by this harness: {unsealed}")
+    return REPLAY_STATUSES[status][0]
