@@ -8,6 +8,8 @@
   there for start-up cost (anything else hides a cycle or a dependency);
 - the modules of the three packages import one another without cycles, counting the
   imports inside functions;
+- the level format (world/level/) sits below what its checker reads (world/levelcheck/):
+  it imports neither the checker nor the mesh, the simulation or the objectives;
 - harness/'s packages stand in layers (docs/ARCHITECTURE.md, "Packages of harness/"):
   a module imports from its own package and from lower layers only.
 """
@@ -227,6 +229,13 @@ def test_no_import_cycles() -> None:
         if ours(i.target) and i.target in edges and i.target != i.source:
             edges[i.source].add(i.target)
     assert find_cycle(edges) is None
+
+
+def test_the_level_format_sits_below_its_checker() -> None:
+    above = ("world.levelcheck", "world.navmesh", "world.sim", "world.objectives")
+    bad = [where(i) for i in all_imports() if i.source.startswith("world.level.")
+           and i.target.startswith(above)]
+    assert bad == []
 
 
 def harness_package(module: str) -> str:

@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from world.errors import LevelError, LevelProblem
-from world.level.check_codes import code_problems
-from world.level.check_geometry import geometry_problems
-from world.level.check_reach import reach_problems
-from world.level.check_refs import Problem, duplicate_problems, reference_problems
-from world.level.check_rules import (
+from world.level.load import parse_level, read_level_json
+from world.level.model import Level
+from world.levelcheck.codes import code_problems
+from world.levelcheck.geometry import geometry_problems
+from world.levelcheck.reach import reach_problems
+from world.levelcheck.refs import Problem, duplicate_problems, reference_problems
+from world.levelcheck.rules import (
     door_problems,
     objective_problems,
     order_problems,
     placement_problems,
 )
-from world.level.load import parse_level, read_level_json
-from world.level.model import Level
 from world.navmesh.build import build_navmesh_full
 
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from shapely.geometry import LinearRing, LineString, MultiPoint, Point, Polygon
 
-from world.level.check_refs import Problem
 from world.level.model import Level, Place
+from world.levelcheck.refs import Problem
 from world.navmesh.build_storey import eroded, walkable_region
 
 # Distances below this (world units) count as zero: points on a boundary, equal lengths.

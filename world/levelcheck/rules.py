@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from world.level.check_refs import OPENERS, Problem
 from world.level.model import Level, Objective
+from world.levelcheck.refs import OPENERS, Problem
 from world.objectives.registry import VERIFIERS  # each kind's facts, on its class
 
 

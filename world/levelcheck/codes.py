@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from world.level.check_refs import Problem
 from world.level.model import Level, LevelObject
+from world.levelcheck.refs import Problem
 
 
 def holds_code(text: str, code: str) -> bool:

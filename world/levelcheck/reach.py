@@ -14,9 +14,9 @@ from dataclasses import dataclass
 import networkx as nx
 from shapely.geometry import Point, Polygon
 
-from world.level.check_codes import notes_with
-from world.level.check_refs import OPENERS, Problem
 from world.level.model import Exit, Level, Place, given
+from world.levelcheck.codes import notes_with
+from world.levelcheck.refs import OPENERS, Problem
 from world.navmesh.build import BuiltNavMesh
 
 TOLERANCE = 1e-3
