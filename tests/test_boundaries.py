@@ -190,6 +190,13 @@ def test_the_agent_kit_imports_nothing_of_ours() -> None:
     assert bad == []
 
 
+def test_the_packages_around_the_kit_import_nothing() -> None:
+    # Importing a kit module runs its packages' __init__.py, which the sandbox binds too.
+    around = {k.rpartition(".")[0] for k in KIT} | {"harness"}
+    bad = [where(i) for i in all_imports() if i.source in around]
+    assert bad == []
+
+
 def test_imports_inside_functions_say_they_are_for_start_up_cost() -> None:
     bad = [where(i) for i in all_imports() if i.in_function and not i.commented]
     assert bad == [], "hoist them, or say why start-up cost keeps them in a comment"
