@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from jsonschema.protocols import Validator
 from referencing import Registry, Resource
@@ -40,7 +40,7 @@ from world.face import (
 if TYPE_CHECKING:
     from world.face import ActionSpec
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION: Final = 2
 # Versions an agent may speak in its hello and actions. Version 2 adds notes, keypads
 # and the `enter_code` action (issue 37); a version 1 agent plays on, never using them.
 AGENT_VERSIONS = (1, 2)
@@ -138,16 +138,16 @@ class Outcome:
 # Outcome names, each written once: the code compares and builds endings with these
 # (a test holds them equal to `OUTCOMES`). The two of a mission ended in the world are
 # the world's own.
-COMPLETED = MISSION_COMPLETED
-FAILED = MISSION_FAILED
-CHAIN_PLAYED = "chain_played"
-TRUNCATED = "truncated"
-AGENT_TIMEOUT = "agent_timeout"
-AGENT_CRASHED = "agent_crashed"
-RESOURCE_LIMIT = "resource_limit"
-PROTOCOL_ERROR = "protocol_error"
-HARNESS_ERROR = "harness_error"
-INTERRUPTED = "interrupted"
+COMPLETED: Final = MISSION_COMPLETED
+FAILED: Final = MISSION_FAILED
+CHAIN_PLAYED: Final = "chain_played"
+TRUNCATED: Final = "truncated"
+AGENT_TIMEOUT: Final = "agent_timeout"
+AGENT_CRASHED: Final = "agent_crashed"
+RESOURCE_LIMIT: Final = "resource_limit"
+PROTOCOL_ERROR: Final = "protocol_error"
+HARNESS_ERROR: Final = "harness_error"
+INTERRUPTED: Final = "interrupted"
 
 # Outcome kinds: a mission that ended, a budget that ran out, an episode cut short.
 TERMINATED_KIND = "terminated"
@@ -370,7 +370,7 @@ def _action_fault(data: dict[str, Any], actions: Sequence[ActionSpec] | None) ->
     return None
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: Mapping[str, Any]) -> str:
     """One message as a compact JSON line (no newline; NaN refused).
 
     Args:

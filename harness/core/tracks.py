@@ -15,9 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from harness.core.game import Game, GameFactory, world_game
+from harness.core.messages import StartMessageTrack
 from world.face import (
     DEFAULT_FRAME_SKIP,
     RAW_OBJECTIVE_FEATURES,
@@ -64,9 +65,10 @@ class TrackSpec:
         """The decision budget of a level on this track."""
         return self.track.max_decisions(self, level)
 
-    def start_block(self) -> dict[str, Any]:
+    def start_block(self) -> StartMessageTrack:
         """The start message's `track` object."""
-        return {"name": self.name, **self.track.start(self)}
+        # The track's own fields come from its plugin; the start schema checks them.
+        return cast(StartMessageTrack, {"name": self.name, **self.track.start(self)})
 
     def observation_extra(self, game: Game) -> dict[str, Any]:
         """What this track adds to each observation message."""

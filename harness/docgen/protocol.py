@@ -28,6 +28,8 @@ from harness.core.protocol import (
 from harness.core.record import MAX_RECORD_BYTES, MAX_RECORD_LINES
 from harness.core.tracks import TRACKS
 from harness.docgen.fields import MESSAGES, field_table
+from harness.docgen.messages import MESSAGES_PY
+from harness.docgen.messages import render as message_types
 from harness.episode.snapshot import MAX_SNAPSHOT_BYTES, MAX_TICKS_PER_BUDGET
 from harness.episode.subtask import CHAIN_ORDERS
 from harness.offline.quiz_file import MAX_QUIZ_BYTES
@@ -236,9 +238,11 @@ def generated_files() -> dict[Path, str]:
     def dump(data: dict[str, Any]) -> str:
         return json.dumps(data, indent=2) + "\n"
 
+    action, enums = action_schema(), enums_schema()
     out = {
-        SCHEMA_DIR / "messages" / "action.schema.json": dump(action_schema()),
-        SCHEMA_DIR / "messages" / "enums.schema.json": dump(enums_schema()),
+        SCHEMA_DIR / "messages" / "action.schema.json": dump(action),
+        SCHEMA_DIR / "messages" / "enums.schema.json": dump(enums),
+        MESSAGES_PY: message_types({"action": action, "enums": enums}),
     }
     for doc in (PROTOCOL_MD, RL_MD):
         if doc.exists():

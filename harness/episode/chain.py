@@ -12,9 +12,12 @@ the record's turns, so every reset and every subtask's result is re-derived.
 
 from __future__ import annotations
 
-from typing import Any
-
 from harness.core.game import Game, GameFactory, GameStatus
+from harness.core.messages import (
+    ObservationMessageStepwise,
+    SummaryMessageStepwise,
+    SummaryMessageStepwiseSubtasksItem,
+)
 from harness.core.protocol import CHAIN_PLAYED
 from harness.episode.outcome import Ending, budget_ending, mission_ending
 from harness.episode.snapshot import Snapshot, restore
@@ -32,7 +35,7 @@ class ChainRun:
     def __init__(self, plan: ChainPlan, level: Level, factory: GameFactory, game: Game) -> None:
         self.plan, self.level, self.factory = plan, level, factory
         self.position = 0
-        self.results: list[dict[str, Any]] = []
+        self.results: list[SummaryMessageStepwiseSubtasksItem] = []
         self.first_decision, self.first_tick = 0, game.tick
         self.reset_to: Snapshot | None = None  # the state the last advance reset to
         self.by_reset: set[int] = set()  # objectives the last reset's state had done
@@ -81,17 +84,18 @@ class ChainRun:
                 self.first_tick = game.tick
         status = game.turn.status
         played = [r for r in self.results if r["played"]]
-        words = (f"every subtask of the chain had its turn: {sum(r['success'] for r in played)} "
+        won = sum(r["success"] is True for r in played)
+        words = (f"every subtask of the chain had its turn: {won} "
                  f"of {len(played)} played succeeded")
         return game, mission_ending(status) if status.ended else Ending(CHAIN_PLAYED, words)
 
-    def summary_block(self, game: Game, decisions: int) -> dict[str, Any]:
+    def summary_block(self, game: Game, decisions: int) -> SummaryMessageStepwise:
         """The summary's `stepwise` object: each subtask's result, the first failed one.
 
         When the episode ended before the chain did (the agent's fault, a stop), the
         subtask on counts as failed and the ones after it as not played.
         """
-        results = [dict(r) for r in self.results]
+        results = [r.copy() for r in self.results]
         for position in range(self.position, len(self.plan.legs)):
             on = position == self.position
             results.append({"subtask": self.plan.legs[position].objective, "played": on,
@@ -104,7 +108,7 @@ class ChainRun:
         return {"subtasks": results, "first_failed": failed[0] if failed else None,
                 "passed": not failed and all(r["played"] for r in results)}
 
-    def observation_block(self) -> dict[str, Any]:
+    def observation_block(self) -> ObservationMessageStepwise:
         """The observation's `stepwise` object: the subtask on, results so far, a reset."""
         on = self.plan.legs[self.position].objective if self.position < len(self.plan.legs) \
             else None

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from harness.agent.limits import LimitHit
 from harness.agent.process import Eof, LineTooLong, NotUtf8
 from harness.core.game import GameStatus
+from harness.core.messages import Outcome as OutcomeName
+from harness.core.messages import SummaryMessage, SummaryMessageObjectivesItem
 from harness.core.protocol import (
     AGENT_CRASHED,
     AGENT_TIMEOUT,
@@ -37,7 +39,7 @@ class Ending:
         agent_error: For endings the agent caused: {"turn", "kind", "message"}.
     """
 
-    outcome: str
+    outcome: OutcomeName
     reason: str
     agent_error: dict[str, Any] | None = None
 
@@ -46,7 +48,7 @@ class Ending:
             raise ValueError(f"undeclared outcome {self.outcome!r}")
 
 
-def _agent_fault(outcome: str, turn: int | None, kind: str, message: str) -> Ending:
+def _agent_fault(outcome: OutcomeName, turn: int | None, kind: str, message: str) -> Ending:
     where = "before its hello" if turn is None else f"at turn {turn}"
     return Ending(outcome, f"the agent {message} {where}",
                   {"turn": turn, "kind": kind, "message": message})
@@ -151,7 +153,7 @@ def world_ending(status: GameStatus, decisions: int, max_decisions: int, tick: i
     return budget_ending(decisions, max_decisions, tick, max_ticks)
 
 
-def summary_message(ending: Ending, status: GameStatus, counts: dict[str, int]) -> dict[str, Any]:
+def summary_message(ending: Ending, status: GameStatus, counts: dict[str, int]) -> SummaryMessage:
     """The summary message sent to the agent (and kept in the record's end line).
 
     Args:
@@ -174,7 +176,8 @@ def summary_message(ending: Ending, status: GameStatus, counts: dict[str, int]) 
         "score": round(float(status.score), 6),
         "progress": round(float(status.progress), 6),
         "stages": round(float(status.stages), 6),
-        "objectives": [dict(o) for o in status.objectives],
+        # The world reports objectives as plain dicts that its status schema checks.
+        "objectives": [cast(SummaryMessageObjectivesItem, dict(o)) for o in status.objectives],
         "decisions": counts["decisions"],
         "invalid_actions": counts["invalid_actions"],
         "game_ticks": counts["game_ticks"],

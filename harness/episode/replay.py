@@ -340,7 +340,8 @@ def _rederive(record: Record, game: Game, limits: Limits, chain: ChainRun | None
     summary = endings.summary_message(ending, status, counts)
     if chain is not None:
         summary["stepwise"] = chain.summary_block(game, decisions)
-    return summary
+    derived: dict[str, Any] = dict(summary)
+    return derived
 
 
 def _conduct_bears_out(outcome: str, record: Record) -> bool:

@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
+from harness.core.messages import ChainOrder, StartMessageStepwise
 from harness.core.tracks import TrackSpec
 from harness.episode.snapshot import Snapshot
 from world.face import Level, seconds_to_ticks, ticks_to_seconds
@@ -64,9 +65,10 @@ class ChainPlan:
     legs: tuple[Leg, ...]
     states: tuple[Snapshot, ...]
 
-    def start_block(self, done: tuple[int, ...]) -> dict[str, Any]:
+    def start_block(self, done: tuple[int, ...]) -> StartMessageStepwise:
         """The start message's `stepwise` object (`done`: subtasks done at the start)."""
-        return {"chain": [leg.objective for leg in self.legs], "order": self.order,
+        order = cast(ChainOrder, self.order)  # one of CHAIN_ORDERS, checked when planned
+        return {"chain": [leg.objective for leg in self.legs], "order": order,
                 "done": list(done),
                 "subtasks": [{"subtask": leg.objective, "max_decisions": leg.max_decisions,
                               "max_game_seconds": leg.max_game_seconds} for leg in self.legs]}

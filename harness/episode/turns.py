@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from harness.core.game import Game, Turn
+from harness.core.messages import (
+    ObservationMessageStepwise,
+    StartMessage,
+    StartMessageStepwise,
+    StartMessageToolsItem,
+)
 from harness.core.protocol import PROTOCOL_VERSION, Fault
 from harness.episode.text_view import render_text_view
 from world.face import TICKS_PER_SECOND, catalog
@@ -58,7 +64,7 @@ class TurnState:
 
 
 def start_message(spec: EpisodeSpec, game: Game, limits: Limits,
-                  stepwise: dict[str, Any] | None = None) -> dict[str, Any]:
+                  stepwise: StartMessageStepwise | None = None) -> StartMessage:
     """The start message for an episode.
 
     Args:
@@ -71,7 +77,7 @@ def start_message(spec: EpisodeSpec, game: Game, limits: Limits,
         The message, valid against schemas/messages/start.schema.json.
     """
     level, s = spec.level, spec.settings
-    return {
+    message: StartMessage = {
         "type": "start",
         "protocol_version": PROTOCOL_VERSION,
         "level": level.id,
@@ -95,18 +101,24 @@ def start_message(spec: EpisodeSpec, game: Game, limits: Limits,
             "ticks_per_second": TICKS_PER_SECOND,
             "action_time_cap_s": catalog().time_cap_s,
         },
-        "tools": [a.tool_definition() for a in spec.track.actions()],
+        # Each action's definition is declared in schemas/actions.json, which the start
+        # schema checks.
+        "tools": [cast(StartMessageToolsItem, a.tool_definition())
+                  for a in spec.track.actions()],
         "track": spec.track.start_block(),
-        **({"origin": {"tick": spec.origin.tick,
-                       "objectives_done": list(spec.origin.objectives_done),
-                       "reason": spec.origin.reason}} if spec.origin is not None else {}),
-        **({"stepwise": stepwise} if stepwise is not None else {}),
     }
+    if spec.origin is not None:
+        message["origin"] = {"tick": spec.origin.tick,
+                             "objectives_done": list(spec.origin.objectives_done),
+                             "reason": spec.origin.reason}
+    if stepwise is not None:
+        message["stepwise"] = stepwise
+    return message
 
 
 def observation_message(
     spec: EpisodeSpec, game: Game, state: TurnState, wall_left_s: float, limits: Limits,
-    stepwise: dict[str, Any] | None = None,
+    stepwise: ObservationMessageStepwise | None = None,
 ) -> dict[str, Any]:
     """The observation for the current turn, both views included.
 
