@@ -116,7 +116,7 @@ class ReturnFire:
             ch = chars.get(cid)
             if ch is None:
                 continue
-            if ch.side != "hostile" or not ch.alive or ch.storey != player.storey:
+            if not self.world.opposes(ch) or not ch.alive or ch.storey != player.storey:
                 continue
             if not self._attacking(ch):
                 continue

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Protocol
 
 from world.errors import LevelError, LevelProblem
 from world.level.check_codes import code_problems
+from world.level.check_match import match_problems
 from world.level.check_geometry import geometry_problems
 from world.level.check_reach import reach_problems
 from world.level.check_refs import Problem, duplicate_problems, reference_problems
@@ -94,7 +95,7 @@ class CheckReport:
 
 
 def _semantic(level: Level, file: str | None) -> tuple[list[Problem], LevelCounts | None]:
-    problems = duplicate_problems(level) + reference_problems(level)
+    problems = duplicate_problems(level) + reference_problems(level) + match_problems(level)
     if file is not None and Path(file).suffix == ".json" and Path(file).stem != level.id:
         problems.append(("$.id", f"level id {level.id!r} does not match the file name"))
     if problems:
