@@ -14,8 +14,8 @@ from typing import Any, ClassVar, Protocol
 
 from world.errors import LevelError, LevelProblem
 from world.level.check_codes import code_problems
-from world.level.check_match import match_problems
 from world.level.check_geometry import geometry_problems
+from world.level.check_match import match_problems
 from world.level.check_reach import reach_problems
 from world.level.check_refs import Problem, duplicate_problems, reference_problems
 from world.level.check_rules import (

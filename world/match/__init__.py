@@ -1,1 +1,1 @@
-"""The multiplayer track's world: several players in one world, their turns and the match's judge."""
+"""The multiplayer track's world: several players in one world, their turns, the judge."""

@@ -1,4 +1,4 @@
-"""The match's judge: frags, the first player through the exit, and who won, from the world's events.
+"""The match's judge: frags, the first player through the exit and who won, from world events.
 
 A per-tick system at the judges' order, like the objectives of an episode: it reads only
 what happened in the world (players going down and who downed them, areas entered), so
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from world.sim.clock import TICKS_PER_SECOND
-from world.sim.world import JUDGE_ORDER
+from world.sim.world import JUDGE_ORDER, World
 
 if TYPE_CHECKING:
     from world.match.world import MatchWorld
@@ -82,8 +82,9 @@ class MatchJudge:
         world.add_system(JUDGE_NAME, judge, JUDGE_ORDER, judge.state_items)
         return judge
 
-    def update(self, world: MatchWorld) -> None:  # type: ignore[override]
+    def update(self, _world: World) -> None:
         """Read the tick's events; end the match when a rule says so."""
+        world = self.world
         events = world.events.since(self._seen)
         self._seen = len(world.events)
         teams, exit_area = world.teams, world.level.match.exit if world.level.match else None

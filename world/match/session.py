@@ -139,15 +139,15 @@ class MatchSession:
             self._deciding.remove(pid)
         self._settle()
 
-    def step(self, pid: str, action: Mapping[str, Any] | None) -> Turn:
-        """Play one decision of the deciding player: start its action, run time until a decision is due.
+    def step(self, pid: str, action: Mapping[str, Any] | None) -> Turn | None:
+        """Play the deciding player's decision: start its action, run time to the next decision.
 
         An action the world refuses, an action that takes no game time and a line that
         held no action (None) give the same player its next turn at once.
 
         Returns:
             The player's turn right after its decision (a refusal or an instant result),
-            or its last turn while its action runs.
+            or None when its action took game time (its turn comes when it ends).
 
         Raises:
             InvalidRequestError: if it is not this player's decision.
@@ -167,7 +167,7 @@ class MatchSession:
         self._deciding.pop(0)
         self._running[pid] = (runner, got)
         self._settle()
-        return self._turns[pid]
+        return None
 
     def _settle(self) -> None:
         # Runs game time until a decision is due or the match is over.

@@ -32,7 +32,7 @@ from world.sim.world import World
 def player_ids(level: Level) -> tuple[str, ...]:
     """The player ids of a match level, p1 first (one per start)."""
     if level.match is None:
-        raise InvalidRequestError(f"level {level.id!r} has no match block; it is single-player only")
+        raise InvalidRequestError(f"level {level.id!r} has no match block: it is single-player")
     return tuple(f"p{k}" for k in range(1, len(level.match.starts) + 1))
 
 
