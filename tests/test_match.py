@@ -1,0 +1,150 @@
+"""The multiplayer track's first slice (40): matches of several players in one world.
+
+A match of two scripted agents plays to its end and its record replays (and a forged
+score does not); turns interleave by events; one player never learns what only the
+other perceived; the checker names what is wrong in a match block.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.match.replay import replay_match
+from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
+from harness.settings import RunSettings
+from tests.shared import MATCH_LEVELS, SHIPPED_AGENTS, TEST_SECRET, python_agent
+from world.level.check import check_data
+from world.level.load import load_level
+from world.match.session import MatchSession
+
+DUEL = MATCH_LEVELS / "duel_yard.json"
+
+
+@pytest.fixture(scope="module")
+def duel():
+    return load_level(DUEL)
+
+
+def _wait(seconds: float) -> dict:
+    return {"action": "wait", "arguments": {"seconds": seconds}}
+
+
+def test_two_agents_play_a_match_to_its_end_and_its_record_replays(tmp_path: Path, duel) -> None:
+    spec = MatchSpec(duel, str(DUEL), "normal", 3,
+                     (python_agent(SHIPPED_AGENTS / "greedy_agent.py"),
+                      python_agent(SHIPPED_AGENTS / "random_agent.py")),
+                     tmp_path / "m", settings=RunSettings(), secret=TEST_SECRET)
+    summary = run_match(spec)
+    assert summary["over"] is not None
+    results = sorted(str(r["result"]) for r in summary["standings"])
+    assert results in (["lost", "won"], ["draw", "draw"])
+    record = tmp_path / "m" / MATCH_RECORD
+    lines = [json.loads(t) for t in gzip.decompress(record.read_bytes()).splitlines()]
+    turns = [x for x in lines if x["kind"] == "turn"]
+    assert {t["player"] for t in turns} == {"p1", "p2"}
+    # Each agent saw its own player's views, told which player it is.
+    assert all(t["observation"]["match"]["player"] == t["player"] for t in turns)
+    report = replay_match(tmp_path / "m")
+    assert report.verified, report.divergence
+    assert report.standings == [{k: v for k, v in r.items() if k != "agent_failure"}
+                                for r in summary["standings"]]
+    # A record whose frags were edited no longer proves its score.
+    forged = [dict(x) for x in lines]
+    end = forged[-1]
+    end["standings"] = [{**r, "frags": r["frags"] + 1} for r in end["standings"]]
+    forged_path = tmp_path / "forged" / MATCH_RECORD
+    forged_path.parent.mkdir()
+    forged_path.write_bytes(gzip.compress(
+        "".join(json.dumps(x) + "\n" for x in forged).encode()))
+    assert not replay_match(forged_path).verified
+
+
+def test_turns_interleave_by_events_and_time_stands_still_while_deciding(duel) -> None:
+    match = MatchSession(duel, "normal", 5)
+    asked: list[tuple[str, int]] = []
+    # p1 waits long, p2 briefly: p2 is asked again and again while p1's wait runs on.
+    while match.deciding is not None and len(asked) < 8:
+        pid = match.deciding
+        asked.append((pid, match.tick))
+        match.step(pid, _wait(3.0 if pid == "p1" else 0.5))
+    assert asked[:2] == [("p1", 0), ("p2", 0)]  # both decide at the start, time stopped
+    p2_ticks = [t for p, t in asked if p == "p2"]
+    assert p2_ticks[:4] == [0, 15, 30, 45]
+    assert [t for p, t in asked if p == "p1"][:2] == [0, 90]
+    # Each player's turn is the view of the moment its own action ended.
+    assert match.turn("p1").tick == 90
+
+
+def _texts(turn) -> str:
+    # What the agent reads of a turn: the view, the result's public part, the refusal
+    # (a result's events are the record's alone).
+    public = {k: (turn.result or {}).get(k) for k in ("detail", "changes", "door", "read")}
+    return json.dumps(turn.view) + json.dumps(public) + json.dumps(
+        None if turn.fault is None else turn.fault.message)
+
+
+def test_a_player_never_learns_what_only_the_other_perceived(duel) -> None:
+    match = MatchSession(duel, "normal", 5)
+    east = next(o for o in duel.objects if o.id == "medkit_east")
+    p1, p2 = match.players["p1"], match.players["p2"]
+    assert p2.known.objects >= {"medkit_east"} and "medkit_east" not in p1.known.objects
+    # p2 names its medkit by its own id; p1 has no such thing, and being told so names
+    # only what p1 knows.
+    p2_id = next(o["id"] for o in match.turn("p2").view["objects"] if o["kind"] == "medkit")
+    refused = match.step("p1", {"action": "go_to_object", "arguments": {"object_id": "o9"}})
+    assert refused is not None and refused.fault is not None
+    mine = {o["id"] for o in match.turn("p1").view["objects"]} | {
+        c["id"] for c in match.turn("p1").view["player"]["carried"]}
+    listed = set(refused.fault.message.replace(",", " ").replace(";", " ").split())
+    assert {w for w in listed if w[:1] == "o" and w[1:].isdigit()} <= mine
+    # p2 walks to its medkit and takes it; p1 waits in its hut meanwhile.
+    match.step("p1", _wait(10.0))
+    match.step("p2", {"action": "go_to_object", "arguments": {"object_id": p2_id}})
+    while match.deciding == "p2":
+        match.step("p2", _wait(1.0))
+    seen = _texts(match.turn("p1"))
+    assert "medkit_east" not in seen and str(east.at[0]) not in seen
+    assert "medkit_east" not in p1.known.objects and "medkit_east" not in p1.known.gone
+    assert all(level_id != "medkit_east" for level_id in p1.ids.table().values())
+
+
+def test_teammates_are_not_attacked_and_their_shots_do_no_harm(duel) -> None:
+    match = MatchSession(duel, "normal", 5, teams=("red", "red"))
+    world = match.world
+    with world.seen_by("p1"):
+        assert not world.opposes(world.players["p2"])
+    health = world.players["p2"].health
+    world.combat.damage(world.players["p2"], 0.5, "p1")
+    assert world.players["p2"].health == health
+    world.combat.damage(world.players["p2"], 0.5, None)  # the level itself still hurts
+    assert world.players["p2"].health < health
+
+
+def test_free_for_all_players_oppose_each_other(duel) -> None:
+    match = MatchSession(duel, "normal", 5)
+    with match.world.seen_by("p2"):
+        assert match.world.opposes(match.world.players["p1"])
+        assert match.world.player.id == "p2" and "p1" in match.world.characters
+
+
+@pytest.mark.parametrize(("edit", "path", "words"), [
+    (lambda m: m["starts"][1].update(area="nowhere"), "$.match.starts[1].area", "unknown area"),
+    (lambda m: m["starts"][1].update(inventory=["pistol_p1"], in_hand="pistol_p1"),
+     "$.match.starts[1].inventory[0]", "already carried"),
+    (lambda m: m["starts"][0].update(in_hand="pistol_p2"), "$.match.starts[0].in_hand",
+     "not in this start's inventory"),
+    (lambda m: m["starts"][0].update(inventory=["medkit_west"], in_hand=None),
+     "$.match.starts[0].inventory[0]", "placed"),
+    (lambda m: m.update(exit="gate"), "$.match.exit", "unknown area"),
+])
+def test_the_checker_names_what_is_wrong_in_a_match_block(edit, path, words) -> None:
+    data = json.loads(DUEL.read_text(encoding="utf-8"))
+    edit(data["match"])
+    if data["match"]["starts"][0].get("in_hand") is None:
+        data["match"]["starts"][0].pop("in_hand", None)
+    report = check_data(data, "duel_yard.json")
+    assert any(p.path == path and words in p.message for p in report.problems), report.problems
