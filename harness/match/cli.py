@@ -12,7 +12,7 @@ from harness.level_refs import resolve
 from harness.match.runner import MatchSpec, run_match
 from harness.runner import UsageError
 from harness.settings import RunSettings
-from world.data_paths import LEVELS_DIR
+from world.face import LEVELS_DIR
 
 # The shipped match levels: a folder of their own beside the single-player levels, which
 # every shipped-level check and sweep plays alone.

@@ -17,8 +17,7 @@ from typing import Any
 from harness.keys import key_of
 from harness.match.runner import MATCH_RECORD
 from harness.record import record_text
-from world.level.load import load_level
-from world.match.session import MatchSession
+from world.face import MatchSession, parse_level, read_level_json
 
 
 @dataclass(frozen=True)
@@ -51,9 +50,10 @@ def replay_match(path: str | Path) -> MatchReplay:
     record = match_record_path(path) or Path(path)
     lines = [json.loads(t) for t in record_text(record).splitlines() if t.strip()]
     header = next(x for x in lines if x["kind"] == "header")
-    level = load_level(header["level_source"])
+    source = header["level_source"]
+    level = parse_level(read_level_json(source), source)
     if level.content_hash != header["level_hash"]:
-        return MatchReplay(False, 0, f"level {header['level_source']} changed since the match",
+        return MatchReplay(False, 0, f"level {source} changed since the match",
                            [])
     session = MatchSession(level, header["difficulty"], key_of(header),
                            tuple(header["teams"]))

@@ -38,9 +38,7 @@ from harness.settings import RunSettings
 from harness.subtask import episode_limits
 from harness.tracks import TrackSpec
 from harness.turns import TurnState, observation_message, start_message
-from world.face import Level
-from world.match.judge import ENDINGS
-from world.match.session import MatchSession
+from world.face import MATCH_ENDINGS, Level, MatchSession
 
 MATCH_RECORD = "match.jsonl.gz"
 # A player's result -> the summary outcome its agent is told.
@@ -238,7 +236,7 @@ def _finish(session: MatchSession, seats: dict[str, _Seat],
         seat = seats[str(row["player"])]
         status = session.players[seat.pid].status()
         ending = seat.failure or Ending(RESULT_OUTCOMES[row["result"]],  # type: ignore[index]
-                                        ENDINGS.get(session.over or "", "the match ended"))
+                                        MATCH_ENDINGS.get(session.over or "", "the match ended"))
         counts = {"decisions": seat.state.decisions, "invalid_actions": seat.state.invalid,
                   "game_ticks": session.tick}
         summary = summary_message(ending, status, counts)
