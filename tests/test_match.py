@@ -148,3 +148,58 @@ def test_the_checker_names_what_is_wrong_in_a_match_block(edit, path, words) -> 
         data["match"]["starts"][0].pop("in_hand", None)
     report = check_data(data, "duel_yard.json")
     assert any(p.path == path and words in p.message for p in report.problems), report.problems
+
+
+RELAY = MATCH_LEVELS / "relay_vault.json"
+
+
+def _way(match: MatchSession, pid: str, name: str) -> str:
+    return next(w["id"] for w in match.turn(pid).view["area"]["ways_out"]
+                if w["to_name"] == name)
+
+
+def _to_panel(match: MatchSession, pid: str) -> dict:
+    view = match.turn(pid).view
+    here = view["area"]["name"]
+    if here == "Relay room":
+        panel = next(o["id"] for o in view["objects"] if o["kind"] == "panel")
+        return {"action": "go_to_object", "arguments": {"object_id": panel}}
+    goal = "Long hall" if here == "Landing" else "Relay room"
+    return {"action": "go_to_area", "arguments": {"exit_id": _way(match, pid, goal)}}
+
+
+def test_the_cooperative_mission_is_won_by_splitting_up_and_not_alone() -> None:
+    level = load_level(RELAY)
+    # Together: p2 works the panel, p1 waits at the vault door and walks in when it opens.
+    match = MatchSession(level, "normal", 5, teams=("blue", "blue"))
+    pressed = False
+    for _ in range(80):
+        pid = match.deciding
+        if pid is None:
+            break
+        if pid == "p2":
+            here = match.turn(pid).view["area"]["name"]
+            action = _wait(5.0) if pressed else _to_panel(match, pid)
+            pressed = pressed or here == "Relay room"
+        elif match.turn(pid).view["doors"][0]["state"] == "open":
+            action = {"action": "go_to_area", "arguments": {"exit_id": _way(match, pid, "Vault")}}
+        else:
+            action = _wait(0.5)
+        match.step(pid, action)
+    assert match.over == "exit"
+    assert [s.result for s in match.standings()] == ["won", "won"]
+    # Alone: p1 presses the panel itself, and the door has shut before it is back.
+    match = MatchSession(level, "normal", 5, teams=("blue", "blue"))
+    match.retire("p2")
+    for _ in range(6):
+        match.step("p1", _to_panel(match, "p1"))
+        if match.turn("p1").view["area"]["name"] == "Relay room" and any(
+                o["kind"] == "panel" for o in match.turn("p1").view["objects"]):
+            break
+    match.step("p1", _to_panel(match, "p1"))  # presses it
+    for goal in ("Long hall", "Landing", "Vault"):
+        if match.deciding == "p1" and match.turn("p1").view["area"]["name"] != goal:
+            match.step("p1", {"action": "go_to_area",
+                              "arguments": {"exit_id": _way(match, "p1", goal)}})
+    assert match.judge.exit_first is None
+    assert match.turn("p1").view["area"]["name"] != "Vault"

@@ -10,7 +10,8 @@ shot; a down by automatic return fire is not a frag (waiting to be shot at score
 nothing), nor is a teammate downed when friendly fire is on. A downed player is out for
 the rest of the match. The match ends when a player enters the exit area (its team
 wins), when one team is left standing (it wins), or at the game-time budget (the team
-with most frags wins; equal frags draw).
+with most frags wins; teams level at the top draw; a team alone, in a cooperative
+match, has lost).
 """
 
 from __future__ import annotations
@@ -118,30 +119,38 @@ class MatchJudge:
         if self.over is None:
             self.over = "no_one_acting"
 
-    def winners(self) -> set[str] | None:
-        """The winning team (a set of one), an empty set for a draw, None while running."""
+    def results(self) -> dict[str, str] | None:
+        """Each team's result (won, lost or draw), or None while the match runs.
+
+        The exit or being the last team standing wins outright. Otherwise (time, or no
+        one can act) the team with most frags wins; teams level at the top draw. A team
+        alone (a cooperative match) wins only through the exit.
+        """
         if self.over is None:
             return None
         teams = self.world.teams
-        if self.exit_first is not None:
-            return {teams[self.exit_first]}
+        every = sorted(set(teams.values()))
         standing = {t for p, t in teams.items() if p not in self.down}
-        if self.over == "last_standing" and len(standing) == 1:
-            return standing
-        totals: dict[str, int] = {}
-        for pid, team in teams.items():
-            totals[team] = totals.get(team, 0) + self.frags[pid]
-        best = max(totals.values())
-        top = {t for t, n in totals.items() if n == best}
-        return top if len(top) == 1 else set()
+        if self.exit_first is not None:
+            top = {teams[self.exit_first]}
+        elif self.over == "last_standing" and len(standing) == 1:
+            top = standing
+        elif len(every) == 1:
+            top = set()
+        else:
+            totals = {t: sum(self.frags[p] for p, u in teams.items() if u == t) for t in every}
+            best = max(totals.values())
+            top = {t for t, n in totals.items() if n == best}
+            if len(top) > 1:
+                return {t: "draw" if t in top else "lost" for t in every}
+        return {t: "won" if t in top else "lost" for t in every}
 
     def standings(self) -> list[Standing]:
         """Every player's standing, in player order."""
-        won = self.winners()
+        results = self.results()
         out = []
         for pid, team in self.world.teams.items():
-            result = None if won is None else (
-                "draw" if not won else "won" if team in won else "lost")
+            result = None if results is None else results[team]
             out.append(Standing(pid, team, self.frags[pid], self.down.get(pid), result,
                                 RESULT_SCORES[result] if result else 0.0))
         return out
