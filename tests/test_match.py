@@ -16,7 +16,7 @@ import pytest
 from harness.match.replay import replay_match
 from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
 from harness.settings import RunSettings
-from tests.shared import MATCH_LEVELS, SHIPPED_AGENTS, TEST_SECRET, python_agent
+from tests.shared import MATCH_LEVELS, SHIPPED_AGENTS, TEST_AGENTS, TEST_SECRET, python_agent
 from world.level.check import check_data
 from world.level.load import load_level
 from world.match.session import MatchSession
@@ -61,6 +61,21 @@ def test_two_agents_play_a_match_to_its_end_and_its_record_replays(tmp_path: Pat
     forged_path.write_bytes(gzip.compress(
         "".join(json.dumps(x) + "\n" for x in forged).encode()))
     assert not replay_match(forged_path).verified
+
+
+def test_an_agent_that_crashes_forfeits_and_the_record_still_replays(tmp_path: Path,
+                                                                    duel) -> None:
+    # p1 only waits, p2's agent crashes: time runs out with no frags, and the crash
+    # counts against p2 instead of leaving a draw.
+    spec = MatchSpec(duel, str(DUEL), "normal", 1,
+                     (python_agent(TEST_AGENTS / "brief_wait_agent.py", "100"),
+                      python_agent(TEST_AGENTS / "crash_agent.py")),
+                     tmp_path / "m", settings=RunSettings(), secret=TEST_SECRET)
+    summary = run_match(spec)
+    p1, p2 = summary["standings"]
+    assert p2["agent_failure"]["outcome"] == "agent_crashed" and p2["result"] == "lost"
+    assert p1["result"] == "won" and p1["frags"] == 0
+    assert replay_match(tmp_path / "m").verified
 
 
 def test_turns_interleave_by_events_and_time_stands_still_while_deciding(duel) -> None:

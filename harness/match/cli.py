@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from harness.agent_process import AgentLaunchError
 from harness.level_refs import resolve
 from harness.match.runner import MatchSpec, run_match
 from harness.runner import UsageError
@@ -66,11 +67,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"harness match: --difficulty: {difficulty!r} is not one of "
               f"{', '.join(d.id for d in level.difficulties)}", file=sys.stderr)
         return 2
-    run_dir = Path(args.out) / f"match_{level.id}_{time.strftime('%Y%m%d_%H%M%S')}_{args.seed}"
-    summary = run_match(MatchSpec(level, str(resolved.source), difficulty, args.seed,
-                                  tuple(args.agent), run_dir,
-                                  None if args.team is None else tuple(args.team),
-                                  RunSettings()))
+    stem = Path(args.out) / f"match_{level.id}_{time.strftime('%Y%m%d_%H%M%S')}_{args.seed}"
+    run_dir, n = stem, 1
+    while run_dir.exists():  # never over an earlier match's record
+        n += 1
+        run_dir = stem.with_name(f"{stem.name}_{n}")
+    teams = None if args.team is None else tuple(args.team)
+    try:
+        summary = run_match(MatchSpec(level, str(resolved.source), difficulty, args.seed,
+                                      tuple(args.agent), run_dir, teams, RunSettings()))
+    except AgentLaunchError as exc:
+        print(f"harness match: an agent cannot be started: {exc}", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(summary))
     else:

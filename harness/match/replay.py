@@ -3,7 +3,8 @@
 The record's header names the level (its hash must match), the key and the teams; each
 turn line gives the player whose decision it was, the state hash before it and what was
 stepped; retire lines say when a player's agent was taken out. Replay checks that the
-same player decides at each turn with the same state hash, then compares the final
+same player decides at each turn with the same state hash and was sent the same view
+(its own player's, built from its own perception), then compares the final
 state hash and every player's frags, down tick and result with the record's end line.
 """
 
@@ -60,16 +61,23 @@ def replay_match(path: str | Path) -> MatchReplay:
     turns = 0
     for line in lines:
         if line["kind"] == "retire":
-            session.retire(line["player"])
+            session.retire(line["player"], bool(line.get("forfeit")))
         elif line["kind"] == "turn":
             if session.deciding != line["player"] or session.state_hash() != line["state_hash"]:
                 return MatchReplay(False, turns, f"turn {line['turn']} of {line['player']}: "
                                    f"the replay has {session.deciding!r} deciding at tick "
                                    f"{session.tick} with another state", [])
+            seen = json.loads(json.dumps(session.turn(line["player"]).view))
+            if seen != line["observation"]["view"]:
+                return MatchReplay(False, turns, f"turn {line['turn']} of {line['player']}: "
+                                   "the view it was sent differs from the replayed one", [])
             if line["stepped"] is not None or line["error"] is not None or line["raw_action"]:
                 session.step(line["player"], line["stepped"])
             turns += 1
         elif line["kind"] == "end":
+            if line.get("harness_error"):
+                return MatchReplay(False, turns, "the harness failed during the match, so "
+                                   "the record proves no result", [])
             standings = [s.to_dict() for s in session.standings()]
             claimed = [{k: v for k, v in row.items() if k != "agent_failure"}
                        for row in line["standings"]]

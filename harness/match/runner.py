@@ -12,6 +12,7 @@ player's, in the record and in the results.
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,7 @@ class _Seat:
     state: TurnState = field(default_factory=TurnState)
     hello: dict[str, Any] | None = None
     failure: Ending | None = None
+    deadline: float = 0.0  # the wall-clock end of its episode timeout
 
 
 def match_block(session: MatchSession, pid: str) -> dict[str, Any]:
@@ -128,7 +130,7 @@ def run_match(spec: MatchSpec) -> dict[str, Any]:
                                       stderr_cap_bytes=s.stderr_cap_bytes,
                                       env_passthrough=s.env_passthrough,
                                       max_line_bytes=s.max_line_bytes, sandbox=sandbox)
-            seats[pid] = _Seat(pid, proc, ep)
+            seats[pid] = _Seat(pid, proc, ep, deadline=time.monotonic() + s.episode_timeout_s)
         for pid, seat in seats.items():
             start = start_message(seat.spec, session.players[pid], limits)
             start["match"] = match_block(session, pid)
@@ -144,11 +146,15 @@ def run_match(spec: MatchSpec) -> dict[str, Any]:
             "settings": s.to_dict()})
         for pid, seat in seats.items():
             if seat.failure is not None:  # no usable hello: out before the first decision
-                session.retire(pid)
-                record_retire(record, session, pid, seat.failure)
+                retire(record, session, pid, seat.failure)
         while (who := session.deciding) is not None:
             _decide(seats[who], session, record, limits)
         return _finish(session, seats, record)
+    except Exception:  # the record is finished even if the harness fails
+        failure = traceback.format_exc(limit=6).strip().replace("\n", " | ")
+        record.write("end", {"over": None, "harness_error": failure,
+                             "game_ticks": session.tick, "standings": []})
+        raise
     finally:
         for seat in seats.values():
             seat.proc.close(grace_s=s.grace_s)
@@ -175,37 +181,48 @@ def _silence(event: Any, what: str) -> Ending:
     return Ending(PROTOCOL_ERROR, f"the {what} line was unusable")
 
 
-def record_retire(record: RecordWriter, session: MatchSession, pid: str, why: Ending) -> None:
-    """Write that a player was retired (replay retires it at the same point)."""
+def retire(record: RecordWriter, session: MatchSession, pid: str, why: Ending) -> None:
+    """Retire a player and write that it was (replay retires it at the same point).
+
+    A failure of its agent (anything but a spent decision budget) forfeits: its team
+    loses unless a teammate plays on.
+    """
+    forfeit = why.outcome != TRUNCATED
+    session.retire(pid, forfeit)
     record.write("retire", {"player": pid, "tick": session.tick, "outcome": why.outcome,
-                            "reason": why.reason})
+                            "reason": why.reason, "forfeit": forfeit})
 
 
 def _decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: Any) -> None:
     st, s, pid = seat.state, seat.spec.settings, seat.pid
     if seat.failure is not None:  # its budget ran out on its last decision
-        session.retire(pid)
-        record_retire(record, session, pid, seat.failure)
+        retire(record, session, pid, seat.failure)
         return
     game = session.players[pid]
     if st.turn > 0 and st.error is None:  # the result of its last action, ended by now
         st.last_result = game.turn.result
-    obs = observation_message(seat.spec, game, st, s.episode_timeout_s, limits)
+    extra = _drain(seat)
+    if extra:
+        st.warnings = [{"code": "extra_lines", "message":
+                        f"{extra} more line(s) came after the action and were discarded; "
+                        "send exactly one line per observation"}]
+    obs = observation_message(seat.spec, game, st, seat.deadline - time.monotonic(), limits)
+    st.warnings = []
     obs["match"] = match_block(session, pid)
     obs["text"] += match_text(obs["match"])
     before_hash, tick = session.state_hash(), session.tick
     seat.proc.send_line(encode(obs))
     t_sent = time.monotonic()
-    event = seat.proc.read_line(t_sent + s.decision_timeout_s)
+    event = seat.proc.read_line(min(t_sent + s.decision_timeout_s, seat.deadline))
     row: dict[str, Any] = {"player": pid, "turn": st.turn, "tick": tick,
                            "state_hash": before_hash, "raw_action": None, "stepped": None,
                            "observation": obs, "error": None, "result": None,
+                           "extra_lines": extra,
                            "agent_wall_s": round(time.monotonic() - t_sent, 4)}
     if not isinstance(event, Line) and isinstance(event, Timeout | Eof):
         seat.failure = _silence(event, "action")
         record.write("turn", row)
-        session.retire(pid)
-        record_retire(record, session, pid, seat.failure)
+        retire(record, session, pid, seat.failure)
         return
     parsed = parse_agent_line(event.text, "action", seat.spec.track.actions()) \
         if isinstance(event, Line) else line_fault(event, s.max_line_bytes)
@@ -225,8 +242,15 @@ def _decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: An
     elif st.decisions >= limits.max_decisions:
         seat.failure = Ending(TRUNCATED, "the player's decision budget ran out")
     if seat.failure is not None and session.deciding == pid:
-        session.retire(pid)
-        record_retire(record, session, pid, seat.failure)
+        retire(record, session, pid, seat.failure)
+
+
+def _drain(seat: _Seat) -> int:
+    # Lines sent while the player's action ran are extra lines, never its next action.
+    count = 0
+    while not isinstance(seat.proc.read_line(time.monotonic()), Timeout | Eof):
+        count += 1
+    return count
 
 
 def _finish(session: MatchSession, seats: dict[str, _Seat],

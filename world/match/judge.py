@@ -73,6 +73,9 @@ class MatchJudge:
         self.down: dict[str, int] = {}
         self.exit_first: str | None = None
         self.over: str | None = None
+        # Players whose agents failed (the harness's word, replayed from the record): a
+        # team all of whose players forfeited loses, whatever the world says.
+        self.forfeited: set[str] = set()
         self.max_ticks = int(world.level.budgets.max_game_seconds * TICKS_PER_SECOND)
         self._seen = len(world.events)
 
@@ -124,26 +127,32 @@ class MatchJudge:
 
         The exit or being the last team standing wins outright. Otherwise (time, or no
         one can act) the team with most frags wins; teams level at the top draw. A team
-        alone (a cooperative match) wins only through the exit.
+        alone (a cooperative match) wins only through the exit. A team whose every
+        player forfeited (its agents failed) loses, and the others cannot draw with it.
         """
         if self.over is None:
             return None
         teams = self.world.teams
         every = sorted(set(teams.values()))
+        out = {t for t in every if all(p in self.forfeited for p, u in teams.items() if u == t)}
+        playing = [t for t in every if t not in out]
         standing = {t for p, t in teams.items() if p not in self.down}
         if self.exit_first is not None:
             top = {teams[self.exit_first]}
         elif self.over == "last_standing" and len(standing) == 1:
             top = standing
-        elif len(every) == 1:
+        elif len(every) == 1 or not playing:
             top = set()
+        elif len(playing) == 1:
+            top = set(playing)  # every other team forfeited
         else:
-            totals = {t: sum(self.frags[p] for p, u in teams.items() if u == t) for t in every}
+            totals = {t: sum(self.frags[p] for p, u in teams.items() if u == t)
+                      for t in playing}
             best = max(totals.values())
             top = {t for t, n in totals.items() if n == best}
             if len(top) > 1:
                 return {t: "draw" if t in top else "lost" for t in every}
-        return {t: "won" if t in top else "lost" for t in every}
+        return {t: "won" if t in top - out else "lost" for t in every}
 
     def standings(self) -> list[Standing]:
         """Every player's standing, in player order."""

@@ -129,12 +129,15 @@ class MatchSession:
         """The match world's state hash."""
         return self.world.state_hash()
 
-    def retire(self, pid: str) -> None:
+    def retire(self, pid: str, forfeit: bool = False) -> None:
         """Take a player out of the decisions (its agent failed or ran out of budget).
 
-        Its body stays and stands still; the others play on.
+        Its body stays and stands still; the others play on. A player retired because
+        its agent failed (`forfeit`) counts as lost for its team (`MatchJudge.results`).
         """
         self._retired.add(pid)
+        if forfeit:
+            self.judge.forfeited.add(pid)
         if pid in self._deciding:
             self._deciding.remove(pid)
         self._settle()
