@@ -94,6 +94,18 @@ def test_turns_interleave_by_events_and_time_stands_still_while_deciding(duel) -
     assert match.turn("p1").tick == 90
 
 
+def test_a_players_own_doings_are_told_as_its_own(duel) -> None:
+    # "What changed" names a match player's own doings (its actor id is p1, not the
+    # single-player id), and nothing of the other player's walk out of sight.
+    match = MatchSession(duel, "normal", 5)
+    match.step("p1", {"action": "go_to_area", "arguments": {"exit_id": _way(match, "p1", "Yard")}})
+    match.step("p2", _wait(0.5))
+    while match.deciding == "p2":
+        match.step("p2", _wait(0.5))
+    changes = match.turn("p1").result["changes"]
+    assert any(line.startswith("you entered a") for line in changes), changes
+
+
 def _texts(turn) -> str:
     # What the agent reads of a turn: the view, the result's public part, the refusal
     # (a result's events are the record's alone).

@@ -155,7 +155,7 @@ class WorldSession(Stepping):
         # What the agent reads first (the changes, then the sentence and the door block),
         # so its ids are numbered in that order; the events are the record's alone and
         # number nothing (a thing never perceived keeps its level id there).
-        changes = change_lines(events, self.ids, self.known, self.knows)
+        changes = change_lines(events, self.ids, self.known, self.knows, self.world.player.id)
         data = result.to_dict(self.ids.any_ep)
         data["detail"] = result.describe(self.named)
         data["door"] = None if result.door is None else self._door_block(result.door)
