@@ -15,6 +15,7 @@ import pytest
 
 from harness.match.replay import replay_match
 from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
+from harness.protocol import schema_errors
 from harness.settings import RunSettings
 from tests.shared import MATCH_LEVELS, SHIPPED_AGENTS, TEST_AGENTS, TEST_SECRET, python_agent
 from world.level.check import check_data
@@ -46,8 +47,15 @@ def test_two_agents_play_a_match_to_its_end_and_its_record_replays(tmp_path: Pat
     lines = [json.loads(t) for t in gzip.decompress(record.read_bytes()).splitlines()]
     turns = [x for x in lines if x["kind"] == "turn"]
     assert {t["player"] for t in turns} == {"p1", "p2"}
-    # Each agent saw its own player's views, told which player it is.
+    # Each agent saw its own player's views, told which player it is, in messages the
+    # protocol's schema accepts.
     assert all(t["observation"]["match"]["player"] == t["player"] for t in turns)
+    assert all(schema_errors("observation", t["observation"]) == [] for t in turns)
+    header = lines[0]
+    assert all(schema_errors("start", a["start"]) == [] for a in header["agents"].values())
+    assert all(schema_errors("summary", m) == [] for m in lines[-1]["summaries"].values())
+    assert {p: m["match"]["result"] for p, m in lines[-1]["summaries"].items()} == {
+        r["player"]: r["result"] for r in summary["standings"]}
     report = replay_match(tmp_path / "m")
     assert report.verified, report.divergence
     assert report.standings == [{k: v for k, v in r.items() if k != "agent_failure"}

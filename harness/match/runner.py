@@ -84,26 +84,31 @@ class _Seat:
     hello: dict[str, Any] | None = None
     failure: Ending | None = None
     deadline: float = 0.0  # the wall-clock end of its episode timeout
+    start: dict[str, Any] | None = None
 
 
 def match_block(session: MatchSession, pid: str) -> dict[str, Any]:
-    """What a player is told of the match: who it is, its team's size and its own frags.
+    """What a player is told: who it is, its team's size, its own frags, the exit's name.
 
     Nothing of the other players' frags, places or decisions: only what its player sees.
     """
     team = session.teams[list(session.players).index(pid)]
     standing = session.standing(pid)
+    rules = session.world.level.match
+    exit_area = None if rules is None or rules.exit is None else rules.exit
     return {"player": pid, "players": len(session.players),
             "teammates": sum(1 for t in session.teams if t == team) - 1,
-            "frags": standing.frags}
+            "frags": standing.frags,
+            "exit": None if exit_area is None else session.world.level.area(exit_area).name}
 
 
 def match_text(block: dict[str, Any]) -> str:
     """The text view's line about the match (appended to the observation's text)."""
     mates = block["teammates"]
     side = f"{mates} teammate{'s' if mates != 1 else ''}" if mates else "no teammates"
+    race = f" The first player into {block['exit']} wins." if block["exit"] else ""
     return (f"\nMatch: you are {block['player']}, one of {block['players']} players "
-            f"({side}); your frags: {block['frags']}.")
+            f"({side}); your frags: {block['frags']}.{race}")
 
 
 def run_match(spec: MatchSpec) -> dict[str, Any]:
@@ -134,6 +139,7 @@ def run_match(spec: MatchSpec) -> dict[str, Any]:
         for pid, seat in seats.items():
             start = start_message(seat.spec, session.players[pid], limits)
             start["match"] = match_block(session, pid)
+            seat.start = start
             seat.proc.send_line(encode(start))
             _hello(seat, s)
         record.write("header", {
@@ -141,8 +147,8 @@ def run_match(spec: MatchSpec) -> dict[str, Any]:
             "level_source": spec.level_source, "level_hash": spec.level.content_hash,
             "difficulty": spec.difficulty, "seed": spec.seed, "key": key_text(key),
             "players": pids, "teams": list(session.teams),
-            "agents": {pid: {"command": seats[pid].spec.command, "hello": seats[pid].hello}
-                       for pid in pids},
+            "agents": {pid: {"command": seats[pid].spec.command, "hello": seats[pid].hello,
+                             "start": seats[pid].start} for pid in pids},
             "settings": s.to_dict()})
         for pid, seat in seats.items():
             if seat.failure is not None:  # no usable hello: out before the first decision
@@ -256,6 +262,7 @@ def _drain(seat: _Seat) -> int:
 def _finish(session: MatchSession, seats: dict[str, _Seat],
             record: RecordWriter) -> dict[str, Any]:
     standings = [s.to_dict() for s in session.standings()]
+    summaries: dict[str, dict[str, Any]] = {}
     for row in standings:
         seat = seats[str(row["player"])]
         status = session.players[seat.pid].status()
@@ -266,9 +273,11 @@ def _finish(session: MatchSession, seats: dict[str, _Seat],
         summary = summary_message(ending, status, counts)
         summary["match"] = {**match_block(session, seat.pid), "result": row["result"]}
         seat.proc.send_line(encode(summary))
+        summaries[seat.pid] = summary
         row["agent_failure"] = None if seat.failure is None else {
             "outcome": seat.failure.outcome, "reason": seat.failure.reason}
     end = {"over": session.over, "game_ticks": session.tick,
-           "final_state_hash": session.state_hash(), "standings": standings}
+           "final_state_hash": session.state_hash(), "standings": standings,
+           "summaries": summaries}
     record.write("end", end)
     return {"record": str(record.path), **end}

@@ -56,8 +56,14 @@ class PlayerSession(WorldSession):
         raise InvalidRequestError("a match is judged by its judge, not by mission objectives")
 
     def view(self) -> dict[str, Any]:
-        """The structured view from this player's knowledge (objectives as the level lists them)."""
-        return build_view(self.world, self.ids, self.known, None)
+        """The structured view from this player's knowledge.
+
+        The level's objectives are its single-player mission's, not the match's (whose
+        rules the start and every observation's `match` block carry): none are listed.
+        """
+        view = build_view(self.world, self.ids, self.known, None)
+        view["objectives"] = []
+        return view
 
     def seen_report(self) -> MissionReport | None:
         """None: a match view is built without a mission report."""
