@@ -223,6 +223,14 @@ def test_the_cooperative_mission_is_won_by_splitting_up_and_not_alone() -> None:
         match.step(pid, action)
     assert match.over == "exit"
     assert [s.result for s in match.standings()] == ["won", "won"]
+    # Teammates share a result, not their knowledge: p1 never saw the panel p2 pressed
+    # (round a corner at the far end of the hall), has no id for it, and nothing it
+    # was told names it.
+    p1 = match.players["p1"]
+    assert "relay_panel" in match.players["p2"].known.objects
+    assert "relay_panel" not in p1.known.objects
+    assert "relay_panel" not in set(p1.ids.table().values())
+    assert not any(o["kind"] == "panel" for o in match.turn("p1").view["objects"])
     # Alone: p1 presses the panel itself, and the door has shut before it is back.
     match = MatchSession(level, "normal", 5, teams=("blue", "blue"))
     match.retire("p2")
@@ -238,3 +246,43 @@ def test_the_cooperative_mission_is_won_by_splitting_up_and_not_alone() -> None:
                               "arguments": {"exit_id": _way(match, "p1", goal)}})
     assert match.judge.exit_first is None
     assert match.turn("p1").view["area"]["name"] != "Vault"
+
+
+TEAMS = MATCH_LEVELS / "team_yard.json"
+
+
+def _fighter(match: MatchSession, pid: str) -> dict:
+    # Attack an opponent in view, else walk out into the yard, else wait a moment.
+    view = match.turn(pid).view
+    foes = [c["id"] for c in view["characters"]
+            if c["friendly"] is False and not c["down"] and c["seen"] == "now"]
+    if foes:
+        return {"action": "attack", "arguments": {"character_id": foes[0]}}
+    if view["area"]["name"] != "Yard":
+        return {"action": "go_to_area", "arguments": {"exit_id": _way(match, pid, "Yard")}}
+    return _wait(1.0)
+
+
+def test_a_team_match_plays_to_a_team_result_without_friendly_fire() -> None:
+    match = MatchSession(load_level(TEAMS), "normal", 2, teams=("west", "west", "east", "east"))
+    # A teammate is shown as friendly and cannot be attacked.
+    mate = next(c["id"] for c in match.turn("p1").view["characters"])
+    assert match.turn("p1").view["characters"][0]["friendly"] is True
+    refused = match.step("p1", {"action": "attack", "arguments": {"character_id": mate}})
+    assert refused is not None and refused.result["end_reason"] == "refused"
+    for _ in range(200):
+        pid = match.deciding
+        if pid is None:
+            break
+        match.step(pid, _fighter(match, pid))
+    assert match.over is not None
+    results = {s.player: s.result for s in match.standings()}
+    assert results["p1"] == results["p2"] and results["p3"] == results["p4"]
+    assert {results["p1"], results["p3"]} in ({"won", "lost"}, {"draw"})
+    teams = match.world.teams
+    hurt = [e for e in match.world.events if e.kind == "damage_taken"
+            and e.other in teams and teams[e.other] == teams[e.subject]]
+    assert hurt == []
+    # The frags a team scored are the downs of the other team's players by its own.
+    downs = [e for e in match.world.events if e.kind == "actor_down" and e.subject in teams]
+    assert sum(s.frags for s in match.standings()) <= len(downs)
