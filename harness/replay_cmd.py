@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from harness.claims import start_words
-from harness.match.replay import match_record_path, replay_match
+from harness.match.replay import MatchRecordError, match_record_path, replay_match
 from harness.record import RecordError
 from harness.replay import REPLAY_STATUSES, replay
 from harness.runner import UsageError
@@ -47,7 +47,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _replay_match(path: str) -> int:
     # A match record (harness match): every player's turns and scores re-derived.
-    report = replay_match(path)
+    try:
+        report = replay_match(path)
+    except MatchRecordError as exc:
+        print(f"harness replay: unusable record: {exc}", file=sys.stderr)
+        return REPLAY_STATUSES["unusable"][0]
     if report.verified:
         print(f"verified: {report.turns} match turns reproduce the recorded state hashes, and "
               "every player's frags and result are re-derived and match")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.cli import main
 from harness.match.replay import replay_match
 from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
 from harness.protocol import schema_errors
@@ -69,6 +70,11 @@ def test_two_agents_play_a_match_to_its_end_and_its_record_replays(tmp_path: Pat
     forged_path.write_bytes(gzip.compress(
         "".join(json.dumps(x) + "\n" for x in forged).encode()))
     assert not replay_match(forged_path).verified
+    # A record missing what a turn needs is unusable, said in one line, never a crash.
+    broken = [x if x["kind"] != "turn" else {"kind": "turn"} for x in lines]
+    forged_path.write_bytes(gzip.compress(
+        "".join(json.dumps(x) + "\n" for x in broken).encode()))
+    assert main(["replay", str(forged_path)]) == 2
 
 
 def test_an_agent_that_crashes_forfeits_and_the_record_still_replays(tmp_path: Path,

@@ -17,8 +17,8 @@ from typing import Any
 
 from harness.keys import key_of
 from harness.match.runner import MATCH_RECORD
-from harness.record import record_text
-from world.face import MatchSession, parse_level, read_level_json
+from harness.record import RecordError, record_text
+from world.face import MatchSession, WorldError, parse_level, read_level_json
 
 
 @dataclass(frozen=True)
@@ -46,9 +46,28 @@ def match_record_path(path: str | Path) -> Path | None:
     return p if p.is_file() and p.name == MATCH_RECORD else None
 
 
+class MatchRecordError(ValueError):
+    """A match record that cannot be replayed at all (unreadable, malformed, level gone)."""
+
+
 def replay_match(path: str | Path) -> MatchReplay:
-    """Re-play a match record (a file or its run directory) and compare every claim."""
+    """Re-play a match record (a file or its run directory) and compare every claim.
+
+    Raises:
+        MatchRecordError: naming the file and what is wrong with it, for a record that
+            is not readable, not well formed, or whose level file is gone.
+    """
     record = match_record_path(path) or Path(path)
+    try:
+        return _replay(record)
+    except (KeyError, TypeError, ValueError, IndexError, StopIteration, OSError,
+            WorldError, RecordError) as exc:
+        what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc) or (
+            type(exc).__name__)
+        raise MatchRecordError(f"{record}: not a usable match record: {what}") from None
+
+
+def _replay(record: Path) -> MatchReplay:
     lines = [json.loads(t) for t in record_text(record).splitlines() if t.strip()]
     header = next(x for x in lines if x["kind"] == "header")
     source = header["level_source"]

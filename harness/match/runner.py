@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.agent_process import AgentProcess, Eof, Line, Timeout
+from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
 from harness.episode import EpisodeSpec
 from harness.keys import episode_key, key_text, new_secret
 from harness.outcome import Ending, line_fault, summary_message
@@ -156,6 +156,8 @@ def run_match(spec: MatchSpec) -> dict[str, Any]:
         while (who := session.deciding) is not None:
             _decide(seats[who], session, record, limits)
         return _finish(session, seats, record)
+    except AgentLaunchError:
+        raise  # no match was played: nothing to finish
     except Exception:  # the record is finished even if the harness fails
         failure = traceback.format_exc(limit=6).strip().replace("\n", " | ")
         record.write("end", {"over": None, "harness_error": failure,
