@@ -181,6 +181,9 @@ def test_free_for_all_players_oppose_each_other(duel) -> None:
     (lambda m: m["starts"][0].update(inventory=["medkit_west"], in_hand=None),
      "$.match.starts[0].inventory[0]", "placed"),
     (lambda m: m.update(exit="gate"), "$.match.exit", "unknown area"),
+    (lambda m: m.update(exit="east_hut"), "$.match.exit", "is a start area"),
+    (lambda m: m["starts"][1].update(area="west_hut", at=[260, 250]), "$.match.starts[1].at",
+     "players need 40 apart"),
 ])
 def test_the_checker_names_what_is_wrong_in_a_match_block(edit, path, words) -> None:
     data = json.loads(DUEL.read_text(encoding="utf-8"))
@@ -292,3 +295,12 @@ def test_a_team_match_plays_to_a_team_result_without_friendly_fire() -> None:
     # The frags a team scored are the downs of the other team's players by its own.
     downs = [e for e in match.world.events if e.kind == "actor_down" and e.subject in teams]
     assert sum(s.frags for s in match.standings()) <= len(downs)
+
+
+def test_the_checker_refuses_characters_in_a_match_level_for_now() -> None:
+    data = json.loads(DUEL.read_text(encoding="utf-8"))
+    data["characters"] = [{"id": "guard", "kind": "guard", "side": "hostile", "area": "yard",
+                           "at": [1100, 250]}]
+    report = check_data(data, "duel_yard.json")
+    assert [p.path for p in report.problems] == ["$.match"]
+    assert "no characters or waves" in report.problems[0].message

@@ -8,6 +8,8 @@ player"; characters in matches are a later step of the track).
 
 from __future__ import annotations
 
+import math
+
 from world.level.check_refs import Problem
 from world.level.model import Level
 
@@ -51,6 +53,16 @@ def match_problems(level: Level) -> list[Problem]:
                              f"object {start.in_hand!r} in hand is not in this start's inventory"))
     if rules.exit is not None and rules.exit not in areas:
         problems.append(("$.match.exit", f"unknown area id {rules.exit!r}"))
+    elif rules.exit is not None and rules.exit in {s.area for s in rules.starts}:
+        problems.append(("$.match.exit", f"area {rules.exit!r} is a start area; a player "
+                         "must walk into the exit to win by it"))
+    apart = 2 * level.navmesh.agent_radius
+    for k, start in enumerate(rules.starts):
+        for j, other in enumerate(rules.starts[:k]):
+            gap = math.dist(start.at, other.at)
+            if gap < apart:
+                problems.append((f"$.match.starts[{k}].at", f"{gap:g} units from "
+                                 f"$.match.starts[{j}]; players need {apart:g} apart"))
     if level.characters or level.waves:
         problems.append(("$.match", "a match level places no characters or waves yet "
                          "(their minds know one player only)"))
