@@ -90,7 +90,7 @@ def _replay(record: Path) -> MatchReplay:
             if seen != line["observation"]["view"]:
                 return MatchReplay(False, turns, f"turn {line['turn']} of {line['player']}: "
                                    "the view it was sent differs from the replayed one", [])
-            if line["stepped"] is not None or line["error"] is not None or line["raw_action"]:
+            if line["played"]:  # a line came and was played (none: the agent was silent)
                 session.step(line["player"], line["stepped"])
             turns += 1
         elif line["kind"] == "end":

@@ -223,7 +223,8 @@ def _decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: An
     t_sent = time.monotonic()
     event = seat.proc.read_line(min(t_sent + s.decision_timeout_s, seat.deadline))
     row: dict[str, Any] = {"player": pid, "turn": st.turn, "tick": tick,
-                           "state_hash": before_hash, "raw_action": None, "stepped": None,
+                           "state_hash": before_hash, "played": False, "raw_action": None,
+                           "stepped": None,
                            "observation": obs, "error": None, "result": None,
                            "extra_lines": extra,
                            "agent_wall_s": round(time.monotonic() - t_sent, 4)}
@@ -240,6 +241,7 @@ def _decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: An
     row["stepped"] = None if action is None else {"action": action["action"],
                                                   "arguments": action["arguments"]}
     turn = session.step(pid, row["stepped"])
+    row["played"] = True
     fault = st.count(turn, parsed if isinstance(parsed, Fault) else None)
     row["result"] = None if fault is not None or turn is None else turn.result
     row["error"] = None if fault is None else fault.to_dict()
