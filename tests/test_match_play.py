@@ -18,7 +18,14 @@ from harness.match.replay import replay_match
 from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
 from harness.protocol import schema_errors
 from harness.settings import RunSettings
-from tests.shared import MATCH_LEVELS, SHIPPED_AGENTS, TEST_AGENTS, TEST_SECRET, python_agent
+from tests.shared import (
+    MATCH_IDS,
+    MATCH_LEVELS,
+    SHIPPED_AGENTS,
+    TEST_AGENTS,
+    TEST_SECRET,
+    python_agent,
+)
 from world.level.check import check_data
 from world.level.load import load_level
 from world.match.session import MatchSession
@@ -304,3 +311,11 @@ def test_the_checker_refuses_characters_in_a_match_level_for_now() -> None:
     report = check_data(data, "duel_yard.json")
     assert [p.path for p in report.problems] == ["$.match"]
     assert "no characters or waves" in report.problems[0].message
+
+
+@pytest.mark.parametrize("level_id", MATCH_IDS)
+def test_every_shipped_match_level_passes_the_checker(level_id: str) -> None:
+    path = MATCH_LEVELS / f"{level_id}.json"
+    report = check_data(json.loads(path.read_text(encoding="utf-8")), path.name)
+    assert report.problems == ()
+    assert load_level(path).match is not None
