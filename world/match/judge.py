@@ -11,7 +11,7 @@ nothing), nor is a teammate downed when friendly fire is on. A downed player is 
 the rest of the match. The match ends when a player enters the exit area (its team
 wins), when one team is left standing (it wins), or at the game-time budget (the team
 with most frags wins; teams level at the top draw; a team alone, in a cooperative
-match, has lost).
+match, has lost); the level ending by itself (a countdown) is judged as time.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ ENDINGS = {
     "exit": "a player reached the exit first",
     "last_standing": "one team is left standing",
     "time": "the game-time budget ran out",
+    "level_ended": "the level itself ended (a countdown ran out)",
     "no_one_acting": "no player can act any more",
 }
 # A player's score by result.
@@ -116,6 +117,8 @@ class MatchJudge:
             self.over = "last_standing"
         elif tick >= self.max_ticks:
             self.over = "time"
+        elif self.world.ended is not None:
+            self.over = "level_ended"
 
     def stall(self) -> None:
         """End the match because no player can act (every one is down, out or retired)."""
