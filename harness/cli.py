@@ -50,7 +50,11 @@ COMMANDS: dict[str, Command] = {
     "play": Command("harness.play.play_cmd", "Play a level yourself, in the terminal or (--web) "
                     "a browser; recorded like any agent, compared as a human.",
                     "harness play outpost --name ada --difficulty easy"),
-    "replay": Command("harness.episode.replay_cmd",
+    "match": Command("harness.match.cli", "Play one match of several agents in one world "
+                     "(the multiplayer track) and write its record.",
+                     "harness match duel_yard --agent agents/greedy_agent.py "
+                     "--agent agents/random_agent.py"),
+    "replay": Command("harness.replay_cmd",
                       "Re-simulate a record and compare state hashes.",
                       "harness replay runs/RUN_ID"),
     "page": Command("harness.page_cmd", "Render run pages from records (one run or a directory).",

@@ -47,6 +47,8 @@ from world.level.load import (
 )
 from world.level.model import Level
 from world.levelcheck.checker import CheckReport, check_data, check_level
+from world.match.judge import ENDINGS as MATCH_ENDINGS
+from world.match.session import MatchSession
 from world.navmesh import bench as navmesh_bench
 from world.objectives.base import STATUSES as OBJECTIVE_STATUSES
 from world.objectives.outcome import COMPLETED as MISSION_COMPLETED
@@ -159,6 +161,7 @@ __all__ = [
     "FAULT_CODES",
     "GENERATOR_VERSION",
     "LEVELS_DIR",
+    "MATCH_ENDINGS",
     "MAX_FRAME_SKIP",
     "MAX_LEVEL_BYTES",
     "MAX_NESTING",
@@ -192,6 +195,7 @@ __all__ = [
     "Level",
     "LevelError",
     "LevelProblem",
+    "MatchSession",
     "MissionReport",
     "RawGame",
     "RawInput",

@@ -66,6 +66,21 @@ class StartMessageOrigin(TypedDict):
     reason: str
 
 
+class StartMessageMatch(TypedDict):
+    """What the schema says of it.
+
+    Matches only (harness match, the multiplayer track): which player this agent plays, how many
+    players the match has, how many of them are on its team besides itself, its own frags so far
+    and the name of the exit area. Nothing of the other players' frags, places or decisions.
+    """
+
+    player: str
+    players: int
+    teammates: int
+    frags: int
+    exit: str | None
+
+
 ChainOrder = Literal["causal", "thematic"]
 
 
@@ -107,6 +122,7 @@ class StartMessage(TypedDict):
     tools: list[StartMessageToolsItem]
     track: NotRequired[StartMessageTrack]
     origin: NotRequired[StartMessageOrigin]
+    match: NotRequired[StartMessageMatch]
     stepwise: NotRequired[StartMessageStepwise]
 
 
@@ -406,6 +422,21 @@ class ObservationMessageRaw(TypedDict):
     rays: list[list[float]]
 
 
+class ObservationMessageMatch(TypedDict):
+    """What the schema says of it.
+
+    Matches only (harness match, the multiplayer track): which player this agent plays, how many
+    players the match has, how many of them are on its team besides itself, its own frags so far
+    and the name of the exit area. Nothing of the other players' frags, places or decisions.
+    """
+
+    player: str
+    players: int
+    teammates: int
+    frags: int
+    exit: str | None
+
+
 class ObservationMessageStepwise(TypedDict):
     """What the schema says of it.
 
@@ -435,6 +466,7 @@ class ObservationMessage(TypedDict):
     warnings: list[ObservationMessageWarningsItem]
     text: str
     raw: NotRequired[ObservationMessageRaw]
+    match: NotRequired[ObservationMessageMatch]
     stepwise: NotRequired[ObservationMessageStepwise]
 
 
@@ -499,6 +531,22 @@ class SummaryMessageObjectivesItem(TypedDict):
     tick: NotRequired[int | None]
 
 
+class SummaryMessageMatch(TypedDict):
+    """What the schema says of it.
+
+    Matches only (harness match, the multiplayer track): which player this agent plays, how many
+    players the match has, how many of them are on its team besides itself, its own frags so far
+    and the name of the exit area. Nothing of the other players' frags, places or decisions.
+    """
+
+    player: str
+    players: int
+    teammates: int
+    frags: int
+    exit: str | None
+    result: Literal["won", "lost", "draw"] | None
+
+
 class SummaryMessageStepwiseSubtasksItem(TypedDict):
     """SummaryMessageStepwiseSubtasksItem."""
 
@@ -540,4 +588,5 @@ class SummaryMessage(TypedDict):
     invalid_actions: int
     game_ticks: int
     reason: str
+    match: NotRequired[SummaryMessageMatch]
     stepwise: NotRequired[SummaryMessageStepwise]

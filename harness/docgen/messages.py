@@ -36,7 +36,9 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 
 def _literal(values: list[Any], indent: int) -> str:
-    """A Literal over the values, one per line when it would not fit on one."""
+    """A Literal over the values, one per line when it would not fit on one; null is None."""
+    if None in values:
+        return _literal([v for v in values if v is not None], indent) + " | None"
     flat = "Literal[" + ", ".join(json.dumps(v) for v in values) + "]"
     if len(flat) + indent <= 90:
         return flat

@@ -17,6 +17,7 @@ from world.level.load import parse_level, read_level_json
 from world.level.model import Level
 from world.levelcheck.codes import code_problems
 from world.levelcheck.geometry import geometry_problems
+from world.levelcheck.match import match_problems
 from world.levelcheck.reach import reach_problems
 from world.levelcheck.refs import Problem, duplicate_problems, reference_problems
 from world.levelcheck.rules import (
@@ -94,7 +95,7 @@ class CheckReport:
 
 
 def _semantic(level: Level, file: str | None) -> tuple[list[Problem], LevelCounts | None]:
-    problems = duplicate_problems(level) + reference_problems(level)
+    problems = duplicate_problems(level) + reference_problems(level) + match_problems(level)
     if file is not None and Path(file).suffix == ".json" and Path(file).stem != level.id:
         problems.append(("$.id", f"level id {level.id!r} does not match the file name"))
     if problems:

@@ -142,6 +142,8 @@ def _places(level: Level) -> list[tuple[str, Place, bool]]:
     found.append(("$.start.at", Place(area=level.start.area, at=level.start.at), True))
     for k, place in enumerate(level.start.alternatives):
         found.append((f"$.start.alternatives[{k}].at", place, True))
+    for k, start in enumerate(level.match.starts if level.match is not None else ()):
+        found.append((f"$.match.starts[{k}].at", Place(area=start.area, at=start.at), True))
     for i, objective in enumerate(level.objectives):
         for k, place in enumerate(objective.points):
             found.append((f"$.objectives[{i}].points[{k}].at", place, False))

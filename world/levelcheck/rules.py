@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from world.level.model import Level, Objective
+from world.levelcheck.match import match_carried
 from world.levelcheck.refs import OPENERS, Problem
 from world.objectives.registry import VERIFIERS  # each kind's facts, on its class
 
@@ -131,7 +132,7 @@ def placement_problems(level: Level) -> list[Problem]:
     Returns:
         One problem per object in the wrong state.
     """
-    carried = set(level.start.inventory)
+    carried = set(level.start.inventory) | match_carried(level)
     index = {o.id: i for i, o in enumerate(level.objects)}
     problems: list[Problem] = []
     for k, item in enumerate(level.start.inventory):
