@@ -130,35 +130,13 @@ def run_match(spec: MatchSpec) -> dict[str, Any]:
     seats: dict[str, _Seat] = {}
     try:
         for pid, command in zip(pids, spec.commands, strict=True):
-            ep = EpisodeSpec(spec.level, spec.level_source, spec.difficulty, spec.seed, command,
-                             spec.run_dir, s)
-            sandbox = plan(s.agent_memory_mb, (spec.run_dir, Path(spec.level_source)),
-                           s.agent_network, **s.sandbox_limits())
-            proc = AgentProcess.start(command, stderr_path=spec.run_dir / f"agent_{pid}_stderr.log",
-                                      stderr_cap_bytes=s.stderr_cap_bytes,
-                                      env_passthrough=s.env_passthrough,
-                                      max_line_bytes=s.max_line_bytes, sandbox=sandbox)
-            seats[pid] = _Seat(pid, proc, ep, deadline=time.monotonic() + s.episode_timeout_s)
-        for pid, seat in seats.items():
-            start = start_message(seat.spec, session.players[pid], limits)
-            start["match"] = match_block(session, pid)
-            seat.start = start
-            seat.proc.send_line(encode(start))
-            _hello(seat, s)
-        record.write("header", {
-            "schema_version": 1, "match": True, "level": spec.level.id,
-            "level_source": spec.level_source, "level_hash": spec.level.content_hash,
-            "difficulty": spec.difficulty, "seed": spec.seed, "key": key_text(key),
-            "players": pids, "teams": list(session.teams),
-            "agents": {pid: {"command": seats[pid].spec.command, "hello": seats[pid].hello,
-                             "start": seats[pid].start} for pid in pids},
-            "settings": s.to_dict()})
-        for pid, seat in seats.items():
-            if seat.failure is not None:  # no usable hello: out before the first decision
-                retire(record, session, pid, seat.failure)
+            seats[pid] = start_seat(spec, pid, command)
+        for seat in seats.values():
+            greet(seat, session, limits)
+        open_record(record, spec, key, session, seats)
         while (who := session.deciding) is not None:
-            _decide(seats[who], session, record, limits)
-        return _finish(session, seats, record)
+            decide(seats[who], session, record, limits)
+        return finish(session, seats, record)
     except AgentLaunchError:
         raise  # no match was played: nothing to finish
     except Exception:  # the record is finished even if the harness fails
@@ -170,6 +148,46 @@ def run_match(spec: MatchSpec) -> dict[str, Any]:
         for seat in seats.values():
             seat.proc.close(grace_s=s.grace_s)
         record.close()
+
+
+def start_seat(spec: MatchSpec, pid: str, command: str) -> _Seat:
+    """Start one player's agent process in its sandbox (its stderr log in the run dir)."""
+    s = spec.settings
+    ep = EpisodeSpec(spec.level, spec.level_source, spec.difficulty, spec.seed, command,
+                     spec.run_dir, s)
+    sandbox = plan(s.agent_memory_mb, (spec.run_dir, Path(spec.level_source)),
+                   s.agent_network, **s.sandbox_limits())
+    proc = AgentProcess.start(command, stderr_path=spec.run_dir / f"agent_{pid}_stderr.log",
+                              stderr_cap_bytes=s.stderr_cap_bytes,
+                              env_passthrough=s.env_passthrough,
+                              max_line_bytes=s.max_line_bytes, sandbox=sandbox)
+    return _Seat(pid, proc, ep, deadline=time.monotonic() + s.episode_timeout_s)
+
+
+def greet(seat: _Seat, session: MatchSession, limits: Any) -> None:
+    """Send a seat its start message and read its hello (a failure is kept on the seat)."""
+    start = start_message(seat.spec, session.players[seat.pid], limits)
+    start["match"] = match_block(session, seat.pid)
+    seat.start = start
+    seat.proc.send_line(encode(start))
+    _hello(seat, seat.spec.settings)
+
+
+def open_record(record: RecordWriter, spec: MatchSpec, key: int, session: MatchSession,
+                seats: dict[str, _Seat]) -> None:
+    """Write the record's header, then retire every seat that gave no usable hello."""
+    pids = list(session.players)
+    record.write("header", {
+        "schema_version": 1, "match": True, "level": spec.level.id,
+        "level_source": spec.level_source, "level_hash": spec.level.content_hash,
+        "difficulty": spec.difficulty, "seed": spec.seed, "key": key_text(key),
+        "players": pids, "teams": list(session.teams),
+        "agents": {pid: {"command": seats[pid].spec.command, "hello": seats[pid].hello,
+                         "start": seats[pid].start} for pid in pids},
+        "settings": spec.settings.to_dict()})
+    for pid, seat in seats.items():
+        if seat.failure is not None:  # no usable hello: out before the first decision
+            retire(record, session, pid, seat.failure)
 
 
 def _hello(seat: _Seat, s: RunSettings) -> None:
@@ -204,23 +222,30 @@ def retire(record: RecordWriter, session: MatchSession, pid: str, why: Ending) -
                             "reason": why.reason, "forfeit": forfeit})
 
 
-def _decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: Any) -> None:
+def observation_for(seat: _Seat, session: MatchSession, limits: Any) -> dict[str, Any]:
+    """The observation a seat's agent is sent now: its own player's views and match block."""
+    st, game = seat.state, session.players[seat.pid]
+    if st.turn > 0 and st.error is None:  # the result of its last action, ended by now
+        st.last_result = game.turn.result
+    obs = observation_message(seat.spec, game, st, seat.deadline - time.monotonic(), limits)
+    obs["match"] = match_block(session, seat.pid)
+    obs["text"] += match_text(obs["match"])
+    return obs
+
+
+def decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: Any) -> None:
+    """Ask a seat's agent for its decision, play it, and write the turn line."""
     st, s, pid = seat.state, seat.spec.settings, seat.pid
     if seat.failure is not None:  # its budget ran out on its last decision
         retire(record, session, pid, seat.failure)
         return
-    game = session.players[pid]
-    if st.turn > 0 and st.error is None:  # the result of its last action, ended by now
-        st.last_result = game.turn.result
     extra = _drain(seat)
     if extra:
         st.warnings = [{"code": "extra_lines", "message":
                         f"{extra} more line(s) came after the action and were discarded; "
                         "send exactly one line per observation"}]
-    obs = observation_message(seat.spec, game, st, seat.deadline - time.monotonic(), limits)
+    obs = observation_for(seat, session, limits)
     st.warnings = []
-    obs["match"] = match_block(session, pid)
-    obs["text"] += match_text(obs["match"])
     before_hash, tick = session.state_hash(), session.tick
     seat.proc.send_line(encode(obs))
     t_sent = time.monotonic()
@@ -266,8 +291,9 @@ def _drain(seat: _Seat) -> int:
     return count
 
 
-def _finish(session: MatchSession, seats: dict[str, _Seat],
-            record: RecordWriter) -> dict[str, Any]:
+def finish(session: MatchSession, seats: dict[str, _Seat],
+           record: RecordWriter) -> dict[str, Any]:
+    """Send every seat its summary and write the end line; returns the match summary."""
     ranked = session.standings()
     standings = [s.to_dict() for s in ranked]
     summaries: dict[str, SummaryMessage] = {}
