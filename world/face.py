@@ -49,6 +49,7 @@ from world.level.model import Level
 from world.levelcheck.checker import CheckReport, check_data, check_level
 from world.match.judge import ENDINGS as MATCH_ENDINGS
 from world.match.session import MatchSession
+from world.match.world import player_ids
 from world.navmesh import bench as navmesh_bench
 from world.objectives.base import STATUSES as OBJECTIVE_STATUSES
 from world.objectives.outcome import COMPLETED as MISSION_COMPLETED
@@ -232,6 +233,7 @@ __all__ = [
     "parse_name",
     "parse_names",
     "path_solid",
+    "player_ids",
     "raw_controls_action",
     "raw_json",
     "read_level_json",

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from world.errors import InvalidRequestError, UnknownIdError
+from world.errors import InvalidRequestError, UnknownIdError, WorldError
 from world.level.model import CharacterTemplate, Difficulty, Level, given
 from world.navmesh.mesh import NavMesh
 from world.navmesh.query import PathFinder
@@ -239,6 +239,11 @@ class World(RequestChecks, WorldQueries):
                 self._check_intent(actor, intent)
         self.tick += 1
         for actor, intent in intents:
+            if intent is not None and len(intents) > 1 and not self._still_possible(actor, intent):
+                # An earlier player's doing this tick ruled it out (its target went down,
+                # its pickup was taken): that player stands this tick, and its action
+                # learns why when its next intent is checked.
+                intent = None
             if intent is not None and actor.alive:
                 self._apply_intent(actor, intent)
             elif actor.alive and actor.move_to is not None:
@@ -274,6 +279,13 @@ class World(RequestChecks, WorldQueries):
         self.hazards.update()
         for system in self._judges:
             system.update(self)
+
+    def _still_possible(self, player: Actor, intent: PlayerIntent) -> bool:
+        try:
+            self._check_intent(player, intent)
+        except WorldError:
+            return False
+        return True
 
     def _check_intent(self, player: Actor, intent: PlayerIntent) -> None:
         if intent.equip is not None:
