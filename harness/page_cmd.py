@@ -1,6 +1,7 @@
 """`harness page RECORD_OR_DIR`: render (or re-render) run pages from records.
 
-A record file or a run directory gets its episode page (index.html beside the record).
+A record file or a run directory gets its episode page (index.html beside the record); a
+match's folder (or its match.jsonl.gz) gets the match page (harness.match.page).
 A directory holding run directories (at any depth) gets every episode page plus an
 index page listing them, grouped by agent, level and difficulty; when it holds suites
 (results.json), their comparison (compare.html) is written beside it.
@@ -17,6 +18,8 @@ from harness.compare.report import write_outputs
 from harness.compare.results import CompareError, load_episodes
 from harness.core.bounds import BAD_INPUT_EXIT
 from harness.core.record import RecordError, find_records, is_run_dir
+from harness.match.page import write_match_page
+from harness.match.replay import match_record_path
 from harness.pages import write_episode_page
 from harness.suite.index_page import EpisodeSummary, write_index_page
 
@@ -26,11 +29,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", help="a record file, a run directory, or a directory of runs")
     parser.add_argument("--title", default=None,
                         help="title of the index page (default: the directory's name)")
+    parser.add_argument("--turn", type=int, default=None, metavar="N",
+                        help="a match page: the decision (counted from 0 over all players) "
+                             "at which every player's own view is shown (default: the last)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Render the pages; exit 0 when all written, 1 when some failed, 2 on bad usage or input."""
     path = Path(args.path)
+    match = match_record_path(path)
+    if match is not None:  # a match's folder: its own page (harness.match.page)
+        try:
+            print(write_match_page(match, args.turn))
+        except RecordError as exc:
+            print(f"harness page: {exc}", file=sys.stderr)
+            return BAD_INPUT_EXIT
+        return 0
     if path.is_file() or is_run_dir(path):
         try:
             print(write_episode_page(path))

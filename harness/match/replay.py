@@ -77,6 +77,9 @@ def _replay(record: Path) -> MatchReplay:
                            [])
     session = MatchSession(level, header["difficulty"], key_of(header),
                            tuple(header["teams"]))
+    first = next(iter(session.players.values()))
+    if "map" in header and json.loads(json.dumps(first.plan())) != header["map"]:
+        return MatchReplay(False, 0, "the record's map differs from the level's", [])
     turns = 0
     for line in lines:
         if line["kind"] == "retire":

@@ -182,6 +182,8 @@ def open_record(record: RecordWriter, spec: MatchSpec, key: int, session: MatchS
         "level_source": spec.level_source, "level_hash": spec.level.content_hash,
         "difficulty": spec.difficulty, "seed": spec.seed, "key": key_text(key),
         "players": pids, "teams": list(session.teams),
+        # The map a page draws the match from (the same for every player: map ids).
+        "map": session.players[pids[0]].plan(),
         "agents": {pid: {"command": seats[pid].spec.command, "hello": seats[pid].hello,
                          "start": seats[pid].start} for pid in pids},
         "settings": spec.settings.to_dict()})
@@ -268,6 +270,9 @@ def decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: Any
     action = parsed.message if isinstance(parsed, Parsed) else None
     row["stepped"] = None if action is None else {"action": action["action"],
                                                   "arguments": action["arguments"]}
+    # The agent's own notes and usage, as validated, for the match page (never scored).
+    row["notes"] = None if action is None else action.get("notes")
+    row["usage"] = None if action is None else action.get("usage")
     turn = session.step(pid, row["stepped"])
     row["played"] = True
     fault = st.count(turn, parsed if isinstance(parsed, Fault) else None)

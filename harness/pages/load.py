@@ -59,6 +59,11 @@ def load_run(path: str | Path) -> RunData:
     return RunData(rec_path.parent, record, plan, note, tail, size)
 
 
+def header_map(header: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+    """A record header's map if it is usable, else None and why (a match page's too)."""
+    return _plan(header)
+
+
 def _plan(header: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
     plan = header.get("map")
     if plan is None:
