@@ -11,7 +11,7 @@ from pathlib import Path
 from harness.agent.process import AgentLaunchError
 from harness.core.level_refs import resolve
 from harness.episode.runner import UsageError
-from harness.episode.settings import RunSettings
+from harness.episode.settings import RunSettings, pace_floor, pace_per_tick
 from harness.match.runner import MatchSpec, run_match
 from world.face import LEVELS_DIR
 
@@ -39,6 +39,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
     parser.add_argument("--out", default="runs", help="parent directory of match directories")
     parser.add_argument("--json", action="store_true", help="print the match summary as JSON")
+    parser.add_argument("--turn-pace", type=pace_per_tick, metavar="MS_PER_TICK", default=0.0,
+                        help="keep game time to a wall-clock schedule: a message of game tick "
+                             "T goes out no earlier than --turn-floor plus this many ms per "
+                             "tick after the start, so no agent's clock shows the others' "
+                             "thinking; 0 for none (default; see PROTOCOL.md, Matches)")
+    parser.add_argument("--turn-floor", type=pace_floor, metavar="MS", default=0.0,
+                        help="wall milliseconds from the start to the first observations on "
+                             "that schedule (default 0)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
     teams = None if args.team is None else tuple(args.team)
     try:
         summary = run_match(MatchSpec(level, str(resolved.source), difficulty, args.seed,
-                                      tuple(args.agent), run_dir, teams, RunSettings()))
+                                      tuple(args.agent), run_dir, teams,
+                                      RunSettings(turn_pace_ms_per_tick=args.turn_pace,
+                                                  turn_floor_ms=args.turn_floor)))
     except AgentLaunchError as exc:
         print(f"harness match: an agent cannot be started: {exc}", file=sys.stderr)
         return 2

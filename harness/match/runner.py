@@ -41,6 +41,7 @@ from harness.episode.outcome import Ending, line_fault, summary_message
 from harness.episode.settings import RunSettings
 from harness.episode.subtask import episode_limits
 from harness.episode.turns import TurnState, observation_message, start_message
+from harness.match.timing import SeatClock, await_line
 from world.face import MATCH_ENDINGS, Level, MatchSession
 
 MATCH_RECORD = "match.jsonl.gz"
@@ -88,6 +89,7 @@ class _Seat:
     failure: Ending | None = None
     deadline: float = 0.0  # the wall-clock end of its episode timeout
     start: StartMessage | None = None
+    clock: SeatClock = field(default_factory=SeatClock)
 
 
 def match_block(session: MatchSession, pid: str) -> StartMessageMatch:
@@ -134,8 +136,19 @@ def run_match(spec: MatchSpec) -> dict[str, Any]:
         for seat in seats.values():
             greet(seat, session, limits)
         open_record(record, spec, key, session, seats)
+        start = time.monotonic()  # every hello is in: the schedule's origin
+        for seat in seats.values():
+            seat.clock.start = start
         while (who := session.deciding) is not None:
-            decide(seats[who], session, record, limits)
+            due = [seats[p] for p in session.due if seats[p].failure is None]
+            after = None
+            for seat in sorted(due, key=lambda x: x.clock.due(session.tick)):
+                # All at once: they think at the same time.
+                ask(seat, session, limits, [(x.proc, x.clock) for x in due if x is not seat],
+                    after)
+                after = seat.clock.due(session.tick)
+            decide(seats[who], session, record, limits,
+                   [(x.proc, x.clock) for x in due if x is not seats[who]])
         return finish(session, seats, record)
     except AgentLaunchError:
         raise  # no match was played: nothing to finish
@@ -161,7 +174,8 @@ def start_seat(spec: MatchSpec, pid: str, command: str) -> _Seat:
                               stderr_cap_bytes=s.stderr_cap_bytes,
                               env_passthrough=s.env_passthrough,
                               max_line_bytes=s.max_line_bytes, sandbox=sandbox)
-    return _Seat(pid, proc, ep, deadline=time.monotonic() + s.episode_timeout_s)
+    return _Seat(pid, proc, ep, deadline=time.monotonic() + s.episode_timeout_s,
+                 clock=SeatClock(s.pace))
 
 
 def greet(seat: _Seat, session: MatchSession, limits: Any) -> None:
@@ -235,11 +249,16 @@ def observation_for(seat: _Seat, session: MatchSession, limits: Any) -> dict[str
     return obs
 
 
-def decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: Any) -> None:
-    """Ask a seat's agent for its decision, play it, and write the turn line."""
-    st, s, pid = seat.state, seat.spec.settings, seat.pid
-    if seat.failure is not None:  # its budget ran out on its last decision
-        retire(record, session, pid, seat.failure)
+def ask(seat: _Seat, session: MatchSession, limits: Any,
+        others: list[tuple[Any, SeatClock]] | None = None, after: float | None = None) -> None:
+    """Send a seat the observation of its decision due now, once, when its pace allows.
+
+    Its line is read by `decide`, which asks first if this was not called; the lines of
+    the `others` asked already are kept while this observation is held, and `after` is
+    when the message sent just before it was due (`SeatClock.release`).
+    """
+    st, clock = seat.state, seat.clock
+    if clock.asked is not None or seat.failure is not None:
         return
     extra = _drain(seat)
     if extra:
@@ -248,16 +267,40 @@ def decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: Any
                         "send exactly one line per observation"}]
     obs = observation_for(seat, session, limits)
     st.warnings = []
-    before_hash, tick = session.state_hash(), session.tick
+    clock.release(session.tick, others or (), after)
     seat.proc.send_line(encode(obs))
-    t_sent = time.monotonic()
-    event = seat.proc.read_line(min(t_sent + s.decision_timeout_s, seat.deadline))
+    clock.asked, clock.extra, clock.t_sent = obs, extra, time.monotonic()
+
+
+def decide(seat: _Seat, session: MatchSession, record: RecordWriter, limits: Any,
+           others: list[tuple[Any, SeatClock]] | None = None) -> None:
+    """Ask a seat's agent for its decision (unless asked), play it, write the turn line.
+
+    Args:
+        seat: The seat whose decision it is.
+        session: The match.
+        record: The match record.
+        limits: The decision and game-time limits.
+        others: The other seats asked at this moment: their lines are kept, with the
+            time they came, while this one's is awaited.
+    """
+    st, s, pid = seat.state, seat.spec.settings, seat.pid
+    if seat.failure is not None:  # its budget ran out on its last decision
+        retire(record, session, pid, seat.failure)
+        return
+    ask(seat, session, limits)
+    clock = seat.clock
+    obs, extra, t_sent = clock.asked, clock.extra, clock.t_sent
+    clock.asked = None
+    before_hash, tick = session.state_hash(), session.tick
+    event, came = await_line(seat.proc, clock, min(t_sent + s.decision_timeout_s, seat.deadline),
+                             others or ())
     row: dict[str, Any] = {"player": pid, "turn": st.turn, "tick": tick,
                            "state_hash": before_hash, "played": False, "raw_action": None,
                            "stepped": None,
                            "observation": obs, "error": None, "result": None,
                            "extra_lines": extra,
-                           "agent_wall_s": round(time.monotonic() - t_sent, 4)}
+                           "agent_wall_s": round(came - t_sent, 4)}
     if not isinstance(event, Line) and isinstance(event, Timeout | Eof):
         seat.failure = _silence(event, "action")
         record.write("turn", row)
@@ -312,12 +355,23 @@ def finish(session: MatchSession, seats: dict[str, _Seat],
         summary = summary_message(ending, status, counts)
         block = match_block(session, seat.pid)
         summary["match"] = {**block, "result": standing.result}
-        seat.proc.send_line(encode(summary))
         summaries[seat.pid] = summary
         row["agent_failure"] = None if seat.failure is None else {
             "outcome": seat.failure.outcome, "reason": seat.failure.reason}
+    # The players still in play get their summaries paced like observations, soonest due
+    # first; a retired or downed player's agent is out of the match and gets its own at once.
+    playing = {pid for pid, seat in seats.items()
+               if seat.failure is None and session.world.players[pid].alive}
+    after = None
+    for seat in sorted(seats.values(), key=lambda x: x.clock.due(session.tick)):
+        if seat.pid in playing:
+            seat.clock.release(session.tick, after=after)
+            after = seat.clock.due(session.tick)
+        seat.proc.send_line(encode(summaries[seat.pid]))
+    paces = {pid: pace for pid, seat in seats.items()
+             if (pace := seat.clock.pacer.summary()) is not None}
     end = {"over": session.over, "game_ticks": session.tick,
            "final_state_hash": session.state_hash(), "standings": standings,
-           "summaries": summaries}
+           "summaries": summaries, **({"pace": paces} if paces else {})}
     record.write("end", end)
     return {"record": str(record.path), **end}

@@ -119,6 +119,11 @@ class MatchSession:
         """The player whose decision it is now, or None once the match is over."""
         return None if self.over is not None or not self._deciding else self._deciding[0]
 
+    @property
+    def due(self) -> tuple[str, ...]:
+        """Every player whose decision is due at this moment, in the order they decide."""
+        return () if self.over is not None else tuple(self._deciding)
+
     def turn(self, pid: str) -> Turn:
         """A player's latest turn: the view of the moment its last action ended."""
         return self._turns[pid]
