@@ -51,7 +51,7 @@ def test_paced_observations_keep_the_schedule_whoever_thinks_how_long(tmp_path: 
         assert len(seen) >= 3
         # Every observation comes when the schedule says for its tick, nothing else.
         for tick, at in seen:
-            assert abs(at - MS_PER_TICK / 1000 * tick) < 0.06, (pid, seen)
+            assert abs(at - MS_PER_TICK / 1000 * tick) < 0.12, (pid, seen)
     assert {p: summary["pace"][p]["overruns"] for p in ("p1", "p2")} == {"p1": 0, "p2": 0}
 
 
@@ -62,5 +62,5 @@ def test_players_due_together_are_asked_together(tmp_path: Path) -> None:
     # the time it came.
     p1, p2 = _times(turns, "p1", "at"), _times(turns, "p2", "at")
     assert [t for t, _ in p1] == [t for t, _ in p2] and len(p1) >= 3
-    assert all(abs(a - b) < THINK_S / 3 for (_, a), (_, b) in zip(p1, p2, strict=True))
+    assert all(abs(a - b) < THINK_S * 0.6 for (_, a), (_, b) in zip(p1, p2, strict=True))
     assert all(t["agent_wall_s"] < THINK_S / 2 for t in turns if t["player"] == "p2")

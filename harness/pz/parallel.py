@@ -96,7 +96,8 @@ class MatchParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is unty
                 processes (as `harness match --agent`); the others are this env's agents.
             record_dir: Folder receiving one match folder (with its record) per reset;
                 None: no record (agent processes then log to a temporary folder).
-            secret: The secret match keys are drawn from (None: a fresh one).
+            secret: The secret match keys are drawn from (None: a fresh one); with one,
+                the seeds of resets given none are drawn reproducibly from it too.
             settings: Deadlines and limits for agent processes (default RunSettings()).
 
         Raises:
@@ -139,7 +140,10 @@ class MatchParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo is unty
         self.summary: dict[str, Any] | None = None
         self.run_dir: Path | None = None
         self._scratch: Path | None = None
-        self._rng = np.random.default_rng()
+        # Seeds of resets given none: drawn from the secret when one was given, so a run
+        # with the same secret draws the same matches; else fresh.
+        self._rng = np.random.default_rng(
+            None if secret is None else int.from_bytes(self.secret[:8], "big"))
         self._matches = 0
 
     @cached_property
