@@ -85,6 +85,12 @@ def test_a_mixed_match_of_a_policy_and_an_agent_process_plays_out_and_replays(
     report = replay_match(record)
     assert report.verified, report.divergence
     assert {s["player"]: s["score"] for s in report.standings}["p1"] == rewards["p1"]
+    # The map a page draws is the level's: a record with another map does not verify.
+    header["map"]["areas"][0]["name"] = "Elsewhere"
+    forged = tmp_path / "forged" / MATCH_RECORD
+    forged.parent.mkdir()
+    forged.write_bytes(gzip.compress("".join(json.dumps(x) + "\n" for x in lines).encode()))
+    assert "map differs" in str(replay_match(forged).divergence)
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [
