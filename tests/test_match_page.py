@@ -59,6 +59,9 @@ def test_the_match_page_shows_every_players_path_and_the_standings(match_dir: Pa
     for row in end["standings"]:  # every standing, as the judge wrote it
         assert re.search(rf'<tr data-player="{row["player"]}"><td>{row["player"]}</td>'
                          rf'<td>{row["team"]}</td><td>{row["result"]}</td>', page)
+    overview = page[page.index('id="all-paths"'): page.index('id="players"')]
+    for pid in ("p1", "p2"):  # the map of all paths, each player's route in its colour
+        assert f'class="seg {pid}"' in overview
     for pid in ("p1", "p2"):
         block = _player_block(page, pid)
         assert 'class="seg"' in block, f"{pid}'s path is not drawn"  # drawn without the level

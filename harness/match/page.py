@@ -12,6 +12,7 @@ observation its agent had been sent by then, exactly as the agent read it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,9 @@ from harness.pages.usage import FIELDS as USAGE_FIELDS
 from harness.pages.usage import usage_report
 
 PAGE_NAME = "index.html"
+# Each player's colour on the map of all paths, in player order (p1 first).
+PLAYER_COLOURS = ("#1a5fb4", "#c01c28", "#26a269", "#e66100", "#813d9c", "#865e3c",
+                  "#1c71d8", "#a51d2d", "#2ec27e")
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,19 @@ def _player(pid: str, lines: MatchLines, plan: dict[str, Any] | None,
     }
 
 
+def _all_paths(players: list[dict[str, Any]]) -> list[Any]:
+    # One map per storey with every player's route, each segment tagged with its player
+    # (coloured by PLAYER_COLOURS); the turn ends and starts stay on the players' own maps.
+    if not players or not players[0]["maps"]:
+        return []
+    merged = []
+    for index, base in enumerate(players[0]["maps"]):
+        segments = tuple({**s, "player": p["id"]} for p in players
+                         for s in p["maps"][index].segments)
+        merged.append(dataclasses.replace(base, segments=segments, ends=(), start=None))
+    return merged
+
+
 def match_context(lines: MatchLines, chosen: int | None = None) -> dict[str, Any]:
     """Everything the match page template shows."""
     header = lines.header
@@ -98,11 +115,14 @@ def match_context(lines: MatchLines, chosen: int | None = None) -> dict[str, Any
     chosen = last if chosen is None else max(0, min(int(chosen), last))
     plan, note = header_map(header)
     moment = lines.turns[chosen] if lines.turns else {}
+    players = [_player(str(p), lines, plan, chosen) for p in header["players"]]
     return {
         "header": header,
         "title": f"Match on {header.get('level')}",
         "end": lines.end,
-        "players": [_player(str(p), lines, plan, chosen) for p in header["players"]],
+        "players": players,
+        "all_paths": _all_paths(players),
+        "colours": dict(zip(header["players"], PLAYER_COLOURS, strict=False)),
         "chosen": chosen, "turn_count": len(lines.turns),
         "moment": {"player": moment.get("player"), "tick": moment.get("tick")},
         "level_note": note,
