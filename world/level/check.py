@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from world.errors import LevelError, LevelProblem
+from world.level.check_clues import clue_problems
 from world.level.check_codes import code_problems
 from world.level.check_geometry import geometry_problems
 from world.level.check_reach import reach_problems
@@ -101,6 +102,7 @@ def _semantic(level: Level, file: str | None) -> tuple[list[Problem], LevelCount
         return problems, None
     problems = objective_problems(level) + order_problems(level)
     problems += placement_problems(level) + door_problems(level) + code_problems(level)
+    problems += clue_problems(level)
     problems += geometry_problems(level)
     if problems:
         return problems, None

@@ -86,6 +86,16 @@ class _End:
     detail: str | None
 
 
+def revealed(world: WorldView, objective: Objective) -> bool:
+    """Whether the player has read the note that reveals this objective (if any).
+
+    An objective revealed by a note is neither shown nor ready before (issue 37): what was
+    done before it was known counts only if it still holds once it is read.
+    """
+    note = objective.revealed_by
+    return note is None or world.objects[note].read_tick is not None
+
+
 class ObjectivesSystem:
     """Judges objectives, ends the mission and builds the mission report."""
 
@@ -146,7 +156,7 @@ class ObjectivesSystem:
         self._countdown_expired |= any(e.kind == "countdown_expired" for e in events)
         ready: dict[str, bool] = {}
         for oid, state in self.states.items():
-            ready[oid] = self._ready(oid)
+            ready[oid] = self._ready(oid) and revealed(world, state.objective)
             if state.status != TODO:
                 continue
             verdict = state.verifier.observe(world, events, ready[oid])
@@ -169,6 +179,7 @@ class ObjectivesSystem:
         return (tuple((oid, s.status, s.tick) for oid, s in self.states.items()), end)
 
     def _ready(self, oid: str) -> bool:
+        # Readiness by the chain; an objective a note reveals waits on the note too.
         return all(self.states[a].status == DONE for a in self._blockers[oid])
 
     def _change(self, world: WorldView, state: ObjectiveState, status: str) -> None:
