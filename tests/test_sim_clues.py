@@ -183,6 +183,9 @@ def test_taking_the_first_idol_seen_loses(tmp_path: Path) -> None:
     assert not summary["success"]
     statuses = {o["text"]: o["status"] for o in summary["objectives"]}
     assert statuses["Take the jade idol."] == "failed"
+    turns = [x for x in _turns(summary["record"]) if x["kind"] == "turn"]
+    assert any(c.endswith("was a decoy, not the real one")
+               for t in turns for c in (t["result"] or {}).get("changes", ()))
 
 
 def test_the_reader_learns_the_task_the_orders_add(tmp_path: Path) -> None:
@@ -193,6 +196,7 @@ def test_the_reader_learns_the_task_the_orders_add(tmp_path: Path) -> None:
     read = next(i for i, t in enumerate(turns) if (t["result"] or {}).get("read")
                 and "payroll" in json.dumps(t["result"]["read"]))
     assert set(counts[:read + 1]) == {1} and set(counts[read + 1:]) == {2}
+    assert "what you read added an objective" in turns[read]["result"]["changes"]
     assert any(t["action"] and t["action"]["action"] == "enter_code" for t in turns[read:])
 
 

@@ -122,6 +122,8 @@ class ObjectivesSystem:
             if c.starts_after is not None:
                 self._starters.setdefault(c.starts_after, []).append(c.id)
         self._seen = 0
+        # Objectives a note reveals, not yet revealed (each says so once, when read).
+        self._unrevealed = {o.id for o in level.objectives if o.revealed_by is not None}
         self._area = world.player.area
         self._countdown_expired = False
         self._goal = GoalTracker()
@@ -156,7 +158,11 @@ class ObjectivesSystem:
         self._countdown_expired |= any(e.kind == "countdown_expired" for e in events)
         ready: dict[str, bool] = {}
         for oid, state in self.states.items():
-            ready[oid] = self._ready(oid) and revealed(world, state.objective)
+            known = revealed(world, state.objective)
+            if known and oid in self._unrevealed:
+                self._unrevealed.discard(oid)
+                world.emit("objective_revealed", oid, state.objective.revealed_by)
+            ready[oid] = self._ready(oid) and known
             if state.status != TODO:
                 continue
             verdict = state.verifier.observe(world, events, ready[oid])

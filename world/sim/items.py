@@ -223,6 +223,8 @@ class Items:
         """Take a pickup lying in the world; returns whether it was taken."""
         if not PICKUPS[obj.kind](self.world, actor, obj, auto):
             return False
+        if obj.spec.decoy_of is not None:
+            self.world.emit("decoy_taken", actor.id, obj.id)
         obj.present = False
         if obj.kind in CARRIED_KINDS:
             obj.holder = actor.id
