@@ -82,6 +82,21 @@ def test_an_objective_a_note_reveals_is_listed_and_done_only_once_read(session) 
     assert _judged(game)["take_ledger"] == "done"  # held when it became known
 
 
+def test_no_exit_warning_tells_of_an_objective_not_yet_revealed(session) -> None:
+    game = session("night_orders", "easy", 0)
+    world = game.world
+    office = world.level.area("office").polygon[0]
+    world.teleport(world.player.id, office[0] + 300, office[1] + 300)
+    world.step()  # the office reached: only the task the orders reveal is open
+    world.teleport(world.player.id, 300, 1500)  # a look into the rail gate, judged never
+    game.view()
+    world.teleport(world.player.id, 900, 1500)  # the boiler room beside it
+    assert game.view()["exit"]["distance"] is not None
+    assert game.view()["exit"]["warning"] is None
+    world.items.use(world.player, world.objects["orders"])
+    assert game.view()["exit"]["warning"] is not None
+
+
 def _problems(level: str, change: Change) -> list[tuple[str, str]]:
     data = json.loads(shipped_path(level).read_text())
     change(data)

@@ -426,7 +426,10 @@ def _exit(world: World, ids: IdMap, report: Any, known: Knowledge) -> dict[str, 
     if ex is None:
         return None
     distance = _dist(world, _centroid(world, ex.area)) if ex.area in known.areas else None
-    open_ = report is not None and any(o.counts and o.status == "todo" for o in report.objectives)
+    # Only objectives the player knows of: one not yet revealed must not show as a warning.
+    shown = {o.id for o in shown_objectives(world)}
+    open_ = report is not None and any(o.counts and o.status == "todo" and o.id in shown
+                                       for o in report.objectives)
     warning = None
     if open_ and distance is not None and distance <= max(ex.warn_distance, 1.0):
         warning = "entering this area ends the mission while objectives are still open"
