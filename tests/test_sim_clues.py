@@ -190,6 +190,9 @@ def test_the_reader_tells_the_idols_apart_and_the_view_never_does(tmp_path: Path
                  and t["action"]["action"] == "enter_code")
     assert keyed - read >= 20, (read, keyed)
     assert not any("5082" in json.dumps(t["observation"]) for t in turns[read + 2:])
+    # The run page's map marks the copies as decoys (the map is the record's, not the view's).
+    page = (Path(summary["record"]).parent / "index.html").read_text(encoding="utf-8")
+    assert page.count("jade idol&#39;, a decoy") + page.count("jade idol', a decoy") == 2
 
 
 def test_taking_the_first_idol_seen_loses(tmp_path: Path) -> None:
@@ -212,6 +215,8 @@ def test_the_reader_learns_the_task_the_orders_add(tmp_path: Path) -> None:
                 and "payroll" in json.dumps(t["result"]["read"]))
     assert set(counts[:read + 1]) == {1} and set(counts[read + 1:]) == {2}
     assert "what you read added an objective" in turns[read]["result"]["changes"]
+    page = (Path(summary["record"]).parent / "index.html").read_text(encoding="utf-8")
+    assert "what you read added an objective" in page
     assert any(t["action"] and t["action"]["action"] == "enter_code" for t in turns[read:])
 
 
