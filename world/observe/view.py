@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from world.characters.cameras import DEFAULT_VIEW_ANGLE_DEG, DEFAULT_VIEW_RANGE
 from world.characters.views import character_views
-from world.level.model import Objective
 from world.objectives.registry import VERIFIERS
-from world.objectives.system import revealed
 from world.observe.ids import IdMap
 from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
 from world.observe.located import objective_place
+from world.observe.reveal import look_alike_rows, look_alikes_of, shown_objectives
 from world.observe.vocabulary import object_state
 from world.sim.world import World
 
@@ -199,24 +198,6 @@ def _objectives(world: World, ids: IdMap, report: Any, known: Knowledge) -> list
     return out
 
 
-def shown_objectives(world: World) -> list[Objective]:
-    """The objectives the player knows of, in the order the view lists (and numbers) them.
-
-    An objective a note reveals (`revealed_by`, always after the others in the level) is
-    listed only once the player has read the note, after those known before it, so no
-    number changes and no gap tells of one not yet revealed.
-    """
-    known = [o for o in world.level.objectives if revealed(world, o)]
-    late = sorted((o for o in known if o.revealed_by is not None),
-                  key=lambda o: world.objects[o.revealed_by or ""].read_tick or 0)
-    return [o for o in known if o.revealed_by is None] + late
-
-
-def _look_alikes(world: World, oid: str) -> list[str]:
-    # The thing and its decoys, alike to the eye: the view never says which is real.
-    return [oid] + [o.id for o in world.level.objects if o.decoy_of == oid]
-
-
 # Objective kinds whose named characters walk to a place the objective is about (the
 # mission is lost when they get there), so the player knows where they are going.
 DESTINATION_KINDS = frozenset({"intercept"})
@@ -240,12 +221,14 @@ def _objective_targets(world: World, ids: IdMap, obj: Any, known: Knowledge) -> 
     # The known things an objective names (its object, then the gadgets of the type it
     # asks for, then its characters), so a program can act on an objective without
     # parsing its wording. Ids reveal no place; unknown things have no id yet.
-    out = _look_alikes(world, obj.object) if obj.object else []
+    out = [obj.object] if obj.object else []
     if obj.gadget:
         out += [o.id for o in world.level.objects if o.kind == "gadget" and o.gadget == obj.gadget]
-    # Sorted by episode id: the order of look-alikes must not say which is real.
-    rows = sorted(ids.ep("object", o) for o in out if o in known.objects)
+    rows = [ids.ep("object", o) for o in out if o in known.objects]
+    if obj.object and len(look_alikes_of(world, obj.object)) > 1:
+        rows = look_alike_rows(world, ids, obj.object, known)
     return rows + [ids.ep("character", c) for c in obj.characters if c in known.characters]
+
 
 
 def _objective_point(world: World, obj: Any, known: Knowledge) -> list[float] | None:
@@ -320,7 +303,7 @@ def _write_ids(ids: IdMap, group: str, rows: list[dict[str, Any]]) -> list[dict[
 
 def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]:
     targets = {t for o in shown_objectives(world) if o.object
-               for t in _look_alikes(world, o.object)}
+               for t in look_alikes_of(world, o.object)}
     rows = []
     for oid, obj in world.objects.items():
         # Listed as last perceived: a thing taken or broken unseen still lies there as far
