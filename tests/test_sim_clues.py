@@ -157,6 +157,12 @@ def test_the_checker_wants_revealed_objectives_last_and_named_by_a_note() -> Non
     assert any(p == "$.objectives[0].after" and "revealed only by a note" in m
                for p, m in _problems("night_orders", waits_on_it))
 
+    def orders_locked_away(data):  # behind the keypad whose code only they give
+        _obj(data, "orders").update(area="cold_store", at=[1300, 1300])
+
+    assert any(p == "$.objectives[1].revealed_by"
+               for p, _ in _problems("night_orders", orders_locked_away))
+
 
 def test_the_reference_agent_keeps_only_the_look_alike_its_note_calls_real() -> None:
     from agents.reference.clues import told_apart
