@@ -107,6 +107,15 @@ def test_no_exit_warning_tells_of_an_objective_not_yet_revealed(session) -> None
     assert game.view()["exit"]["warning"] is not None
 
 
+def test_the_raw_track_lists_no_objective_before_it_is_revealed(shipped_level) -> None:
+    from world.raw.session import RawGame
+
+    game = RawGame(shipped_level("night_orders"), "easy", 0)
+    assert int(game.raw_observation()["objectives_mask"].sum()) == 1
+    game.world.items.use(game.world.player, game.world.objects["orders"])
+    assert int(game.raw_observation()["objectives_mask"].sum()) == 2
+
+
 def _problems(level: str, change: Change) -> list[tuple[str, str]]:
     data = json.loads(shipped_path(level).read_text())
     change(data)

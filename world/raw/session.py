@@ -20,6 +20,7 @@ from world.actions.result import ActionResult
 from world.errors import InvalidRequestError, WorldError
 from world.level.model import Level
 from world.objectives.score import MissionReport
+from world.observe.reveal import shown_objectives
 from world.observe.session import WorldSession
 from world.raw.controls import CONTROLS, Input, intent
 from world.raw.rayscan import RayScanner, ScanSpec
@@ -138,7 +139,10 @@ class RawGame(WorldSession):
             min(1.0, world.tick / self.max_ticks)], dtype=np.float32)
         objectives = np.zeros((MAX_OBJECTIVES, len(OBJECTIVE_FEATURES)), dtype=np.float32)
         present = np.zeros(MAX_OBJECTIVES, dtype=np.int8)
-        for i, o in enumerate(report.objectives[:MAX_OBJECTIVES]):
+        # Only objectives the player knows of, in the view's order (issue 37).
+        rows = {o.id: o for o in report.objectives}
+        shown = [rows[o.id] for o in shown_objectives(world) if o.id in rows]
+        for i, o in enumerate(shown[:MAX_OBJECTIVES]):
             objectives[i] = [o.status == "todo", o.status == "done", o.status == "failed",
                              o.counts]
             present[i] = 1
