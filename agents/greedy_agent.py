@@ -24,7 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from harness.agent_kit import run_agent
+from harness.agent.kit import run_agent
 
 SHOOTABLE = {"breakable", "camera"}
 FAILED = {"stuck", "unreachable", "no_known_route", "refused", "target_gone",

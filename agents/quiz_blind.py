@@ -3,7 +3,7 @@
 
     python3 agents/quiz_blind.py --rule longest
 
-The rules (harness/quiz_rules.py, part of the agent kit) pick an option from its surface
+The rules (harness/offline/quiz_rules.py, part of the agent kit) pick an option from its surface
 alone: first, longest, shortest, most or least like the others, most words shared with
 the question, last step matching the goal, least or most seen in earlier questions.
 Each scoring at chance on every kind means the questions cannot be answered from their
@@ -18,7 +18,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from harness.quiz_rules import RULES, choose
+from harness.offline.quiz_rules import RULES, choose
 
 
 def main():

@@ -10,7 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from harness.agent_kit import run_agent
+from harness.agent.kit import run_agent
 
 rng = random.Random()
 

@@ -15,9 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.record import read_record  # noqa: E402
-from harness.runner import run  # noqa: E402
-from harness.settings import RunSettings  # noqa: E402
+from harness.core.record import read_record  # noqa: E402
+from harness.episode.runner import run  # noqa: E402
+from harness.episode.settings import RunSettings  # noqa: E402
 
 AGENT = r'''
 import json, sys

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.record import record_text  # noqa: E402
+from harness.core.record import record_text  # noqa: E402
 
 AGENT = f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}"
 SUITE = ["--levels", "exit_switch,blue_door", "--difficulties", "easy,normal", "--seeds", "10"]

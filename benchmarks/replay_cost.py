@@ -22,10 +22,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.decision_overhead import AGENT  # noqa: E402  the same fast agent
-from harness import replay as replay_module  # noqa: E402
-from harness.record import read_record  # noqa: E402
-from harness.runner import run  # noqa: E402
-from harness.settings import RunSettings  # noqa: E402
+from harness.core.record import read_record  # noqa: E402
+from harness.episode import replay as replay_module  # noqa: E402
+from harness.episode.runner import run  # noqa: E402
+from harness.episode.settings import RunSettings  # noqa: E402
 
 LEVEL = "facility"
 SECRET = bytes(range(32))

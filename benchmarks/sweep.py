@@ -25,7 +25,7 @@ sweep) and each agent's figures say how many records verify and which do not.
 
 Where the greedy and random agents were both swept, it also reports, over the settings
 both failed, the chance that greedy's score and its stages figure are above random's
-(ties half; `harness.failure_ranking`), writes it under their tables, and with
+(ties half; `harness.compare.failure_ranking`), writes it under their tables, and with
 --pairs-table PATH writes those episodes as a CSV table (level, difficulty, seed, agent,
 success, score, stages) that tests/test_stages_ranking.py checks.
 """
@@ -41,21 +41,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from harness.cli import main as harness  # noqa: E402
-from harness.compare import AgentKey, Episode  # noqa: E402
-from harness.compare_pairs import differences  # noqa: E402
-from harness.compare_tables import difference_tables  # noqa: E402
-from harness.failure_ranking import (  # noqa: E402
+from harness.compare.failure_ranking import (  # noqa: E402
     FIGURES,
     chance_above,
     failed_pairs,
     table_rows,
     write_table,
 )
-from harness.markdown_table import table_lines  # noqa: E402
-from harness.record import RecordError  # noqa: E402
-from harness.replay import REPLAY_STATUSES, replay  # noqa: E402
-from harness.runner import UsageError  # noqa: E402
-from harness.suite_report import _by_harness, markdown_table, summarise  # noqa: E402
+from harness.compare.pairs import differences  # noqa: E402
+from harness.compare.results import AgentKey, Episode  # noqa: E402
+from harness.compare.tables import difference_tables  # noqa: E402
+from harness.core.markdown_table import table_lines  # noqa: E402
+from harness.core.record import RecordError  # noqa: E402
+from harness.episode.replay import REPLAY_STATUSES, replay  # noqa: E402
+from harness.episode.runner import UsageError  # noqa: E402
+from harness.suite.report import _by_harness, markdown_table, summarise  # noqa: E402
 from tools.levels_doc import (  # noqa: E402
     DOC,
     GENERATED_BEGIN,

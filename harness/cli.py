@@ -12,13 +12,12 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from harness import stopping
-from harness.protocol import PROTOCOL_VERSION
+from harness.core import stopping
+from harness.core.protocol import PROTOCOL_VERSION
+from harness.core.version import package_version
 
-PACKAGE = "mission-harness"
 # A closed pipe (`harness templates --json | head -1`) ends the command as it ends `cat`:
 # quietly, with the status a shell reports for a process stopped by SIGPIPE.
 BROKEN_PIPE_STATUS = 128 + signal.SIGPIPE
@@ -40,51 +39,59 @@ class Command:
 
 
 COMMANDS: dict[str, Command] = {
-    "check": Command("harness.check_cmd", "Validate level files and report their size.",
+    "check": Command("harness.levels.check_cmd", "Validate level files and report their size.",
                      "harness check levels/ doom:t01_e1m1_exit"),
     "navmesh-bench": Command("world.face:navmesh_bench", "Run pathfinding scenarios on a mesh.",
                              "harness navmesh-bench tests/data/navmesh/arena.mesh "
                              "tests/data/navmesh/arena.scen"),
-    "run": Command("harness.run_cmd", "Play one episode with an agent and write its record "
+    "run": Command("harness.episode.run_cmd", "Play one episode with an agent and write its record "
                    "(in a new run directory under ./runs unless --out says otherwise).",
                    "harness run outpost --agent agents/wait_agent.sh"),
-    "play": Command("harness.play_cmd", "Play a level yourself, in the terminal or (--web) "
+    "play": Command("harness.play.play_cmd", "Play a level yourself, in the terminal or (--web) "
                     "a browser; recorded like any agent, compared as a human.",
                     "harness play outpost --name ada --difficulty easy"),
-    "replay": Command("harness.replay_cmd", "Re-simulate a record and compare state hashes.",
+    "match": Command("harness.match.cli", "Play one match of several agents in one world "
+                     "(the multiplayer track) and write its record.",
+                     "harness match duel_yard --agent agents/greedy_agent.py "
+                     "--agent agents/random_agent.py"),
+    "replay": Command("harness.replay_cmd",
+                      "Re-simulate a record and compare state hashes.",
                       "harness replay runs/RUN_ID"),
     "page": Command("harness.page_cmd", "Render run pages from records (one run or a directory).",
                     "harness page runs"),
-    "eval": Command("harness.eval_cmd",
+    "eval": Command("harness.suite.eval_cmd",
                     "Play a suite of levels, difficulties and seeds; tabulate it.",
                     "harness eval --agent agents/reference_agent.py --levels outpost --seeds 2 "
                     "--out eval"),
-    "compare": Command("harness.compare_cmd", "Put several agents' suites side by side.",
+    "compare": Command("harness.compare.compare_cmd", "Put several agents' suites side by side.",
                        "harness compare eval_a eval_b --out comparison"),
-    "export": Command("harness.export_cmd",
+    "export": Command("harness.levels.export_cmd",
                       "Write a level, or a run's level and path, as a 3D model.",
                       "harness export outpost --format obj"),
-    "generate": Command("harness.generate_cmd",
+    "generate": Command("harness.levels.generate_cmd",
                         "Write a level generated from a template and a seed.",
                         "harness generate maze --seed 3"),
-    "templates": Command("harness.templates_cmd",
+    "templates": Command("harness.levels.templates_cmd",
                          "List the mission templates and their parameters.",
                          "harness templates --json"),
-    "levels": Command("harness.levels_cmd",
+    "levels": Command("harness.levels.levels_cmd",
                       "List the shipped levels, Doom missions and templates.",
                       "harness levels --json"),
     "doctor": Command("harness.doctor_cmd",
                       "Say what is installed and what is missing (sandbox, Chromium, extras).",
                       "harness doctor --json"),
-    "annotate": Command("harness.annotate_cmd", "Write a record's instruction pyramid as JSON.",
+    "annotate": Command("harness.offline.annotate_cmd",
+                        "Write a record's instruction pyramid as JSON.",
                         "harness annotate runs/RUN_ID --out pyramid.json"),
-    "quiz": Command("harness.quiz_cmd", "Build, check and ask the offline track's questions.",
+    "quiz": Command("harness.offline.quiz_cmd",
+                    "Build, check and ask the offline track's questions.",
                     "harness quiz build runs --out quiz.json.gz"),
-    "tools": Command("harness.tools_cmd", "Print the action tools in a model API's dialect.",
+    "tools": Command("harness.mcp.tools_cmd", "Print the action tools in a model API's dialect.",
                      "harness tools --format openai-strict"),
-    "mcp": Command("harness.mcp_cmd", "Serve one episode over MCP: the MCP client is the agent.",
+    "mcp": Command("harness.mcp.mcp_cmd",
+                   "Serve one episode over MCP: the MCP client is the agent.",
                    "harness mcp outpost --difficulty easy"),
-    "dataset": Command("harness.dataset_cmd",
+    "dataset": Command("harness.offline.dataset_cmd",
                        "Write fine-tuning rows (chat format) from finished runs, split by level.",
                        "harness dataset runs --format chat --out dataset"),
 }
@@ -92,7 +99,7 @@ COMMANDS: dict[str, Command] = {
 
 def _bare_eval() -> str:
     # Counted from the shipped levels, so the figure follows the levels folder.
-    from harness.levels_cmd import shipped_rows  # start-up cost: only to build this text
+    from harness.levels.levels_cmd import shipped_rows  # start-up cost: only to build this text
 
     rows, _ = shipped_rows()
     episodes = sum(len(r.difficulties) for r in rows) * 10
@@ -138,14 +145,6 @@ def _format_nested(parser: argparse.ArgumentParser) -> None:
             for child in action.choices.values():
                 child.formatter_class = DefaultsFormatter
                 _format_nested(child)
-
-
-def package_version() -> str:
-    """The installed package's version ("0+unknown" when run from an uninstalled tree)."""
-    try:
-        return version(PACKAGE)
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -21,9 +21,9 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 from pathlib import Path
 
-from harness.cli import PACKAGE, package_version
-from harness.sandbox import BWRAP, bubblewrap_problem
-from harness.stepwise import REFERENCE_AGENT
+from harness.agent.sandbox import BWRAP, bubblewrap_problem
+from harness.core.version import PACKAGE, package_version
+from harness.suite.stepwise import REFERENCE_AGENT
 
 PYPROJECT = Path(__file__).resolve().parents[1] / "pyproject.toml"
 CGROUP_CONTROLLERS = Path("/sys/fs/cgroup/cgroup.controllers")

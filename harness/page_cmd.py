@@ -12,12 +12,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from harness.bounds import BAD_INPUT_EXIT
-from harness.compare import CompareError, load_episodes
-from harness.compare_pairs import full_comparison
-from harness.compare_report import write_outputs
-from harness.pages import EpisodeSummary, write_episode_page, write_index_page
-from harness.record import RecordError, find_records, is_run_dir
+from harness.compare.pairs import full_comparison
+from harness.compare.report import write_outputs
+from harness.compare.results import CompareError, load_episodes
+from harness.core.bounds import BAD_INPUT_EXIT
+from harness.core.record import RecordError, find_records, is_run_dir
+from harness.pages import write_episode_page
+from harness.suite.index_page import EpisodeSummary, write_index_page
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

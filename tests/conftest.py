@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import keys
+from harness.core import keys
 from tests.shared import ROOT, SHIPPED_IDS, TEST_SECRET, local, shipped
 from world.level.model import Level
 from world.objectives import ObjectivesSystem
@@ -55,7 +55,7 @@ def _slow_first(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def _fixed_secret() -> Iterator[None]:
-    # A run or suite given no secret makes a fresh one (harness/keys.py); in tests it is
+    # A run or suite given no secret makes a fresh one (harness/core/keys.py); in tests it is
     # always this one, so an episode played twice is the same episode. Session-wide, so
     # that module fixtures' runs have it too.
     with pytest.MonkeyPatch.context() as patch:
@@ -65,7 +65,7 @@ def _fixed_secret() -> Iterator[None]:
 
 @pytest.fixture(scope="session", autouse=True)
 def harness_key_home(tmp_path_factory) -> Path:
-    """The harness key (harness.seal) of the test run, never the user's own."""
+    """The harness key (harness.core.seal) of the test run, never the user's own."""
     home = tmp_path_factory.mktemp("state")
     os.environ["XDG_STATE_HOME"] = str(home)  # agents and workers started later inherit it
     return home

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import runner
-from harness.replay import replay
+from harness.episode import runner
+from harness.episode.replay import replay
 from tests.shared import ROOT
 from world.doom.files import DoomUnavailableError, iwad, scenario
 from world.doom.maps import load_rooms

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.play_actions import action_forms, parse_line
+from harness.play.actions import action_forms, parse_line
 
 SECRET = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"
 WIN = ("go_to_area w2", "attack c1", "go_to_object d2", "wait 0.6", "go_to_object o4",

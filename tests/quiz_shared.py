@@ -9,11 +9,11 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from harness.episode import EpisodeSpec, run_episode
-from harness.keys import episode_key
-from harness.level_refs import resolve
-from harness.runner import new_run_dir
-from harness.settings import RunSettings
+from harness.core.keys import episode_key
+from harness.core.level_refs import resolve
+from harness.episode.live import EpisodeSpec, run_episode
+from harness.episode.runner import new_run_dir
+from harness.episode.settings import RunSettings
 from tests.shared import ROOT
 from tools.build_quiz import SECRET as QUIZ_SECRET
 

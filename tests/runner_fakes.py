@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from harness.game import GameStatus
+from harness.core.game import GameStatus
 from world.errors import InvalidRequestError, UnknownIdError
 from world.level.model import Level
 from world.observe.ids import IdMap

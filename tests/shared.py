@@ -20,6 +20,8 @@ from world.navmesh.polyanya_format import read_mesh
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED_LEVELS = ROOT / "levels"
 SHIPPED_IDS = sorted(p.stem for p in SHIPPED_LEVELS.glob("*.json"))
+MATCH_LEVELS = SHIPPED_LEVELS / "matches"  # the shipped match levels (multiplayer track)
+MATCH_IDS = sorted(p.stem for p in MATCH_LEVELS.glob("*.json"))
 SHIPPED_AGENTS = ROOT / "agents"  # the agents the project ships
 SCHEMAS = ROOT / "schemas"
 TESTS = ROOT / "tests"

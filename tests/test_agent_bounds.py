@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from harness.bounds import MAX_DEPTH, MESSAGE_CHARS
+from harness.core.bounds import MAX_DEPTH, MESSAGE_CHARS
+from harness.core.protocol import Fault, parse_agent_line, schema_errors
+from harness.core.record import read_record, record_text
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from harness.pages.render import script_json
-from harness.protocol import Fault, parse_agent_line, schema_errors
-from harness.record import read_record, record_text
-from harness.runner import run
-from harness.settings import RunSettings
 from tests.proc_scan import wait_gone
 from tests.runner_fakes import FakeGame
 from tests.shared import TEST_AGENTS

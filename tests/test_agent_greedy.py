@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import runner
-from harness.settings import RunSettings
+from harness.episode import runner
+from harness.episode.settings import RunSettings
 from tests.shared import SHIPPED_AGENTS, python_agent
 
 SCRIPT = SHIPPED_AGENTS / "greedy_agent.py"

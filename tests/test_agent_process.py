@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import agent_process
-from harness.agent_process import (
+from harness.agent import process as agent_process
+from harness.agent.process import (
     AgentLaunchError,
     AgentProcess,
     Eof,

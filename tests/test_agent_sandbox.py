@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from harness import sandbox
-from harness.agent_process import AgentLaunchError, AgentProcess, Eof, Line
+from harness.agent import sandbox
+from harness.agent.process import AgentLaunchError, AgentProcess, Eof, Line
+from harness.agent.sandbox import SandboxSpec, bubblewrap_problem
+from harness.agent.sandbox_fs import MountPlan
 from harness.cli import main
-from harness.record import read_record
-from harness.runner import run
-from harness.sandbox import SandboxSpec, bubblewrap_problem
-from harness.sandbox_fs import MountPlan
-from harness.settings import RunSettings
+from harness.core.record import read_record
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.proc_scan import live_with
 from tests.runner_fakes import FakeGame
 from tests.shared import ROOT, TEST_AGENTS, shipped_path
@@ -269,17 +269,19 @@ def test_mount_plan_binds_agent_code_but_never_a_folder_holding_hidden_paths(
     workdir.mkdir()
     plan = MountPlan(workdir, (run_dir, LEVEL))
     args = plan.build([sys.executable, str(beside_runs), str(packaged), str(LEVEL),
-                       str(ROOT / "harness" / "episode.py"), str(ROOT / "tests" / "x.json")])
+                       str(ROOT / "harness" / "episode" / "live.py"),
+                       str(ROOT / "tests" / "x.json")])
     bound = binds(args)
     # The folder holding the runs gets only the script bound; a folder of its own is bound.
     assert str(beside_runs) in bound and str(tmp_path) not in bound
     assert str(tmp_path / "pkg") in bound
     # Level files, the harness's source and the checkout are never bound.
     assert not any(b == str(ROOT) or b.startswith(str(ROOT / "levels")) for b in bound)
-    assert str(ROOT / "harness" / "episode.py") not in bound
+    assert str(ROOT / "harness" / "episode" / "live.py") not in bound
     assert [b for b in bound if b.startswith(str(ROOT / "harness"))] == [
-        str(ROOT / "harness" / "__init__.py"), str(ROOT / "harness" / "agent_kit.py"),
-        str(ROOT / "harness" / "quiz_rules.py")]
+        str(ROOT / "harness" / part) for part in (
+            "__init__.py", "agent/__init__.py", "agent/kit.py", "offline/__init__.py",
+            "offline/quiz_rules.py")]
     # Nothing of the host is writable: its working folder is a tmpfs of its own.
     assert args[args.index(str(workdir)) - 1] == "--tmpfs"
     assert [b for b in bound if args[args.index(b) - 1] == "--bind"] == []
@@ -295,7 +297,7 @@ def test_mount_plan_covers_an_installed_package_whole_without_naming_what_is_ins
     level = world / "_data" / "levels" / "outpost.json"
     level.parent.mkdir(parents=True)
     level.write_text("{}")
-    monkeypatch.setattr("harness.sandbox_fs.interpreter_prefixes", lambda: [prefix])
+    monkeypatch.setattr("harness.agent.sandbox_fs.interpreter_prefixes", lambda: [prefix])
     workdir = tmp_path / "work"
     workdir.mkdir()
     args = MountPlan(workdir, (world, level.parent, level)).build([sys.executable])

@@ -23,16 +23,16 @@ from pathlib import Path
 
 import pytest
 
-from harness import sandbox
-from harness.agent_launch import remove_tree
-from harness.agent_process import AgentProcess, Line
-from harness.record import read_record
-from harness.replay import replay
-from harness.runner import run
-from harness.sandbox import SandboxSpec, bubblewrap_problem
-from harness.sandbox_seccomp import X86_64_DENIED, assemble, filter_bytes
-from harness.settings import RunSettings
-from harness.suite_files import SuiteLockedError, suite_lock
+from harness.agent import sandbox
+from harness.agent.launch import remove_tree
+from harness.agent.process import AgentProcess, Line
+from harness.agent.sandbox import SandboxSpec, bubblewrap_problem
+from harness.agent.sandbox_seccomp import X86_64_DENIED, assemble, filter_bytes
+from harness.core.record import read_record
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
+from harness.suite.files import SuiteLockedError, suite_lock
 from tests.proc_scan import live_with, wait_gone
 from tests.runner_fakes import FakeGame
 from tests.shared import ROOT, TEST_AGENTS
@@ -270,7 +270,7 @@ def test_without_bubblewrap_a_setsid_grandchild_dies_when_the_harness_is_stopped
 ) -> None:
     token = f"snoop-{secrets.token_hex(6)}"
     command = " ".join(agent("snooping_agent.py", token, str(tmp_path / "x"), str(tmp_path)))
-    code = ("import sys; from harness import sandbox; sandbox.BWRAP = 'no-such-bwrap-here'; "
+    code = ("import sys; from harness.agent import sandbox; sandbox.BWRAP = 'no-such-bwrap-here'; "
             "from harness.cli import main; sys.exit(main(sys.argv[1:]))")
     proc = subprocess.Popen([sys.executable, "-c", code, "run", "outpost", "--agent", command,
                              "--out", str(tmp_path / "runs"), "--decision-timeout", "60"],

@@ -7,7 +7,11 @@
 - an import inside a function says, in a comment on its line or just above, that it is
   there for start-up cost (anything else hides a cycle or a dependency);
 - the modules of the three packages import one another without cycles, counting the
-  imports inside functions.
+  imports inside functions;
+- the level format (world/level/) sits below what its checker reads (world/levelcheck/):
+  it imports neither the checker nor the mesh, the simulation or the objectives;
+- harness/'s packages stand in layers (docs/ARCHITECTURE.md, "Packages of harness/"):
+  a module imports from its own package and from lower layers only.
 """
 
 from __future__ import annotations
@@ -29,11 +33,16 @@ pytestmark = pytest.mark.xdist_group("boundaries")
 
 PACKAGES = ("world", "harness", "agents")
 FACE = "world.face"
-AGENT_KIT = "harness.agent_kit"
-# The kit's modules an agent may import (harness/sandbox_fs.py binds them in the sandbox).
-KIT = (AGENT_KIT, "harness.quiz_rules")
+AGENT_KIT = "harness.agent.kit"
+# The kit's modules an agent may import (harness/agent/sandbox_fs.py binds them in the sandbox).
+KIT = (AGENT_KIT, "harness.offline.quiz_rules")
 # The LLM agent puts agents/ on its path and imports its parts as `llm.*`.
 ALIASES = {"llm": "agents.llm"}
+# harness/'s packages, lowest layer first; "" is the modules at the top of harness/ (the
+# command table and the commands that span packages). `harness` itself holds only the
+# version, and the sandbox asks it where the harness lies: every layer may import it.
+HARNESS_LAYERS = (("core",), ("agent", "pages"), ("episode", "compare"),
+                  ("suite", "rl", "offline", "mcp", "levels", "match"), ("play", "docgen"), ("",))
 START_UP = re.compile(r"start-up", re.I)
 MODULE_STRING = re.compile(r"^world(\.\w+)+(:\w+)?$")
 
@@ -137,7 +146,7 @@ def where(i: Import) -> str:
 def test_the_scan_sees_the_packages() -> None:
     # A broken scan would pass every rule below; these imports exist on purpose.
     found = all_imports()
-    assert any(i.source == "harness.game" and i.target == FACE for i in found)
+    assert any(i.source == "harness.core.game" and i.target == FACE for i in found)
     assert any(i.source.startswith("agents.") and i.target == AGENT_KIT for i in found)
     assert any(i.source.startswith("world.") and i.target.startswith("world.") for i in found)
 
@@ -181,6 +190,13 @@ def test_the_agent_kit_imports_nothing_of_ours() -> None:
     assert bad == []
 
 
+def test_the_packages_around_the_kit_import_nothing() -> None:
+    # Importing a kit module runs its packages' __init__.py, which the sandbox binds too.
+    around = {k.rpartition(".")[0] for k in KIT} | {"harness"}
+    bad = [where(i) for i in all_imports() if i.source in around]
+    assert bad == []
+
+
 def test_imports_inside_functions_say_they_are_for_start_up_cost() -> None:
     bad = [where(i) for i in all_imports() if i.in_function and not i.commented]
     assert bad == [], "hoist them, or say why start-up cost keeps them in a comment"
@@ -220,6 +236,34 @@ def test_no_import_cycles() -> None:
         if ours(i.target) and i.target in edges and i.target != i.source:
             edges[i.source].add(i.target)
     assert find_cycle(edges) is None
+
+
+def test_the_level_format_sits_below_its_checker() -> None:
+    above = ("world.levelcheck", "world.navmesh", "world.sim", "world.objectives")
+    bad = [where(i) for i in all_imports() if i.source.startswith("world.level.")
+           and i.target.startswith(above)]
+    assert bad == []
+
+
+def harness_package(module: str) -> str:
+    """The package of harness/ that holds a module ("" at the top of harness/)."""
+    inside = MODULES[module].relative_to(ROOT / "harness").parts
+    return inside[0] if len(inside) > 1 else ""
+
+
+def test_every_package_of_harness_has_a_layer() -> None:
+    layered = [p for layer in HARNESS_LAYERS for p in layer]
+    found = {harness_package(m) for m in MODULES if m.startswith("harness.")}
+    assert sorted(layered) == sorted(set(layered)) == sorted(found)
+
+
+def test_harness_packages_import_only_their_own_and_lower_layers() -> None:
+    layer = {p: n for n, ps in enumerate(HARNESS_LAYERS) for p in ps}
+    bad = [where(i) for i in all_imports()
+           if i.source.startswith("harness.") and i.target.startswith("harness.")
+           and i.target in MODULES and harness_package(i.source) != harness_package(i.target)
+           and layer[harness_package(i.target)] >= layer[harness_package(i.source)]]
+    assert bad == []
 
 
 # Test code that may find files from its own `__file__`: the one place for the rest, the

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from harness.cli import build_parser, main
-from harness.settings import settings_from_arguments
+from harness.episode.settings import settings_from_arguments
 from tests.shared import ROOT
 
 
@@ -134,7 +134,7 @@ def test_out_where_nothing_can_be_written(tmp_path, capsys, monkeypatch, command
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("harness.settings.tempfile.TemporaryFile", refuse)
+    monkeypatch.setattr("harness.episode.settings.tempfile.TemporaryFile", refuse)
     out = tmp_path / "out"
     assert main([*command, "--out", str(out)]) == 2
     err = capsys.readouterr().err

@@ -14,9 +14,10 @@ from types import SimpleNamespace
 import pytest
 
 from harness import doctor_cmd
-from harness.cli import BROKEN_PIPE_STATUS, COMMANDS, build_parser, main, package_version
-from harness.protocol import PROTOCOL_VERSION
-from harness.runner import new_run_dir, run_name
+from harness.cli import BROKEN_PIPE_STATUS, COMMANDS, build_parser, main
+from harness.core.protocol import PROTOCOL_VERSION
+from harness.core.version import package_version
+from harness.episode.runner import new_run_dir, run_name
 from tests.shared import (
     ROOT,
     SHIPPED_IDS,
@@ -189,7 +190,7 @@ def test_a_broken_pipe_elsewhere_is_not_hidden(monkeypatch, capsys):
     def broken(args):
         raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr("harness.templates_cmd.run", broken)
+    monkeypatch.setattr("harness.levels.templates_cmd.run", broken)
     with pytest.raises(BrokenPipeError):
         main(["templates"])
 

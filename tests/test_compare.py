@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.compare import (
+from harness.compare.report import markdown
+from harness.compare.results import (
     AgentKey,
     CompareError,
     compare,
@@ -18,7 +19,6 @@ from harness.compare import (
     results_files,
     wilson_interval,
 )
-from harness.compare_report import markdown
 from tests.shared import ROOT
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.compare import load_episodes, results_files
-from harness.compare_pairs import full_comparison
-from harness.compare_report import write_outputs
-from harness.compare_tables import short_commands
+from harness.compare.pairs import full_comparison
+from harness.compare.report import write_outputs
+from harness.compare.results import load_episodes, results_files
+from harness.compare.tables import short_commands
 from harness.pages.charts import charts
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.bounds import BAD_INPUT_EXIT
 from harness.cli import main
-from harness.compare import compare, load_episodes, results_files
+from harness.compare.results import compare, load_episodes, results_files
+from harness.core.bounds import BAD_INPUT_EXIT
 
 
 def _row(**changes) -> dict:

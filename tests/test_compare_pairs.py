@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.compare import load_episodes, results_files
-from harness.compare_pairs import (
+from harness.compare.pairs import (
     full_comparison,
     mcnemar_exact,
     paired_bootstrap,
@@ -18,13 +17,14 @@ from harness.compare_pairs import (
     two_sample_bootstrap,
     unpaired_interval,
 )
+from harness.compare.results import load_episodes, results_files
 
 # The 2x2 table of the paired suites below, first agent against second, 20 settings.
 BOTH, FIRST_ONLY, SECOND_ONLY, NEITHER = 10, 5, 1, 4
 
 
 def _row(seed: int, success: bool, score: float, hello: dict, level: str = "outpost") -> dict:
-    # The fields `harness eval` writes per episode (harness.suite.row_from_summary).
+    # The fields `harness eval` writes per episode (harness.suite.plan.row_from_summary).
     return {"level": level, "difficulty": "easy", "seed": seed,
             "outcome": "completed" if success else "failed", "success": success,
             "score": score, "decisions": 12, "game_time_s": 30.5, "invalid_actions": 0,

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from harness import runner
 from harness.cli import main
-from harness.dataset import build, row_errors, split_of, variant
-from harness.record import read_record
-from harness.tools_cmd import tools
+from harness.core.record import read_record
+from harness.episode import runner
+from harness.mcp.tools_cmd import tools
+from harness.offline.dataset import build, row_errors, split_of, variant
 from tests.level_factory import short_copy
 from tests.shared import ROOT, SHIPPED_AGENTS, python_agent
 

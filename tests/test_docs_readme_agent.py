@@ -1,7 +1,7 @@
 """README's first agent, taken from README.md by its marker, plays a level to a win.
 
 The block after `<!-- first-agent -->` is the code a newcomer copies: this test runs it
-as written, through `harness.runner.run` like `harness run`, so a README that drifts
+as written, through `harness.episode.runner.run` like `harness run`, so a README that drifts
 from the protocol fails here.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from harness.runner import run
-from harness.settings import RunSettings
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.shared import ROOT, python_agent
 
 MARKER = "<!-- first-agent -->"

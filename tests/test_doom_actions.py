@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from harness.level_refs import resolve
+from harness.core.level_refs import resolve
 from tests.doom_support import needs_engine
 from world.face import new_session
 

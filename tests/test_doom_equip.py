@@ -13,7 +13,7 @@ from tests.doom_support import needs_engine
 
 @pytest.fixture
 def e1m2():
-    from harness.level_refs import resolve
+    from harness.core.level_refs import resolve
     from world.face import new_session
 
     level = resolve("doom:t06_e1m2_secrets").level

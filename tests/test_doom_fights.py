@@ -81,7 +81,7 @@ def test_the_view_gives_every_gun_its_rounds_and_every_box_its_gun() -> None:
     # rounds (it showed none, so a player holding a shotgun counted his pistol empty),
     # and a box of rounds names the gun it feeds (it named none, so the agent, which
     # fetches rounds only for a gun it carries, never fetched a clip).
-    from harness.level_refs import resolve
+    from harness.core.level_refs import resolve
     from world.doom.known import Sighting, describe
     from world.doom.specials import feeds
     from world.doom.view import POOLS

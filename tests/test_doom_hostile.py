@@ -19,9 +19,9 @@ import re
 
 import pytest
 
-from harness.level_refs import resolve
-from harness.text_view import render_text_view
-from harness.turns import _PUBLIC_RESULT_KEYS
+from harness.core.level_refs import resolve
+from harness.episode.text_view import render_text_view
+from harness.episode.turns import _PUBLIC_RESULT_KEYS
 from tests.doom_support import needs_engine
 from tests.knowledge_kit import observation_of
 from tests.shared import ROOT

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 import pytest
 
-from harness.level_refs import resolve
-from harness.text_view import render_text_view
+from harness.core.level_refs import resolve
+from harness.episode.text_view import render_text_view
 from tests.doom_support import needs_engine
 from tests.knowledge_kit import observation_of
 from world.doom import lifts

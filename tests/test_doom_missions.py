@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from harness.level_refs import UsageError, resolve
+from harness.core.level_refs import UsageError, resolve
 from tests.doom_support import needs_engine
 from world.face import mission_files
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness import runner
-from harness.level_refs import resolve
-from harness.replay import replay
+from harness.core.level_refs import resolve
+from harness.episode import runner
+from harness.episode.replay import replay
 from tests.doom_support import needs_engine, played_and_replayed
 from world.face import new_session
 from world.objectives.score import PARTIAL_SHARE

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import runner
-from harness.level_refs import resolve
+from harness.core.level_refs import resolve
+from harness.episode import runner
 from tests.doom_support import needs_engine
 from world.face import new_session
 
@@ -51,7 +51,7 @@ def test_the_record_map_is_the_map_sides_and_the_page_draws_it(tmp_path) -> None
     import jsonschema
 
     from harness.cli import main
-    from harness.record import read_record
+    from harness.core.record import read_record
     from tests.shared import SCHEMAS, TEST_AGENTS, python_agent
     from world.doom.maps import load_rooms
     from world.doom.mapview import record_map

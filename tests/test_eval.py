@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from harness.agent.sandbox import bubblewrap_problem
 from harness.cli import main
-from harness.record import is_run_dir, record_text
-from harness.sandbox import bubblewrap_problem
-from harness.suite import Episode, SuiteMismatchError, check_identity
-from harness.suite_report import markdown_table, summarise
+from harness.core.record import is_run_dir, record_text
+from harness.suite.plan import Episode, SuiteMismatchError, check_identity
+from harness.suite.report import markdown_table, summarise
 from tests.shared import ROOT
 
 AGENT = f"{sys.executable} {ROOT / 'agents' / 'random_agent.py'}"
@@ -133,7 +133,7 @@ def test_episode_folders_are_fixed() -> None:
 
 
 def test_overall_line_counts_the_nine_in_ten_bar_and_the_majority() -> None:
-    from harness.suite_report import overall_line
+    from harness.suite.report import overall_line
     rows = [{"episodes": 10, "successes": n, "success_rate": n / 10} for n in (10, 9, 6, 2)]
     assert overall_line(rows) == ("Overall: 27/40 episodes succeeded (68%); of 4 "
                                   "level-difficulty pairs, 2 cleared in at least 90% of seeds "

@@ -14,7 +14,7 @@ import termios
 import threading
 from pathlib import Path
 
-from harness.progress import Progress, duration
+from harness.suite.progress import Progress, duration
 from tests.shared import ROOT
 
 EPISODES = 450  # a bare `harness eval`: 45 level-difficulty pairs by 10 seeds

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.record import record_text
+from harness.core.record import record_text
 from tests.proc_scan import live_with, wait_gone
 from tests.shared import ROOT, SHIPPED_AGENTS, TEST_AGENTS, python_agent
 
@@ -83,7 +83,8 @@ def test_cpus_per_episode_must_be_a_share_of_cpus(tmp_path: Path, capsys, value)
 
 
 def test_the_harness_never_imports_ray_unless_asked() -> None:
-    code = ("import sys; from harness import cli, eval_cmd, suite, suite_workers; "
+    code = ("import sys; from harness import cli; "
+            "from harness.suite import eval_cmd, plan, workers; "
             "cli.build_parser(); print('ray' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=60)
@@ -91,7 +92,7 @@ def test_the_harness_never_imports_ray_unless_asked() -> None:
 
 
 def test_a_run_directory_lands_whole_and_never_outside(tmp_path: Path) -> None:
-    from harness.suite_ray import land
+    from harness.suite.ray import land
 
     out, folder = tmp_path / "out", tmp_path / "out" / "episodes" / "x" / "easy" / "s0"
     run_dir = land(out, folder, "x-easy-s0-1", {"record.jsonl.gz": b"r", "pages/a.txt": b"a"})

@@ -15,10 +15,10 @@ import trimesh
 from shapely.geometry import LineString
 
 from harness.cli import main
-from harness.export_cmd import METRES_PER_UNIT
-from harness.record import read_record, record_text
-from harness.runner import run
-from harness.settings import RunSettings
+from harness.core.record import read_record, record_text
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
+from harness.levels.export_cmd import METRES_PER_UNIT
 from tests.shared import ROOT, SHIPPED_AGENTS, python_agent, shipped
 from world.level.geometry3d import FLOOR_THICKNESS, PATH_LIFT, WALL_THICKNESS, wall_heights
 

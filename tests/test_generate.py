@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.level_refs import UsageError, expand, resolve
+from harness.core.level_refs import UsageError, expand, resolve
 from tests.shared import ROOT
 from world.generate.layout import room_graph_hash
 from world.generate.naming import GenerateError, parse_names
 from world.generate.registry import TEMPLATES, generate
-from world.level.check import check_data
+from world.levelcheck.checker import check_data
 
 KINDS = {"maze", "rescue", "stealth", "hold", "errand", "crossing", "courier"}
 

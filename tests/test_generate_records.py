@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main as harness
-from harness.eval_cmd import resolve_suite
-from harness.keys import level_token
-from harness.level_refs import UsageError
+from harness.core.keys import level_token
+from harness.core.level_refs import UsageError
+from harness.core.record import read_record, record_text
+from harness.docgen.templates import TEMPLATES_MD, render
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from harness.pages.load import load_run
-from harness.record import read_record, record_text
-from harness.replay import replay
-from harness.runner import run
-from harness.settings import RunSettings
-from harness.templates_doc import TEMPLATES_MD, render
+from harness.suite.eval_cmd import resolve_suite
 from tests.shared import SHIPPED_AGENTS, TEST_SECRET, python_agent
 from world.generate import registry
 
@@ -38,7 +38,7 @@ def generated_run(tmp_path_factory) -> dict:
 
 def test_the_record_stores_the_generated_level_and_its_origin(generated_run) -> None:
     header = read_record(generated_run["run_dir"]).header
-    # Played under the run's secret, the level's id is drawn from it (harness/keys.py).
+    # Played under the run's secret, the level's id is drawn from it (harness/core/keys.py).
     made = registry.generate("maze@11?rooms=5",
                              f"maze_{level_token(TEST_SECRET, 'maze@11?rooms=5')}")
     assert header["level_source"] == "maze@11?rooms=5"
@@ -52,7 +52,7 @@ def test_replay_and_pages_need_no_generator(generated_run, monkeypatch) -> None:
         raise AssertionError("the generator ran")
 
     monkeypatch.setattr(registry, "generate", broken)
-    monkeypatch.setattr("harness.level_refs.generate", broken)
+    monkeypatch.setattr("harness.core.level_refs.generate", broken)
     report = replay(generated_run["run_dir"])
     assert report.status == "verified", report.divergence
     page = load_run(generated_run["run_dir"])
@@ -100,11 +100,11 @@ def test_the_commands_take_generated_names(tmp_path, capsys) -> None:
 
 def test_templates_page_is_current() -> None:
     assert TEMPLATES_MD.read_text(encoding="utf-8") == render(), \
-        "run python3 -m harness.templates_doc"
+        "run python3 -m harness.docgen.templates"
 
 
 def test_generated_levels_count_under_their_templates_categories() -> None:
-    from harness.compare import level_categories
+    from harness.compare.results import level_categories
 
     assert level_categories("maze@3?rooms=5") == registry.TEMPLATES["maze"].categories
     assert registry.generate("hold@2").data["categories"] == ["defence", "combat"]

@@ -9,8 +9,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from harness.cli import main
-from harness.tools_cmd import DIALECTS, tools
-from harness.tracks import TRACKS, TrackSpec
+from harness.core.tracks import TRACKS, TrackSpec
+from harness.mcp.tools_cmd import DIALECTS, tools
 from tests.tool_dialects import CHECKERS, check_openai_strict
 from world.actions.catalog import catalog
 
@@ -44,7 +44,7 @@ def test_every_dialect_follows_its_rules(dialect, track):
 
 
 def test_the_openai_dialect_is_what_start_sends():
-    # The start message's tools are the track's actions' definitions (harness/turns.py).
+    # The start message's tools are the track's actions' definitions (harness/episode/turns.py).
     assert tools("openai") == catalog().tool_definitions()
     assert tools("openai", "raw") == [a.tool_definition() for a in TrackSpec("raw").actions()]
 

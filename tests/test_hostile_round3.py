@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.compare import CompareError, load_episodes
-from harness.keys import parse_secret, secret_files
-from harness.record import RecordError, read_record
-from harness.replay import replay
-from harness.runner import run
-from harness.sandbox import bubblewrap_problem
-from harness.sandbox_fs import MountPlan
-from harness.settings import RunSettings
+from harness.agent.sandbox import bubblewrap_problem
+from harness.agent.sandbox_fs import MountPlan
+from harness.compare.results import CompareError, load_episodes
+from harness.core.keys import parse_secret, secret_files
+from harness.core.record import RecordError, read_record
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.level_factory import short_copy
 from tests.runner_fakes import FakeGame
 from tests.shared import SHIPPED_AGENTS, TEST_AGENTS

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from harness.protocol import PROTOCOL_VERSION, schema_errors
-from harness.text_view import render_text_view
+from harness.core.protocol import PROTOCOL_VERSION, schema_errors
+from harness.episode.text_view import render_text_view
 from tests.knowledge_kit import armed, guard_seen_then_left_behind, observation_of
 from tests.level_factory import knowledge_level
 from world.errors import InvalidRequestError, UnknownIdError
@@ -216,7 +216,7 @@ def test_a_text_view_on_every_shipped_level_stays_short(shipped_level, shipped_l
 
 
 def test_a_door_in_the_way_is_in_the_last_result_as_data_with_episode_ids():
-    from harness.turns import _PUBLIC_RESULT_KEYS
+    from harness.episode.turns import _PUBLIC_RESULT_KEYS
 
     game = _session({"floor_plan": True})
     game.view()

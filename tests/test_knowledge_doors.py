@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from harness.text_view import render_text_view
+from harness.episode.text_view import render_text_view
 from tests.knowledge_kit import guard_seen_then_left_behind, observation_of
 from tests.level_factory import knowledge_level
 from world.actions.approach import out_of_reach

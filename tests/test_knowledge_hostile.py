@@ -17,8 +17,8 @@ import re
 
 import pytest
 
-from harness.text_view import render_text_view
-from harness.turns import _PUBLIC_RESULT_KEYS
+from harness.episode.text_view import render_text_view
+from harness.episode.turns import _PUBLIC_RESULT_KEYS
 from tests.knowledge_kit import observation_of
 from world.errors import WorldError
 from world.observe.ids import LETTERS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.text_view import render_text_view
+from harness.episode.text_view import render_text_view
 from tests.knowledge_kit import observation_of
 from tests.level_factory import knowledge_level
 from world.errors import UnknownIdError

@@ -10,8 +10,8 @@ import pytest
 
 from tests.shared import TEST_LEVELS
 from world.errors import LevelError
-from world.level.check import check_level
 from world.level.load import MAX_LEVEL_BYTES, level_schema, load_level, read_level_json
+from world.levelcheck.checker import check_level
 
 
 def test_a_file_over_the_byte_cap_is_refused_before_reading(tmp_path) -> None:

@@ -13,7 +13,7 @@ import pytest
 from harness.cli import main
 from tests.level_factory import base_level, delete_at, get_at, set_at, write_level
 from tests.shared import ROOT, local
-from world.level.check import check_data, check_level
+from world.levelcheck.checker import check_data, check_level
 
 LINE = re.compile(r"^\S+\.json: \$[^ ]*: .+$")
 

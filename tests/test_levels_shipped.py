@@ -12,9 +12,9 @@ import pytest
 
 from tests.shared import ROOT, SHIPPED_IDS, shipped_path
 from world.generate.layout import DIFFICULTY_ORDER
-from world.level.check import check_level
 from world.level.load import load_level
 from world.level.model import Level
+from world.levelcheck.checker import check_level
 
 LEVEL_FILES = [shipped_path(level_id) for level_id in SHIPPED_IDS]
 # The one difficulty order (generated levels offer it; readers sort by it).

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.record import record_text
+from harness.core.record import record_text
 from tests.fake_openai_server import (
     FakeOpenAIServer,
     check_messages,
@@ -367,7 +367,7 @@ def test_notes_are_trimmed_to_the_cap():
 # --- the agent as a process ------------------------------------------------------------
 
 def _protocol_errors(kind: str, message: dict) -> list[str]:
-    protocol = pytest.importorskip("harness.protocol")
+    protocol = pytest.importorskip("harness.core.protocol")
     return protocol.schema_errors(kind, message)
 
 
@@ -440,7 +440,7 @@ def test_a_whole_episode_through_harness_run(tmp_path, monkeypatch):
     assert server.statuses[:6] == [429, 200, 200, 500, 200, 200]
 
     turns = [line for line in _record(summary["run_dir"]) if line.get("kind") == "turn"]
-    protocol = pytest.importorskip("harness.protocol")
+    protocol = pytest.importorskip("harness.core.protocol")
     for turn in turns:
         assert protocol.schema_errors("action", turn["action"]) == []
     first, second = turns[0]["action"], turns[1]["action"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.markdown_table import keyed_table_lines, table_lines
+from harness.core.markdown_table import keyed_table_lines, table_lines
 
 
 def test_a_table_is_head_rule_and_rows() -> None:

@@ -18,12 +18,12 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from agents.reference.brain import Brain
-from harness.mcp_cmd import episode_spec
-from harness.mcp_server import McpEpisode
-from harness.record import read_record
-from harness.replay import replay
-from harness.settings import RunSettings
-from harness.tools_cmd import tools
+from harness.core.record import read_record
+from harness.episode.replay import replay
+from harness.episode.settings import RunSettings
+from harness.mcp.mcp_cmd import episode_spec
+from harness.mcp.server import McpEpisode
+from harness.mcp.tools_cmd import tools
 from tests.shared import ROOT, TEST_SECRET
 
 pytestmark = pytest.mark.timeout(60)

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from tests.shared import local
-from world.level.check_reach import Regions, reachable_regions
+from world.levelcheck.reach import Regions, reachable_regions
 from world.navmesh.build import build_navmesh_full
 from world.navmesh.query import PathFinder
 

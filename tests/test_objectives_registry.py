@@ -1,6 +1,6 @@
 import json
 
-from harness.protocol import OUTCOMES as PROTOCOL_OUTCOMES
+from harness.core.protocol import OUTCOMES as PROTOCOL_OUTCOMES
 from harness.rl.macro_obs import STATUS_NAMES
 from tests.shared import SCHEMAS
 from world.objectives import END_RULES, OUTCOMES, STATUSES, VERIFIERS

@@ -2,7 +2,7 @@
 
 import math
 
-from harness import text_view
+from harness.episode import text_view
 from tests.shared import shipped
 from world.observe.ids import IdMap
 from world.observe.session import build_world

@@ -1,6 +1,6 @@
 """The observation tells guns from bare hands and which gun a box of rounds feeds."""
 
-from harness.text_view import render_text_view
+from harness.episode.text_view import render_text_view
 from world.characters import character_views
 from world.observe.ids import IdMap
 from world.observe.view import Knowledge, build_view

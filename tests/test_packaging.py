@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.check_cmd import level_files
-from harness.record import read_record
-from harness.sandbox import bubblewrap_problem
+from harness.agent.sandbox import bubblewrap_problem
+from harness.core.record import read_record
+from harness.levels.check_cmd import level_files
 from tests.level_factory import short_copy
 from tests.shared import ROOT
 from world.data_paths import LEVELS_DIR, SCHEMA_DIR
@@ -117,7 +117,7 @@ def test_wheel_installs_and_plays_from_another_directory(tmp_path):
     elsewhere.mkdir()
     shutil.rmtree(src)  # nothing may come from the copy the wheel was built from
     where = json.loads(_run([str(python), "-c", (
-        "import json, harness, world.data_paths as d, harness.sandbox_fs as s;"
+        "import json, harness, world.data_paths as d, harness.agent.sandbox_fs as s;"
         "print(json.dumps([harness.__file__, str(d.SCHEMA_DIR), str(d.LEVELS_DIR),"
         " [str(p) for p in s.HIDDEN_DATA]]))")], elsewhere, env).stdout)
     site = Path(where[0]).parents[1]

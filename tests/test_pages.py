@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main as harness_main
-from harness.pages import EpisodeSummary, write_episode_page, write_index_page
-from harness.pages.index import index_context, write_index
+from harness.core.record import record_text
+from harness.pages import write_episode_page
 from harness.pages.render import script_json
 from harness.pages.timeline import END_STYLES
 from harness.pages.usage import usage_report
-from harness.record import record_text
+from harness.suite.index_page import EpisodeSummary, index_context, write_index, write_index_page
 from tests.browser.records import hostile_run, long_record, read_lines, write_lines
 from tests.level_factory import short_copy
 from tests.shared import ROOT

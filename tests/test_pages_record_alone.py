@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from markupsafe import escape
 
+from harness.episode.replay import replay
 from harness.pages import write_episode_page
 from harness.pages.endstate import EndState
 from harness.pages.map_svg import build_maps
 from harness.pages.words import names, plain_failure, readable
-from harness.replay import replay
 from tests.browser.records import hostile_run, read_lines, write_lines
 from tests.shared import ROOT, shipped, shipped_path
 from world.actions.catalog import catalog

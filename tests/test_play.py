@@ -19,18 +19,19 @@ import urllib.request
 
 import pytest
 
-from harness import play_cmd, play_tui
 from harness.cli import main
-from harness.compare import CompareError, compare, load_episodes, results_files
-from harness.compare_report import markdown
+from harness.compare.report import markdown
+from harness.compare.results import CompareError, compare, load_episodes, results_files
+from harness.core.record import read_record
+from harness.episode.replay import replay
+from harness.mcp.tools_cmd import tools
 from harness.pages.map_svg import build_maps
-from harness.play_actions import ActionLineError, action_forms, id_choices, parse_line
-from harness.play_session import HUMAN_COMMAND, REVEAL_COMMAND
-from harness.play_text import ascii_map
-from harness.play_web import WebFront
-from harness.record import read_record
-from harness.replay import replay
-from harness.tools_cmd import tools
+from harness.play import play_cmd
+from harness.play import tui as play_tui
+from harness.play.actions import ActionLineError, action_forms, id_choices, parse_line
+from harness.play.session import HUMAN_COMMAND, REVEAL_COMMAND
+from harness.play.text import ascii_map
+from harness.play.web import WebFront
 from tests.play_kit import PLAY_ARGS, WIN, ScriptedFront
 from tests.shared import shipped_path
 
@@ -155,7 +156,7 @@ def test_a_program_suite_folder_is_refused(tmp_path, monkeypatch, capsys):
 
 
 def test_without_prompt_toolkit_it_says_how_to_install(tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "harness.play_tui", None)
+    monkeypatch.setitem(sys.modules, "harness.play.tui", None)
     assert main(["play", *PLAY_ARGS, "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "pip install 'mission-harness[play]'" in err and "--web" in err
@@ -232,8 +233,8 @@ def test_without_a_terminal_it_says_to_use_the_browser(tmp_path, monkeypatch, ca
 def test_a_generated_level_is_named_in_rows_and_folders_as_eval_names_it(tmp_path):
     # Its id is drawn from the episode's secret, fresh for each episode: the rows and the
     # run folders use the canonical name, as `harness eval` does, so they line up.
-    from harness import keys, level_refs
-    from harness.suite import Episode
+    from harness.core import keys, level_refs
+    from harness.suite.plan import Episode
     names = set()
     for _ in range(2):
         found = level_refs.resolve("maze@3", keys.new_secret())

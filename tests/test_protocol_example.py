@@ -10,7 +10,7 @@ import importlib.util
 import json
 import re
 
-from harness.protocol import schema_errors
+from harness.core.protocol import schema_errors
 from tests.shared import ROOT
 
 _SPEC = importlib.util.spec_from_file_location("protocol_example",

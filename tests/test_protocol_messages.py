@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from harness.agent_kit import action_message, run_agent
-from harness.protocol import Fault, Parsed, parse_agent_line, schema_errors
+from harness.agent.kit import action_message, run_agent
+from harness.core.protocol import Fault, Parsed, parse_agent_line, schema_errors
 from world.actions.catalog import catalog
 
 
@@ -71,7 +71,7 @@ def test_agent_kit_speaks_valid_messages() -> None:
 
 
 def test_absurd_usage_figures_make_the_action_invalid() -> None:
-    from harness.protocol import Fault, parse_agent_line
+    from harness.core.protocol import Fault, parse_agent_line
 
     for usage in ('{"cost_usd": 1e308}', '{"input_tokens": ' + "9" * 4000 + "}"):
         line = ('{"type": "action", "protocol_version": 1, "action": "wait", '

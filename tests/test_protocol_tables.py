@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from harness.protocol import ERROR_CODES, OUTCOMES, USAGE_FIELDS
-from harness.protocol_docs import PROTOCOL_MD, generated_files
+from harness.core.protocol import ERROR_CODES, OUTCOMES, USAGE_FIELDS
+from harness.docgen.protocol import PROTOCOL_MD, generated_files
 from world.actions.catalog import catalog
 
 
@@ -19,7 +19,7 @@ def table_names(heading: str) -> list[str]:
 def test_generated_files_are_up_to_date() -> None:
     stale = [p.name for p, text in generated_files().items()
              if p.read_text(encoding="utf-8") != text]
-    assert stale == [], "run python3 -m harness.protocol_docs"
+    assert stale == [], "run python3 -m harness.docgen.protocol"
 
 
 def test_protocol_md_tables_list_exactly_the_declared_names() -> None:
@@ -56,7 +56,7 @@ def test_objective_rows_say_which_kinds_are_standing_conditions() -> None:
 def test_object_kinds_are_the_level_schema_enum_and_carried_kinds_among_them() -> None:
     import json
 
-    from harness.protocol import SCHEMA_DIR
+    from harness.core.protocol import SCHEMA_DIR
     from world.observe.vocabulary import OBJECT_KINDS
     from world.sim.items import CARRIED_KINDS
 
@@ -69,7 +69,7 @@ def test_object_kinds_are_the_level_schema_enum_and_carried_kinds_among_them() -
 def test_every_message_field_has_a_meaning_in_its_schema() -> None:
     # The field tables are read from the schemas: a field added without a description
     # would leave a blank meaning in PROTOCOL.md.
-    from harness.protocol_fields import MESSAGES, field_rows
+    from harness.docgen.fields import MESSAGES, field_rows
 
     blank = [f"{m}: {row.path}" for m in MESSAGES for row in field_rows(m) if not row.meaning]
     assert blank == []
@@ -84,9 +84,9 @@ def test_every_message_field_has_a_meaning_in_its_schema() -> None:
 
 
 def test_outcome_names_are_constants_declared_once() -> None:
-    # Every outcome and outcome kind has one constant in harness/protocol.py, and the
+    # Every outcome and outcome kind has one constant in harness/core/protocol.py, and the
     # table is built from them.
-    import harness.protocol as protocol
+    import harness.core.protocol as protocol
 
     names = {v for k, v in vars(protocol).items()
              if k.isupper() and isinstance(v, str) and v in OUTCOMES}
@@ -105,7 +105,7 @@ def test_the_harness_names_outcomes_through_their_constants() -> None:
     words = set(OUTCOMES) | {o.kind for o in OUTCOMES.values()}
     found = []
     for path in sorted((ROOT / "harness").rglob("*.py")):
-        if path.name == "protocol.py":
+        if path.relative_to(ROOT / "harness").as_posix() == "core/protocol.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             literals: list[ast.expr] = []

@@ -13,12 +13,12 @@ from collections import Counter
 from pathlib import Path
 
 from harness.cli import main
-from harness.compare import wilson_interval
-from harness.quiz_blind import CHECK_KEY, GUESS_Z, blind_scores, unfair
-from harness.quiz_file import read, write
-from harness.quiz_kinds import GRID
-from harness.quiz_rules import RULES, choose
-from harness.quiz_run import arranged, ask, question_message
+from harness.compare.results import wilson_interval
+from harness.offline.quiz_blind import CHECK_KEY, GUESS_Z, blind_scores, unfair
+from harness.offline.quiz_file import read, write
+from harness.offline.quiz_kinds import GRID
+from harness.offline.quiz_rules import RULES, choose
+from harness.offline.quiz_run import arranged, ask, question_message
 from tests.quiz_shared import FAST
 from tests.shared import ROOT
 

@@ -2,8 +2,8 @@
 
 import random
 
-from harness.pyramid import Goal, Operation, Pyramid
-from harness.quiz_kinds import _goal_sequence
+from harness.offline.pyramid import Goal, Operation, Pyramid
+from harness.offline.quiz_kinds import _goal_sequence
 
 
 def _op(turn: int, text: str) -> Operation:

@@ -7,9 +7,9 @@ import json
 import re
 
 from harness.cli import main
-from harness.protocol import schema_errors
-from harness.pyramid import pyramid, read_checked
-from harness.pyramid_words import INTENTS
+from harness.core.protocol import schema_errors
+from harness.offline.pyramid import pyramid, read_checked
+from harness.offline.pyramid_words import INTENTS
 from tests.quiz_shared import reference_run
 from world.face import catalog
 

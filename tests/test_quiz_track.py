@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from harness.agent.sandbox import bubblewrap_problem
 from harness.cli import main
-from harness.compare import wilson_interval
-from harness.protocol import parse_agent_line, schema_errors
-from harness.pyramid import pyramid, read_checked
-from harness.quiz_blind import CHECK_KEY, GUESS_Z
-from harness.quiz_file import build, check, read, write
-from harness.quiz_kinds import shown
-from harness.quiz_run import arranged, ask, question_message
-from harness.sandbox import bubblewrap_problem
+from harness.compare.results import wilson_interval
+from harness.core.protocol import parse_agent_line, schema_errors
+from harness.offline.pyramid import pyramid, read_checked
+from harness.offline.quiz_blind import CHECK_KEY, GUESS_Z
+from harness.offline.quiz_file import build, check, read, write
+from harness.offline.quiz_kinds import shown
+from harness.offline.quiz_run import arranged, ask, question_message
 from tests.quiz_shared import FAST
 from tests.quiz_shared import reference_run as any_run
 from tests.shared import ROOT

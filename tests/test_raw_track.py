@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.protocol import Fault, Parsed, parse_agent_line
-from harness.record import read_record
-from harness.replay import replay
-from harness.runner import run
-from harness.settings import RunSettings
-from harness.tracks import TrackSpec
+from harness.core.protocol import Fault, Parsed, parse_agent_line
+from harness.core.record import read_record
+from harness.core.tracks import TrackSpec
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.shared import SHIPPED_AGENTS
 
 SHELL_AGENT = SHIPPED_AGENTS / "raw_walker.sh"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.bounds import BAD_INPUT_EXIT
 from harness.cli import main
-from harness.record import MAX_RECORD_LINES, RecordError, read_record
+from harness.core.bounds import BAD_INPUT_EXIT
+from harness.core.record import MAX_RECORD_LINES, RecordError, read_record
 
 HEADER = {"kind": "header", "schema_version": 1}
 
@@ -55,7 +55,7 @@ def test_every_command_reading_records_answers_bad_input_with_its_own_status(
 
 @pytest.mark.parametrize("kind", ["bomb", "deep"])
 def test_a_hostile_question_file_is_bad_input(tmp_path, capsys, monkeypatch, kind) -> None:
-    monkeypatch.setattr("harness.quiz_file.MAX_QUIZ_BYTES", 1 << 20)  # a cheap bomb
+    monkeypatch.setattr("harness.offline.quiz_file.MAX_QUIZ_BYTES", 1 << 20)  # a cheap bomb
     path = tmp_path / "quiz.json.gz"
     if kind == "bomb":  # inflates past the cap: refused without inflating it all
         _write(path, " " * (3 << 20))

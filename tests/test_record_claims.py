@@ -12,19 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from harness import stepwise
 from harness.cli import main
-from harness.game import world_game
-from harness.level_refs import resolve
+from harness.core.game import world_game
+from harness.core.level_refs import resolve
+from harness.core.record import record_text
+from harness.core.seal import SEAL_FILE, seal_problem
+from harness.core.tracks import TrackSpec
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
+from harness.episode.snapshot import take, write_snapshot
 from harness.pages.episode import write_episode_page
-from harness.record import record_text
-from harness.replay import replay
-from harness.runner import run
-from harness.seal import SEAL_FILE, seal_problem
-from harness.settings import RunSettings
-from harness.snapshot import take, write_snapshot
-from harness.suite import Episode, finished, suite_identity
-from harness.tracks import TrackSpec
+from harness.suite import stepwise
+from harness.suite.plan import Episode, finished, suite_identity
 from tests.level_factory import short_copy
 from tests.shared import SHIPPED_AGENTS
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.record import (
+from harness.core.record import (
     MAX_RECORD_BYTES,
     RECORD_FILE,
     RecordError,
@@ -18,9 +18,9 @@ from harness.record import (
     read_record,
     record_path,
 )
-from harness.replay import replay
-from harness.runner import run
-from harness.settings import RunSettings
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.shared import SHIPPED_AGENTS
 
 
@@ -75,7 +75,7 @@ def test_a_compression_bomb_is_refused(tmp_path: Path, monkeypatch) -> None:
     # Inflates past the limit: refused without inflating it all into memory. The limit
     # is lowered so the test need not build a gigabyte.
     assert MAX_RECORD_BYTES >= 256 << 20  # forty times a 400-turn facility run
-    monkeypatch.setattr("harness.record.MAX_RECORD_BYTES", 1 << 20)
+    monkeypatch.setattr("harness.core.record.MAX_RECORD_BYTES", 1 << 20)
     bomb = gzip.compress(b"\n" * (3 << 20), compresslevel=9)
     assert len(bomb) < 10_000
     (tmp_path / RECORD_FILE).write_bytes(bomb)

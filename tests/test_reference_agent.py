@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import runner
-from harness.settings import RunSettings
+from harness.episode import runner
+from harness.episode.settings import RunSettings
 from tests.shared import SHIPPED_AGENTS, SHIPPED_IDS, python_agent
 
 AGENT = python_agent(SHIPPED_AGENTS / "reference_agent.py")

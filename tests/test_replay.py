@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from harness.protocol import schema_errors
-from harness.record import RecordError, read_record, record_text
-from harness.replay import replay
-from harness.runner import UsageError, run
-from harness.settings import RunSettings
+from harness.core.protocol import schema_errors
+from harness.core.record import RecordError, read_record, record_text
+from harness.episode.replay import replay
+from harness.episode.runner import UsageError, run
+from harness.episode.settings import RunSettings
 from tests.level_factory import short_copy
 from tests.shared import SHIPPED_AGENTS, python_agent
 
@@ -96,7 +96,7 @@ def test_replay_builds_one_view_a_moment_and_leaves_views_to_the_world(random_ru
                                                                      monkeypatch) -> None:
     # Replay costs no more than the run (36): each view is built once, and compared whole
     # with the record's instead of checked against the schema as well.
-    import harness.protocol as protocol
+    import harness.core.protocol as protocol
     from world.observe.session import WorldSession
 
     asked: list[str] = []

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.record import record_text
-from harness.replay import REPLAY_STATUSES, replay
-from harness.runner import run
-from harness.settings import RunSettings
+from harness.core.record import record_text
+from harness.episode.replay import REPLAY_STATUSES, replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.level_factory import short_copy
 from tests.shared import ROOT, SHIPPED_AGENTS, python_agent
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import runner
-from harness.record import read_record, record_text
-from harness.replay import replay
-from harness.settings import RunSettings
+from harness.core.record import read_record, record_text
+from harness.episode import runner
+from harness.episode.replay import replay
+from harness.episode.settings import RunSettings
 from tests.level_factory import base_level, set_at, write_level
 from tests.shared import SHIPPED_AGENTS, SHIPPED_IDS, TEST_AGENTS, python_agent
 

@@ -16,10 +16,10 @@ gym = pytest.importorskip("gymnasium", reason="needs the rl extra: pip install '
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import harness.rl  # noqa: E402,F401 registers the environments
+from harness.episode.runner import run  # noqa: E402
+from harness.episode.settings import RunSettings  # noqa: E402
 from harness.rl.macro_env import MacroEnv  # noqa: E402
 from harness.rl.raw_env import RawEnv  # noqa: E402
-from harness.runner import run  # noqa: E402
-from harness.settings import RunSettings  # noqa: E402
 from tests.shared import ROOT, TEST_AGENTS  # noqa: E402
 
 AGENT = TEST_AGENTS / "scripted_agent.py"
@@ -188,7 +188,7 @@ def test_entry_point_declared_in_pyproject_registers_both() -> None:
 
 
 def test_rl_doc_tables_list_every_declared_choice_and_control() -> None:
-    from harness.protocol_docs import RL_MD
+    from harness.docgen.protocol import RL_MD
     from harness.rl.macro_actions import LEFT_OUT, action_blocks
     from world.face import RAW_CONTROLS, catalog
 

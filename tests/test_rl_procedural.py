@@ -17,8 +17,8 @@ gym = pytest.importorskip("gymnasium", reason="needs the rl extra: pip install '
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import harness.rl  # noqa: E402,F401 registers the environments
-from harness import keys  # noqa: E402
-from harness.level_refs import member_seed, resolve  # noqa: E402
+from harness.core import keys  # noqa: E402
+from harness.core.level_refs import member_seed, resolve  # noqa: E402
 from harness.rl import ENVS  # noqa: E402
 from harness.rl.env_base import LEVEL_CACHE_SIZE  # noqa: E402
 from harness.rl.macro_actions import choices  # noqa: E402

@@ -152,7 +152,7 @@ def test_a_dead_vector_copy_still_offers_a_choice() -> None:
 
 
 def test_registry_table_lists_every_registered_id() -> None:
-    from harness.protocol_docs import RL_MD
+    from harness.docgen.protocol import RL_MD
     from harness.rl.tables import rl_tables
 
     registered = sorted(i for i in gym.registry if i.startswith("MissionHarness/"))

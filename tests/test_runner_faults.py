@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.protocol import USAGE_FIELDS, schema_errors
-from harness.record import read_record
-from harness.runner import run
-from harness.settings import RunSettings
+from harness.core.protocol import USAGE_FIELDS, schema_errors
+from harness.core.record import read_record
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.level_factory import short_copy
 from tests.runner_fakes import FakeGame
 from tests.shared import TEST_AGENTS

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from harness.episode import EpisodeSpec, run_episode
-from harness.local_agent import LocalAgent
-from harness.pacing import Pace, Pacer
-from harness.protocol import schema_errors
-from harness.record import read_record
-from harness.replay import replay
-from harness.settings import RunSettings, add_agent_arguments, settings_from_arguments
+from harness.agent.local import LocalAgent
+from harness.agent.pacing import Pace, Pacer
+from harness.core.protocol import schema_errors
+from harness.core.record import read_record
+from harness.episode.live import EpisodeSpec, run_episode
+from harness.episode.replay import replay
+from harness.episode.settings import RunSettings, add_agent_arguments, settings_from_arguments
 from tests.runner_fakes import FakeGame
 from tests.shared import shipped
 
@@ -167,7 +167,7 @@ def test_the_flags_set_the_pace_and_refuse_what_is_not_a_pace() -> None:
     settings = settings_from_arguments(args)
     assert settings.pace == Pace(1.5, 20.0)
     assert settings.to_dict()["turn_floor_ms"] == 20.0
-    # A suite hands each worker its settings as this data (harness.suite).
+    # A suite hands each worker its settings as this data (harness.suite.plan).
     data = {**settings.to_dict(), "env_passthrough": ()}
     assert RunSettings(**data) == settings
     assert settings_from_arguments(parser.parse_args(["--agent", "x"])).pace == Pace()

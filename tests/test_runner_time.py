@@ -7,9 +7,9 @@ from __future__ import annotations
 import threading
 import time
 
-from harness.agent_streams import StdinWriter
-from harness.runner import run
-from harness.settings import RunSettings
+from harness.agent.streams import StdinWriter
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.level_factory import short_copy
 from tests.runner_fakes import FakeGame
 from tests.shared import SHIPPED_AGENTS

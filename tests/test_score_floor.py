@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.runner import run
-from harness.settings import RunSettings
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.shared import SHIPPED_AGENTS
 
 WAIT_AGENT = str(SHIPPED_AGENTS / "wait_agent.sh")

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.compare import level_categories
-from harness.keys import SECRET_FILE, set_seeds, write_secret
-from harness.level_refs import UsageError, expand, resolve, secret_member
-from harness.record import read_record
-from harness.replay import replay
-from harness.runner import run
-from harness.settings import RunSettings
+from harness.compare.results import level_categories
+from harness.core.keys import SECRET_FILE, set_seeds, write_secret
+from harness.core.level_refs import UsageError, expand, resolve, secret_member
+from harness.core.record import read_record
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.shared import ROOT, TEST_SECRET
 from world.face import TEMPLATES, parse_name
 from world.generate.registry import level_id

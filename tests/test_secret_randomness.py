@@ -1,4 +1,4 @@
-"""An episode's randomness is drawn from a key the agent never learns (harness/keys.py).
+"""An episode's randomness is drawn from a key the agent never learns (harness/core/keys.py).
 
 The hostile agent here is the one issue 34 describes: it bundles the world's public code
 and builds its own copy of the episode from what the start message gives (level,
@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.episode import EpisodeSpec, run_episode
-from harness.game import world_game
-from harness.keys import (
+from harness.core.game import world_game
+from harness.core.keys import (
     SECRET_FILE,
     SecretError,
     episode_key,
@@ -25,12 +24,13 @@ from harness.keys import (
     parse_secret,
     suite_secret,
 )
-from harness.level_refs import resolve
-from harness.record import read_record
-from harness.replay import replay
-from harness.runner import run
-from harness.settings import RunSettings
-from harness.snapshot import Snapshot, SnapshotError, restore, take
+from harness.core.level_refs import resolve
+from harness.core.record import read_record
+from harness.episode.live import EpisodeSpec, run_episode
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
+from harness.episode.snapshot import Snapshot, SnapshotError, restore, take
 from tests.shared import ROOT
 
 FAST = RunSettings(hello_timeout_s=20, decision_timeout_s=20, grace_s=0.2)

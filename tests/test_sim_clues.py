@@ -16,12 +16,12 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import runner
-from harness.replay import replay
-from harness.runner import RunSettings
+from harness.episode import runner
+from harness.episode.replay import replay
+from harness.episode.runner import RunSettings
 from tests.level_factory import short_copy
 from tests.shared import SHIPPED_AGENTS, python_agent, shipped_path
-from world.level.check import check_data
+from world.levelcheck.checker import check_data
 from world.observe.session import WorldSession
 
 SETTINGS = RunSettings(decision_timeout_s=20.0, episode_timeout_s=150.0)

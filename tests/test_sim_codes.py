@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from harness import runner
-from harness.protocol import parse_agent_line
-from harness.replay import replay
-from harness.runner import RunSettings
+from harness.core.protocol import parse_agent_line
+from harness.episode import runner
+from harness.episode.replay import replay
+from harness.episode.runner import RunSettings
 from tests.level_factory import short_copy
 from tests.shared import SHIPPED_AGENTS, TEST_AGENTS, python_agent, shipped_path
-from world.level.check import check_data
 from world.level.load import load_level
+from world.levelcheck.checker import check_data
 from world.setup import create_world
 
 CODES = ("2604", "7391")  # signal_station's generator and server room codes

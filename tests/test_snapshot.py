@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.game import world_game
-from harness.keys import key_of
-from harness.level_refs import resolve
-from harness.record import read_record
-from harness.replay import replay
-from harness.runner import UsageError, run
-from harness.settings import RunSettings
-from harness.snapshot import (
+from harness.core.game import world_game
+from harness.core.keys import key_of
+from harness.core.level_refs import resolve
+from harness.core.record import read_record
+from harness.episode.replay import replay
+from harness.episode.runner import UsageError, run
+from harness.episode.settings import RunSettings
+from harness.episode.snapshot import (
     SnapshotError,
     play_steps,
     read_snapshot,
@@ -44,9 +44,9 @@ REFERENCE = f"{sys.executable} {ROOT / 'agents' / 'reference_agent.py'}"
 # the rest of many a level.
 _RESTORE_AND_PLAY = """
 import json, sys
-from harness.game import world_game
-from harness.level_refs import resolve
-from harness.snapshot import read_snapshot, restore
+from harness.core.game import world_game
+from harness.core.level_refs import resolve
+from harness.episode.snapshot import read_snapshot, restore
 level = resolve(sys.argv[2]).level
 out = []
 for path, later in json.loads(open(sys.argv[1]).read()):

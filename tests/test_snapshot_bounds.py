@@ -10,9 +10,9 @@ import time
 import pytest
 
 from harness.cli import main
-from harness.game import world_game
-from harness.level_refs import resolve
-from harness.snapshot import (
+from harness.core.game import world_game
+from harness.core.level_refs import resolve
+from harness.episode.snapshot import (
     MAX_TICKS_PER_BUDGET,
     SnapshotError,
     restore,

@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.game import world_game
-from harness.keys import key_of
-from harness.level_refs import resolve
-from harness.record import read_record
-from harness.replay import replay
-from harness.runner import run
-from harness.settings import RunSettings
-from harness.snapshot import play_steps, take, write_snapshot
-from harness.tracks import TrackSpec
+from harness.core.game import world_game
+from harness.core.keys import key_of
+from harness.core.level_refs import resolve
+from harness.core.record import read_record
+from harness.core.tracks import TrackSpec
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
+from harness.episode.snapshot import play_steps, take, write_snapshot
 from tests.level_factory import short_copy
 from tests.shared import ROOT
 

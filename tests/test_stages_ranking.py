@@ -8,9 +8,9 @@ records, kept beside them, are replayed so that the tables cannot drift from the
 
 import pytest
 
-from harness.failure_ranking import chance_above, failed_pairs, read_table
-from harness.record import read_record
-from harness.replay import replay
+from harness.compare.failure_ranking import chance_above, failed_pairs, read_table
+from harness.core.record import read_record
+from harness.episode.replay import replay
 from tests.shared import STAGES_DATA
 
 SHIPPED = STAGES_DATA / "shipped_failures.csv"

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.keys import episode_key
-from harness.level_refs import resolve
-from harness.record import read_record
-from harness.replay import replay
-from harness.settings import RunSettings
-from harness.stepwise import chain_of, play_chain, reference_key, reference_run
-from harness.subtask import budget_rule, chain_order
+from harness.core.keys import episode_key
+from harness.core.level_refs import resolve
+from harness.core.record import read_record
+from harness.episode.replay import replay
+from harness.episode.settings import RunSettings
+from harness.episode.subtask import budget_rule, chain_order
+from harness.suite.stepwise import chain_of, play_chain, reference_key, reference_run
 from tests.shared import ROOT, TEST_SECRET
 
 FAST = RunSettings(hello_timeout_s=30, decision_timeout_s=30, grace_s=0.2)

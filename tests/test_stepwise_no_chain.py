@@ -16,12 +16,12 @@ import sys
 import pytest
 
 from harness.cli import main
-from harness.keys import episode_key
-from harness.level_refs import resolve
-from harness.runner import run
-from harness.settings import RunSettings
-from harness.stepwise import no_chain, play_chain, reference_key, work_objectives
-from harness.stepwise_report import (
+from harness.core.keys import episode_key
+from harness.core.level_refs import resolve
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
+from harness.suite.stepwise import no_chain, play_chain, reference_key, work_objectives
+from harness.suite.stepwise_report import (
     chain_harness_errors,
     stepwise_markdown,
     stepwise_overall,

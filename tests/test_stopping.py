@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.record import record_text
+from harness.core.record import record_text
 from tests.proc_scan import wait_gone
 from tests.shared import ROOT, TEST_AGENTS
 
@@ -179,7 +179,7 @@ def _stops_itself(job: dict) -> dict:
 @pytest.mark.timeout(60)
 def test_a_frozen_worker_is_killed_by_the_watchdog_and_a_dead_one_costs_only_itself(
         tmp_path, monkeypatch) -> None:
-    from harness import suite_workers
+    from harness.suite import workers as suite_workers
 
     monkeypatch.setattr(suite_workers, "WATCHDOG_MARGIN_S", 0.5)
     monkeypatch.setenv("TMPDIR", str(tmp_path))
@@ -199,7 +199,7 @@ def test_a_frozen_worker_is_killed_by_the_watchdog_and_a_dead_one_costs_only_its
 
 
 def test_a_stop_while_held_is_noted_and_taken_at_the_next_wait() -> None:
-    from harness import stopping
+    from harness.core import stopping
 
     # pytest's own Ctrl-C handler, or the SIG_IGN a pytest-xdist worker runs with.
     before = signal.getsignal(signal.SIGINT)
@@ -225,8 +225,8 @@ def test_a_stop_while_held_is_noted_and_taken_at_the_next_wait() -> None:
 
 
 def test_a_stop_while_the_world_is_built_leaves_no_empty_run_directory(tmp_path) -> None:
-    from harness import stopping
-    from harness.runner import run
+    from harness.core import stopping
+    from harness.episode.runner import run
 
     def stopped_while_building(*_args):
         raise stopping.Interrupted(signal.SIGTERM)

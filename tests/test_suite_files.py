@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from harness import suite_files
 from harness.cli import main
-from harness.record import record_text
-from harness.suite import Episode
-from harness.suite_files import folder_name, suite_lock, write_atomically
-from harness.suite_report import write_results
+from harness.core.record import record_text
+from harness.suite import files as suite_files
+from harness.suite.files import folder_name, suite_lock, write_atomically
+from harness.suite.plan import Episode
+from harness.suite.report import write_results
 from tests.proc_scan import wait_gone
 from tests.shared import ROOT, TEST_AGENTS, python_agent, shipped_path
 

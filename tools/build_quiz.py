@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 QUIZ = ROOT / "quiz" / "questions.json.gz"
 AGENT = "python3 agents/reference_agent.py"
-# The episodes' secret (harness/keys.py), fixed and public so that the set rebuilds byte
+# The episodes' secret (harness/core/keys.py), fixed and public so that the set rebuilds byte
 # for byte: the quiz is answered offline, so nothing is protected by keeping it.
 SECRET = "6d697373696f6e2d6861726e6573732071756978207365742076312e30302e30"
 

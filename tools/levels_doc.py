@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # runs from a checkout without the package installed
 
-from harness.markdown_table import table_lines  # noqa: E402
+from harness.core.markdown_table import table_lines  # noqa: E402
 from world.doom.mission import load_mission, mission_files  # noqa: E402
 from world.level.load import level_schema, load_level  # noqa: E402
 from world.level.model import Difficulty, Level  # noqa: E402

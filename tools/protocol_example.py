@@ -79,10 +79,10 @@ def agent() -> int:
 def exchange() -> list[tuple[str, dict[str, Any]]]:
     """The episode's messages in order, each with its schema name."""
     sys.path.insert(0, str(ROOT))
-    from harness.record import read_record
-    from harness.runner import run
-    from harness.settings import RunSettings
-    from harness.text_view import render_text_view
+    from harness.core.record import read_record
+    from harness.episode.runner import run
+    from harness.episode.settings import RunSettings
+    from harness.episode.text_view import render_text_view
 
     settings = RunSettings(grace_s=0.2)  # the default deadlines, as `harness run` has them
     with tempfile.TemporaryDirectory() as folder:

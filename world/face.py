@@ -37,7 +37,6 @@ from world.generate.naming import (
 )
 from world.generate.registry import GENERATOR_VERSION, TEMPLATES, generate, origin
 from world.generate.template import describe_param
-from world.level.check import CheckReport, check_data, check_level
 from world.level.geometry3d import Solid, level_solids, path_solid
 from world.level.load import (
     MAX_LEVEL_BYTES,
@@ -47,6 +46,9 @@ from world.level.load import (
     read_level_json,
 )
 from world.level.model import Level
+from world.levelcheck.checker import CheckReport, check_data, check_level
+from world.match.judge import ENDINGS as MATCH_ENDINGS
+from world.match.session import MatchSession
 from world.navmesh import bench as navmesh_bench
 from world.objectives.base import STATUSES as OBJECTIVE_STATUSES
 from world.objectives.outcome import COMPLETED as MISSION_COMPLETED
@@ -159,6 +161,7 @@ __all__ = [
     "FAULT_CODES",
     "GENERATOR_VERSION",
     "LEVELS_DIR",
+    "MATCH_ENDINGS",
     "MAX_FRAME_SKIP",
     "MAX_LEVEL_BYTES",
     "MAX_NESTING",
@@ -192,6 +195,7 @@ __all__ = [
     "Level",
     "LevelError",
     "LevelProblem",
+    "MatchSession",
     "MissionReport",
     "RawGame",
     "RawInput",

@@ -20,7 +20,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from harness.bounds import visible
+from harness.core.bounds import visible
 
 WIDTH = 1100
 LABEL_W = 230

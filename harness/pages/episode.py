@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.claims import start_point, start_words
+from harness.core.claims import start_point, start_words
+from harness.core.protocol import INTERRUPTED, OUTCOMES
 from harness.pages.endstate import end_state
 from harness.pages.load import RunData, load_run
 from harness.pages.map_svg import DOOR_CLASSES, LEGEND, build_maps, plan_bounds, storey_of
@@ -15,7 +16,6 @@ from harness.pages.timeline import turn_rows
 from harness.pages.trace import as_point, damage_marks, keep_on_map, turn_legs
 from harness.pages.usage import FIELDS, usage_report
 from harness.pages.words import names, plain_failure, readable
-from harness.protocol import INTERRUPTED, OUTCOMES
 from world.face import TICKS_PER_SECOND
 
 PAGE_NAME = "index.html"
@@ -141,7 +141,7 @@ def write_episode_page(path: str | Path) -> Path:
         The page written (index.html beside the record).
 
     Raises:
-        harness.record.RecordError: The record cannot be read.
+        harness.core.record.RecordError: The record cannot be read.
     """
     run = load_run(path)
     out = run.run_dir / PAGE_NAME

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.core.protocol import schema_errors
+from harness.core.record import Record, read_record, record_path
 from harness.pages.episode_ids import in_episode_ids
-from harness.protocol import schema_errors
-from harness.record import Record, read_record, record_path
 
 STDERR_TAIL_BYTES = 16_000  # the end of the agent's log is where crashes explain themselves
 
@@ -48,7 +48,7 @@ def load_run(path: str | Path) -> RunData:
         The run; a record without a map is reported in `level_note`, not raised.
 
     Raises:
-        harness.record.RecordError: The file is not a readable record.
+        harness.core.record.RecordError: The file is not a readable record.
     """
     rec_path = record_path(path)
     record = read_record(rec_path)

@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from harness.bounds import visible
+from harness.core.bounds import visible
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from harness.protocol import USAGE_FIELDS
+from harness.core.protocol import USAGE_FIELDS
 
 FIELDS: tuple[str, ...] = tuple(USAGE_FIELDS)
 _TOKENS = ("input_tokens", "output_tokens")

@@ -1,7 +1,7 @@
 """What both Gymnasium environments share: level and seed handling, reward, endings.
 
-An environment plays the same `Game` as `harness run` (`harness.game.world_game`) in
-the same process; an episode ends by the same rules (`harness.outcome`): the mission's
+An environment plays the same `Game` as `harness run` (`harness.core.game.world_game`) in
+the same process; an episode ends by the same rules (`harness.episode.outcome`): the mission's
 end is `terminated`, a decision or game-time budget is `truncated`, and too many
 refused actions in a row end it as `protocol_error` (terminated). Doom missions are
 refused at construction: their world is not the one these environments drive.
@@ -17,16 +17,16 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from harness import keys
-from harness import outcome as endings
-from harness.game import world_game
-from harness.outcome import Ending
-from harness.protocol import COMPLETED, OUTCOMES, PROTOCOL_ERROR, TRUNCATED_KIND
+from harness.core import keys
+from harness.core.game import world_game
+from harness.core.protocol import COMPLETED, OUTCOMES, PROTOCOL_ERROR, TRUNCATED_KIND
+from harness.episode import outcome as endings
+from harness.episode.outcome import Ending
+from harness.episode.runner import UsageError, pick_difficulty, resolve_level
+from harness.episode.settings import RunSettings
 from harness.rl.render import check_render_mode, close_window, render_modes, show, top_down
 from harness.rl.reward import Figures, RewardSpec, reward_spec
 from harness.rl.views import text_view
-from harness.runner import UsageError, pick_difficulty, resolve_level
-from harness.settings import RunSettings
 from world.face import (
     TICKS_PER_SECOND,
     Level,
@@ -159,7 +159,7 @@ class MissionEnv(gym.Env):
         self.figures = Figures.of(self.report_now)
 
     def episode_key(self, seed: int) -> int:
-        """The key an episode of this seed is drawn from (harness/keys.py)."""
+        """The key an episode of this seed is drawn from (harness/core/keys.py)."""
         return keys.episode_key(self.secret, self.level.content_hash, self.difficulty, seed)
 
     def _make_game(self, seed: int) -> WorldSession:

@@ -15,11 +15,11 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from harness.protocol import Fault
+from harness.core.protocol import Fault
+from harness.episode.turns import TurnState
 from harness.rl import macro_actions, macro_obs
 from harness.rl.env_base import MissionEnv
 from harness.rl.views import observation
-from harness.turns import TurnState
 from world.face import TICKS_PER_SECOND
 
 
@@ -81,7 +81,7 @@ class MacroEnv(MissionEnv):
         arguments = macro_actions.decode(choice, self._rows, self._view)
         message = {"action": choice.action, "arguments": arguments or {}}
         st = self.turn_state
-        # As `harness.episode`: one world step a decision (none runs for an empty slot,
+        # As `harness.episode.live`: one world step a decision (none runs for an empty slot,
         # an invalid action like a refusal: no tick passes).
         empty = None if arguments is not None else Fault(
             "unknown_id", f"{choice.label()}: that slot is empty")

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from harness.level_refs import UsageError, secret_member
+from harness.core.level_refs import UsageError, secret_member
 from world.face import TEMPLATES, GenerateError, parse_name
 
 # The environments a template gets one procedural id for: kind -> entry point.

@@ -17,12 +17,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, SupportsFloat
 
-from harness.keys import SecretError, new_secret, parse_secret
+from harness.core.keys import SecretError, new_secret, parse_secret
+from harness.episode.runner import UsageError, pick_difficulty, resolve_level
 from harness.rl.env_base import LEVEL_CACHE_SIZE, MissionEnv
 from harness.rl.macro_env import MacroEnv
 from harness.rl.proc_spec import Curriculum, LevelDraw
 from harness.rl.raw_env import RawEnv
-from harness.runner import UsageError, pick_difficulty, resolve_level
 from world.face import Level, seconds_to_ticks
 
 CURRICULUM = "curriculum"

@@ -1,12 +1,12 @@
 """docs/rl.md's generated tables, from the declarations of the RL modules.
 
-`python3 -m harness.protocol_docs` rewrites them with PROTOCOL.md's; none of this needs
+`python3 -m harness.docgen.protocol` rewrites them with PROTOCOL.md's; none of this needs
 Gymnasium installed.
 """
 
 from __future__ import annotations
 
-from harness.markdown_table import table_lines
+from harness.core.markdown_table import table_lines
 from harness.rl import ENVS
 from harness.rl.macro_actions import ARGUMENT_SLOTS, FAMILIES, action_blocks
 from harness.rl.proc_spec import SPLITS

@@ -1,7 +1,7 @@
 """The JSON-lines track's observation message, built in process for an environment's info.
 
 An environment's `info["text"]` and `info["view"]` are exactly what an agent of
-`harness run` would read at the same moment (`harness.turns.observation_message`).
+`harness run` would read at the same moment (`harness.episode.turns.observation_message`).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness.episode import EpisodeSpec
-from harness.subtask import episode_limits
-from harness.turns import TurnState, observation_message
+from harness.episode.live import EpisodeSpec
+from harness.episode.subtask import episode_limits
+from harness.episode.turns import TurnState, observation_message
 
 if TYPE_CHECKING:
     from harness.rl.env_base import MissionEnv

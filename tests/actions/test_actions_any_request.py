@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from harness.runner import resolve_level
+from harness.episode.runner import resolve_level
 from tests.shared import SHIPPED_IDS
 from world.actions.catalog import catalog
 from world.actions.registry import execute

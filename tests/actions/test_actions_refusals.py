@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.record import read_record
-from harness.replay import replay
-from harness.runner import run
-from harness.settings import RunSettings
+from harness.core.record import read_record
+from harness.episode.replay import replay
+from harness.episode.runner import run
+from harness.episode.settings import RunSettings
 from tests.level_factory import base_level, set_at, write_level
 from tests.shared import TEST_AGENTS, python_agent
 from world.actions.driver import Finish, drive

@@ -68,10 +68,10 @@ def main():
         "level_file": attempt(lambda: len(read(level_file))),
         "shipped_level": attempt(lambda: len(read(CHECKOUT / "levels" / "outpost.json"))),
         "levels_dir": attempt(lambda: os.listdir(CHECKOUT / "levels")),
-        "harness_source": attempt(lambda: len(read(CHECKOUT / "harness" / "episode.py"))),
+        "harness_source": attempt(lambda: len(read(CHECKOUT / "harness" / "episode" / "live.py"))),
         "world_source": attempt(lambda: os.listdir(CHECKOUT / "world")),
         "schemas": attempt(lambda: os.listdir(CHECKOUT / "schemas")),
-        "agent_kit": attempt(lambda: len(read(CHECKOUT / "harness" / "agent_kit.py"))),
+        "agent_kit": attempt(lambda: len(read(CHECKOUT / "harness" / "agent" / "kit.py"))),
         "run_dir_listing": attempt(lambda: os.listdir(run_dir)),
         "run_dir_write": attempt(lambda: write_into(run_dir)),
     }

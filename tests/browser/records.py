@@ -9,7 +9,7 @@ from pathlib import Path
 
 from shapely.geometry import Polygon
 
-from harness.record import record_text
+from harness.core.record import record_text
 from tests.shared import ROOT, TEST_AGENTS
 
 HOSTILE = TEST_AGENTS / "hostile_text_agent.py"

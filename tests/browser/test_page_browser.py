@@ -138,9 +138,9 @@ def test_hostile_agent_page_in_chromium(tmp_path, browser_page):
 
 def _compare_page(tmp_path: Path) -> Path:
     """compare.html for four agents, two reporting usage, long commands and names."""
-    from harness.compare import load_episodes, results_files
-    from harness.compare_pairs import full_comparison
-    from harness.compare_report import write_outputs
+    from harness.compare.pairs import full_comparison
+    from harness.compare.report import write_outputs
+    from harness.compare.results import load_episodes, results_files
 
     agents = [("planner-with-a-rather-long-name", "2.0.1", "provider/model-large-2025-10-01",
                0.0123), ("random-agent", "", "", None), ("perl agent `x`", "1", "", 0.5),

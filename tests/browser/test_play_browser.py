@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.record import read_record
-from harness.replay import replay
+from harness.core.record import read_record
+from harness.episode.replay import replay
 from tests.browser.test_page_browser import CHROMIUM_ARGS, _chromium, _missing
 from tests.play_kit import PLAY_ARGS, WIN
 from tests.shared import ROOT

@@ -105,7 +105,7 @@ def attack(world: World, args: Mapping[str, Any]) -> ActionResult:
     target = world.actor(cid)
     refs = {"target": cid}
     seen = _Seen(world, target)
-    if target.side != "hostile":
+    if not world.opposes(target):
         return decided("attack", args, Finish(
             "refused", "{target} is friendly; friendly characters are never attacked.", refs))
     if seen.down():

@@ -1,6 +1,7 @@
 """Automatic return fire: during any action, a player holding a gun shoots back.
 
-Only hostile characters that are attacking the player are shot at: those that fired at
+Only opponents (`World.opposes`: hostile characters, and in a match the players of the
+other teams) that are attacking the player are shot at: those that fired at
 or hurt the player within the last few seconds, or that the character system reports
 as in combat, and only while they are in plain view. Friendly characters are never targets,
 whatever stands next to them.
@@ -106,7 +107,7 @@ class ReturnFire:
         return sorted(ids)
 
     def target(self) -> str | None:
-        """The nearest visible hostile attacking the player, if the player holds a gun."""
+        """The nearest visible opponent attacking the player, if the player holds a gun."""
         world, player = self.world, self.world.player
         if not player.alive or not holds_gun(world, player):
             return None
@@ -116,7 +117,7 @@ class ReturnFire:
             ch = chars.get(cid)
             if ch is None:
                 continue
-            if ch.side != "hostile" or not ch.alive or ch.storey != player.storey:
+            if not self.world.opposes(ch) or not ch.alive or ch.storey != player.storey:
                 continue
             if not self._attacking(ch):
                 continue

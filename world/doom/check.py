@@ -17,7 +17,7 @@ from world.doom.rooms import DoomRooms, build_rooms
 from world.doom.specials import CHARACTER_KINDS, MARKER_KINDS, actor_names
 from world.doom.wad import load_map, map_names
 from world.errors import LevelError, LevelProblem, WorldError
-from world.level.check import CheckReport
+from world.levelcheck.checker import CheckReport
 
 
 @dataclass(frozen=True)

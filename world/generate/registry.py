@@ -55,7 +55,7 @@ def level_id(name: GeneratedName) -> str:
 
     Anyone can compute it from a name, so it names its seed to whoever tries the seeds:
     the harness gives every level it plays an id drawn from its secret instead
-    (harness/keys.py); this one is for `harness generate` and `harness check`.
+    (harness/core/keys.py); this one is for `harness generate` and `harness check`.
     """
     digest = hashlib.sha256(f"{GENERATOR_VERSION}:{name.text()}".encode()).hexdigest()[:12]
     return f"{name.template}_{digest}"

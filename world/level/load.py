@@ -249,5 +249,5 @@ def read_level_json(path: str | Path) -> Any:
 
 
 def load_level(path: str | Path) -> Level:
-    """Load and schema-validate one level file (semantic checks live in world.level.check)."""
+    """Load and schema-validate one level file (semantic checks: world.levelcheck)."""
     return parse_level(read_level_json(path), str(path))

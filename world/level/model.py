@@ -282,6 +282,32 @@ class Start:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PlayerStart:
+    """One player's start in a match (the multiplayer track): its place and what it carries."""
+
+    area: str
+    at: Point
+    facing_deg: float = 0.0
+    inventory: tuple[str, ...] = ()
+    in_hand: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MatchRules:
+    """How a level is played as a match of several players (world.match).
+
+    Attributes:
+        starts: One start per player slot, p1 first; a match has as many players.
+        exit: An area whose first entry by a player ends the match (None: none).
+        friendly_fire: Whether a teammate's shots hurt (an opponent's always do).
+    """
+
+    starts: tuple[PlayerStart, ...]
+    exit: str | None = None
+    friendly_fire: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class MissionExit:
     """The area whose entry ends the mission."""
 
@@ -349,6 +375,7 @@ class Level:
     categories: tuple[str, ...] = ()
     exit_area: MissionExit | None = None
     briefing: Briefing | None = None
+    match: MatchRules | None = None
     content_hash: str = ""
     # What content_hash covers, in words for messages (a Doom mission's covers its WADs).
     hash_covers: ClassVar[str] = "the level file"

@@ -25,15 +25,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from world.level.model import Objective
 from world.objectives.base import DONE, TODO, Verifier
 
-COMPLETED = "completed"
-FAILED_OUTCOME = "failed"
+COMPLETED: Final = "completed"
+FAILED_OUTCOME: Final = "failed"
 
 # Outcome -> what it means. The protocol's outcomes of a mission that ended in the world
-# are these (harness/protocol.py adds the ways an episode ends outside it).
+# are these (harness/core/protocol.py adds the ways an episode ends outside it).
 OUTCOMES: dict[str, str] = {
     COMPLETED: "The mission succeeded: every counted objective done and, where the level "
                "has one, the exit reached.",

@@ -68,14 +68,14 @@ CHANGES: dict[str, Change] = {
 
 
 def _perceived(change: Change, event: Event, known: Knowledge,
-               knows: Callable[[str, str], bool]) -> bool:
-    if change.to_player and event.other != PLAYER:
+               knows: Callable[[str, str], bool], me: str = PLAYER) -> bool:
+    if change.to_player and event.other != me:
         return False
     if change.subject is None:
         return True
     if change.subject == PLAYER:
-        return event.subject == PLAYER
-    if change.subject == "door" and event.other != PLAYER:
+        return event.subject == me
+    if change.subject == "door" and event.other != me:
         # A door moved by someone else counts only when it was in sight about then.
         return knows("door", event.subject) and known.door_seen.get(
             event.subject, -1) >= event.tick - PERCEIVE_TICKS
@@ -87,7 +87,7 @@ def _perceived(change: Change, event: Event, known: Knowledge,
 
 
 def change_lines(events: Iterable[Event], ids: IdMap, known: Knowledge,
-                 knows: Callable[[str, str], bool]) -> list[str]:
+                 knows: Callable[[str, str], bool], me: str = PLAYER) -> list[str]:
     """The "what changed" lines of an action's events.
 
     Args:
@@ -95,6 +95,7 @@ def change_lines(events: Iterable[Event], ids: IdMap, known: Knowledge,
         ids: The episode's numbering.
         known: What the player knows after the action.
         knows: Whether the player knows a thing, by id group and level id.
+        me: The player's actor id (a match player's is p1, p2, ...).
 
     Returns:
         One line per distinct change, in the order each first happened.
@@ -102,7 +103,7 @@ def change_lines(events: Iterable[Event], ids: IdMap, known: Knowledge,
     merged: dict[tuple, list] = {}
     for e in events:
         change = CHANGES.get(e.kind)
-        if change is None or not _perceived(change, e, known, knows):
+        if change is None or not _perceived(change, e, known, knows, me):
             continue
         key = (e.kind, e.subject, e.other)
         row = merged.setdefault(key, [change, e, 0, 0.0])
@@ -112,7 +113,7 @@ def change_lines(events: Iterable[Event], ids: IdMap, known: Knowledge,
     for change, e, count, total in merged.values():
         if change.summed and abs(total) < SMALLEST:
             continue
-        subject = "you" if e.subject == PLAYER else ids.ep(change.subject or "object", e.subject) \
+        subject = "you" if e.subject == me else ids.ep(change.subject or "object", e.subject) \
             if change.subject not in (None, PLAYER) else e.subject
         other = ids.ep(change.other, e.other) if change.other and e.other else e.other
         line = change.text.format(subject=subject, other=other, total=total)

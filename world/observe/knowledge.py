@@ -115,10 +115,11 @@ def ask_in_one_pass(world: World, points: list[tuple[float, float, float, str]])
 class Knowledge:
     """One episode's record of what the player knows; `update` after every action."""
 
-    def __init__(self, level: Level) -> None:
+    def __init__(self, level: Level, start_area: str | None = None) -> None:
+        """What a player knows at the start (`start_area`: a match player's, else the level's)."""
         brief = level.briefing
         self.level = level
-        self.areas: set[str] = {level.start.area}
+        self.areas: set[str] = {level.start.area if start_area is None else start_area}
         self.visited: set[str] = set()
         self.objects: set[str] = set()
         self.doors: set[str] = set()

@@ -39,6 +39,18 @@ ARG_GROUPS: dict[str, tuple[str, ...]] = {
 _QUOTED = re.compile(r"'([a-z][a-z0-9_]*)'")
 
 
+def id_groups(level: Level) -> dict[str, str]:
+    """Level id -> the id group it is named in (a door before its way out)."""
+    groups: dict[str, str] = {}
+    for group, members in (("way", [*level.ids("exit"), *(s.id for s in level.stairs)]),
+                           ("area", level.ids("area")),
+                           ("character", [c.id for c in level.characters]),
+                           ("object", [o.id for o in level.objects]),
+                           ("door", [e.id for e in level.exits if e.kind == "door"])):
+        groups.update(dict.fromkeys(members, group))
+    return groups
+
+
 def build_world(level: Level, difficulty: str, seed: int) -> tuple[World, ObjectivesSystem]:
     """An episode's world (see `world.setup.create_world`) and its objectives system."""
     world = create_world(level, difficulty, seed)
@@ -52,14 +64,7 @@ class WorldSession(Stepping):
         self.level, self.difficulty = level, difficulty
         self.world, self._objectives = build_world(level, difficulty, seed)
         self.ids = IdMap(level, seed)
-        # Level id -> the id group it is named in (a door before its way out).
-        self._groups: dict[str, str] = {}
-        for group, members in (("way", [*level.ids("exit"), *(s.id for s in level.stairs)]),
-                               ("area", level.ids("area")),
-                               ("character", [c.id for c in level.characters]),
-                               ("object", [o.id for o in level.objects]),
-                               ("door", [e.id for e in level.exits if e.kind == "door"])):
-            self._groups.update(dict.fromkeys(members, group))
+        self._groups = id_groups(level)
         self.known = Knowledge(level)
         # Every action plans over what the player knows and takes in what it passes.
         plan_over(self.world, self.known)
@@ -150,7 +155,7 @@ class WorldSession(Stepping):
         # What the agent reads first (the changes, then the sentence and the door block),
         # so its ids are numbered in that order; the events are the record's alone and
         # number nothing (a thing never perceived keeps its level id there).
-        changes = change_lines(events, self.ids, self.known, self.knows)
+        changes = change_lines(events, self.ids, self.known, self.knows, self.world.player.id)
         data = result.to_dict(self.ids.any_ep)
         data["detail"] = result.describe(self.named)
         data["door"] = None if result.door is None else self._door_block(result.door)

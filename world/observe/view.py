@@ -268,7 +268,7 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
             "health": seen.health, "down": seen.down,
             "alertness": v.alertness if (v is not None and now) else "unknown",
             "armed": gun, "weapon": weapon,
-            "friendly": None if seen.heard else actor.side == "friendly",
+            "friendly": None if seen.heard else not world.opposes(actor),
             "seen": "heard" if seen.heard else ("now" if now else "before"),
             "seen_tick": seen.tick,
             "distance": _dist(world, seen.position), **cone,

@@ -1,7 +1,7 @@
 """The words the view uses for objects: each kind and state declared once, with its meaning.
 
 The view writes these names and PROTOCOL.md's tables are generated from them
-(`harness.protocol_docs`). `OBJECT_KINDS` must list exactly the object kind enum of
+(`harness.docgen.protocol`). `OBJECT_KINDS` must list exactly the object kind enum of
 schemas/level.schema.json; a test holds the two together.
 """
 

@@ -98,8 +98,8 @@ class Actor:
 
     @property
     def is_player(self) -> bool:
-        """Whether this actor is the player."""
-        return self.id == PLAYER_ID
+        """Whether this actor is a player (the one of an episode, or one of a match's)."""
+        return self.side == "player"
 
     @property
     def position(self) -> tuple[float, float, float]:

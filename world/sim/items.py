@@ -322,7 +322,10 @@ class Items:
                     obj.present, obj.respawn_at, obj.holder = True, None, obj.holder
                     self._respawning.discard(oid)
                     world.emit("item_respawned", oid)
-        player = world.player
+        self.pickups_for(world.player)
+
+    def pickups_for(self, player: Actor) -> None:
+        """Take the pickups a player walks over and fire the triggers it comes near."""
         if not player.alive:
             return
         px, pz, storey = player.x, player.z, player.storey

@@ -41,7 +41,7 @@ class RequestChecks:
         Raises:
             UnknownIdError: naming the known actor ids.
         """
-        if actor_id == PLAYER_ID:
+        if actor_id in (PLAYER_ID, self.player.id):  # a match player's own id too
             return self.player
         found = self.characters.get(actor_id)
         if found is None:
@@ -78,7 +78,7 @@ class RequestChecks:
                 raise InvalidRequestError(f"object {target_id!r} is carried, not placed")
             return obj.x, obj.z, obj.storey
         actor = self.actor(target_id) if target_id in self.characters or (
-            target_id == PLAYER_ID) else None
+            target_id in (PLAYER_ID, self.player.id)) else None
         if actor is None:
             known = sorted({*self.doors, *self.objects, *self.characters})
             raise UnknownIdError("door, object or character", target_id, known)
@@ -153,7 +153,7 @@ class RequestChecks:
                         not obj.present and not obj.broken):
                     raise InvalidRequestError(f"object {target!r} is not standing in the world")
                 return (obj.x, obj.z), obj.storey, target, False, 15.0
-            if target in self.characters or target == PLAYER_ID:
+            if target in self.characters or target in (PLAYER_ID, self.player.id):
                 actor = self.actor(target)
                 if not actor.alive:
                     raise InvalidRequestError(f"actor {target!r} is already down")

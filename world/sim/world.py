@@ -7,7 +7,7 @@ refused call (a typed `WorldError`) leaves the world exactly as it was.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -37,6 +37,9 @@ JUDGE_ORDER = 900
 class World(RequestChecks, WorldQueries):
     """A deterministic simulation of one level at one difficulty with one seed."""
 
+    # The combat rules; a match world (world.match) adds its friendly-fire rule.
+    combat_class: type[Combat] = Combat
+
     def __init__(self, level: Level, difficulty: str, seed: int) -> None:
         """Spawn the player and characters, build physics, doors, objects and timers.
 
@@ -44,7 +47,7 @@ class World(RequestChecks, WorldQueries):
             level: The level to play.
             difficulty: One of the level's difficulty ids.
             seed: Seed of the episode's one random generator: the episode key the harness
-                derives from the seed the agent is told and a secret (harness/keys.py).
+                derives from the seed the agent is told and a secret (harness/core/keys.py).
 
         Raises:
             UnknownIdError: if the difficulty is not one the level offers.
@@ -79,7 +82,7 @@ class World(RequestChecks, WorldQueries):
         }
         self.physics = Physics(self.layout, margin=level.navmesh.agent_radius * 2)
         self.sight = Sight(self.layout)
-        self.combat = Combat(self)
+        self.combat = self.combat_class(self)
         self.player = self._spawn_player()
         self.characters: dict[str, Actor] = {}
         rank = level.difficulty_rank(difficulty)
@@ -96,26 +99,41 @@ class World(RequestChecks, WorldQueries):
         # Counts instant moves (which record no event), for judges that skip quiet ticks.
         self.teleports = 0
 
+    def opposes(self, actor: Actor) -> bool:
+        """Whether the player fights this actor (attacks it, fires back at it): a hostile."""
+        return actor.side == "hostile"
+
     # ---- set-up -----------------------------------------------------------------------
     def _spawn_player(self) -> Actor:
         start = self.level.start
         places = start.places
         place = places[int(self.rng.integers(len(places)))] if len(places) > 1 else places[0]
-        storey = self.level.area(place.area).storey
+        return self.make_player(PLAYER_ID, place.area, place.at, start.facing_deg,
+                                start.inventory, start.in_hand)
+
+    def make_player(self, actor_id: str, area: str, at: tuple[float, float], facing_deg: float,
+                    inventory: tuple[str, ...], in_hand: str | None) -> Actor:
+        """A player actor at a start place, carrying and holding what it starts with.
+
+        Health, armour and speed are the level start's. A match world (world.match)
+        makes one per player.
+        """
+        start = self.level.start
+        storey = self.level.area(area).storey
         player = Actor(
-            PLAYER_ID, "player", "player", place.at[0], self.layout.storey_y[storey], place.at[1],
-            storey, place.area, facing=math.radians(start.facing_deg), speed=start.speed,
+            actor_id, "player", "player", at[0], self.layout.storey_y[storey], at[1],
+            storey, area, facing=math.radians(facing_deg), speed=start.speed,
             radius=self.level.navmesh.agent_radius, health=start.health, max_health=1.0,
             armour=start.armour, accuracy=PLAYER_SKILL,
         )
-        for oid in start.inventory:
+        for oid in inventory:
             player.inventory.append(oid)
             spec = self.level.object(oid)
             if spec.kind == "weapon":
                 self.combat.add_rounds(player, given(spec.weapon, oid, "weapon"),
                                        int(spec.amount or 0))
-        if start.in_hand is not None:
-            self.equip_now(player, start.in_hand)
+        if in_hand is not None:
+            self.equip_now(player, in_hand)
         self.physics.add_actor(player)
         return player
 
@@ -205,14 +223,26 @@ class World(RequestChecks, WorldQueries):
         Raises:
             WorldError: if the intent names something invalid; nothing has changed then.
         """
-        if intent is not None:
-            self._check_intent(intent)
+        self.step_players(((self.player, intent),))
+
+    def step_players(self, intents: Sequence[tuple[Actor, PlayerIntent | None]]) -> None:
+        """Advance exactly one tick with one intent per player actor (see `step`).
+
+        A world with one player passes just its own; a match world (world.match) passes
+        every player's, in player order. Every intent is checked before anything changes.
+
+        Raises:
+            WorldError: if an intent names something invalid; nothing has changed then.
+        """
+        for actor, intent in intents:
+            if intent is not None:
+                self._check_intent(actor, intent)
         self.tick += 1
-        player = self.player
-        if intent is not None and player.alive:
-            self._apply_intent(intent)
-        elif player.alive and player.move_to is not None:
-            player.move_to = None
+        for actor, intent in intents:
+            if intent is not None and actor.alive:
+                self._apply_intent(actor, intent)
+            elif actor.alive and actor.move_to is not None:
+                actor.move_to = None
         for system in self._before:
             system.update(self)
         moved, crossings = self.physics.step()
@@ -233,16 +263,19 @@ class World(RequestChecks, WorldQueries):
             ):
                 continue
             self._update_area(actor)
-        if intent is not None and intent.face is not None and player.alive:
-            player.facing = float(intent.face)
+        for actor, intent in intents:
+            if intent is not None and intent.face is not None and actor.alive:
+                actor.facing = float(intent.face)
         self.doors_system.update()
         self.items.update()
+        for actor, _ in intents:
+            if actor is not self.player:  # the world's own player's pickups are in update
+                self.items.pickups_for(actor)
         self.hazards.update()
         for system in self._judges:
             system.update(self)
 
-    def _check_intent(self, intent: PlayerIntent) -> None:
-        player = self.player
+    def _check_intent(self, player: Actor, intent: PlayerIntent) -> None:
         if intent.equip is not None:
             self._check_equip(player, intent.equip)
         if intent.use is not None:
@@ -254,8 +287,7 @@ class World(RequestChecks, WorldQueries):
             if not (math.isfinite(x) and math.isfinite(z)):
                 raise InvalidRequestError(f"move_to must be finite numbers, got {intent.move_to}")
 
-    def _apply_intent(self, intent: PlayerIntent) -> None:
-        player = self.player
+    def _apply_intent(self, player: Actor, intent: PlayerIntent) -> None:
         if intent.equip is not None:
             self.equip_now(player, intent.equip)
         if intent.move_to is not None and self.level.start.fixed:

@@ -1,0 +1,1 @@
+"""The documents and schemas derived from the declarations in code."""

@@ -1,0 +1,1 @@
+"""One episode: the live loop, its turns and outcome, snapshots, replay, the runner."""

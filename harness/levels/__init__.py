@@ -1,0 +1,1 @@
+"""The commands about levels: check, generate, templates, levels, export."""

@@ -1,0 +1,1 @@
+"""`harness mcp` and `harness tools`: one episode served as tools to a model."""

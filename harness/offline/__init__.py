@@ -1,0 +1,1 @@
+"""What is made from finished records: instruction pyramids, question sets, fine-tuning rows."""

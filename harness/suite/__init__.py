@@ -1,0 +1,1 @@
+"""`harness eval`: suites of episodes, end to end and stepwise, their figures and index page."""

@@ -1,0 +1,1 @@
+"""The multiplayer track's world: several players in one world, their turns, the judge."""
