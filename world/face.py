@@ -57,6 +57,7 @@ from world.objectives.outcome import FAILED_OUTCOME as MISSION_FAILED
 from world.objectives.outcome import OUTCOMES as MISSION_OUTCOMES
 from world.objectives.registry import VERIFIERS
 from world.objectives.score import MissionReport
+from world.observe.reveal import look_alikes_of, shown_objectives
 from world.observe.session import ARG_GROUPS, WorldSession
 from world.observe.status import GameStatus
 from world.observe.vocabulary import OBJECT_KINDS, OBJECT_STATES
@@ -222,6 +223,7 @@ __all__ = [
     "level_schema",
     "level_solids",
     "load_mission",
+    "look_alikes_of",
     "mission_files",
     "mission_ref",
     "navmesh_bench",
@@ -236,5 +238,6 @@ __all__ = [
     "raw_json",
     "read_level_json",
     "seconds_to_ticks",
+    "shown_objectives",
     "ticks_to_seconds",
 ]

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from world.observe.reveal import look_alikes_of, shown_objectives
+from world.face import look_alikes_of, shown_objectives
 
 FRAME_SIZE = 256
 MARGIN = 8
