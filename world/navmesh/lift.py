@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from world.navmesh.search import PlanePath
@@ -45,7 +45,7 @@ TraceLeg = Callable[[int, "list[int] | None", Point2, Point2, list], "Trace | No
 class Lifter:
     """Walks plane paths' legs over one mesh (see the module docstring)."""
 
-    def __init__(self, planes: list, storeys: list[str], doors_table: list,
+    def __init__(self, planes: list, storeys: list[str], doors_table: Sequence[Sequence[str | None]],
                  one_way: frozenset | set, locate: Callable[[float, float, float], int],
                  trace: TraceLeg) -> None:
         self.planes, self.storeys, self.doors_table = planes, storeys, doors_table
