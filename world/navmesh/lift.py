@@ -45,8 +45,9 @@ TraceLeg = Callable[[int, "list[int] | None", Point2, Point2, list], "Trace | No
 class Lifter:
     """Walks plane paths' legs over one mesh (see the module docstring)."""
 
-    def __init__(self, planes: list, storeys: list[str], doors_table: Sequence[Sequence[str | None]],
-                 one_way: frozenset | set, locate: Callable[[float, float, float], int],
+    def __init__(self, planes: list, storeys: list[str],
+                 doors_table: Sequence[Sequence[str | None]], one_way: frozenset | set,
+                 locate: Callable[[float, float, float], int],
                  trace: TraceLeg) -> None:
         self.planes, self.storeys, self.doors_table = planes, storeys, doors_table
         self.one_way, self.locate, self.trace = one_way, locate, trace
