@@ -213,11 +213,18 @@ class Stepping:
     def _look(self, result: dict[str, Any] | Later[dict[str, Any] | None] | None,
               fault: WorldFault | None) -> Turn:
         if self.lean:
+            report = self.lean_report()
             return Turn(self.tick, self.later(self.view), self.later(self.status),
-                        self.later(self.state_hash), result, fault, self.lean_report())
+                        self.later(self.state_hash), result, fault, report,
+                        self.raw_arrays(report))
         view = self.view()
+        report = self.seen_report()
         return Turn(self.tick, view, self.status(), self.state_hash(), result, fault,
-                    self.seen_report())
+                    report, self.raw_arrays(report))
+
+    def raw_arrays(self, report: MissionReport | None) -> Mapping[str, Any] | None:
+        """The raw-control track's arrays of the moment, from its report (None: no such track)."""
+        return None
 
     def lean_report(self) -> MissionReport | None:
         """A lean turn's report, built without its view (None: the world has none)."""

@@ -11,8 +11,7 @@ bounds are declared here. Nothing here needs Gymnasium.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -27,7 +26,7 @@ from world.observe.session import WorldSession
 from world.raw.controls import CONTROLS, Input, intent
 from world.raw.rayscan import RayScanner, ScanSpec
 from world.sim.clock import seconds_to_ticks
-from world.turn import Later, Turn, WorldFault
+from world.turn import Later
 
 RAW_ACTION = "controls"
 MAX_OBJECTIVES = 8
@@ -133,12 +132,9 @@ class RawGame(WorldSession):
 
         return write
 
-    def _look(self, result: dict[str, Any] | Later[dict[str, Any] | None] | None,
-              fault: WorldFault | None) -> Turn:
-        # The raw track's turn carries its ray-scan observation, built from the report the
-        # view was built from (a lean turn's: the report built without a view).
-        turn = super()._look(result, fault)
-        return replace(turn, raw=MappingProxyType(self.raw_observation(turn.report)))
+    def raw_arrays(self, report: MissionReport | None) -> Mapping[str, Any]:
+        """The turn's ray-scan observation, from its report (`Stepping._look`)."""
+        return MappingProxyType(self.raw_observation(report))
 
     def raw_observation(self, report: MissionReport | None = None) -> dict[str, np.ndarray]:
         """The Raw environment's observation: player, objectives (with mask) and rays.
