@@ -163,7 +163,9 @@ class Stepping:
 
     A subclass gives `tick`, `act(action, arguments)` (raising `UnknownIdError` or
     `InvalidRequestError` when it refuses), `view()`, `status()` and `state_hash()`;
-    `seen_report()` may give the report its last view was built from.
+    `seen_report()` may give the report its last view was built from, `raw_arrays` the
+    raw track's arrays. A lean one (`lean`) gives `lean_report()`, the report without a
+    view, and may put off writing its result (`_act` returning a `Later`).
     """
 
     _turn: Turn | None = None
