@@ -122,3 +122,13 @@ def test_the_raw_environment_plays_through_the_sessions_step() -> None:
     assert turn is not start and turn.tick == 4 and env.live.lean
     assert all((obs[k] == turn.raw[k]).all() for k in obs)
     assert not hasattr(env.live, "hold")  # no way round the contract
+
+
+def test_malformed_controls_raise_and_leave_the_latest_turn_as_it_was() -> None:
+    lean = new_raw_session(shipped("exit_switch"), "easy", 3, lean=True)
+    turn = _controls(lean, 2)
+    bad = {name: 0 for name in RAW_CONTROLS} | {"move": 7}
+    with pytest.raises(ValueError, match="'move' is 7"):
+        lean.step({"action": RAW_ACTION, "arguments": bad})
+    assert lean.turn is turn and turn.tick == lean.tick == 8
+    assert turn.state_hash == lean.state_hash()  # still this moment's to build

@@ -53,17 +53,18 @@ class WorldFault:
 
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 
-class Later(Generic[T]):
+class Later(Generic[T_co]):
     """A part of a lean session's turn, built when first asked (see the module docstring)."""
 
     __slots__ = ("_build",)
 
-    def __init__(self, build: Callable[[], T]) -> None:
+    def __init__(self, build: Callable[[], T_co]) -> None:
         self._build = build
 
-    def build(self) -> T:
+    def build(self) -> T_co:
         """The part, built now (`RuntimeError` once the session has moved on)."""
         return self._build()
 
@@ -91,7 +92,7 @@ class Turn:
     view_: dict[str, Any] | Later[dict[str, Any]]
     status_: GameStatus | Later[GameStatus]
     state_hash_: str | Later[str]
-    result_: dict[str, Any] | Later[dict[str, Any] | None] | None = None
+    result_: dict[str, Any] | Later[dict[str, Any]] | None = None
     fault: WorldFault | None = None
     report: MissionReport | None = None
     raw: Mapping[str, Any] | None = None
@@ -184,20 +185,23 @@ class Stepping:
     def step(self, action: Mapping[str, Any] | None) -> Turn:
         """Play one turn (see `Session.step`)."""
         self.turn  # noqa: B018  the start is looked at before the first action
-        self._moment += 1
-        result: dict[str, Any] | Later[dict[str, Any] | None] | None = None
+        done: dict[str, Any] | Callable[[], dict[str, Any]] | None = None
         fault = None
         if action is not None:
             try:
-                result = self._act(str(action["action"]), dict(action["arguments"]))
+                done = self._act(str(action["action"]), dict(action["arguments"]))
             except _REFUSALS as exc:
                 fault = WorldFault.of(exc)
+        # The next moment begins once the action ran or was refused: an action that
+        # raised (a caller's malformed input) leaves the latest turn as it was.
+        self._moment += 1
+        result = self.later(done) if callable(done) else done
         self._turn = self._look(result, fault)
         return self._turn
 
     def _act(self, action: str, arguments: dict[str, Any]
-             ) -> dict[str, Any] | Later[dict[str, Any] | None]:
-        # A lean session may run the action now and put off writing its result.
+             ) -> dict[str, Any] | Callable[[], dict[str, Any]]:
+        # A lean session may run the action now and write its result when asked.
         return self.act(action, arguments)
 
     def later(self, build: Callable[[], T]) -> Later[T]:
@@ -212,7 +216,7 @@ class Stepping:
 
         return Later(built)
 
-    def _look(self, result: dict[str, Any] | Later[dict[str, Any] | None] | None,
+    def _look(self, result: dict[str, Any] | Later[dict[str, Any]] | None,
               fault: WorldFault | None) -> Turn:
         if self.lean:
             report = self.lean_report()

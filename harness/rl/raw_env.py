@@ -68,8 +68,11 @@ class RawEnv(MissionEnv):
     def step(self, action: Any):
         """Hold the controls for `frame_skip` ticks; (obs, reward, terminated, truncated, info)."""
         self._check_running()
-        RawInput.of(action)  # an action out of the space is refused here, named
-        arguments = dict(zip(RAW_CONTROLS, map(int, action), strict=True))
+        values = [int(v) for v in action]
+        if len(values) != len(RAW_CONTROLS):
+            RawInput.of(values)  # refuses it, naming what is allowed
+        # (A value out of range is refused by the session, named, before any tick runs.)
+        arguments = dict(zip(RAW_CONTROLS, values, strict=True))
         turn = self._raw.step({"action": RAW_ACTION, "arguments": arguments})
         reward, terminated, truncated, info = self._judge(turn)
         if self._raw.refused is not None:

@@ -26,7 +26,6 @@ from world.observe.session import WorldSession
 from world.raw.controls import CONTROLS, Input, intent
 from world.raw.rayscan import RayScanner, ScanSpec
 from world.sim.clock import seconds_to_ticks
-from world.turn import Later
 
 RAW_ACTION = "controls"
 MAX_OBJECTIVES = 8
@@ -104,10 +103,10 @@ class RawGame(WorldSession):
         return self._held(action, arguments)()
 
     def _act(self, action: str, arguments: dict[str, Any]
-             ) -> dict[str, Any] | Later[dict[str, Any] | None]:
+             ) -> dict[str, Any] | Callable[[], dict[str, Any]]:
         # A lean session holds the controls now and writes the result when asked.
         write = self._held(action, arguments)
-        return self.later(write) if self.lean else write()
+        return write if self.lean else write()
 
     def _held(self, action: str, arguments: dict[str, Any]) -> Callable[[], dict[str, Any]]:
         """Hold the controls now; what writes the action's result of this moment."""
