@@ -70,6 +70,7 @@ from world.raw.rayscan import ScanSpec
 from world.raw.session import (
     DEFAULT_FRAME_SKIP,
     MAX_FRAME_SKIP,
+    RAW_ACTION,
     RawGame,
     check_frame_skip,
     raw_json,
@@ -131,7 +132,7 @@ def check_mission(ref: str) -> CheckReport:
 
 def new_raw_session(level: Level, difficulty: str, seed: int,
                     frame_skip: int = DEFAULT_FRAME_SKIP,
-                    scan: ScanSpec | None = None) -> RawGame:
+                    scan: ScanSpec | None = None, lean: bool = False) -> RawGame:
     """One episode's world played by held controller input (the raw-control track).
 
     Args:
@@ -140,6 +141,8 @@ def new_raw_session(level: Level, difficulty: str, seed: int,
         seed: The episode seed.
         frame_skip: Ticks each decision holds the input (`check_frame_skip`'s range).
         scan: The ray scan's shape (the default `ScanSpec()` if None).
+        lean: Build each turn's view, status, hash and result only when asked
+            (`world.turn`): the Raw environment's session, which reads the arrays.
 
     Returns:
         The session at tick 0.
@@ -147,7 +150,7 @@ def new_raw_session(level: Level, difficulty: str, seed: int,
     Raises:
         ValueError: A frame skip out of range, named.
     """
-    return RawGame(level, difficulty, seed, frame_skip, scan)
+    return RawGame(level, difficulty, seed, frame_skip, scan, lean)
 
 
 __all__ = [
@@ -174,6 +177,7 @@ __all__ = [
     "OBJECT_KINDS",
     "OBJECT_STATES",
     "PICKUP_KINDS",
+    "RAW_ACTION",
     "RAW_CONTROLS",
     "RAW_MAX_OBJECTIVES",
     "RAW_NVEC",
