@@ -57,7 +57,7 @@ class Entry:
 
 def _model() -> Any:
     try:
-        # Imported only when ratings are fitted: openskill is an optional extra.
+        # Imported only when ratings are fitted (start-up cost; openskill is an optional extra).
         from openskill.models import PlackettLuce
     except ImportError:
         raise UsageError(f"ratings need openskill, an optional extra: {EXTRA}") from None
