@@ -1,8 +1,10 @@
 """Ratings with uncertainty over verified matches: openskill's Plackett-Luce model.
 
 Every agent starts at openskill's prior (mu 25, sigma 25/3). Matches are rated one
-after another in a stable order (level, difficulty, seed, then the record's SHA-256),
-so the same records give the same ratings wherever they lie. In each match every team
+after another in a stable order (seed, level, difficulty, then the record's SHA-256),
+so the same records give the same ratings wherever they lie, and a round robin is
+taken round by round (seed by seed) rather than one level after another, which would
+weigh the last level most. In each match every team
 is one openskill team of the distinct agents on it, ranked by its result's score
 (world.match.judge's RESULT_SCORES: won above draw above lost; teams with the same
 result tie). The board ranks agents by the lower end of their 95% interval
@@ -73,7 +75,7 @@ def fit(matches: Iterable[Rated]) -> list[Entry]:
     model = _model()
     ratings: dict[AgentKey, Any] = {}
     entries: dict[AgentKey, Entry] = {}
-    for match in sorted(matches, key=lambda m: (m.level, m.difficulty, m.seed, m.digest)):
+    for match in sorted(matches, key=lambda m: (m.seed, m.level, m.difficulty, m.digest)):
         teams = [[ratings.setdefault(a, model.rating()) for a in side.agents]
                  for side in match.sides]
         ranks = [1.0 - SCORES[side.result] for side in match.sides]
