@@ -75,6 +75,8 @@ def test_a_rerun_skips_recorded_matches_and_replays_only_what_is_missing(
     assert _tournament(out, *AGENTS) == 0
     err = capsys.readouterr().err
     assert "5 of 6 match(es) recorded before" in err
+    rows = json.loads((out / "results.json").read_text())["matches"]
+    assert {r["over"] for r in rows} <= {"exit", "last_standing", "time", "level_ended"}
     assert len([line for line in err.splitlines() if line.startswith("[")]) == 1
     now = _runs(out)
     assert set(runs[1:]) <= set(now) and len(now) == 6
@@ -123,6 +125,14 @@ def test_the_ladder_refuses_records_that_do_not_replay_or_name_other_players(
     written = json.loads((out / "ladder.json").read_text())
     assert written["matches"] == 6 and len(written["refused"]) == 2
     assert main(["ladder", str(forged)]) == 2
+
+
+def test_a_match_played_alone_is_sealed_and_rated(tmp_path: Path) -> None:
+    assert main(["match", "duel_yard", "--agent", WAITER, "--agent", CRASHER,
+                 "--out", str(tmp_path)]) == 0
+    board = ladder([tmp_path])
+    assert board["matches"] == 1 and board["refused"] == []
+    assert [e["wins"] for e in board["board"]] == [1, 0]
 
 
 def test_a_level_with_an_odd_seat_count_or_no_match_is_refused(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from harness.core.keys import parse_secret
 from harness.core.level_refs import resolve
+from harness.core.record import RecordError, record_text
 from harness.core.seal import seal, seal_problem
 from harness.episode.settings import RunSettings
 from harness.ladder.records import SET_ASIDE, read_header
@@ -138,7 +139,7 @@ def _unusable(run_dir: Path, pairing: Pairing, agents: list[str],
     try:
         header = read_header(record)
         report = replay_match(record)
-    except (MatchRecordError, ValueError, OSError) as exc:
+    except (MatchRecordError, RecordError, ValueError, OSError) as exc:
         return f"unusable record ({exc})"
     commands = [header["agents"][pid]["command"] for pid in header["players"]]
     expected, _teams = seat_plan(len(commands), pairing, agents)
@@ -146,7 +147,9 @@ def _unusable(run_dir: Path, pairing: Pairing, agents: list[str],
         return "made with other agents or settings"
     if not report.verified:
         return f"record does not replay ({report.divergence})"
-    return _row(pairing, run_dir, report.standings, "replayed")
+    # How it ended: the end line's word, which the replay has just checked.
+    end = json.loads(record_text(record).rstrip("\n").rsplit("\n", 1)[-1])
+    return _row(pairing, run_dir, report.standings, end.get("over"))
 
 
 def _set_aside(run_dir: Path, out: Path, why: str, note: Callable[[str], None]) -> None:
