@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.compare.results import AgentKey, agent_key
+from harness.compare.results import AgentKey, agent_key, safe_text
 from harness.core.record import RecordError, record_text
 from harness.core.seal import seal_problem
 from harness.match.replay import MatchRecordError, replay_match
@@ -27,6 +27,7 @@ RESULTS = frozenset(MATCH_RESULT_SCORES)
 
 # Folders a tournament moves unusable runs to; their records are never counted.
 SET_ASIDE = "set_aside"
+REASON_CHARS = 600  # characters kept of a refusal's reason
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,10 @@ class Refused:
 
     path: str
     reason: str
+
+    def __post_init__(self) -> None:
+        # The reason may quote a stranger's record: fit for a terminal, a table and a page.
+        object.__setattr__(self, "reason", safe_text(self.reason, REASON_CHARS))
 
 
 def match_records(paths: Iterable[Path]) -> list[Path]:
