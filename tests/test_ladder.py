@@ -70,11 +70,15 @@ def test_a_rerun_skips_recorded_matches_and_replays_only_what_is_missing(
     out = tmp_path / "t"
     shutil.copytree(played, out, ignore=shutil.ignore_patterns(".lock"))
     runs = _runs(out)
-    shutil.rmtree(runs[0])  # one match lost: only it is played again
+    # One record edited since: it no longer replays, so it is set aside (kept, never
+    # deleted) and only its match is played again.
+    _rewrite(runs[0] / MATCH_RECORD, lambda line: {**line, "seed": 99}
+             if line["kind"] == "header" else line)
     capsys.readouterr()
     assert _tournament(out, *AGENTS) == 0
     err = capsys.readouterr().err
-    assert "5 of 6 match(es) recorded before" in err
+    assert "5 of 6 match(es) recorded before" in err and "set aside" in err
+    assert list((out / "set_aside").rglob(MATCH_RECORD)) != []
     rows = json.loads((out / "results.json").read_text())["matches"]
     assert {r["over"] for r in rows} <= {"exit", "last_standing", "time", "level_ended"}
     assert len([line for line in err.splitlines() if line.startswith("[")]) == 1
