@@ -42,7 +42,8 @@ ALIASES = {"llm": "agents.llm"}
 # command table and the commands that span packages). `harness` itself holds only the
 # version, and the sandbox asks it where the harness lies: every layer may import it.
 HARNESS_LAYERS = (("core",), ("agent", "pages"), ("episode", "compare"),
-                  ("suite", "rl", "offline", "mcp", "levels", "match"), ("play", "docgen"), ("",))
+                  ("suite", "rl", "offline", "mcp", "levels", "match"),
+                  ("play", "docgen", "ladder"), ("",))
 START_UP = re.compile(r"start-up", re.I)
 MODULE_STRING = re.compile(r"^world(\.\w+)+(:\w+)?$")
 

@@ -48,6 +48,7 @@ from world.level.load import (
 from world.level.model import Level
 from world.levelcheck.checker import CheckReport, check_data, check_level
 from world.match.judge import ENDINGS as MATCH_ENDINGS
+from world.match.judge import RESULT_SCORES as MATCH_RESULT_SCORES
 from world.match.session import MatchSession
 from world.navmesh import bench as navmesh_bench
 from world.objectives.base import STATUSES as OBJECTIVE_STATUSES
@@ -166,6 +167,7 @@ __all__ = [
     "GENERATOR_VERSION",
     "LEVELS_DIR",
     "MATCH_ENDINGS",
+    "MATCH_RESULT_SCORES",
     "MAX_FRAME_SKIP",
     "MAX_LEVEL_BYTES",
     "MAX_NESTING",
