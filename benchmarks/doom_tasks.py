@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness.episode.live import runner  # noqa: E402
+from harness.episode import runner  # noqa: E402
 from world.doom.engine import Engine, EngineSpec  # noqa: E402
 from world.doom.mission import load_mission, mission_files  # noqa: E402
 

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.decision_overhead import AGENT  # noqa: E402  the same fast agent
 from harness.core.record import read_record  # noqa: E402
-from harness.episode.live import replay as replay_module  # noqa: E402
+from harness.episode import replay as replay_module  # noqa: E402
 from harness.episode.runner import run  # noqa: E402
 from harness.episode.settings import RunSettings  # noqa: E402
 

@@ -16,7 +16,7 @@ scan over the view cone and the session that holds the input for `frame_skip` ti
 
 from __future__ import annotations
 
-from world.actions.catalog import ActionSpec, Catalog, EndReason, catalog
+from world.actions.catalog import REFLEX_ARGUMENT, ActionSpec, Catalog, EndReason, catalog
 from world.characters.alertness import ALERT_LEVELS
 from world.data_paths import LEVELS_DIR, SCHEMA_DIR
 from world.doom.mission import DoomLevel, is_doom, load_mission, mission_files, mission_ref
@@ -187,6 +187,7 @@ __all__ = [
     "RAW_PLAYER_FEATURES",
     "RAY_CHANNELS",
     "RAY_HIT_CHANNELS",
+    "REFLEX_ARGUMENT",
     "SCHEMA_DIR",
     "TEMPLATES",
     "TICKS_PER_SECOND",
