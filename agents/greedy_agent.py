@@ -78,6 +78,8 @@ def act(key, action, arguments, notes):
     memory["prev"], memory["last"] = memory["last"], key
     if action in HANDS_ON:
         memory["uses"][key] = memory["uses"].get(key, 0) + 1
+    if action not in ("attack", "shoot_object"):  # shoot back at attackers on the way
+        arguments = {**arguments, "return_fire": True}
     return action, arguments, notes
 
 

@@ -10,13 +10,19 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from agents.reference.brain import Brain
+from agents.reference.reflex import with_reflex
 from harness.agent.kit import run_agent
 
 
 def main() -> None:
     """Play one episode over stdin and stdout."""
     brain = Brain()
-    run_agent(brain.decide, name="reference-agent", version="1",
+
+    def decide(observation: dict, start: dict) -> tuple:
+        # The tactics decide; the reflex rule is applied on the way out (reflex.py).
+        return with_reflex(brain.decide(observation, start), start)
+
+    run_agent(decide, name="reference-agent", version="1",
               description="A general scripted player that reads the structured view only.")
 
 

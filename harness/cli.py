@@ -54,6 +54,15 @@ COMMANDS: dict[str, Command] = {
                      "(the multiplayer track) and write its record.",
                      "harness match duel_yard --agent agents/greedy_agent.py "
                      "--agent agents/random_agent.py"),
+    "tournament": Command("harness.ladder.tournament_cmd", "Play a round robin of matches: "
+                          "every pair of agents on every level and seed, seats swapped; "
+                          "resumable.",
+                          "harness tournament --agent agents/greedy_agent.py "
+                          "--agent agents/random_agent.py --levels duel_yard --seeds 2 "
+                          "--out tournament"),
+    "ladder": Command("harness.ladder.ladder_cmd", "Rate agents over match records that "
+                      "replay (openskill); write a leaderboard.",
+                      "harness ladder tournament --out tournament"),
     "replay": Command("harness.replay_cmd",
                       "Re-simulate a record and compare state hashes.",
                       "harness replay runs/RUN_ID"),

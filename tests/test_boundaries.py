@@ -43,7 +43,7 @@ ALIASES = {"llm": "agents.llm"}
 # version, and the sandbox asks it where the harness lies: every layer may import it.
 HARNESS_LAYERS = (("core",), ("agent", "pages"), ("episode", "compare"),
                   ("suite", "rl", "offline", "mcp", "levels", "match"),
-                  ("play", "docgen", "pz"), ("",))
+                  ("play", "docgen", "ladder", "pz"), ("",))
 START_UP = re.compile(r"start-up", re.I)
 MODULE_STRING = re.compile(r"^world(\.\w+)+(:\w+)?$")
 

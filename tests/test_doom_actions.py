@@ -46,20 +46,39 @@ def test_actions_without_doom_meaning_are_refused() -> None:
 
 
 @needs_engine
-def test_return_fire_shoots_back_during_a_walk() -> None:
+def test_return_fire_shoots_back_during_a_walk_that_asks() -> None:
     level = resolve("doom:t04_defend_the_center").level
     session = new_session(level, "normal", 0)
     try:
         x, _, z = session.view()["player"]["position"]
         for turn in range(40):
             before = session.engine.snap.counters["KILLCOUNT"]
-            result = session.act("go_to", {"x": x + (60 if turn % 2 else -60), "z": z})
+            result = session.act("go_to", {"x": x + (60 if turn % 2 else -60), "z": z,
+                                           "return_fire": True})
             assert result["end_reason"] != "dead"
             if session.engine.snap.counters["KILLCOUNT"] > before and result["distance_moved"]:
                 break
         else:
             pytest.fail("no monster went down during a walk in 40 walks")
         assert result["action"] == "go_to"
+    finally:
+        session.close()
+
+
+@needs_engine
+def test_a_wait_that_does_not_ask_never_fires() -> None:
+    # The reflex rule (PROTOCOL.md, "What the player does by reflex"): monsters come and
+    # hurt the player, and a plain wait answers none of them.
+    level = resolve("doom:t04_defend_the_center").level
+    session = new_session(level, "normal", 0)
+    try:
+        ammo = session.engine.snap.counters["SELECTED_WEAPON_AMMO"]
+        for _ in range(15):
+            result = session.act("wait", {"seconds": 3})
+            if result["end_reason"] == "dead":
+                break
+        assert session.engine.snap.counters["KILLCOUNT"] == 0
+        assert session.engine.snap.counters["SELECTED_WEAPON_AMMO"] == ammo
     finally:
         session.close()
 

@@ -40,7 +40,8 @@ def test_equip_takes_the_shotgun_in_hand(e1m2):
     session = e1m2
     session.view()
     shotgun = _shotgun_seen(session)
-    taken = session.act("go_to_object", {"object_id": shotgun})
+    # The walk shoots back at what attacks on the way, as a player fetching a gun would.
+    taken = session.act("go_to_object", {"object_id": shotgun, "return_fire": True})
     assert taken["detail"] == "Took it.", taken
     carried = {c["id"]: c["weapon"] for c in session.view()["player"]["carried"]}
     assert carried == {"i2": "pistol", "i3": "shotgun"}

@@ -319,3 +319,25 @@ def test_every_shipped_match_level_passes_the_checker(level_id: str) -> None:
     report = check_data(json.loads(path.read_text(encoding="utf-8")), path.name)
     assert report.problems == ()
     assert load_level(path).match is not None
+
+
+def test_two_players_firing_at_a_third_in_one_tick_do_not_fail_the_match() -> None:
+    # A team_yard match of a round robin (reference and greedy agents): p3 and p4 both
+    # attack p1 and fire in the same tick; the first shot downs p1. The second shot
+    # is not fired, where it used to fail the tick with "actor 'p1' is already down".
+    level = load_level(MATCH_LEVELS / "team_yard.json")
+    match = MatchSession(level, "normal", int("d0c8c1bd0129e6d15cb3000d314a1d57", 16),
+                         ("a", "a", "b", "b"))
+    steps = [("p1", "go_to_area", {"exit_id": "w1"}), ("p2", "go_to_area", {"exit_id": "w1"}),
+             ("p3", "attack", {"character_id": "c2"}), ("p4", "go_to_area", {"exit_id": "w1"}),
+             ("p1", "go_to_area", {"exit_id": "w1"}), ("p1", "equip", {"item_id": "o1"}),
+             ("p1", "go_to_area", {"exit_id": "w2"}), ("p2", "go_to_area", {"exit_id": "w2"}),
+             ("p4", "attack", {"character_id": "c2"}), ("p1", "equip", {"item_id": "o1"}),
+             ("p1", "go_to_object", {"object_id": "o2"}), ("p1", "equip", {"item_id": "o1"}),
+             ("p1", "wait", {"seconds": 0.5})]
+    for pid, action, arguments in steps:
+        assert match.deciding == pid
+        match.step(pid, {"action": action, "arguments": arguments})
+    down = match.standing("p1").down_tick
+    assert down is not None and not match.world.players["p1"].alive
+    assert sum(match.standing(p).frags for p in ("p3", "p4")) == 1

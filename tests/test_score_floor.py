@@ -21,9 +21,10 @@ def test_the_wait_agent_cannot_win_or_score(level, tmp_path) -> None:
     assert summary["score"] == 0.0
     first, second = summary["objectives"][:2]
     if level == "arena_frags":
-        # Return fire answers the bots that attack, yet none of its kills is a frag: the
-        # frags objective, the only one counted at easy, earned nothing (score 0).
+        # The player never fires (a wait that does not ask for return fire): the frags
+        # objective, the only one counted at easy, earned nothing (score 0).
         assert first["status"] != "done" and not second["counts"]
     else:
-        # The gun held the attackers off for the whole minute: survived, nothing done.
-        assert first["status"] == "done" and second["status"] == "todo"
+        # A wait does not shoot back (PROTOCOL.md, "What the player does by reflex"): the
+        # attackers are not held off, the player falls and survive fails.
+        assert first["status"] == "failed" and second["status"] == "todo"

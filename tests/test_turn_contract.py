@@ -6,10 +6,23 @@ import inspect
 import re
 import typing
 
+import numpy as np
+import pytest
+
 import world.actions.driver as driver
 import world.actions.routes as routes
-from tests.shared import ROOT, shipped
-from world.face import Session, Turn, WorldFault, new_session
+from tests.shared import ROOT, TEST_SECRET, shipped
+from world.face import (
+    RAW_ACTION,
+    RAW_CONTROLS,
+    RawGame,
+    Session,
+    Turn,
+    WorldFault,
+    new_raw_session,
+    new_session,
+)
+from world.turn import Later
 
 
 def _session() -> Session:
@@ -60,3 +73,62 @@ def test_no_driver_in_the_harness_acts_or_looks_but_through_step() -> None:
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if calls.search(line)]
     assert found == []
+
+
+def _controls(session: RawGame, steps: int) -> Turn:
+    turn = session.turn
+    for i in range(steps):
+        arguments = {name: (2 if name == "move" else 1 if i % 3 else 0) if name in (
+            "move", "turn") else 0 for name in RAW_CONTROLS}
+        turn = session.step({"action": RAW_ACTION, "arguments": arguments})
+    return turn
+
+
+def test_a_lean_turn_builds_view_status_and_hash_only_when_asked() -> None:
+    # The Raw environment's session (36, 39): a step holds the controls and carries the
+    # arrays and the player's report; the rest is built at that moment if asked.
+    eager = new_raw_session(shipped("exit_switch"), "easy", 3)
+    lean = new_raw_session(shipped("exit_switch"), "easy", 3, lean=True)
+    a, b = _controls(eager, 12), _controls(lean, 12)
+    assert isinstance(b.view_, Later) and isinstance(b.state_hash_, Later)
+    assert isinstance(b.result_, Later) and isinstance(b.status_, Later)
+    assert a.tick == b.tick == 48 and a.report == b.report
+    assert all((a.raw[k] == b.raw[k]).all() for k in a.raw)
+    assert b.state_hash == a.state_hash == lean.state_hash()
+    assert b.status == a.status and b.result is not None
+    assert b.result["ticks"] == a.result["ticks"] == 4
+    assert b.view["player"] == a.view["player"]
+
+
+def test_a_lean_turn_refuses_to_build_its_parts_after_the_next_step() -> None:
+    lean = new_raw_session(shipped("exit_switch"), "easy", 3, lean=True)
+    old = _controls(lean, 2)
+    kept = old.state_hash  # asked at its moment: kept
+    _controls(lean, 1)
+    assert old.state_hash == kept
+    with pytest.raises(RuntimeError, match="before the next step"):
+        old.view  # noqa: B018
+
+
+def test_the_raw_environment_plays_through_the_sessions_step() -> None:
+    pytest.importorskip("gymnasium", reason="needs the rl extra: pip install '.[rl]'")
+    from harness.rl.raw_env import RawEnv
+
+    env = RawEnv(level="exit_switch", secret=TEST_SECRET)
+    obs, _ = env.reset(seed=0)
+    start = env.live.turn
+    obs, *_ = env.step(np.array([2, 1, 2, 0, 0, 0]))
+    turn = env.live.turn
+    assert turn is not start and turn.tick == 4 and env.live.lean
+    assert all((obs[k] == turn.raw[k]).all() for k in obs)
+    assert not hasattr(env.live, "hold")  # no way round the contract
+
+
+def test_malformed_controls_raise_and_leave_the_latest_turn_as_it_was() -> None:
+    lean = new_raw_session(shipped("exit_switch"), "easy", 3, lean=True)
+    turn = _controls(lean, 2)
+    bad = {name: 0 for name in RAW_CONTROLS} | {"move": 7}
+    with pytest.raises(ValueError, match="'move' is 7"):
+        lean.step({"action": RAW_ACTION, "arguments": bad})
+    assert lean.turn is turn and turn.tick == lean.tick == 8
+    assert turn.state_hash == lean.state_hash()  # still this moment's to build

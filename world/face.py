@@ -16,7 +16,7 @@ scan over the view cone and the session that holds the input for `frame_skip` ti
 
 from __future__ import annotations
 
-from world.actions.catalog import ActionSpec, Catalog, EndReason, catalog
+from world.actions.catalog import REFLEX_ARGUMENT, ActionSpec, Catalog, EndReason, catalog
 from world.characters.alertness import ALERT_LEVELS
 from world.data_paths import LEVELS_DIR, SCHEMA_DIR
 from world.doom.mission import DoomLevel, is_doom, load_mission, mission_files, mission_ref
@@ -48,6 +48,7 @@ from world.level.load import (
 from world.level.model import Level
 from world.levelcheck.checker import CheckReport, check_data, check_level
 from world.match.judge import ENDINGS as MATCH_ENDINGS
+from world.match.judge import RESULT_SCORES as MATCH_RESULT_SCORES
 from world.match.session import MatchSession
 from world.match.world import player_ids
 from world.navmesh import bench as navmesh_bench
@@ -58,6 +59,7 @@ from world.objectives.outcome import FAILED_OUTCOME as MISSION_FAILED
 from world.objectives.outcome import OUTCOMES as MISSION_OUTCOMES
 from world.objectives.registry import VERIFIERS
 from world.objectives.score import MissionReport
+from world.observe.reveal import look_alikes_of, shown_objectives
 from world.observe.session import ARG_GROUPS, WorldSession
 from world.observe.status import GameStatus
 from world.observe.vocabulary import OBJECT_KINDS, OBJECT_STATES
@@ -70,6 +72,7 @@ from world.raw.rayscan import ScanSpec
 from world.raw.session import (
     DEFAULT_FRAME_SKIP,
     MAX_FRAME_SKIP,
+    RAW_ACTION,
     RawGame,
     check_frame_skip,
     raw_json,
@@ -131,7 +134,7 @@ def check_mission(ref: str) -> CheckReport:
 
 def new_raw_session(level: Level, difficulty: str, seed: int,
                     frame_skip: int = DEFAULT_FRAME_SKIP,
-                    scan: ScanSpec | None = None) -> RawGame:
+                    scan: ScanSpec | None = None, lean: bool = False) -> RawGame:
     """One episode's world played by held controller input (the raw-control track).
 
     Args:
@@ -140,6 +143,8 @@ def new_raw_session(level: Level, difficulty: str, seed: int,
         seed: The episode seed.
         frame_skip: Ticks each decision holds the input (`check_frame_skip`'s range).
         scan: The ray scan's shape (the default `ScanSpec()` if None).
+        lean: Build each turn's view, status, hash and result only when asked
+            (`world.turn`): the Raw environment's session, which reads the arrays.
 
     Returns:
         The session at tick 0.
@@ -147,7 +152,7 @@ def new_raw_session(level: Level, difficulty: str, seed: int,
     Raises:
         ValueError: A frame skip out of range, named.
     """
-    return RawGame(level, difficulty, seed, frame_skip, scan)
+    return RawGame(level, difficulty, seed, frame_skip, scan, lean)
 
 
 __all__ = [
@@ -163,6 +168,7 @@ __all__ = [
     "GENERATOR_VERSION",
     "LEVELS_DIR",
     "MATCH_ENDINGS",
+    "MATCH_RESULT_SCORES",
     "MAX_FRAME_SKIP",
     "MAX_LEVEL_BYTES",
     "MAX_NESTING",
@@ -174,6 +180,7 @@ __all__ = [
     "OBJECT_KINDS",
     "OBJECT_STATES",
     "PICKUP_KINDS",
+    "RAW_ACTION",
     "RAW_CONTROLS",
     "RAW_MAX_OBJECTIVES",
     "RAW_NVEC",
@@ -181,6 +188,7 @@ __all__ = [
     "RAW_PLAYER_FEATURES",
     "RAY_CHANNELS",
     "RAY_HIT_CHANNELS",
+    "REFLEX_ARGUMENT",
     "SCHEMA_DIR",
     "TEMPLATES",
     "TICKS_PER_SECOND",
@@ -223,6 +231,7 @@ __all__ = [
     "level_schema",
     "level_solids",
     "load_mission",
+    "look_alikes_of",
     "mission_files",
     "mission_ref",
     "navmesh_bench",
@@ -238,5 +247,6 @@ __all__ = [
     "raw_json",
     "read_level_json",
     "seconds_to_ticks",
+    "shown_objectives",
     "ticks_to_seconds",
 ]

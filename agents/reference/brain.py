@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from agents.reference.clues import search_before_exit, told_apart
 from agents.reference.codes import learn_reads, read_notes
 from agents.reference.cover import hold_after_kill, under_fire
 from agents.reference.doors import open_way, spare_kit
@@ -134,7 +135,9 @@ class Brain:
             lambda: _quiet(open_way(mem), stealth),
             lambda: self._after_gadget(),
             lambda: targets_in_sight(mem, counted),
-            *[(lambda o=o: PLANS[o["kind"]](mem, o)) for o in counted if o["kind"] in PLANS],
+            *[(lambda o=o: PLANS[o["kind"]](mem, told_apart(mem, o)))
+              for o in counted if o["kind"] in PLANS],
+            lambda: _quiet(search_before_exit(mem), stealth),
             lambda: _quiet(self._exit(), stealth),
             lambda: _quiet(explore(mem), stealth),
             lambda: restock(mem),

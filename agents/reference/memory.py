@@ -71,6 +71,7 @@ class Memory:
     sightings: Any = None
     notes: dict[str, str] = field(default_factory=dict)  # note id -> its words, once read
     wrong_codes: set[tuple[str, str]] = field(default_factory=set)  # (keypad, code) refused
+    searching: bool = False  # exploring before the exit for notes unread (agents.reference.clues)
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""

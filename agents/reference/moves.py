@@ -337,6 +337,8 @@ def exit_while_open(mem: Memory) -> str | None:
     exit_row = mem.view["exit"]
     if exit_row is None:
         return None
+    if mem.searching:
+        return exit_row["area"]  # looking for words still unread (clues.search_before_exit)
     # Only reaching the exit itself may be left: anything else still to do keeps it shut.
     if any(o["counts"] and o["status"] == "todo" and o["area"] != exit_row["area"]
            and o["kind"] not in ("protect", "stay_unseen", "no_alarm")

@@ -10,9 +10,10 @@ from pathlib import Path
 
 from harness.agent.process import AgentLaunchError
 from harness.core.level_refs import resolve
+from harness.core.seal import seal
 from harness.episode.runner import UsageError
 from harness.episode.settings import RunSettings, pace_floor, pace_per_tick
-from harness.match.runner import MatchSpec, run_match
+from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
 from world.face import LEVELS_DIR
 
 # The shipped match levels: a folder of their own beside the single-player levels, which
@@ -89,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
     except AgentLaunchError as exc:
         print(f"harness match: an agent cannot be started: {exc}", file=sys.stderr)
         return 2
+    seal(run_dir / MATCH_RECORD)  # who played, as the harness wrote it (harness ladder)
     if args.json:
         print(json.dumps(summary))
     else:

@@ -49,7 +49,7 @@ from jsonschema.protocols import Validator
 from harness.core.record import Record
 from harness.offline.pyramid import Goal, Operation, Pyramid
 from harness.offline.pyramid_words import INTENTS, Known, landmarks, phrase
-from world.face import SchemaValidator, catalog
+from world.face import REFLEX_ARGUMENT, SchemaValidator, catalog
 
 SEQUENCE_LENGTH = 5
 # Options show a point's x and z rounded to this many units (`shown`).
@@ -110,8 +110,11 @@ def shown(action: dict[str, Any]) -> str:
 
     Every option of a question, right or wrong, is rounded alike, so neither the
     digits nor the roundness of a point tells the reference agent's own from one made.
+    The reflex flag is left out: the reference agent sets it on every action that takes
+    it, so on the right option alone it would name the answer and say nothing of play.
     """
     args = dict(action.get("arguments") or {})
+    args.pop(REFLEX_ARGUMENT, None)
     for axis in ("x", "z"):
         if isinstance(args.get(axis), (int, float)) and not isinstance(args[axis], bool):
             args[axis] = int(round(float(args[axis]) / GRID) * GRID)

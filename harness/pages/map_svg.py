@@ -197,9 +197,12 @@ def _static(plan: Plan, end: EndState, on: dict[str, _Layers]) -> None:
         state = "broken" if ep in end.broken else "taken" if ep in end.taken else ""
         state = "sounding" if ep in end.alarms else state
         words = f"{ep} {obj['kind']} '{obj['name']}'" + (f" ({state})" if state else "")
+        decoy = "decoy" if obj.get("decoy") else ""  # a look-alike of the real target
+        words += ", a decoy" if decoy else ""
         on[obj["storey"]].objects.append({
             "x": x, "y": y, "id": ep, "label": short(obj["name"]),
-            "cls": " ".join(filter(None, ("obj", state, "target" if obj["target"] else ""))),
+            "cls": " ".join(filter(None, ("obj", state, decoy,
+                                          "target" if obj["target"] else ""))),
             "title": words + (", objective target" if obj["target"] else ""),
         })
 

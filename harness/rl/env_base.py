@@ -210,7 +210,7 @@ class MissionEnv(gym.Env):
         # The report of this step says whether the mission ended; the status (which
         # reports again) is asked only then, for its words.
         if self.report_now.outcome is not None:
-            return endings.mission_ending(self.live.status())
+            return endings.mission_ending(self.live.turn.status)
         if self.invalid_in_a_row >= self.settings.max_invalid_in_a_row:
             return Ending(PROTOCOL_ERROR, f"{self.invalid_in_a_row} refused actions in a row")
         return endings.budget_ending(self.decisions, self.level.budgets.max_decisions,

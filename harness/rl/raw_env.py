@@ -4,7 +4,9 @@ The observation is the player's own state, the objectives' status and a ray scan
 the view cone (`world.face.ScanSpec`); the action is one value per control
 (`world.face.RAW_CONTROLS`), held for `frame_skip` ticks or until the mission ends.
 Only the game-time budget truncates. The world is the world's raw session
-(`world.face.new_raw_session`), the game of `harness run --track raw`.
+(`world.face.new_raw_session`), the game of `harness run --track raw`, stepped through
+the world's one turn contract (`Session.step`) as every driver steps it; the session is
+lean, so a step builds no view, status or hash the environment does not ask for.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ import numpy as np
 from harness.rl.env_base import MissionEnv, box
 from world.face import (
     DEFAULT_FRAME_SKIP,
+    RAW_ACTION,
+    RAW_CONTROLS,
     RAW_MAX_OBJECTIVES,
     RAW_NVEC,
     RAW_OBJECTIVE_FEATURES,
     RAW_PLAYER_FEATURES,
     RAY_CHANNELS,
+    MissionReport,
     RawGame,
     RawInput,
     ScanSpec,
@@ -50,7 +55,7 @@ class RawEnv(MissionEnv):
 
     def _make_game(self, seed: int) -> RawGame:
         return new_raw_session(self.level, self.difficulty, self.episode_key(seed),
-                               self.frame_skip, self.scan_spec)
+                               self.frame_skip, self.scan_spec, lean=True)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         """Start an episode; `seed` is the episode seed of `harness run --seed`.
@@ -63,10 +68,15 @@ class RawEnv(MissionEnv):
     def step(self, action: Any):
         """Hold the controls for `frame_skip` ticks; (obs, reward, terminated, truncated, info)."""
         self._check_running()
-        _ticks, _walked, refused = self._raw.hold(RawInput.of(action))
-        reward, terminated, truncated, info = self._judge()
-        if refused is not None:
-            info["refused"] = refused
+        values = [int(v) for v in action]
+        if len(values) != len(RAW_CONTROLS):
+            RawInput.of(values)  # refuses it, naming what is allowed
+        # (A value out of range is refused by the session, named, before any tick runs.)
+        arguments = dict(zip(RAW_CONTROLS, values, strict=True))
+        turn = self._raw.step({"action": RAW_ACTION, "arguments": arguments})
+        reward, terminated, truncated, info = self._judge(turn)
+        if self._raw.refused is not None:
+            info["refused"] = self._raw.refused
         return self._observe(), reward, terminated, truncated, info
 
     @property
@@ -79,5 +89,13 @@ class RawEnv(MissionEnv):
     def _budget_steps(self) -> int:
         return -(-self.max_ticks // self.frame_skip)
 
+    def _report(self) -> MissionReport:
+        # The player's figures of the latest turn (`perceived_report`, built once a turn).
+        report = self._raw.turn.report
+        assert report is not None  # a world session's turns carry one
+        return report
+
     def _observe(self) -> dict[str, np.ndarray]:
-        return self._raw.raw_observation(self.report_now)
+        raw = self._raw.turn.raw
+        assert raw is not None  # a raw session's turns carry their arrays
+        return dict(raw)

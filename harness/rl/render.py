@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from world.face import look_alikes_of, shown_objectives
+
 FRAME_SIZE = 256
 MARGIN = 8
 FACING_PX = 14
@@ -139,7 +141,9 @@ def top_down(game: Any, scan: Any = None, size: int = FRAME_SIZE) -> np.ndarray:
             colour = COLOURS.get(state, COLOURS["closed"])
             start, end = exit_.segment
             canvas.line(start, end, colour)
-    targets = {o.object for o in level.objectives if o.object}
+    # As the view: only objectives known of, and every look-alike of a thing (issue 37).
+    targets = {t for o in shown_objectives(world) if o.object
+               for t in look_alikes_of(world, o.object)}
     for oid, obj in world.objects.items():
         # The structured view's rule: listed as last perceived, a thing taken unseen
         # still lies there for the player.

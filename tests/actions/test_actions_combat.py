@@ -46,7 +46,8 @@ def test_attack_runs_out_of_ammo(world):
     assert result.end_reason == "out_of_ammo"
 
 
-def test_return_fire_spares_a_friendly_standing_next_to_a_hostile(world):
+def _under_fire(world):
+    """The player in sight of the guard, who shoots at it every ten ticks."""
     world.teleport("player", 1000, 190)
     world.doors["wood_door"].state = "open"
 
@@ -56,9 +57,26 @@ def test_return_fire_spares_a_friendly_standing_next_to_a_hostile(world):
                 w.fire("guard", "player")
 
     world.add_system("guard_fires", Shooter(), 50)
+
+
+def test_a_player_under_fire_shoots_back_only_when_its_action_asks(world):
+    # The reflex rule (PROTOCOL.md, "What the player does by reflex"): a plain wait
+    # never fires, whoever attacks; asked with return_fire, the same wait answers.
+    _under_fire(world)
+    world.player.health = world.player.max_health = 10_000.0
+    standing = execute(world, "wait", {"seconds": 3})
+    assert shots_by(standing.events, "player") == []
+    assert not any(e.kind == "fired_back" for e in standing.events)
+    assert world.characters["guard"].alive
+    asked = execute(world, "wait", {"seconds": 3, "return_fire": True})
+    assert set(shots_by(asked.events, "player")) == {"guard"}
+
+
+def test_return_fire_spares_a_friendly_standing_next_to_a_hostile(world):
+    _under_fire(world)
     fired = []
     for _ in range(30):
-        result = execute(world, "wait", {"seconds": 2})
+        result = execute(world, "wait", {"seconds": 2, "return_fire": True})
         fired += shots_by(result.events, "player")
         if not world.characters["guard"].alive or result.end_reason == "dead":
             break

@@ -8,7 +8,7 @@ derives from this one declaration.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -109,6 +109,21 @@ class Catalog:
                 f"{whose} out of step with the catalogue: missing "
                 f"{sorted(declared - registered)}, undeclared {sorted(registered - declared)}"
             )
+
+
+REFLEX_ARGUMENT = "return_fire"
+
+
+def reflex_on(action: str, args: Mapping[str, Any]) -> bool:
+    """Whether the player shoots back at attackers during this action (the reflex rule).
+
+    Always in a fighting action, one whose declaration takes no `return_fire` (`attack`,
+    `shoot_object`); in any other only when its arguments ask (`return_fire: true`).
+    PROTOCOL.md, "What the player does by reflex".
+    """
+    if REFLEX_ARGUMENT not in catalog().action(action).parameters:
+        return True
+    return bool(args.get(REFLEX_ARGUMENT, False))
 
 
 @cache

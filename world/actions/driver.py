@@ -3,8 +3,9 @@
 An executor writes its behaviour as a script: a generator that yields what the player
 does next tick (a `PlayerIntent`, or an `Act` when a direct world call must happen just
 before the tick) and finally returns a `Finish`. The driver owns everything the actions
-share: the time limit, the interrupts, the progress watchdog, automatic return fire,
-the distance walked and the window of events.
+share: the time limit, the interrupts, the progress watchdog, return fire (the reflex,
+in a fighting action or when the action asks for it: `catalog.reflex_on`), the distance
+walked and the window of events.
 
 Precedence when several things happen on one tick: death first, then the script's own
 end (a job finished on the tick it was finished is reported as such), then the level's
@@ -24,6 +25,7 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from world.actions.catalog import reflex_on
 from world.actions.result import ActionResult, DoorBlock, Point3
 from world.actions.returnfire import ReturnFire
 from world.actions.timing import Limit
@@ -110,8 +112,10 @@ def _split(step: PlayerIntent | Act | None) -> tuple[Callable[[World], None] | N
     return None, step
 
 
-def _with_return_fire(intent: PlayerIntent | None, shooter: ReturnFire) -> PlayerIntent | None:
-    if intent is not None and intent.fire_at is not None:
+def _with_return_fire(
+    intent: PlayerIntent | None, shooter: ReturnFire | None
+) -> PlayerIntent | None:
+    if shooter is None or (intent is not None and intent.fire_at is not None):
         return intent
     target = shooter.target()
     if target is None:
@@ -130,6 +134,11 @@ def drive(
     tolerate: frozenset[str] = frozenset(),
 ) -> ActionResult:
     """Run a script tick by tick until it ends, is interrupted or runs out of time.
+
+    The player shoots back at attackers (`ReturnFire`) only in a fighting action or
+    when the arguments ask for it (`catalog.reflex_on`): it never fights unless the
+    agent's action is a fighting one or asks to (PROTOCOL.md, "What the player does
+    by reflex").
 
     Args:
         world: The world to advance.
@@ -153,7 +162,7 @@ def drive(
     watchdog = ProgressWatchdog(
         window, max(STUCK_MIN_UNITS, STUCK_MIN_SHARE * pace * STUCK_WINDOW_S)
     )
-    shooter = ReturnFire(world)
+    shooter = ReturnFire(world) if reflex_on(action, args) else None
     mind = world.planning.mind
     trail = Trail(player.position)
     distance = 0.0
@@ -191,7 +200,8 @@ def drive(
         distance += math.hypot(after[0] - before[0], after[2] - before[2])
         new_events = world.events.since(seen)
         seen = len(world.events)
-        shooter.observe(new_events)
+        if shooter is not None:
+            shooter.observe(new_events)
         interrupt = check_interrupts(world, new_events, base)
         if interrupt is not None and interrupt[0] == "dead":
             finish = Finish(*interrupt)

@@ -291,7 +291,7 @@ def _approach(play: Play, reason: str) -> str:
 
 
 def wait(session: DoomSession, play: Play, args: dict[str, Any]) -> Outcome:
-    """Let time pass, shooting back at monsters in plain sight (automatic return fire)."""
+    """Let time pass; with return_fire, shooting back at monsters in plain sight."""
     need = max(1, round(float(args["seconds"]) * TICS_PER_SECOND))
     while play.tics < need:
         _, reason = play.go(None, 0.0)

@@ -4,7 +4,8 @@ Each controller advances the engine one tic at a time through `Play.tic`, which 
 the objectives, keeps the player's knowledge up to date and says whether the action must
 stop (the player hurt or dead, an objective changed, the map ended). A controller
 returns the end reason of the shipped catalogue. Walks and waits move through
-`Play.go`, which carries automatic return fire (world/doom/returnfire.py): with a
+`Play.go`, which carries return fire when the action fights or asks for it
+(world/doom/returnfire.py, `catalog.reflex_on`): with a
 monster to answer, the player faces and fires at it while his feet keep to the walk,
 forward and sideways thrust split along the way (Doom strafes as fast as it walks).
 """

@@ -1,4 +1,4 @@
-"""Automatic return fire on a Doom map: during any action the player shoots back.
+"""Return fire on a Doom map: in an action that fights or asks for it, the player shoots back.
 
 Doom does not say whether a monster has noticed the player, so every monster in plain
 view within range counts as attacking, as the shipped world counts one in combat; a

@@ -15,7 +15,7 @@ import json
 import math
 from typing import Any
 
-from world.actions.catalog import catalog
+from world.actions.catalog import catalog, reflex_on
 from world.actions.timing import explicit
 from world.doom.actions import EXECUTORS
 from world.doom.controls import Play
@@ -165,7 +165,9 @@ class DoomSession(Stepping):
                 return "damage"
             return None
 
-        play = Play(self._advance, interrupt, limit_tics, reflex=ReturnFire(self.sees_things),
+        # The reflex rule (PROTOCOL.md, "What the player does by reflex"), as in the world.
+        reflex = ReturnFire(self.sees_things) if reflex_on(action, args) else None
+        play = Play(self._advance, interrupt, limit_tics, reflex=reflex,
                     may_use=self.use_is_safe, footing=self.footing)
         play.last = before
         reason, sentence, _ = EXECUTORS[action](self, play, args)

@@ -193,6 +193,7 @@ class LevelObject:
     text: str | None = None
     code: str | None = None
     attempts: int = 3
+    decoy_of: str | None = None
 
     @property
     def placed(self) -> bool:
@@ -343,6 +344,7 @@ class Objective:
     count: int | None = None
     points: tuple[Place, ...] = ()
     radius: float | None = None
+    revealed_by: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

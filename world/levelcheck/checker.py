@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol
 from world.errors import LevelError, LevelProblem
 from world.level.load import parse_level, read_level_json
 from world.level.model import Level
+from world.levelcheck.clues import clue_problems
 from world.levelcheck.codes import code_problems
 from world.levelcheck.geometry import geometry_problems
 from world.levelcheck.match import match_problems
@@ -102,6 +103,7 @@ def _semantic(level: Level, file: str | None) -> tuple[list[Problem], LevelCount
         return problems, None
     problems = objective_problems(level) + order_problems(level)
     problems += placement_problems(level) + door_problems(level) + code_problems(level)
+    problems += clue_problems(level)
     problems += geometry_problems(level)
     if problems:
         return problems, None

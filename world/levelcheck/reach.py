@@ -203,6 +203,11 @@ def _needs(level: Level) -> list[tuple[str, str, str, tuple[Place, ...] | str]]:
             needs.append((f"{path}.gadget", label, f"gadget {names}", places))
         for k, point in enumerate(objective.points):
             needs.append((f"{path}.points[{k}]", label, f"waypoint {k + 1}", (point,)))
+        note = objects.get(objective.revealed_by or "")
+        if note is not None and note.area is not None and note.at is not None:
+            # Never known, never done: the note that reveals it must be reachable too.
+            needs.append((f"{path}.revealed_by", label, f"note {note.id!r}",
+                          (Place(area=note.area, at=note.at),)))
     if level.exit_area is not None:
         area = level.exit_area.area
         needs.append(("$.exit_area.area", "the mission exit", f"area {area!r}", area))

@@ -99,6 +99,8 @@ def _object_refs(level: Level) -> Iterator[Ref]:
             yield Ref(f"{path}.weapon", obj.weapon, "weapon")
         if obj.alarm is not None:
             yield Ref(f"{path}.alarm", obj.alarm, "object", frozenset({"alarm"}))
+        if obj.decoy_of is not None:
+            yield Ref(f"{path}.decoy_of", obj.decoy_of, "object", frozenset({"key"}))
         for k, target in enumerate(obj.targets):
             yield Ref(f"{path}.targets[{k}]", target, "exit|object", frozenset({"alarm"}))
         for k, area in enumerate(obj.zone or ()):
@@ -122,6 +124,8 @@ def _objective_refs(level: Level) -> Iterator[Ref]:
             yield Ref(f"{path}.characters[{k}]", character, "character")
         for k, before in enumerate(objective.after):
             yield Ref(f"{path}.after[{k}]", before, "objective")
+        if objective.revealed_by is not None:
+            yield Ref(f"{path}.revealed_by", objective.revealed_by, "object", frozenset({"note"}))
         for k, place in enumerate(objective.points):
             yield Ref(f"{path}.points[{k}].area", place.area, "area")
         if objective.min_difficulty is not None:

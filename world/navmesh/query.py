@@ -11,6 +11,7 @@ from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from world.navmesh.lift import Lifter, length_along
 from world.navmesh.locate import PointLocator
 from world.navmesh.mesh import NavMesh
 from world.navmesh.search import PlanePath, PolyanyaSearch
@@ -43,10 +44,6 @@ class Path:
     doors: tuple[str, ...]
     storeys: tuple[str, ...]
     against: tuple[str, ...] = ()
-
-
-def _near(p: tuple[float, float], q: tuple[float, float]) -> bool:
-    return abs(p[0] - q[0]) <= 1e-9 and abs(p[1] - q[1]) <= 1e-9
 
 
 def _split(point: Sequence[float]) -> tuple[float, float | None, float]:
@@ -86,6 +83,8 @@ class PathFinder:
         # Answers by exact query: a character that re-plans from where it stands toward
         # the same goal asks the same question again, and the mesh never changes.
         self._paths: OrderedDict[tuple, Path | None] = OrderedDict()
+        self._lifter = Lifter(self._planes, list(mesh.storeys), mesh.doors, mesh.one_way_walls,
+                              self.locator.locate, self._trace)
 
     def locate(self, point: Sequence[float]) -> int:
         """Polygon containing ``point`` (storey chosen by its height), or -1.
@@ -347,55 +346,15 @@ class PathFinder:
         # first leg's walk is `first` when already made (a straight path's).
         if self._plain:
             return self._plain_path(plane, starts[0])
-        planes = self._planes
-        storeys = self.mesh.storeys
-        doors_table = self.mesh.doors
-        pts = plane.points
-        poly = starts[0]
-        waypoints: list[Point3] = [(pts[0][0], self._height(poly, pts[0]), pts[0][1])]
-        doors: list[str] = []
-        against: list[str] = []
-        one_way = self.mesh.one_way_walls
-        storey_seq: list[str] = [storeys[poly]]
-        for i in range(1, len(pts)):
-            trace: Trace | None
-            if i == 1 and first is not None:
-                trace = first
-            else:
-                trace = self._trace(poly, starts if i == 1 else None, pts[i - 1], pts[i], nbrs)
-            if trace is None:
-                # Cannot happen on a consistent mesh; keep heights right regardless.
-                poly = (
-                    goals[0]
-                    if i == len(pts) - 1
-                    else self.locator.locate(pts[i][0], pts[i][1], waypoints[-1][1])
-                )
-            else:
-                for visited in trace.polygons:
-                    if storeys[visited] != storey_seq[-1]:
-                        storey_seq.append(storeys[visited])
-                for c in trace.crossings:
-                    door = doors_table[c.polygon][c.edge]
-                    if door is not None and (not doors or doors[-1] != door):
-                        doors.append(door)
-                        if (c.polygon, c.edge) in one_way:
-                            against.append(door)
-                    cx, cz = c.point
-                    if planes[c.polygon] != planes[c.entered] and not (
-                        _near(c.point, pts[i - 1]) or _near(c.point, pts[i])
-                    ):
-                        waypoints.append((cx, self._height(c.entered, c.point), cz))
-                poly = trace.end_polygon
-            waypoints.append((pts[i][0], self._height(poly, pts[i]), pts[i][1]))
-        length = sum(math.dist(waypoints[j - 1], waypoints[j]) for j in range(1, len(waypoints)))
-        return Path(tuple(waypoints), length, plane.length, tuple(doors), tuple(storey_seq),
-                    tuple(against))
+        walk = self._lifter.walk(plane, starts, goals, nbrs, first)
+        return Path(tuple(walk.waypoints), length_along(walk.waypoints), plane.length,
+                    tuple(walk.doors), tuple(walk.storeys), tuple(walk.against))
 
     def _plain_path(self, plane: PlanePath, poly: int) -> Path:
         # One floor plane, no doors: the turning points are the whole path.
         waypoints = [(x, self._height(poly, (x, z)), z) for x, z in plane.points]
-        length = sum(math.dist(waypoints[j - 1], waypoints[j]) for j in range(1, len(waypoints)))
-        return Path(tuple(waypoints), length, plane.length, (), (self.mesh.storeys[poly],), ())
+        return Path(tuple(waypoints), length_along(waypoints), plane.length, (),
+                    (self.mesh.storeys[poly],), ())
 
     def _straight(self, sx: float, sz: float, gx: float, gz: float, starts: list[int],
                   goals: list[int], nbrs: list) -> tuple[PlanePath | None, Trace | None]:

@@ -95,6 +95,11 @@ class WorldView(Protocol):
         ...
 
     @property
+    def objects(self) -> Mapping[str, Any]:
+        """The objects' runtimes by id (read for a note's `read_tick`)."""
+        ...
+
+    @property
     def time_s(self) -> float:
         """Game seconds since the start."""
         ...

@@ -13,6 +13,7 @@ from world.level.model import Objective
 from world.objectives.base import (
     DONE,
     EVENTS,
+    FAILED,
     PLAYER,
     Point3,
     Verifier,
@@ -89,10 +90,19 @@ class CollectItem(_AtObject):
     wakes = EVENTS
     reads = frozenset({"item_picked_up"})
     description = ("Hold an item: the inventory is re-checked, and a pickup while ready "
-                   "also counts.")
+                   "also counts. Taking one of its decoys (`decoy_of`), ready or not, "
+                   "fails it.")
+
+    def __init__(self, objective: Objective, world: WorldView) -> None:
+        super().__init__(objective, world)
+        self.decoys = frozenset(o.id for o in world.level.objects
+                                if o.decoy_of == self.object)
 
     def observe(self, world: WorldView, events: Sequence[Event], ready: bool) -> str | None:
-        """Done while ready and the item is held or was picked up this tick."""
+        """Failed on taking a decoy; done while ready and the item is held or taken."""
+        if self.decoys and any(e.kind == "item_picked_up" and e.subject == PLAYER_ID
+                               and e.other in self.decoys for e in events):
+            return FAILED
         if not ready:
             return None
         if self.object in world.player.inventory:

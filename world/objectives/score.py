@@ -24,8 +24,9 @@ spirit of the GTAGym reward ``R = S + PARTIAL_SHARE * (1 - S) * P``:
 - ``P = sum(w_i * q_i) / sum(w_i)`` over work and passive items, `q_i` the progress
   above.
 
-Automatic return fire (the player shoots back at attackers during any action, `wait`
-included) earns no frags: the frags kind ignores a kill whose killing shot was automatic.
+Return fire (the player shoots back at attackers during an action that fights or asks
+for it, `wait` with `return_fire` included) earns no frags: the frags kind ignores a
+kill whose killing shot was automatic.
 Harm it deals still counts toward neutralise progress, which is capped like any partial
 credit; no shipped level asks to put down a character that comes to attack a player who
 only waits (hold_centre's brute is a threat, not an objective).

@@ -86,6 +86,16 @@ class _End:
     detail: str | None
 
 
+def revealed(world: WorldView, objective: Objective) -> bool:
+    """Whether the player has read the note that reveals this objective (if any).
+
+    An objective revealed by a note is neither shown nor ready before (issue 37): what was
+    done before it was known counts only if it still holds once it is read.
+    """
+    note = objective.revealed_by
+    return note is None or world.objects[note].read_tick is not None
+
+
 class ObjectivesSystem:
     """Judges objectives, ends the mission and builds the mission report."""
 
@@ -112,6 +122,8 @@ class ObjectivesSystem:
             if c.starts_after is not None:
                 self._starters.setdefault(c.starts_after, []).append(c.id)
         self._seen = 0
+        # Objectives a note reveals, not yet revealed (each says so once, when read).
+        self._unrevealed = {o.id for o in level.objectives if o.revealed_by is not None}
         self._area = world.player.area
         self._countdown_expired = False
         self._goal = GoalTracker()
@@ -146,7 +158,11 @@ class ObjectivesSystem:
         self._countdown_expired |= any(e.kind == "countdown_expired" for e in events)
         ready: dict[str, bool] = {}
         for oid, state in self.states.items():
-            ready[oid] = self._ready(oid)
+            known = revealed(world, state.objective)
+            if known and oid in self._unrevealed:
+                self._unrevealed.discard(oid)
+                world.emit("objective_revealed", oid, state.objective.revealed_by)
+            ready[oid] = self._ready(oid) and known
             if state.status != TODO:
                 continue
             verdict = state.verifier.observe(world, events, ready[oid])
@@ -169,6 +185,7 @@ class ObjectivesSystem:
         return (tuple((oid, s.status, s.tick) for oid, s in self.states.items()), end)
 
     def _ready(self, oid: str) -> bool:
+        # Readiness by the chain; an objective a note reveals waits on the note too.
         return all(self.states[a].status == DONE for a in self._blockers[oid])
 
     def _change(self, world: WorldView, state: ObjectiveState, status: str) -> None:

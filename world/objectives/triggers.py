@@ -36,10 +36,11 @@ WAKES: MappingProxyType[str, int] = MappingProxyType(
 READS: MappingProxyType[str, frozenset[str] | None] = MappingProxyType(
     {kind: verifier.reads for kind, verifier in VERIFIERS.items()})
 
-# What the system itself reads on every judgement: readiness (statuses), the end
-# rules (the player down, the world or a countdown ended, the exit area entered).
+# What the system itself reads on every judgement: readiness (statuses, a note read that
+# reveals an objective), the end rules (the player down, the world or a countdown ended,
+# the exit area entered).
 SYSTEM_READS = frozenset({
-    "objective_changed", "mission_ended", "episode_ended", "countdown_started",
+    "objective_changed", "note_read", "mission_ended", "episode_ended", "countdown_started",
     "countdown_expired", "actor_down", "area_entered",
 })
 

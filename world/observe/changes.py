@@ -60,6 +60,10 @@ CHANGES: dict[str, Change] = {
     "exit_revealed": Change("a hidden way {subject} was revealed", "way"),
     "note_read": Change("you read {other}", PLAYER, "object"),
     "keypad_locked": Change("keypad {subject} locked out for good", "object"),
+    # Said once the thing is taken: the mission's failure tells the player as much.
+    "decoy_taken": Change("{other} was a decoy, not the real one", PLAYER, "object"),
+    # The objective itself is listed in the view; its level id is never shown.
+    "objective_revealed": Change("what you read added an objective", None),
 }
 
 

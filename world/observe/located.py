@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 from world.level.model import Objective
 from world.objectives.route import PLACE_AREA, PLACE_OBJECTIVE, Place
-from world.objectives.system import ObjectivesSystem
+from world.objectives.system import ObjectivesSystem, revealed
 from world.observe.knowledge import Knowledge
+from world.sim.items import look_alikes
 from world.sim.world import World
 
 Point3 = tuple[float, float, float]
@@ -46,6 +47,9 @@ def objective_place(world: World, obj: Objective, known: Knowledge) -> Point3 | 
     if state is None or state.status != "todo":
         return None
     if obj.object and (obj.object not in known.objects or obj.object in known.gone):
+        return None
+    if not revealed(world, obj) or (obj.object and obj.object in look_alikes(world.level)):
+        # Not known of yet; or one of look-alikes, whose spot would say which is real.
         return None
     if obj.characters and not any(c in known.characters for c in obj.characters):
         return None

@@ -65,7 +65,9 @@ def level_plan(level: Level, difficulty: str, ids: IdMap) -> dict[str, Any]:
         "hazards": [{"kind": h.kind, "storey": h.storey, "polygon": _ring(h.polygon)}
                     for h in level.hazards],
         "objects": [{"id": ids.map_id("object", o.id), "kind": o.kind, "name": o.name or o.kind,
-                     "storey": storey_of[o.area], "at": _xz(o.at), "target": o.id in targets}
+                     "storey": storey_of[o.area], "at": _xz(o.at), "target": o.id in targets,
+                     # Only on decoys, so that maps recorded before decoys replay unchanged.
+                     **({"decoy": True} if o.decoy_of is not None else {})}
                     for o in level.objects if o.area is not None and o.at is not None],
         "characters": [{"id": ids.map_id("character", c.id), "kind": c.kind, "side": c.side,
                         "at": [round(c.at[0], _DIGITS), level.area_y(c.area),

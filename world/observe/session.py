@@ -99,6 +99,10 @@ class WorldSession(Stepping):
         """The report the last view was built from (a reward's figures)."""
         return self._seen
 
+    def lean_report(self) -> MissionReport | None:
+        """A lean turn's report: the one the player may see now, built without a view."""
+        return self.perceived_report()
+
     def plan(self) -> dict[str, Any]:
         """The map a record carries (`world.observe.plan`), in this episode's ids."""
         return level_plan(self.level, self.difficulty, self.ids)

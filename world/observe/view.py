@@ -18,6 +18,7 @@ from world.objectives.registry import VERIFIERS
 from world.observe.ids import IdMap
 from world.observe.knowledge import SIGHT_RANGE, Knowledge, sees, way_lines
 from world.observe.located import objective_place
+from world.observe.reveal import look_alike_rows, look_alikes_of, shown_objectives
 from world.observe.vocabulary import object_state
 from world.sim.world import World
 
@@ -164,7 +165,7 @@ def _objectives(world: World, ids: IdMap, report: Any, known: Knowledge) -> list
     lowest = world.level.difficulties[0].id
     rank = world.level.difficulty_rank(world.difficulty.id)
     out = []
-    for index, obj in enumerate(world.level.objectives, 1):
+    for index, obj in enumerate(shown_objectives(world), 1):
         rep = statuses.get(obj.id)
         # An objective's place is given only once the player knows it (the mission exit
         # is named by the briefing, its distance only once known); otherwise the
@@ -224,7 +225,10 @@ def _objective_targets(world: World, ids: IdMap, obj: Any, known: Knowledge) -> 
     if obj.gadget:
         out += [o.id for o in world.level.objects if o.kind == "gadget" and o.gadget == obj.gadget]
     rows = [ids.ep("object", o) for o in out if o in known.objects]
+    if obj.object and len(look_alikes_of(world, obj.object)) > 1:
+        rows = look_alike_rows(world, ids, obj.object, known)
     return rows + [ids.ep("character", c) for c in obj.characters if c in known.characters]
+
 
 
 def _objective_point(world: World, obj: Any, known: Knowledge) -> list[float] | None:
@@ -298,7 +302,8 @@ def _write_ids(ids: IdMap, group: str, rows: list[dict[str, Any]]) -> list[dict[
 
 
 def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]:
-    targets = {o.object for o in world.level.objectives if o.object}
+    targets = {t for o in shown_objectives(world) if o.object
+               for t in look_alikes_of(world, o.object)}
     rows = []
     for oid, obj in world.objects.items():
         # Listed as last perceived: a thing taken or broken unseen still lies there as far
@@ -404,7 +409,10 @@ def _exit(world: World, ids: IdMap, report: Any, known: Knowledge) -> dict[str, 
     if ex is None:
         return None
     distance = _dist(world, _centroid(world, ex.area)) if ex.area in known.areas else None
-    open_ = report is not None and any(o.counts and o.status == "todo" for o in report.objectives)
+    # Only objectives the player knows of: one not yet revealed must not show as a warning.
+    shown = {o.id for o in shown_objectives(world)}
+    open_ = report is not None and any(o.counts and o.status == "todo" and o.id in shown
+                                       for o in report.objectives)
     warning = None
     if open_ and distance is not None and distance <= max(ex.warn_distance, 1.0):
         warning = "entering this area ends the mission while objectives are still open"

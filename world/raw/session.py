@@ -1,15 +1,17 @@
 """The raw-control track's session: a world session played by held controller input.
 
 `RawGame` is the game of `harness run --track raw` and the world of
-`MissionHarness/Raw-v0`: one `act("controls", ...)` (or `hold`) runs `frame_skip` ticks
-of the same input, and `raw_observation` is the Raw environment's observation as plain
-arrays. The frame skip's bounds are declared here. Nothing here needs Gymnasium.
+`MissionHarness/Raw-v0`: one step of the action `controls` runs `frame_skip` ticks of
+the same input, and each turn carries the Raw environment's observation as plain arrays
+(`Turn.raw`, from `raw_observation`). The environment's session is lean (`world.turn`):
+its turns build a view, status, hash or result only when asked. The frame skip's
+bounds are declared here. Nothing here needs Gymnasium.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -20,11 +22,11 @@ from world.actions.result import ActionResult
 from world.errors import InvalidRequestError, WorldError
 from world.level.model import Level
 from world.objectives.score import MissionReport
+from world.observe.reveal import shown_objectives
 from world.observe.session import WorldSession
 from world.raw.controls import CONTROLS, Input, intent
 from world.raw.rayscan import RayScanner, ScanSpec
 from world.sim.clock import seconds_to_ticks
-from world.turn import Turn, WorldFault
 
 RAW_ACTION = "controls"
 MAX_OBJECTIVES = 8
@@ -65,19 +67,20 @@ class RawGame(WorldSession):
     """A world session whose one action holds the controls for `frame_skip` ticks."""
 
     def __init__(self, level: Level, difficulty: str, seed: int,
-                 frame_skip: int = DEFAULT_FRAME_SKIP, scan: ScanSpec | None = None) -> None:
+                 frame_skip: int = DEFAULT_FRAME_SKIP, scan: ScanSpec | None = None,
+                 lean: bool = False) -> None:
         super().__init__(level, difficulty, seed)
+        self.lean = lean
+        # The input the latest hold dropped (the world refused it), or None.
+        self.refused: str | None = None
         self.frame_skip = check_frame_skip(frame_skip)
         self.scanner = RayScanner(self.world, scan or ScanSpec())
         self.max_ticks = seconds_to_ticks(level.budgets.max_game_seconds)
 
-    def hold(self, control: Input) -> tuple[int, float, str | None]:
+    def _hold(self, control: Input) -> tuple[int, float, str | None]:
         """Run up to frame_skip ticks of one input: (ticks run, distance walked, refusal)."""
         world = self.world
         player = world.player
-        # A hold outside `step` (Raw-v0's) moves on from the latest turn: it is built
-        # again, of the moment after, when asked (a render).
-        self._turn = None
         ticks, walked, refused = 0, 0.0, None
         for _ in range(self.frame_skip):
             if world.ended is not None or world.tick >= self.max_ticks:
@@ -98,26 +101,40 @@ class RawGame(WorldSession):
 
     def act(self, action: str, arguments: dict[str, Any]) -> dict[str, Any]:
         """Hold the controls given as `controls` arguments; the result as a macro action's."""
+        return self._held(action, arguments)()
+
+    def _act(self, action: str, arguments: dict[str, Any]
+             ) -> dict[str, Any] | Callable[[], dict[str, Any]]:
+        # A lean session holds the controls now and writes the result when asked.
+        write = self._held(action, arguments)
+        return write if self.lean else write()
+
+    def _held(self, action: str, arguments: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+        """Hold the controls now; what writes the action's result of this moment."""
         if action != RAW_ACTION:
             raise InvalidRequestError(f"the raw-control track takes only the action "
                                       f"{RAW_ACTION!r}, not {action!r}")
         first = len(self.world.events)
-        ticks, walked, refused = self.hold(Input.of([arguments[n] for n in CONTROLS]))
-        events = tuple(self.world.events.since(first))
-        detail = f"Held the controls for {ticks} tick(s)." + (
-            f" An input was dropped: {refused}" if refused else "")
-        result = ActionResult(
-            action=RAW_ACTION, args=dict(arguments),
-            end_reason="held" if self.world.player.alive else "dead", ticks=ticks,
-            distance_moved=walked, detail_template=detail.replace("{", "{{").replace("}", "}}"),
-            events=events, time_limit_ticks=self.frame_skip)
-        return self._result_data(result, events, arguments)
+        ticks, walked, refused = self._hold(Input.of([arguments[n] for n in CONTROLS]))
+        self.refused = refused
+        alive = self.world.player.alive
 
-    def _look(self, result: dict[str, Any] | None, fault: WorldFault | None) -> Turn:
-        # The raw track's turn carries its ray-scan observation, built from the report the
-        # view was built from.
-        turn = super()._look(result, fault)
-        return replace(turn, raw=MappingProxyType(self.raw_observation(turn.report)))
+        def write() -> dict[str, Any]:
+            events = tuple(self.world.events.since(first))
+            detail = f"Held the controls for {ticks} tick(s)." + (
+                f" An input was dropped: {refused}" if refused else "")
+            result = ActionResult(
+                action=RAW_ACTION, args=dict(arguments),
+                end_reason="held" if alive else "dead", ticks=ticks, distance_moved=walked,
+                detail_template=detail.replace("{", "{{").replace("}", "}}"),
+                events=events, time_limit_ticks=self.frame_skip)
+            return self._result_data(result, events, arguments)
+
+        return write
+
+    def raw_arrays(self, report: MissionReport | None) -> Mapping[str, Any]:
+        """The turn's ray-scan observation, from its report (`Stepping._look`)."""
+        return MappingProxyType(self.raw_observation(report))
 
     def raw_observation(self, report: MissionReport | None = None) -> dict[str, np.ndarray]:
         """The Raw environment's observation: player, objectives (with mask) and rays.
@@ -138,7 +155,10 @@ class RawGame(WorldSession):
             min(1.0, world.tick / self.max_ticks)], dtype=np.float32)
         objectives = np.zeros((MAX_OBJECTIVES, len(OBJECTIVE_FEATURES)), dtype=np.float32)
         present = np.zeros(MAX_OBJECTIVES, dtype=np.int8)
-        for i, o in enumerate(report.objectives[:MAX_OBJECTIVES]):
+        # Only objectives the player knows of, in the view's order (issue 37).
+        rows = {o.id: o for o in report.objectives}
+        shown = [rows[o.id] for o in shown_objectives(world) if o.id in rows]
+        for i, o in enumerate(shown[:MAX_OBJECTIVES]):
             objectives[i] = [o.status == "todo", o.status == "done", o.status == "failed",
                              o.counts]
             present[i] = 1

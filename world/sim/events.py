@@ -33,6 +33,8 @@ EVENT_KINDS: dict[str, str] = {
     "code_entered": "actor subject entered a code on keypad other; detail: accepted, "
                     "refused or locked_out (never the digits); amount: wrong codes so far",
     "keypad_locked": "keypad subject locked out for good after too many wrong codes",
+    "decoy_taken": "actor subject took object other, a decoy (`decoy_of`) of a real thing",
+    "objective_revealed": "objective subject became known: the player read note other",
     "alarm_raised": "alarm subject started sounding because of other",
     "alarm_off": "alarm subject was switched off by other",
     "gadget_used": "actor subject used gadget other on object detail; amount unused",

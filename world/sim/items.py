@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from world.level.model import LevelObject, given
+from world.level.model import Level, LevelObject, given
 from world.sim.actors import Actor
 from world.sim.clock import seconds_to_ticks
 
@@ -65,6 +65,8 @@ class ObjectRuntime:
         triggered: For secret triggers: whether it has fired.
         wrong_codes: For keypads: wrong codes entered so far.
         accepted: For keypads: whether the right code was entered.
+        read_tick: For notes: the tick the player first read it (orders the objectives
+            it reveals in the view), or None.
     """
 
     id: str
@@ -83,6 +85,7 @@ class ObjectRuntime:
     triggered: bool = False
     wrong_codes: int = 0
     accepted: bool = False
+    read_tick: int | None = None
 
     @property
     def locked_out(self) -> bool:
@@ -111,6 +114,16 @@ class ObjectRuntime:
             self.id, self.present, self.holder, self.health, self.broken, self.respawn_at,
             self.uses, self.active, tuple(self.marks), self.triggered,
         ) + ((self.wrong_codes, self.accepted) if self.kind in CODE_KINDS else ())
+
+
+def look_alikes(level: Level) -> frozenset[str]:
+    """Ids of decoys and of the real things they copy (issue 37).
+
+    These are taken only by a press of use, never by walking over them: a walk past one
+    must not make the choice that a note's words are meant to make.
+    """
+    copied = {o.id: o.decoy_of for o in level.objects if o.decoy_of is not None}
+    return frozenset(copied) | frozenset(copied.values())
 
 
 def _take_into_inventory(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
@@ -194,9 +207,12 @@ class Items:
         # Each with its place, which never changes (placed objects are never moved).
         self._pickups_on: dict[str, list[tuple[ObjectRuntime, float, float]]] = {}
         self._proximity: list[tuple[ObjectRuntime, float, float, str]] = []
+        chosen_by_hand = look_alikes(world.level)
         for obj in self.objects.values():
             if obj.x is None or obj.z is None or obj.storey is None:
                 continue
+            if obj.id in chosen_by_hand:
+                continue  # taken only by a press of use: walking past must not choose
             if obj.kind in PICKUPS:
                 self._pickups_on.setdefault(obj.storey, []).append((obj, obj.x, obj.z))
             elif obj.kind == "secret_trigger" and obj.spec.trigger == "proximity":
@@ -207,6 +223,8 @@ class Items:
         """Take a pickup lying in the world; returns whether it was taken."""
         if not PICKUPS[obj.kind](self.world, actor, obj, auto):
             return False
+        if obj.spec.decoy_of is not None:
+            self.world.emit("decoy_taken", actor.id, obj.id)
         obj.present = False
         if obj.kind in CARRIED_KINDS:
             obj.holder = actor.id
@@ -223,6 +241,8 @@ class Items:
         obj.uses += 1
         self.world.emit("object_used", actor.id, obj.id)
         if obj.kind in READ_KINDS:
+            if obj.read_tick is None and actor.id == self.world.player.id:
+                obj.read_tick = self.world.tick
             self.world.emit("note_read", actor.id, obj.id)
             return
         if obj.kind in CODE_KINDS:

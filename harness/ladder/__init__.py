@@ -1,0 +1,1 @@
+"""Ratings over many matches (harness ladder) and round robins of matches (tournament)."""
