@@ -312,22 +312,11 @@ class World(RequestChecks, WorldQueries):
             )
         if intent.use is not None:
             self._do_use(player, intent.use)
-        if intent.fire_at is not None and not self._downed_since_checked(intent.fire_at):
+        if intent.fire_at is not None:
             if intent.automatic:
                 target = intent.fire_at if isinstance(intent.fire_at, str) else None
                 self.emit("fired_back", player.id, target)
             self._do_fire(player, intent.fire_at)
-
-    def _downed_since_checked(self, target: Target) -> bool:
-        # In a match every player's intent is checked before the tick, then applied in
-        # player order: when two players fire at a third in one tick and the first shot
-        # downs it, the second is not fired (its action ends next turn, as for any
-        # target already down) instead of failing the whole tick.
-        if not isinstance(target, str) or target in self.objects:
-            return False
-        if target not in self.characters and target not in (PLAYER_ID, self.player.id):
-            return False
-        return not self.actor(target).alive
 
     def _update_area(self, actor: Actor) -> None:
         area = self.layout.area_at(actor.x, actor.z, actor.storey, actor.area)
