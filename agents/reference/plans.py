@@ -236,7 +236,12 @@ def intercept(mem: Memory, obj: Objective) -> Decision | None:
 
 
 def frags(mem: Memory, obj: Objective) -> Decision | None:
-    """Hunt the nearest hostile, guns and health nearby picked up first; else roam."""
+    """Hunt the nearest hostile, guns and health nearby picked up first; else roam.
+
+    With nobody in sight and another objective open, that objective goes first (the
+    roaming finds the next fight anyway): a gun or armour it asks to claim wins the
+    fights still to come, and left for after the last frag it is fetched under fire.
+    """
     step = rearm_between_fights(mem, PICKUP_DETOUR, PATCHED)
     if step is not None:
         return step
@@ -245,6 +250,8 @@ def frags(mem: Memory, obj: Objective) -> Decision | None:
         decision = attack(mem, row, f"objective {obj['index']}: frag {row['id']}")
         if decision is not None:
             return weapon_against(mem, row) or _reload_for(mem, row, decision) or decision
+    if open_work(mem, obj):
+        return None
     return explore(mem) or wander(mem)
 
 
