@@ -29,7 +29,8 @@ from agents.reference.moves import (
     use_thing,
     wander,
 )
-from agents.reference.plans import PLANS, open_work, targets_in_sight
+from agents.reference.people import open_work, targets_in_sight
+from agents.reference.plans import PLANS
 from agents.reference.regroup import hold_out_of_sight, room_before_door, step_out_of_sight
 from agents.reference.reloads import top_up_calm
 from agents.reference.split import watch_slice

@@ -93,7 +93,8 @@ def reload_away(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
         return None  # one all but down is finished with what is loaded
     if mem.last is not None and mem.last["end_reason"] == "damage":
         return None  # under fire every hit stops the walk: a long way to cover is worse
-    decision = retreat(mem, gunmen, "falling back to reload out of sight", RELOAD_COVER)
+    decision = retreat(mem, gunmen, "falling back to reload out of sight", RELOAD_COVER,
+                       fire=False)
     if decision is not None:
         mem.failures[("fall_back", area["id"])] += 1
     return decision
@@ -111,11 +112,14 @@ def _magazine_low(mem: Memory) -> bool:
 
 
 def retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
-            within: float = math.inf, in_room: bool = True) -> Decision | None:
+            within: float = math.inf, in_room: bool = True, fire: bool = True
+            ) -> Decision | None:
     """Walk out of the gunmen's sight through a visited way out within reach, or None.
 
     The way out farthest from the gunmen, relative to how far the player must walk; with
     none, and `in_room`, a spot beside the doorway into their room (beside_their_way).
+    `fire` says whether the walk shoots back on the way: not when it goes to reload, since
+    the shots fired walking mostly miss and leave the magazine emptier than it was.
     """
     area = mem.view["area"]
     gx = sum(r["position"][0] for r in gunmen) / len(gunmen)
@@ -124,7 +128,7 @@ def retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
     ways = [w for w in area["ways_out"] if w["visited"] and not w["one_way"]
             and not w["other_storey"] and _passable(mem, w) and w["distance"] <= within]
     if not ways:
-        return beside_their_way(mem, gunmen, why, within) if in_room else None
+        return beside_their_way(mem, gunmen, why, within, fire) if in_room else None
 
     def safety(way: dict[str, Any]) -> float:
         wx, _, wz = way["position"]
@@ -136,7 +140,7 @@ def retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
     # Step well past the doorway and off its line, so the frame hides the player.
     beyond = (wx + (wx - x) / length * PAST * 2, wy, wz + (wz - z) / length * PAST * 2)
     args = {"x": round(beyond[0], 1), "z": round(beyond[2], 1), "y": round(beyond[1], 1),
-            "use_on_way": True, "fire_on_way": True}
+            "use_on_way": True, "fire_on_way": fire}
     decision: Decision = ("go_to", args, f"{why} (to {way['to_name']})")
     if mem.failed(decision, 2):
         return None
@@ -145,7 +149,7 @@ def retreat(mem: Memory, gunmen: list[dict[str, Any]], why: str,
 
 
 def beside_their_way(mem: Memory, gunmen: list[dict[str, Any]], why: str,
-                     within: float = math.inf) -> Decision | None:
+                     within: float = math.inf, fire: bool = True) -> Decision | None:
     """With no way back, a spot in this room against the wall beside the gunmen's doorway.
 
     Gunmen in the next room see into this one only through the doorway between: a spot
@@ -157,6 +161,7 @@ def beside_their_way(mem: Memory, gunmen: list[dict[str, Any]], why: str,
         gunmen: Those to hide from, all in one other area.
         why: The decision's note.
         within: How far the spot may lie.
+        fire: Whether the walk shoots back on the way.
 
     Returns:
         A walk to the spot, or None (they stand in this area or several, no doorway
@@ -183,7 +188,7 @@ def beside_their_way(mem: Memory, gunmen: list[dict[str, Any]], why: str,
             if math.hypot(sx - x, sz - z) > within:
                 continue
             decision: Decision = ("go_to", {"x": round(sx, 1), "z": round(sz, 1),
-                                            "y": round(wy, 1), "fire_on_way": True},
+                                            "y": round(wy, 1), "fire_on_way": fire},
                                   f"{why} (beside way {way['id']})")
             if not mem.failed(decision, 2):
                 mem.failures[("ambush", mem.here or "")] = 0

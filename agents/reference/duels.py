@@ -150,7 +150,8 @@ def reload_in_cover(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     if any(firing_now(g, busy) >= shots_needed(g, target["health"], target["distance"])
            for g in mem.carried("weapon")):
         return None  # the gun in hand holds the duel, or another carried one is drawn
-    step = retreat(mem, gunmen, "falling back to reload before the duel", RELOAD_COVER)
+    step = retreat(mem, gunmen, "falling back to reload before the duel", RELOAD_COVER,
+                   fire=False)
     if step is not None:
         mem.failures[("fall_back", area["id"])] += 1
     return step

@@ -14,12 +14,12 @@ from typing import Any
 
 from agents.reference.cover import ambush, fall_back, reload_away, tethered, under_fire
 from agents.reference.duels import reload_in_cover
-from agents.reference.guns import sure_range
+from agents.reference.guns import harm, sure_range
 from agents.reference.longgun import feed_best_gun
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
 from agents.reference.reloads import REACH, RUN_SPEED, reload_first
-from agents.reference.split import split_up
+from agents.reference.split import slip_out, split_up
 from agents.reference.supplies import (
     AMMO,
     AWARE,
@@ -133,12 +133,16 @@ def _cost(row: dict[str, Any], shooting: bool, current: bool) -> float:
     # room, a tough, slow brute after the fast ones closing in. Time to put down grows
     # with health and with range (shots miss more); a gun hurts from anywhere, bare hands
     # only up close (or soon, for one running in), and one seen standing off while in
-    # combat is surely firing. Turning to another target wastes the aim already taken, so
-    # the current one is kept a while.
+    # combat is surely firing; a deadlier gun counts for more. Turning to another target
+    # wastes the aim already taken, so the current one is kept a while.
     down_time = (row["health"] + AIM_COST) * max(1.0, row["distance"] / CLEAR_SHOT)
     reach = CHARGE if row["alertness"] == "in_combat" else BRAWL
     threat = {True: 1.0, None: 0.6}.get(row["armed"], 1.0 if row["distance"] < reach else 0.4)
     threat *= SHOOTING if shooting else 1.0
+    if row["armed"] is True:
+        # A spray gun or a rifle takes health faster than a sidearm: of two gunmen, the
+        # one with the deadlier gun goes first unless the other is much nearer down.
+        threat *= harm(row.get("weapon"))
     return down_time * (KEEP if current else 1.0) / threat
 
 
@@ -256,7 +260,8 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return ambush(mem)
-    step = (_kit_at_hand(mem) or fall_back(mem, rows) or reload_away(mem, rows)
+    step = (_kit_at_hand(mem) or fall_back(mem, rows) or slip_out(mem, stealth)
+            or reload_away(mem, rows)
             or reload_in_cover(mem, rows) or _patch_up(mem, rows) or _not_yet(mem, rows)
             or split_up(mem, stealth) or _let_them_come(mem, rows))
     if step is not None:

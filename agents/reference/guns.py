@@ -23,6 +23,10 @@ from agents.reference.memory import Decision, Memory
 GUN_FIRE = {"rifle": (3, 900.0), "smg": (8, 280.0), "heavy_cannon": (2, 350.0),
             "pistol": (4, 550.0), "silenced_pistol": (4, 450.0), "shotgun": (2, 180.0)}
 UNKNOWN_FIRE = (4, 450.0)  # a kind not in the table: as a sidearm
+# Per kind: health a second its hits take from an unarmoured man when every shot lands
+# (a hit's harm times shots a second), as a player who knows shooters knows them.
+HARM_RATE = {"pistol": 0.625, "silenced_pistol": 0.5, "smg": 1.4, "rifle": 1.7,
+             "shotgun": 0.6, "heavy_cannon": 1.0}
 # A duel the player has not chosen yet: an ordinary gunman across a room.
 TYPICAL_HEALTH = 1.0
 TYPICAL_RANGE = 800.0
@@ -33,6 +37,17 @@ def shots_needed(gun: dict[str, Any], health: float, distance: float) -> int:
     """Rounds a gun of this kind fires to put down one of this health at this range."""
     hits, sure = GUN_FIRE.get(gun.get("weapon") or "", UNKNOWN_FIRE)
     return math.ceil(hits * max(health, 0.0) * max(1.0, distance / sure))
+
+
+def harm(weapon: str | None) -> float:
+    """How much faster than a pistol a gunman with this kind of gun takes health, tempered.
+
+    The square root of the ratio: the rate assumes every shot lands, which a spray gun's
+    wide cone and a gunman's own misses keep from holding, so a spray gun counts somewhat
+    more than a pistol, not twice as much. A kind not known counts as a pistol.
+    """
+    base = HARM_RATE["pistol"]
+    return math.sqrt(HARM_RATE.get(weapon or "", base) / base)
 
 
 def sure_range(gun: dict[str, Any]) -> float:

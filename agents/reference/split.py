@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agents.reference.cover import tethered
+from agents.reference.cover import retreat, tethered
 from agents.reference.doors import square_to_wall
 from agents.reference.memory import Decision, Memory
 from agents.reference.reloads import RUN_SPEED
@@ -30,6 +30,7 @@ BODY = 20.0
 WATCH_S = 5.0  # how long the slice is watched before the fight is taken as it comes
 LOOK_S = 1.0
 LONE_SHOT = 1200.0  # a lone gunman farther than this is let come nearer
+SLIP_REACH = 600.0  # a way out farther than this is too long a walk under a searcher's eyes
 
 
 def _crowd(mem: Memory) -> list[dict[str, Any]]:
@@ -138,3 +139,29 @@ def watch_slice(mem: Memory) -> Decision | None:
     why = (f"watching {len(crowd)} gunmen through the doorway for one alone" if crowd
            else "watching through the doorway for a gunman alone")
     return ("wait", {"seconds": LOOK_S}, why)
+
+
+def slip_out(mem: Memory, stealth: bool) -> Decision | None:
+    """Two gunmen in sight, one already searching and none firing yet: step out of sight.
+
+    A searching guard fires the moment he finds the player, and the other joins at the
+    first shot: the fight against both at once is lost more often than won, and the
+    doorway's slice (split_up) is no use once one is looking. Back through a way already
+    walked, with the gun quiet, the player waits at the doorway (cover.ambush): the
+    searcher comes through it alone and close, the other later or not at all. Once per
+    area; not while an alarm must not sound, nor tethered to a guide, nor in a hurry.
+    """
+    crowd = _crowd(mem)
+    if stealth or tethered(mem) or mem.view["area"] is None or len(crowd) < 2 \
+            or mem.hurried() or any(r["alertness"] == "in_combat" for r in crowd) \
+            or not any(r["alertness"] in AWARE for r in crowd):
+        return None
+    key = ("slip", mem.here or "")
+    if mem.failures[key]:
+        return None
+    searching = ", ".join(r["id"] for r in crowd if r["alertness"] in AWARE)
+    step = retreat(mem, crowd, f"falling back out of sight: {len(crowd)} gunmen together, "
+                   f"{searching} searching", SLIP_REACH, fire=False)
+    if step is not None:
+        mem.failures[key] += 1
+    return step
