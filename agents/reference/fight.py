@@ -139,9 +139,11 @@ def _cost(row: dict[str, Any], shooting: bool, current: bool) -> float:
     reach = CHARGE if row["alertness"] == "in_combat" else BRAWL
     threat = {True: 1.0, None: 0.6}.get(row["armed"], 1.0 if row["distance"] < reach else 0.4)
     threat *= SHOOTING if shooting else 1.0
-    if row["armed"] is True:
-        # A spray gun or a rifle takes health faster than a sidearm: of two gunmen, the
-        # one with the deadlier gun goes first unless the other is much nearer down.
+    if row["armed"] is True and (shooting or row["alertness"] == "in_combat"):
+        # A spray gun or a rifle takes health faster than a sidearm: of two gunmen in the
+        # fight, the one with the deadlier gun goes first unless the other is much nearer
+        # down. Only for one in the fight: a rifleman still searching is no threat beside
+        # a pistol already firing at the player.
         threat *= harm(row.get("weapon"))
     return down_time * (KEEP if current else 1.0) / threat
 
