@@ -126,3 +126,18 @@ def test_records_is_won_by_reading_and_lost_by_guessing(tmp_path: Path) -> None:
 def test_the_other_code_templates_are_won_by_reading_and_lost_by_guessing(
         tmp_path: Path, name: str) -> None:
     _both_ways(tmp_path, name)
+
+
+def test_an_accepted_keypad_is_keyed_in_again_for_its_door_closed_since() -> None:
+    from agents.reference.codes import key_in
+
+    # The way back out of a vault: its door swung shut behind the player, and only the
+    # keypad opens it (the right code opens it again every time it is keyed in).
+    mem = Memory()
+    mem.notes = {"o4": "The vault keypad code is 4817."}
+    mem.objects["o5"] = {"id": "o5", "kind": "keypad", "name": "vault keypad",
+                         "state": "accepted"}
+    step = key_in(mem, "o5", "for door d7")
+    assert step is not None and step[:2] == ("enter_code", {"object_id": "o5", "code": "4817"})
+    mem.objects["o5"]["state"] = "locked_out"
+    assert key_in(mem, "o5", "for door d7") is None
