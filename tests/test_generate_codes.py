@@ -110,11 +110,14 @@ def _both_ways(tmp_path: Path, name: str) -> None:
              if t["action"] and t["action"]["action"] == "enter_code"]
     assert keyed and all("accepted" in t["result"]["detail"] or "opens" in
                          t["result"]["detail"] for t in keyed), [t["result"] for t in keyed]
-    # Without the notes' words a keypad is only guessed at: it locks, the mission is lost.
+    # Without the notes' words a keypad is only guessed at, and a guess never opens it.
     guesser = runner.run(name, python_agent(TEST_AGENTS / "code_guesser_agent.py", "1234"),
                          difficulty="easy", seed=0, out_dir=tmp_path / "guesser",
                          settings=SETTINGS)
     assert not guesser["success"]
+    guessed = [t["result"]["detail"] for t in _turns(guesser["record"])
+               if t["action"] and t["action"]["action"] == "enter_code"]
+    assert not any("accepted" in d for d in guessed), guessed
 
 
 def test_records_is_won_by_reading_and_lost_by_guessing(tmp_path: Path) -> None:
