@@ -20,7 +20,8 @@ from world.generate.template import Params, Template, int_param
 
 FINDS = ("survey map", "rock sample", "field journal", "compass", "radio log", "film canister",
          "seed vault key", "star chart", "water sample", "core drill bit", "logbook",
-         "photo plate")
+         "photo plate", "soil core", "barometer", "ice sample", "specimen jar", "tide table",
+         "signal flare", "theodolite", "weather log")  # enough for 4 stages of 5 items
 WHEN = (None, None, "normal", "hard", "hard")  # the items of a stage, by lowest difficulty
 
 
@@ -107,7 +108,7 @@ TEMPLATE = Template(
         "stages": int_param(2, 4, 3, "stages, separated by keypad gates on the way to the "
                             "farthest room"),
         "rooms": int_param(4, 12, 10, "rooms per stage, on average"),
-        "items": int_param(1, 5, 4, "items to recover per stage (the third from normal up, "
+        "items": int_param(1, 5, 5, "items to recover per stage (the third from normal up, "
                            "the fourth and fifth at hard)"),
     },
     categories=tuple(["exploration", "puzzle"]),
