@@ -18,7 +18,9 @@ from world.generate.template import Params, Template, int_param, number_param
 
 FILES = ("personnel file", "case file", "audit report", "blueprint roll", "witness statement")
 CHANGED = ("The {k} was reset this week.", "The {k} was changed after the audit.")
-OLD = ("Its old code {n} no longer works.", "Forget the old number {n}.")
+# The sentences of a note are shuffled: an old code reads right before or after the
+# sentence saying the keypad was changed.
+OLD = ("Old codes such as {n} no longer work.", "Forget the old number {n}.")
 
 
 def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
