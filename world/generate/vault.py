@@ -17,7 +17,7 @@ from world.generate import codes, stock
 from world.generate.layout import LevelDraft, link_key, room_grid
 from world.generate.template import Params, Template, int_param, number_param
 
-PRIZES = ("bearer bonds", "diamond case", "master ledger", "prototype drive", "gold ingot")
+PRIZES = ("bond certificate", "diamond case", "master ledger", "prototype drive", "gold ingot")
 
 
 def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     grid.links = tree + [e for e in grid.links[len(tree):] if vault not in e]
     prize = rng.choice(PRIZES)
     draft = LevelDraft(level_id, "The vault",
-                       f"The {prize} lie in the vault at the far end of this building. "
+                       f"The {prize} lies in the vault at the far end of this building. "
                        "Its doors are worked by keypads; the staff keep the codes on notes "
                        "left about the rooms. Take the prize and bring it back.")
     draft.data["design_note"] = (f"Generated keypad vault: {rooms} rooms, {p['locks']} keypad "
