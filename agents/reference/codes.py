@@ -66,7 +66,9 @@ def candidates(mem: Memory, keypad: dict[str, Any]) -> list[str]:
 def key_in(mem: Memory, keypad_id: str, why: str) -> Decision | None:
     """Key the likeliest code into a keypad; None when no note read holds one to try."""
     keypad = mem.objects.get(keypad_id)
-    if keypad is None or keypad["state"] in ("locked_out", "accepted"):
+    # An accepted keypad is keyed in again: its door, closed since, opens to the same
+    # code once more (the way back out of a vault runs through it).
+    if keypad is None or keypad["state"] == "locked_out":
         return None
     if sum(1 for k, _ in mem.wrong_codes if k == keypad_id) >= SAFE_TRIES:
         return None

@@ -13,7 +13,19 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from world.generate import courier, crossing, errand, hold, maze, rescue, stealth
+from world.generate import (
+    courier,
+    crossing,
+    errand,
+    expedition,
+    hold,
+    maze,
+    records,
+    relay,
+    rescue,
+    stealth,
+    vault,
+)
 from world.generate.naming import GeneratedName, GenerateError, parse_name
 from world.generate.template import Template
 
@@ -22,7 +34,8 @@ GENERATOR_VERSION = "4"
 
 TEMPLATES: dict[str, Template] = {t.name: t for t in (
     maze.TEMPLATE, rescue.TEMPLATE, stealth.TEMPLATE, hold.TEMPLATE, errand.TEMPLATE,
-    crossing.TEMPLATE, courier.TEMPLATE)}
+    crossing.TEMPLATE, courier.TEMPLATE, vault.TEMPLATE, records.TEMPLATE,
+    relay.TEMPLATE, expedition.TEMPLATE)}
 
 
 @dataclass(frozen=True)
