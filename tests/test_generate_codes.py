@@ -13,11 +13,11 @@ import pytest
 
 from agents.reference.codes import candidates
 from agents.reference.memory import Memory
-from harness import runner
-from harness.runner import RunSettings
+from harness.episode import runner
+from harness.episode.runner import RunSettings
 from tests.shared import SHIPPED_AGENTS, TEST_AGENTS, python_agent
 from world.generate.registry import TEMPLATES, generate
-from world.level.check import check_data
+from world.levelcheck.checker import check_data
 
 SEASON_2 = ("vault", "records", "relay", "expedition")
 SETTINGS = RunSettings(decision_timeout_s=20.0, episode_timeout_s=150.0)
