@@ -19,6 +19,7 @@ from harness.core.protocol import PROTOCOL_VERSION
 from harness.core.version import package_version
 from harness.episode.runner import new_run_dir, run_name
 from tests.shared import (
+    MATCH_IDS,
     ROOT,
     SHIPPED_IDS,
     SHIPPED_LEVELS,
@@ -83,11 +84,13 @@ def test_levels_lists_what_the_files_hold(capsys):
     assert [row["id"] for row in listing["doom"]] == [
         f"doom:{path.stem}" for path in mission_files()]
     assert all(row["difficulties"] for row in listing["doom"])
+    assert [row["id"] for row in listing["matches"]] == MATCH_IDS
     assert [t["name"] for t in listing["templates"]] == list(TEMPLATES)
     assert main(["levels"]) == 0
     text = capsys.readouterr().out
     assert f"Shipped levels ({len(SHIPPED_IDS)}" in text
     assert "doom:t01_e1m1_exit" in text and "harness templates" in text
+    assert f"Match levels ({len(MATCH_IDS)}" in text and "duel_yard" in text
 
 
 @pytest.mark.parametrize("name", list(COMMANDS))

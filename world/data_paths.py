@@ -26,3 +26,7 @@ SCHEMA_DIR = _data_dir("schemas")
 
 LEVELS_DIR = _data_dir("levels")
 """The shipped levels, one `<id>.json` each."""
+
+MATCH_LEVELS_DIR = LEVELS_DIR / "matches"
+"""The shipped match levels (the multiplayer track): a folder of their own, so that every
+shipped-level check and sweep plays the single-player levels alone."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from world.actions.catalog import REFLEX_ARGUMENT, ActionSpec, Catalog, EndReason, catalog
 from world.characters.alertness import ALERT_LEVELS
-from world.data_paths import LEVELS_DIR, SCHEMA_DIR
+from world.data_paths import LEVELS_DIR, MATCH_LEVELS_DIR, SCHEMA_DIR
 from world.doom.mission import DoomLevel, is_doom, load_mission, mission_files, mission_ref
 from world.errors import (
     InvalidRequestError,
@@ -168,6 +168,7 @@ __all__ = [
     "GENERATOR_VERSION",
     "LEVELS_DIR",
     "MATCH_ENDINGS",
+    "MATCH_LEVELS_DIR",
     "MATCH_RESULT_SCORES",
     "MAX_FRAME_SKIP",
     "MAX_LEVEL_BYTES",

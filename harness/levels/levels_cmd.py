@@ -1,4 +1,4 @@
-"""`harness levels`: list the shipped levels, the Doom missions and the mission templates.
+"""`harness levels`: list the shipped levels, match levels, Doom missions and templates.
 
 Every row is read from the level or mission file itself (its id, title, categories and
 difficulties), so the list never disagrees with what `harness run` plays.
@@ -10,10 +10,12 @@ import argparse
 import json
 import sys
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from world.face import (
     LEVELS_DIR,
+    MATCH_LEVELS_DIR,
     TEMPLATES,
     LevelError,
     WorldError,
@@ -46,10 +48,13 @@ def _strings(value: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in value) if isinstance(value, list) else ()
 
 
-def shipped_rows() -> tuple[list[LevelRow], list[str]]:
-    """The shipped levels in id order, and one line per file that could not be read."""
+def shipped_rows(folder: Path = LEVELS_DIR) -> tuple[list[LevelRow], list[str]]:
+    """A folder's levels (the shipped ones by default) in id order, and the unreadable.
+
+    One line per file that could not be read names it and what is wrong.
+    """
     rows, problems = [], []
-    for path in sorted(LEVELS_DIR.glob("*.json")):
+    for path in sorted(folder.glob("*.json")):
         try:
             data = read_level_json(path)
         except LevelError as exc:
@@ -87,7 +92,7 @@ def doom_rows() -> tuple[list[LevelRow], list[str]]:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the command's arguments."""
     parser.add_argument("--json", action="store_true",
-                        help="print {levels, doom, templates} as JSON")
+                        help="print {levels, matches, doom, templates} as JSON")
 
 
 def _table(rows: list[LevelRow]) -> list[str]:
@@ -99,9 +104,13 @@ def _table(rows: list[LevelRow]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     """Print the listing; 0, or 1 when a shipped file could not be read (named on stderr)."""
     levels, level_problems = shipped_rows()
+    matches, match_problems = shipped_rows(MATCH_LEVELS_DIR)
+    level_problems += match_problems
     missions, mission_problems = doom_rows()
     if args.json:
-        json.dump({"levels": [asdict(r) for r in levels], "doom": [asdict(r) for r in missions],
+        json.dump({"levels": [asdict(r) for r in levels],
+                   "matches": [asdict(r) for r in matches],
+                   "doom": [asdict(r) for r in missions],
                    "doom_installed": doom_available(),
                    "templates": [{"name": t.name, "kind": t.kind, "description": t.description}
                                  for t in TEMPLATES.values()]}, sys.stdout, indent=2)
@@ -109,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"Shipped levels ({len(levels)}; harness run ID --agent CMD):")
         print("\n".join(_table(levels)))
+        print(f"\nMatch levels ({len(matches)}; harness match ID --agent A --agent B):")
+        print("\n".join(_table(matches)))
         engine = "installed" if doom_available() else (
             "not installed: pip install -e '.[doom]' in a clone, or 'mission-harness[doom]'")
         print(f"\nDoom missions ({len(missions)}; ViZDoom {engine}):")

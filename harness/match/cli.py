@@ -14,11 +14,7 @@ from harness.core.seal import seal
 from harness.episode.runner import UsageError
 from harness.episode.settings import RunSettings, pace_floor, pace_per_tick
 from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
-from world.face import LEVELS_DIR
-
-# The shipped match levels: a folder of their own beside the single-player levels, which
-# every shipped-level check and sweep plays alone.
-MATCH_LEVELS_DIR = LEVELS_DIR / "matches"
+from world.face import MATCH_LEVELS_DIR
 
 
 def match_level_ref(ref: str) -> str:
