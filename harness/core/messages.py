@@ -111,7 +111,7 @@ class StartMessage(TypedDict):
     """start (harness to agent)."""
 
     type: Literal["start"]
-    protocol_version: Literal[1, 2]
+    protocol_version: Literal[1, 2, 3]
     level: str
     title: str
     difficulty: str
@@ -130,7 +130,7 @@ class HelloMessage(TypedDict):
     """hello (agent to harness)."""
 
     type: Literal["hello"]
-    protocol_version: Literal[1, 2]
+    protocol_version: Literal[1, 2, 3]
     name: str
     version: str
     model: NotRequired[str | None]
@@ -455,7 +455,7 @@ class ObservationMessage(TypedDict):
     """observation (harness to agent)."""
 
     type: Literal["observation"]
-    protocol_version: Literal[1, 2]
+    protocol_version: Literal[1, 2, 3]
     turn: int
     tick: int
     time_s: float
@@ -488,7 +488,7 @@ class ActionMessage(TypedDict):
     """action (agent to harness; generated from the action catalogue, do not edit)."""
 
     type: Literal["action"]
-    protocol_version: Literal[1, 2]
+    protocol_version: Literal[1, 2, 3]
     action: Literal[
         "go_to",
         "go_to_area",
@@ -574,7 +574,7 @@ class SummaryMessage(TypedDict):
     """summary (harness to agent)."""
 
     type: Literal["summary"]
-    protocol_version: Literal[1, 2]
+    protocol_version: Literal[1, 2, 3]
     outcome: Outcome
     terminated: bool
     truncated: bool

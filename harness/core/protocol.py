@@ -32,6 +32,7 @@ from world.face import (
     MISSION_COMPLETED,
     MISSION_FAILED,
     MISSION_OUTCOMES,
+    REFLEX_ARGUMENT,
     SCHEMA_DIR,
     SchemaValidator,
     catalog,
@@ -40,10 +41,15 @@ from world.face import (
 if TYPE_CHECKING:
     from world.face import ActionSpec
 
-PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSION: Final = 3
 # Versions an agent may speak in its hello and actions. Version 2 adds notes, keypads
 # and the `enter_code` action (issue 37); a version 1 agent plays on, never using them.
-AGENT_VERSIONS = (1, 2)
+# Version 3 is the reflex rule: the player shoots back only during a fighting action or
+# one that asks (`return_fire`); an agent of an earlier version plays on without it.
+AGENT_VERSIONS = (1, 2, 3)
+# The first version under the reflex rule. A record made before it was played with return
+# fire during every action, so its replay asks for it on every action that takes it.
+REFLEX_RULE_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -380,3 +386,18 @@ def encode(message: Mapping[str, Any]) -> str:
         The JSON text.
     """
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def as_played(action: dict[str, Any], version: int) -> dict[str, Any]:
+    """A recorded action as the world plays it today, for a record of this protocol version.
+
+    Records made before the reflex rule (`REFLEX_RULE_VERSION`) were played with return
+    fire during every action: their actions ask for it explicitly, so they replay alike.
+    """
+    if version >= REFLEX_RULE_VERSION:
+        return action
+    spec = catalog().action(action["action"]) if action["action"] in catalog().action_names \
+        else None
+    if spec is None or REFLEX_ARGUMENT not in spec.parameters:
+        return action
+    return {**action, "arguments": {**action["arguments"], REFLEX_ARGUMENT: True}}

@@ -27,6 +27,7 @@ from harness.core.protocol import (
     OUTCOMES,
     PROTOCOL_ERROR,
     Fault,
+    as_played,
     schema_errors,
     step_fault,
 )
@@ -146,6 +147,7 @@ def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
         raise RecordError(f"{record.path}: header start: {exc}") from None
     factory = game_factory or track.game_factory()
     actions = track.actions()
+    version = int(header["protocol_version"])
     origin = None
     if "origin" in header:
         try:
@@ -208,8 +210,9 @@ def _replay(record: Record, game_factory: GameFactory | None) -> ReplayReport:
                                 f"track's: {fault.message}")
             kept.steps[-1] = {"action": executed["action"], "arguments": executed["arguments"]}
         # A refused action was the agent's (its error is recorded): the world is asked
-        # only the executed ones, and looks again either way, as the episode did.
-        stepped = game.step(executed)
+        # only the executed ones, and looks again either way, as the episode did; a
+        # record of an earlier protocol asks under the rules it was played with.
+        stepped = game.step(None if executed is None else as_played(executed, version))
         counted.count(stepped, None if error is None else Fault(error["code"], error["message"]))
         if stepped.fault is not None:
             return diverged(index, f"turn {index}: the recorded action was refused on "

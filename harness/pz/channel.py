@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from harness.agent.process import Line, Timeout
+from harness.core.protocol import PROTOCOL_VERSION
 from harness.core.record import RecordWriter
 
 # The hello a policy seat stands for in the record's header (hello.schema.json).
-POLICY_HELLO = {"type": "hello", "protocol_version": 2, "name": "pettingzoo-policy",
+POLICY_HELLO = {"type": "hello", "protocol_version": PROTOCOL_VERSION, "name": "pettingzoo-policy",
                 "version": "1", "description": "a policy in the PettingZoo loop"}
 
 
