@@ -24,7 +24,8 @@ same episode so that none is wrong on its face:
 Options agree in form, so that no surface feature tells the right one (the blind
 answerers of `harness.offline.quiz_rules` check it): a point is shown rounded to `GRID` units in
 every option, a wrong point lies as far from its landmark as the taken one from its,
-the taken action's other arguments go on every option, and wrong options as long as the
+the taken action's other arguments go on every option, wrong options name ids of the
+same kinds as the right one (doors among doors), and wrong options as long as the
 right one come first; a goal sequence keeps its last step last in every option (never
 swapped), and its swapped-in operation is as long and as often shown by other questions
 as the one it replaces; a consistency partner is drawn among the nearest in wording and
@@ -52,6 +53,8 @@ from harness.offline.pyramid_words import INTENTS, Known, landmarks, phrase
 from world.face import REFLEX_ARGUMENT, SchemaValidator, catalog
 
 SEQUENCE_LENGTH = 5
+# An episode id: letters naming its kind, then a number (`d12`, `o3`, `c1`, `w4`).
+_ID = re.compile(r"^([a-z]+)[0-9]+$")
 # Options show a point's x and z rounded to this many units (`shown`).
 GRID = 10
 # Actions whose instruction spells out every argument ("wait 2 seconds"): asking for them
@@ -171,6 +174,12 @@ def _askable(op: Operation) -> bool:
             and op.action["action"] not in SPELT_OUT)
 
 
+def _id_kinds(action: dict[str, Any]) -> tuple[str, ...]:
+    """The kinds of the ids an action names, by their letters (`d` doors, `o` objects)."""
+    return tuple(sorted(m.group(1) for v in (action.get("arguments") or {}).values()
+                        if isinstance(v, str) and (m := _ID.match(v))))
+
+
 def _next_action(record: Record, pyr: Pyramid, op: Operation, rng: random.Random
                  ) -> Question | None:
     turn = record.turns[op.turn]
@@ -196,7 +205,12 @@ def _next_action(record: Record, pyr: Pyramid, op: Operation, rng: random.Random
             continue
         plains[text] = plain
         same.append(candidate)
-    # Only the same action: another action's name would match the instruction's verb.
+    # Only the same action (another action's name would match the instruction's verb),
+    # naming ids of the same kinds: a door among objects would stand out by its letter,
+    # and the doors an agent walks through are named once each where the objects in view
+    # recur in question after question.
+    kinds = _id_kinds(op.action)
+    same = [a for a in same if _id_kinds(a) == kinds]
     if len(same) < 3:
         return None
     rng.shuffle(same)
