@@ -125,11 +125,11 @@ def test_the_reference_agent_takes_only_the_code_its_note_names() -> None:
     assert candidates(mem, {"id": "o6", "name": "server room keypad"}) == []
 
 
-def test_both_protocol_versions_may_say_hello_and_act() -> None:
-    for version in (1, 2):
+def test_every_protocol_version_may_say_hello_and_act() -> None:
+    for version in (1, 2, 3):
         hello = {"type": "hello", "protocol_version": version, "name": "a", "version": "1"}
         assert not hasattr(parse_agent_line(json.dumps(hello), "hello"), "code")
-    bad = {"type": "hello", "protocol_version": 3, "name": "a", "version": "1"}
+    bad = {"type": "hello", "protocol_version": 4, "name": "a", "version": "1"}
     assert parse_agent_line(json.dumps(bad), "hello").code == "bad_message"
 
 
