@@ -32,6 +32,9 @@ SKIRMISH = 300.0  # a rival this close is fought: turning away gives it free sho
 RACE = "racing for the exit"
 ATTACK_LEG = 0.8  # game seconds an attack runs before the duel is looked at again
 RELOAD_LEG = 2.5  # added to a leg begun with an empty magazine (the longest reloads)
+HOLD_S = 3.0  # game seconds a rival lost from sight is waited for
+HOLD_LEG = 0.5  # one wait while holding (a sighting ends it sooner)
+TICKS_PER_S = 30  # the protocol's game ticks per second (time_s = tick / 30)
 TOGETHER = 450.0  # a teammate farther than this is rejoined while no rival is in sight
 
 
@@ -50,7 +53,8 @@ def match_step(mem: Memory, match: dict[str, Any]) -> Decision | None:
     if in_sight and _loaded(mem):
         # An unarmed rival is downed before it finds a gun: a frag costs it the match.
         return _attack(mem, _focus(in_sight), "downing unarmed rival")
-    return (_supplies(mem) or _to_exit(mem, exit_area) or _rejoin(mem))
+    hold = None if match.get("teammates") else _hold(mem, rivals)
+    return _supplies(mem) or hold or _to_exit(mem, exit_area) or _rejoin(mem)
 
 
 def _exit(mem: Memory, match: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
@@ -164,6 +168,19 @@ def _supplies(mem: Memory) -> Decision | None:
     if max((rounds(c) for c in mem.carried("weapon")), default=0) < LOW_ROUNDS:
         return nearest_pickup(mem, AMMO, "fetching rounds between duels", tries=2)
     return None
+
+
+def _hold(mem: Memory, rivals: list[dict[str, Any]]) -> Decision | None:
+    # A rival just lost from sight after a duel follows the player to finish it: waiting
+    # out of its sight, standing, lets the player fire first and steadier when it steps
+    # into view (a walking shooter misses more), where a walk back out would meet it in
+    # the open. Only for a few seconds: a rival that does not come may be racing. Not
+    # with teammates: one holding back leaves the other to fight two alone.
+    armed_rivals = [r for r in rivals if r["armed"] is not False and r.get("seen_tick")
+                    is not None and mem.time_s - r["seen_tick"] / TICKS_PER_S < HOLD_S]
+    if not armed_rivals:
+        return None
+    return ("wait", {"seconds": HOLD_LEG}, "holding out of sight for the rival to come")
 
 
 def _to_exit(mem: Memory, area: str | None) -> Decision | None:
