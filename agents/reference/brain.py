@@ -33,6 +33,7 @@ from agents.reference.people import open_work, targets_in_sight
 from agents.reference.plans import PLANS
 from agents.reference.regroup import hold_out_of_sight, room_before_door, step_out_of_sight
 from agents.reference.reloads import top_up_calm
+from agents.reference.rivals import match_step
 from agents.reference.split import watch_slice
 from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, hostile, ready_weapon, restock
@@ -72,7 +73,9 @@ class Brain:
         self._learn()
         stealth = any(o["kind"] in STEALTHY and o["counts"] and o["status"] == "todo"
                       for o in mem.view["objectives"])
-        decision = short_look(mem, upstairs_leg(mem, room_before_door(
+        # A match (the start's `match` block) has its own first step; a mission never does.
+        rival = match_step(mem, start["match"]) if start.get("match") else None
+        decision = rival or short_look(mem, upstairs_leg(mem, room_before_door(
             mem, spare_kit(mem, self._choose()), stealth)))
         mem.last_decision = decision
         return decision

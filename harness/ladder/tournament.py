@@ -87,7 +87,8 @@ def play_pairing(job: dict[str, Any]) -> dict[str, Any]:
     pairing = Pairing(**job["pairing"])
     data = dict(job["settings"])
     data["env_passthrough"] = tuple(data["env_passthrough"])
-    resolved = resolve(match_level_ref(pairing.level))
+    secret = parse_secret(job["secret"], "the tournament's secret")
+    resolved = resolve(match_level_ref(pairing.level), secret)  # a generated id from it
     level = resolved.level
     if level.match is None:
         raise ValueError(f"level {pairing.level!r} has no match block")
@@ -98,7 +99,7 @@ def play_pairing(job: dict[str, Any]) -> dict[str, Any]:
     summary = run_match(MatchSpec(level, str(resolved.source), pairing.difficulty,
                                   pairing.seed, commands, run_dir, teams,
                                   RunSettings(**data),
-                                  parse_secret(job["secret"], "the tournament's secret")))
+                                  secret))
     seal(run_dir / MATCH_RECORD)
     return _row(pairing, run_dir, summary["standings"], summary["over"])
 

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from harness.agent.process import AgentLaunchError
+from harness.core.keys import new_secret
 from harness.core.level_refs import resolve
 from harness.core.seal import seal
 from harness.episode.runner import UsageError
@@ -48,8 +49,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the match; exit 0 when it ran, 2 on bad usage."""
+    # The match's secret: a generated arena's id is drawn from it, as for a run, so the
+    # id in the start message names no template seed.
+    secret = new_secret()
     try:
-        resolved = resolve(match_level_ref(args.level))
+        resolved = resolve(match_level_ref(args.level), secret)
     except UsageError as exc:
         print(f"harness match: {exc}", file=sys.stderr)
         return 2
@@ -82,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
         summary = run_match(MatchSpec(level, str(resolved.source), difficulty, args.seed,
                                       tuple(args.agent), run_dir, teams,
                                       RunSettings(turn_pace_ms_per_tick=args.turn_pace,
-                                                  turn_floor_ms=args.turn_floor)))
+                                                  turn_floor_ms=args.turn_floor),
+                                      secret))
     except AgentLaunchError as exc:
         print(f"harness match: an agent cannot be started: {exc}", file=sys.stderr)
         return 2

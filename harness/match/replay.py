@@ -18,7 +18,14 @@ from typing import Any
 from harness.core.keys import key_of
 from harness.core.record import RecordError, record_text
 from harness.match.runner import MATCH_RECORD
-from world.face import MatchSession, WorldError, parse_level, read_level_json
+from world.face import (
+    MatchSession,
+    WorldError,
+    generate,
+    is_generated,
+    parse_level,
+    read_level_json,
+)
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,10 @@ def _replay(record: Path) -> MatchReplay:
     lines = [json.loads(t) for t in record_text(record).splitlines() if t.strip()]
     header = next(x for x in lines if x["kind"] == "header")
     source = header["level_source"]
-    level = parse_level(read_level_json(source), source)
+    # A generated arena is built again from its name, with the id the match gave it.
+    data = generate(source, header["level"]).data \
+        if is_generated(source) and not Path(source).is_file() else read_level_json(source)
+    level = parse_level(data, source)
     if level.content_hash != header["level_hash"]:
         return MatchReplay(False, 0, f"level {source} changed since the match",
                            [])

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from world.generate import (
+    arena,
     courier,
     crossing,
     errand,
@@ -35,7 +36,7 @@ GENERATOR_VERSION = "4"
 TEMPLATES: dict[str, Template] = {t.name: t for t in (
     maze.TEMPLATE, rescue.TEMPLATE, stealth.TEMPLATE, hold.TEMPLATE, errand.TEMPLATE,
     crossing.TEMPLATE, courier.TEMPLATE, vault.TEMPLATE, records.TEMPLATE,
-    relay.TEMPLATE, expedition.TEMPLATE)}
+    relay.TEMPLATE, expedition.TEMPLATE, arena.TEMPLATE)}
 
 
 @dataclass(frozen=True)

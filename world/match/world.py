@@ -77,6 +77,12 @@ class MatchWorld(World):
         # The single-player start's inventory is nobody's in a match.
         for oid in level.start.inventory:
             self.objects[oid].holder = None
+        # Each player holds what its own start gives it (the player's knowledge counts
+        # held things as known: without this, `equip` refused a player's own start gun).
+        assert level.match is not None
+        for pid, start in zip(ids, level.match.starts, strict=True):
+            for oid in start.inventory:
+                self.objects[oid].holder = pid
         self._planning = {pid: Planning() for pid in ids}
         self._planning[ids[0]] = self.planning
         self.view_as(ids[0])
