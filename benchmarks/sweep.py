@@ -66,7 +66,8 @@ from tools.levels_doc import (  # noqa: E402
     SWEEP_END,
 )
 from world.generate.layout import DIFFICULTIES  # noqa: E402
-from world.generate.registry import GENERATOR_VERSION, TEMPLATES  # noqa: E402
+from world.generate.registry import GENERATOR_VERSION  # noqa: E402
+from world.generate.registry import MISSION_TEMPLATES as TEMPLATES  # noqa: E402
 
 # Agent name -> (its command, what its table says about it). Declared once: the sweep,
 # its tables and its columns take the agents from here, in this order.

@@ -35,7 +35,13 @@ from world.generate.naming import (
     parse_name,
     parse_names,
 )
-from world.generate.registry import GENERATOR_VERSION, TEMPLATES, generate, origin
+from world.generate.registry import (
+    GENERATOR_VERSION,
+    MISSION_TEMPLATES,
+    TEMPLATES,
+    generate,
+    origin,
+)
 from world.generate.template import describe_param
 from world.level.geometry3d import Solid, level_solids, path_solid
 from world.level.load import (
@@ -177,6 +183,7 @@ __all__ = [
     "MISSION_COMPLETED",
     "MISSION_FAILED",
     "MISSION_OUTCOMES",
+    "MISSION_TEMPLATES",
     "OBJECTIVE_STATUSES",
     "OBJECT_KINDS",
     "OBJECT_STATES",

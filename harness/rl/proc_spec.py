@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.core.level_refs import UsageError, secret_member
-from world.face import TEMPLATES, GenerateError, parse_name
+from world.face import MISSION_TEMPLATES, TEMPLATES, GenerateError, parse_name
 
 # The environments a template gets one procedural id for: kind -> entry point.
 KINDS: dict[str, str] = {
@@ -88,7 +88,7 @@ class ProcEntry:
 
 def procedural_entries() -> tuple[ProcEntry, ...]:
     """Every procedural env id, templates in their declared order, Macro first."""
-    return tuple(ProcEntry(kind, t) for t in TEMPLATES for kind in KINDS)
+    return tuple(ProcEntry(kind, t) for t in MISSION_TEMPLATES for kind in KINDS)
 
 
 def params_text(template: str, params: Mapping[str, Any] | None) -> str:
@@ -97,9 +97,9 @@ def params_text(template: str, params: Mapping[str, Any] | None) -> str:
     Raises:
         ValueError: An unknown template or parameter, or a value out of its range.
     """
-    if template not in TEMPLATES:
-        raise ValueError(f"template: no template {template!r} (templates: "
-                         f"{', '.join(TEMPLATES)})")
+    if template not in MISSION_TEMPLATES:
+        raise ValueError(f"template: no mission template {template!r} (templates: "
+                         f"{', '.join(MISSION_TEMPLATES)})")
     if params is not None and not isinstance(params, Mapping):
         raise ValueError(f"params: expected a mapping of template parameters, got "
                          f"{type(params).__name__}")

@@ -90,6 +90,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
 
 
 TEMPLATE = Template(
+    match=True,
     name="arena",
     kind="match arena",
     description="A match level: two sides start in rooms far apart; down the other side or "

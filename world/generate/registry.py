@@ -37,6 +37,8 @@ TEMPLATES: dict[str, Template] = {t.name: t for t in (
     maze.TEMPLATE, rescue.TEMPLATE, stealth.TEMPLATE, hold.TEMPLATE, errand.TEMPLATE,
     crossing.TEMPLATE, courier.TEMPLATE, vault.TEMPLATE, records.TEMPLATE,
     relay.TEMPLATE, expedition.TEMPLATE, arena.TEMPLATE)}
+MISSION_TEMPLATES: dict[str, Template] = {n: t for n, t in TEMPLATES.items() if not t.match}
+"""The templates of one agent's missions (every one but the match arenas)."""
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,9 @@ class Template:
             description); the one declaration of what may be set and what it does.
         categories: The task categories of its levels, most important first.
         build: (generator, level id, parameters with defaults filled) -> level dict.
+        match: Its levels are match levels (the multiplayer track, `harness match`), not
+            one agent's missions: mission sweeps and the procedural environments leave
+            it out.
     """
 
     name: str
@@ -36,6 +39,7 @@ class Template:
     params: Mapping[str, Mapping[str, Any]]
     categories: tuple[str, ...]
     build: Build
+    match: bool = False
 
     def schema(self) -> dict[str, Any]:
         """The parameters as one JSON Schema object (no other parameters allowed)."""
