@@ -155,11 +155,13 @@ def test_a_record_forged_by_its_agent_is_never_read_back(tmp_path: Path, capsys)
             "--seeds", "1", "--out", str(out)]
     assert main(args) == 0
     (row,) = json.loads((out / "results.json").read_text())["episodes"]
-    assert row["outcome"] == "truncated" and not row["success"] and row["score"] < 1.0
+    # It never plays (the guards shoot it down, or its budget runs out): no success.
+    assert row["outcome"] in ("truncated", "failed") and not row["success"]
+    assert row["score"] < 1.0
     record = Path(row["run_dir"], "record.jsonl.gz")
     lines = record_text(record).splitlines()
     end = json.loads(lines[-1])
-    assert end["summary"]["outcome"] == "truncated"  # the attack found nothing to rewrite
+    assert end["summary"]["outcome"] == row["outcome"]  # the attack found nothing to rewrite
     assert json.loads(lines[0])["isolation"]["sandbox"] == "bubblewrap"
     end["summary"].update(outcome="completed", success=True, score=1.0, terminated=True,
                           truncated=False, failure=None)
@@ -167,7 +169,7 @@ def test_a_record_forged_by_its_agent_is_never_read_back(tmp_path: Path, capsys)
     capsys.readouterr()
     assert main(args) == 0
     (again,) = json.loads((out / "results.json").read_text())["episodes"]
-    assert again["outcome"] == "truncated" and again["run_dir"] != row["run_dir"]
+    assert again["outcome"] == row["outcome"] and again["run_dir"] != row["run_dir"]
     err = capsys.readouterr().err
     # The harness's seal no longer matches; a record that kept it would not replay.
     assert "set aside" in err and "not this harness's record" in err

@@ -62,7 +62,8 @@ def test_a_reference_run_that_did_no_work_has_no_chain(tmp_path) -> None:
     level = str(short_copy(tmp_path / "level", "exit_switch", 10))
     waited = run(level, WAIT, difficulty="normal", seed=0, out_dir=tmp_path / "runs",
                  settings=FAST)
-    assert not waited["success"] and waited["decisions"] == 10
+    # Standing still, it does no work (the guards may shoot it down before the budget).
+    assert not waited["success"] and waited["decisions"] <= 10
     found = resolve(level, TEST_SECRET).level
     home = cache / reference_key(found, "normal", 0,
                                  episode_key(TEST_SECRET, found.content_hash, "normal", 0))
