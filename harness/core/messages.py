@@ -422,21 +422,6 @@ class ObservationMessageRaw(TypedDict):
     rays: list[list[float]]
 
 
-class ObservationMessageMatch(TypedDict):
-    """What the schema says of it.
-
-    Matches only (harness match, the multiplayer track): which player this agent plays, how many
-    players the match has, how many of them are on its team besides itself, its own frags so far
-    and the name of the exit area. Nothing of the other players' frags, places or decisions.
-    """
-
-    player: str
-    players: int
-    teammates: int
-    frags: int
-    exit: str | None
-
-
 class ObservationMessageStepwise(TypedDict):
     """What the schema says of it.
 
@@ -466,7 +451,7 @@ class ObservationMessage(TypedDict):
     warnings: list[ObservationMessageWarningsItem]
     text: str
     raw: NotRequired[ObservationMessageRaw]
-    match: NotRequired[ObservationMessageMatch]
+    match: NotRequired[StartMessageMatch]
     stepwise: NotRequired[ObservationMessageStepwise]
 
 

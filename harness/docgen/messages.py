@@ -71,6 +71,7 @@ class _Writer:
     def __init__(self, enums: dict[str, Any]) -> None:
         self.blocks: list[str] = []
         self.made: set[str] = set()
+        self.shapes: dict[str, str] = {}  # an object schema's JSON -> its class
         self.enums = enums["$defs"]
 
     def alias(self, name: str, values: list[Any]) -> str:
@@ -122,6 +123,12 @@ class _Writer:
     def typed_dict(self, node: dict[str, Any], doc: dict[str, Any], name: str) -> str:
         if name in self.made:
             return name
+        # An object written alike in two schemas (a match block in start and observation)
+        # is one class, named where it first appears.
+        shape = json.dumps(node, sort_keys=True)
+        if shape in self.shapes:
+            return self.shapes[shape]
+        self.shapes[shape] = name
         self.made.add(name)
         required = set(node.get("required", ()))
         fields = []
