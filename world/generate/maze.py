@@ -7,12 +7,11 @@ on the way and each key where it can be reached first.
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from typing import Any
 
 from world.generate import stock
-from world.generate.layout import LevelDraft, link_key, room_grid
+from world.generate.layout import LevelDraft, link_key
 from world.generate.template import Params, Template, int_param, number_param
 
 KEY_NAMES = ("blue keycard", "red keycard", "green keycard")
@@ -20,11 +19,7 @@ KEY_NAMES = ("blue keycard", "red keycard", "green keycard")
 
 def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     rooms = p["rooms"]
-    cells = math.ceil(rooms * 1.5)
-    side = math.ceil(math.sqrt(cells))
-    cols = rng.randint(max(2, side - 1), side + 1)
-    grid = room_grid(rng, storey="ground", prefix="room", cols=cols,
-                     rows=math.ceil(cells / cols), rooms=rooms, loops=p["loops"])
+    grid = stock.square_grid(rng, rooms, p["loops"])
     start = "room_0"
     goal = stock.farthest(grid, start)
     draft = LevelDraft(level_id, "A maze of locked doors",

@@ -68,12 +68,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     for n, room in enumerate(rng.sample(posts, min(len(posts), 2))):
         stock.guard(draft, rng, grid, room, n, "normal" if n == 0 else "hard", accuracy=0.4)
     stock.medkit(draft, rng, grid.rooms[rng.choice(open_rooms)], 0)
-    draft.objective("take_prize", "collect_item", f"Take the {prize} from the strongroom.",
-                    object="prize", weight=2)
-    draft.objective("come_back", "reach_area", "Bring it back to where you started.",
-                    area=start, after=["take_prize"])
-    draft.data["budgets"] = {"max_decisions": 100 + 15 * rooms,
-                             "max_game_seconds": 120 + 40 * rooms}
+    stock.bring_back(draft, prize, "strongroom", start, 100 + 15 * rooms, 120 + 40 * rooms)
     return draft.finish()
 
 

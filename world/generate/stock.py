@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
-from world.generate.layout import Grid, LevelDraft, Room
+from world.generate.layout import Grid, LevelDraft, Room, room_grid
 
 ROOM_NAMES = ["Storeroom", "Office", "Workshop", "Archive", "Locker room", "Pump room",
               "Canteen", "Boiler room", "Records room", "Washroom", "Radio room",
@@ -67,3 +68,22 @@ def farthest(grid: Grid, start: str) -> str:
     """The room most links from start (the lowest id among equals)."""
     distance = grid.distances(start)
     return min(distance, key=lambda r: (-distance[r], r))
+
+
+def square_grid(rng: random.Random, rooms: int, loops: float) -> Grid:
+    """A grid of about half again as many cells as rooms, near square (`room_N` rooms)."""
+    cells = math.ceil(rooms * 1.5)
+    side = math.ceil(math.sqrt(cells))
+    cols = rng.randint(max(2, side - 1), side + 1)
+    return room_grid(rng, storey="ground", prefix="room", cols=cols,
+                     rows=math.ceil(cells / cols), rooms=rooms, loops=loops)
+
+
+def bring_back(draft: LevelDraft, prize: str, place: str, start: str,
+               decisions: int, seconds: int) -> None:
+    """Take the prize (object `prize`) from the place, then return to start; set budgets."""
+    draft.objective("take_prize", "collect_item", f"Take the {prize} from the {place}.",
+                    object="prize", weight=2)
+    draft.objective("come_back", "reach_area", "Bring it back to where you started.",
+                    area=start, after=["take_prize"])
+    draft.data["budgets"] = {"max_decisions": decisions, "max_game_seconds": seconds}

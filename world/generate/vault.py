@@ -9,12 +9,11 @@ vault holds and bring it back to the start.
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from typing import Any
 
 from world.generate import codes, stock
-from world.generate.layout import LevelDraft, link_key, room_grid
+from world.generate.layout import LevelDraft, link_key
 from world.generate.template import Params, Template, int_param, number_param
 
 PRIZES = ("bond certificate", "diamond case", "master ledger", "prototype drive", "gold ingot")
@@ -22,11 +21,7 @@ PRIZES = ("bond certificate", "diamond case", "master ledger", "prototype drive"
 
 def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     rooms = p["rooms"]
-    cells = math.ceil(rooms * 1.5)
-    side = math.ceil(math.sqrt(cells))
-    cols = rng.randint(max(2, side - 1), side + 1)
-    grid = room_grid(rng, storey="ground", prefix="room", cols=cols,
-                     rows=math.ceil(cells / cols), rooms=rooms, loops=p["loops"])
+    grid = stock.square_grid(rng, rooms, p["loops"])
     start = "room_0"
     vault = stock.farthest(grid, start)
     # The vault has one way in: a loop into it would go round its keypad.
@@ -77,12 +72,7 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
                     accuracy=0.4)
     for n, room in enumerate(rng.sample(sorted(grid.rooms), max(1, rooms // 5))):
         stock.medkit(draft, rng, grid.rooms[room], n)
-    draft.objective("take_prize", "collect_item", f"Take the {prize} from the vault.",
-                    object="prize", weight=2)
-    draft.objective("come_back", "reach_area", "Bring it back to where you started.",
-                    area=start, after=["take_prize"])
-    draft.data["budgets"] = {"max_decisions": 100 + 20 * rooms,
-                             "max_game_seconds": 120 + 40 * rooms}
+    stock.bring_back(draft, prize, "vault", start, 100 + 20 * rooms, 120 + 40 * rooms)
     return draft.finish()
 
 
