@@ -21,6 +21,8 @@ from harness.agent.process import (
     ChannelEvent,
     Eof,
     Line,
+    LineTooLong,
+    NotUtf8,
     Timeout,
 )
 from harness.agent.sandbox import SandboxSpec, plan
@@ -365,7 +367,8 @@ class _Episode:
                                "file": name, "reason": snap.reason})
         self.snapshot_due = None
 
-    def _decide(self, event, turn: dict[str, Any]) -> Ending | None:
+    def _decide(self, event: Line | LineTooLong | NotUtf8, turn: dict[str, Any]
+                ) -> Ending | None:
         st = self.state
         if isinstance(event, Line):
             turn["raw_action"] = _clip(event.text)

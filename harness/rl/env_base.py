@@ -12,7 +12,7 @@ from __future__ import annotations
 import numbers
 import os
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 import gymnasium as gym
 import numpy as np
@@ -25,7 +25,7 @@ from harness.episode.outcome import Ending
 from harness.episode.runner import UsageError, pick_difficulty, resolve_level
 from harness.episode.settings import RunSettings
 from harness.rl.render import check_render_mode, close_window, render_modes, show, top_down
-from harness.rl.reward import Figures, RewardSpec, reward_spec
+from harness.rl.reward import Figures, RewardChoice, reward_spec
 from harness.rl.views import text_view
 from world.face import (
     TICKS_PER_SECOND,
@@ -47,6 +47,20 @@ LEVEL_CACHE_SIZE = 8
 RESET_OPTIONS = ("level", "difficulty", "seed")
 DOOM_REFUSAL = ("Doom missions are not available in the Gymnasium environments yet; play "
                 "them with `harness run {ref}`")
+
+# A step's observation: named arrays, as the Dict observation space lays them out.
+Observation = dict[str, np.ndarray]
+# The observation as Gymnasium is told it: its stubs type a Dict space's samples as dicts
+# of spaces (`spaces.Dict` is a `Space[dict[str, Space]]`), so no narrower type fits.
+GymObservation = dict[str, Any]
+# A step's info: Gymnasium's own type (its values are of every kind: numbers, arrays,
+# words, read-only message data).
+Info = dict[str, Any]
+# What `step` returns: (observation, reward, terminated, truncated, info).
+StepResult = tuple[Observation, float, bool, bool, Info]
+# An environment's action: a choice's index (Macro), one value per control (Raw); numpy
+# integers as its spaces sample them, or plain ones.
+ActT = TypeVar("ActT")
 
 
 @lru_cache(maxsize=LEVEL_CACHE_SIZE)
@@ -70,7 +84,7 @@ def load_level(ref: str) -> Level:
     return level
 
 
-class MissionEnv(gym.Env):
+class MissionEnv(gym.Env[GymObservation, ActT]):
     """The common part of the Macro and Raw environments (not registered itself)."""
 
     # The class lists every mode, so `gym.make(render_mode="human")` reaches the
@@ -82,7 +96,7 @@ class MissionEnv(gym.Env):
                 "render_fps": TICKS_PER_SECOND}
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
-                 reward: str | dict | RewardSpec = "score", render_mode: str | None = None,
+                 reward: RewardChoice = "score", render_mode: str | None = None,
                  secret: bytes | None = None) -> None:
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.metadata = {**type(self).metadata, "render_modes": render_modes()}
@@ -137,6 +151,23 @@ class MissionEnv(gym.Env):
             self._set_level(level, options.get("difficulty", kept))
         return seed
 
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Observation, Info]:
+        """Start an episode; `seed` is the episode seed of `harness run --seed`.
+
+        `options` may name a new `level`, `difficulty` or the `seed` (docs/rl.md).
+        """
+        self._new_episode(seed, options)
+        return self._first_observation()
+
+    def step(self, action: ActT) -> StepResult:
+        """Play one step: (observation, reward, terminated, truncated, info)."""
+        raise NotImplementedError  # each environment plays its own kind of action
+
+    def _first_observation(self) -> tuple[Observation, Info]:
+        # The observation and info of an episode's start (each environment its own).
+        raise NotImplementedError
+
     def _budget_steps(self) -> int:
         """Steps the budgets allow an episode at most (the decision budget by default)."""
         return self.level.budgets.max_decisions
@@ -150,6 +181,7 @@ class MissionEnv(gym.Env):
         episode_seed = int(seed) if seed is not None else int(
             self.np_random.integers(SEED_RANGE))
         self.seed_used = episode_seed
+        self._next_level()
         self.game = self._make_game(episode_seed)
         self.steps = 0
         self.decisions = 0
@@ -162,6 +194,9 @@ class MissionEnv(gym.Env):
         """The key an episode of this seed is drawn from (harness/core/keys.py)."""
         return keys.episode_key(self.secret, self.level.content_hash, self.difficulty, seed)
 
+    def _next_level(self) -> None:
+        """Choose the level of the episode about to start (the one set, by default)."""
+
     def _make_game(self, seed: int) -> WorldSession:
         game = world_game(self.level, self.difficulty, self.episode_key(seed))
         assert isinstance(game, WorldSession)  # the real world: its report feeds the reward
@@ -173,7 +208,7 @@ class MissionEnv(gym.Env):
         # signal for the unseen.
         return self.live.perceived_report()
 
-    def _judge(self, turn: Turn | None = None) -> tuple[float, bool, bool, dict[str, Any]]:
+    def _judge(self, turn: Turn | None = None) -> tuple[float, bool, bool, Info]:
         """After a step: (reward, terminated, truncated, info about the ending).
 
         Args:
@@ -197,8 +232,8 @@ class MissionEnv(gym.Env):
                    if ending is not None and ending.outcome == PROTOCOL_ERROR else 0)
         reward = self.reward_spec(before, self.figures, ending is not None, self.steps,
                                   forfeit)
-        info: dict[str, Any] = {"tick": self.live.tick, "score": self.figures.score,
-                                "progress": self.figures.progress}
+        info: Info = {"tick": self.live.tick, "score": self.figures.score,
+                      "progress": self.figures.progress}
         if ending is None:
             return reward, False, False, info
         kind = OUTCOMES[ending.outcome].kind

@@ -10,7 +10,7 @@ the episode.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import SupportsInt
 
 import gymnasium as gym
 import numpy as np
@@ -18,12 +18,13 @@ import numpy as np
 from harness.core.protocol import Fault
 from harness.episode.turns import TurnState
 from harness.rl import macro_actions, macro_obs
-from harness.rl.env_base import MissionEnv
+from harness.rl.env_base import Info, MissionEnv, Observation, StepResult
+from harness.rl.reward import RewardChoice
 from harness.rl.views import observation
 from world.face import TICKS_PER_SECOND
 
 
-class Frozen(Mapping):
+class Frozen(Mapping[str, object]):
     """A read-only mapping over message data (`dict(...)` copies it).
 
     Vector copies merge info dicts key by key, and nested dicts whose keys differ
@@ -31,10 +32,10 @@ class Frozen(Mapping):
     that is not a dict is kept whole, one per copy, and pickles across processes.
     """
 
-    def __init__(self, data: dict[str, Any]) -> None:
+    def __init__(self, data: Mapping[str, object]) -> None:
         self._data = data
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> object:
         return self._data[key]
 
     def __iter__(self) -> Iterator[str]:
@@ -50,11 +51,11 @@ class Frozen(Mapping):
 _frozen = Frozen
 
 
-class MacroEnv(MissionEnv):
+class MacroEnv(MissionEnv[SupportsInt]):
     """Macro actions over the structured view; see docs/rl.md."""
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
-                 reward: Any = "score", render_mode: str | None = None,
+                 reward: RewardChoice = "score", render_mode: str | None = None,
                  secret: bytes | None = None) -> None:
         super().__init__(level, difficulty, reward, render_mode, secret)
         self.choices = macro_actions.choices()
@@ -62,16 +63,11 @@ class MacroEnv(MissionEnv):
         self.observation_space = macro_obs.observation_space()
         self.turn_state = TurnState()
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Start an episode; `seed` is the episode seed of `harness run --seed`.
-
-        `options` may name a new `level`, `difficulty` or the `seed` (docs/rl.md).
-        """
-        self._new_episode(seed, options)
+    def _first_observation(self) -> tuple[Observation, Info]:
         self.turn_state = TurnState()
         return self._observe({})
 
-    def step(self, action: Any):
+    def step(self, action: SupportsInt) -> StepResult:
         """Play one macro action; returns (observation, reward, terminated, truncated, info)."""
         self._check_running()
         index = int(action)
@@ -96,7 +92,7 @@ class MacroEnv(MissionEnv):
         obs, more = self._observe(info)
         return obs, reward, terminated, truncated, more
 
-    def _observe(self, info: dict[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def _observe(self, info: Info) -> tuple[Observation, Info]:
         message = observation(self, self.turn_state)
         self._view = message["view"]
         self._rows = macro_actions.slot_rows(self._view)

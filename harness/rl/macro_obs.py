@@ -10,12 +10,20 @@ Positions are relative to the player and scaled by `SCALE`; all features lie in 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
+from harness.core.messages import (
+    ObservationMessageViewAreaWaysOutItem,
+    ObservationMessageViewCharactersItem,
+    ObservationMessageViewDoorsItem,
+    ObservationMessageViewObjectivesItem,
+    ObservationMessageViewObjectsItem,
+    ObservationMessageViewPlayerCarriedItem,
+)
 from harness.rl.env_base import box
 from harness.rl.macro_actions import FAMILIES
 from world.face import (
@@ -34,11 +42,12 @@ LEVEL_NAMES = tuple(level.name for level in ALERT_LEVELS)
 DOOR_STATES = tuple(DOOR_STATE_MEANINGS)
 
 
-def _onehot(value: Any, names: Sequence[str]) -> list[float]:
+def _onehot(value: object, names: Sequence[str]) -> list[float]:
     return [1.0 if value == n else 0.0 for n in names]
 
 
-def _relative(here: Sequence[float], row: dict[str, Any], key: str = "position") -> list[float]:
+def _relative(here: Sequence[float], row: Mapping[str, object],
+              key: str = "position") -> list[float]:
     pos = row.get(key)
     if not isinstance(pos, list | tuple) or len(pos) != 3:
         return [0.0, 0.0, 0.0]
@@ -46,35 +55,40 @@ def _relative(here: Sequence[float], row: dict[str, Any], key: str = "position")
     return [dx / SCALE, dz / SCALE, math.hypot(dx, dz) / SCALE]
 
 
-def _way(here, r):
+# Each family's row features, typed by the view's rows (harness/core/messages.py), so a
+# field the schema does not have is an error here.
+def _way(here: Sequence[float], r: ObservationMessageViewAreaWaysOutItem) -> list[float]:
     return [*_relative(here, r), float(bool(r.get("visited"))), float(bool(r.get("one_way"))),
             float(r.get("door") is not None), float(bool(r.get("other_storey")))]
 
 
-def _object(here, r):
+def _object(here: Sequence[float], r: ObservationMessageViewObjectsItem) -> list[float]:
     return [*_relative(here, r), float(bool(r.get("objective"))),
             float(r.get("state") == "broken"), float(r.get("state") == "sounding"),
             *_onehot(r.get("kind"), tuple(OBJECT_KINDS))]
 
 
-def _door(here, r):
+def _door(here: Sequence[float], r: ObservationMessageViewDoorsItem) -> list[float]:
     return [*_relative(here, r), *_onehot(r.get("state"), DOOR_STATES),
             float(bool(r.get("needs_key"))), float(bool(r.get("has_panel"))),
             float(bool(r.get("locked_from_this_side")))]
 
 
-def _character(here, r):
+def _character(here: Sequence[float], r: ObservationMessageViewCharactersItem
+               ) -> list[float]:
     return [*_relative(here, r), float(r.get("health") or 0.0), float(bool(r.get("down"))),
             float(bool(r.get("friendly"))), float(bool(r.get("armed"))),
             float(r.get("seen") == "now"), *_onehot(r.get("alertness"), LEVEL_NAMES)]
 
 
-def _carried(here, r, in_hand=None):
+def _carried(here: Sequence[float], r: ObservationMessageViewPlayerCarriedItem,
+             in_hand: str | None = None) -> list[float]:
     return [float(r.get("id") == in_hand), min(1.0, float(r.get("ammo") or 0) / AMMO_SCALE),
             *_onehot(r.get("kind"), tuple(CARRIED_KINDS))]
 
 
-def _objective(here, r):
+def _objective(here: Sequence[float], r: ObservationMessageViewObjectivesItem
+               ) -> list[float]:
     return [*_onehot(r.get("status"), STATUS_NAMES), float(bool(r.get("counts"))),
             float(bool(r.get("located"))), *_relative(here, r, "point")]
 
@@ -98,7 +112,7 @@ def _width(fn: Callable[..., list[float]]) -> int:
 
 def observation_space() -> gym.spaces.Dict:
     """The Dict space: player, objectives and each entity family, each with its mask."""
-    spaces: dict[str, gym.spaces.Space] = {
+    spaces: dict[str, gym.spaces.Space[object]] = {
         "player": box((len(PLAYER_FEATURES),)),
         "objectives": box((MAX_OBJECTIVES, _width(_objective))),
         "objectives_mask": gym.spaces.MultiBinary(MAX_OBJECTIVES),
@@ -110,7 +124,8 @@ def observation_space() -> gym.spaces.Dict:
     return gym.spaces.Dict(spaces)
 
 
-def _table(rows: list[dict[str, Any]], size: int, fn, here, **extra) -> tuple[np.ndarray, ...]:
+def _table(rows: list[dict[str, Any]], size: int, fn: Callable[..., list[float]],
+           here: Sequence[float], **extra: str | None) -> tuple[np.ndarray, np.ndarray]:
     width = _width(fn)
     array = np.zeros((size, width), dtype=np.float32)
     present = np.zeros(size, dtype=np.int8)

@@ -13,13 +13,20 @@ number of resets.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any, SupportsFloat
+from typing import Any, SupportsInt
 
 from harness.core.keys import SecretError, new_secret, parse_secret
 from harness.episode.runner import UsageError, pick_difficulty, resolve_level
-from harness.rl.env_base import LEVEL_CACHE_SIZE, MissionEnv
+from harness.rl.env_base import (
+    LEVEL_CACHE_SIZE,
+    ActT,
+    Info,
+    MissionEnv,
+    Observation,
+    StepResult,
+)
 from harness.rl.macro_env import MacroEnv
 from harness.rl.proc_spec import Curriculum, LevelDraw
 from harness.rl.raw_env import RawEnv
@@ -56,7 +63,7 @@ def _secret(given: bytes | str | None, needed: bool) -> bytes | None:
     return bytes(given)
 
 
-class Procedural(MissionEnv):
+class Procedural(MissionEnv[ActT]):
     """What the procedural Macro and Raw environments add: a level drawn at each reset."""
 
     def __init__(self, template: str = "maze", split: str = "train",
@@ -110,7 +117,7 @@ class Procedural(MissionEnv):
                 self.curriculum, self._fixed = None, wanted
         return super()._options(seed, options)
 
-    def _make_game(self, seed: int) -> Any:
+    def _next_level(self) -> None:
         # The generator was just seeded (reset's seed) or drew the episode seed: the
         # level drawn from it is as reproducible as the episode.
         index = int(self.np_random.integers(self.draw.size))
@@ -118,10 +125,9 @@ class Procedural(MissionEnv):
         probe = generated_level(ref, self.secret)
         self._set_level(ref, self._difficulty_for(probe))
         self.level_name = ref
-        return super()._make_game(seed)
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+              options: dict[str, Any] | None = None) -> tuple[Observation, Info]:
         """Draw a level and start an episode; `info["level"]` names the level drawn.
 
         `options` may give `seed` or `difficulty` (an id or "curriculum", kept for later
@@ -130,7 +136,7 @@ class Procedural(MissionEnv):
         obs, info = super().reset(seed=seed, options=options)
         return obs, {**info, **self._about()}
 
-    def step(self, action: Any) -> tuple[Any, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: ActT) -> StepResult:
         """As the plain environment's step; an episode's end counts for the curriculum."""
         obs, reward, terminated, truncated, info = super().step(action)
         if (terminated or truncated) and self.curriculum is not None:
@@ -144,7 +150,7 @@ class Procedural(MissionEnv):
         return about
 
 
-def pick_or_refuse(level: Level, difficulty: Any) -> str:
+def pick_or_refuse(level: Level, difficulty: str | None) -> str:
     """The difficulty to play; refuse one the template's levels do not have."""
     try:
         return pick_difficulty(level, difficulty)
@@ -152,9 +158,9 @@ def pick_or_refuse(level: Level, difficulty: Any) -> str:
         raise ValueError(f"difficulty: {exc} or {CURRICULUM!r}") from None
 
 
-class ProcMacroEnv(Procedural, MacroEnv):
+class ProcMacroEnv(Procedural[SupportsInt], MacroEnv):
     """`MissionHarness/Macro-<Template>-v0`: Macro-v0 over a new level at each reset."""
 
 
-class ProcRawEnv(Procedural, RawEnv):
+class ProcRawEnv(Procedural[Iterable[SupportsInt]], RawEnv):
     """`MissionHarness/Raw-<Template>-v0`: Raw-v0 over a new level at each reset."""

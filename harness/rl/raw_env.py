@@ -11,12 +11,13 @@ lean, so a step builds no view, status or hash the environment does not ask for.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import SupportsInt
 
 import gymnasium as gym
-import numpy as np
 
-from harness.rl.env_base import MissionEnv, box
+from harness.rl.env_base import Info, MissionEnv, Observation, StepResult, box
+from harness.rl.reward import RewardChoice
 from world.face import (
     DEFAULT_FRAME_SKIP,
     RAW_ACTION,
@@ -35,11 +36,11 @@ from world.face import (
 )
 
 
-class RawEnv(MissionEnv):
+class RawEnv(MissionEnv[Iterable[SupportsInt]]):
     """Per-tick controller input over a ray scan; see docs/rl.md."""
 
     def __init__(self, level: str = "exit_switch", difficulty: str | None = None,
-                 reward: Any = "score", render_mode: str | None = None,
+                 reward: RewardChoice = "score", render_mode: str | None = None,
                  frame_skip: int = DEFAULT_FRAME_SKIP, rays: int = 32, fov_deg: float = 90.0,
                  max_range: float = 4000.0, secret: bytes | None = None) -> None:
         super().__init__(level, difficulty, reward, render_mode, secret)
@@ -57,15 +58,10 @@ class RawEnv(MissionEnv):
         return new_raw_session(self.level, self.difficulty, self.episode_key(seed),
                                self.frame_skip, self.scan_spec, lean=True)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        """Start an episode; `seed` is the episode seed of `harness run --seed`.
-
-        `options` may name a new `level`, `difficulty` or the `seed` (docs/rl.md).
-        """
-        self._new_episode(seed, options)
+    def _first_observation(self) -> tuple[Observation, Info]:
         return self._observe(), {"tick": 0, "seed": self.seed_used}
 
-    def step(self, action: Any):
+    def step(self, action: Iterable[SupportsInt]) -> StepResult:
         """Hold the controls for `frame_skip` ticks; (obs, reward, terminated, truncated, info)."""
         self._check_running()
         values = [int(v) for v in action]
@@ -95,7 +91,7 @@ class RawEnv(MissionEnv):
         assert report is not None  # a world session's turns carry one
         return report
 
-    def _observe(self) -> dict[str, np.ndarray]:
+    def _observe(self) -> Observation:
         raw = self._raw.turn.raw
         assert raw is not None  # a raw session's turns carry their arrays
         return dict(raw)

@@ -21,8 +21,9 @@ ends the episode reads the judge's own report, so it pays up to the final score.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from types import MappingProxyType
+from typing import TypedDict
 
 from world.face import MissionReport
 
@@ -137,10 +138,21 @@ class RewardSpec:
         return (-top - self.step_penalty, max(1.0, self.gamma * top))
 
 
-_FIELDS = ("name", "gamma", "step_penalty", "penalty_after")
+class RewardFields(TypedDict, total=False):
+    """A reward given as a dict: any of `RewardSpec`'s fields, by name."""
+
+    name: str
+    gamma: float
+    step_penalty: float
+    penalty_after: int
 
 
-def reward_spec(reward: str | RewardSpec | dict) -> RewardSpec:
+# How an environment is told its reward: by name, as a spec, or as a dict of its fields.
+RewardChoice = str | RewardSpec | RewardFields
+_FIELDS = tuple(f.name for f in fields(RewardSpec))
+
+
+def reward_spec(reward: RewardChoice) -> RewardSpec:
     """A reward given by name, as a spec, or as a dict of the spec's fields."""
     if isinstance(reward, RewardSpec):
         return reward

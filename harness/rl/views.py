@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from harness.rl.env_base import MissionEnv
 
 
-def observation(env: MissionEnv, state: TurnState | None = None) -> dict[str, Any]:
+def observation(env: MissionEnv[Any], state: TurnState | None = None) -> dict[str, Any]:
     """The observation message of this moment (the wall clock never enters it)."""
     spec = EpisodeSpec(env.level, "", env.difficulty, env.seed_used or 0, "", Path(),
                        env.settings)
@@ -26,6 +26,8 @@ def observation(env: MissionEnv, state: TurnState | None = None) -> dict[str, An
                                episode_limits(env.level, spec.track))
 
 
-def text_view(env: MissionEnv) -> str:
+def text_view(env: MissionEnv[Any]) -> str:
     """The text view of this moment."""
-    return observation(env, getattr(env, "turn_state", None))["text"]
+    text = observation(env, getattr(env, "turn_state", None))["text"]
+    assert isinstance(text, str)  # the message's text view (`render_text_view`)
+    return text
