@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -354,7 +355,7 @@ class _Episode:
         if new:
             self.snapshot_due = "objective " + ", ".join(map(str, new)) + " done"
 
-    def _keep_snapshot(self, view: dict[str, Any]) -> None:
+    def _keep_snapshot(self, view: Mapping[str, Any]) -> None:
         if self.snapshot_due is None:
             return
         spec, turn = self.spec, self.state.turn

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ class SnapshotError(Exception):
     """A snapshot that cannot be used here: unreadable, another version or level, forged."""
 
 
-def view_digest(view: dict[str, Any]) -> str:
+def view_digest(view: Mapping[str, Any]) -> str:
     """sha256 of a structured view as canonical JSON."""
     text = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
@@ -212,7 +213,7 @@ def restore(snapshot: Snapshot, level: Level, factory: GameFactory) -> Game:
 
 
 def take(game: Game, level: Level, difficulty: str, seed: int, track: dict[str, Any],
-         steps: list[Step], reason: str, view: dict[str, Any] | None = None,
+         steps: list[Step], reason: str, view: Mapping[str, Any] | None = None,
          key: int | None = None) -> Snapshot:
     """A snapshot of a game now, given the steps that led here.
 

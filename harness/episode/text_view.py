@@ -7,12 +7,13 @@ structured view's order, so the same moment always renders to the same text.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from world.face import ticks_to_seconds
 
-Obs = dict[str, Any]
+# An observation message: the harness's own (`ObservationMessage`) or a record's.
+Obs = Mapping[str, Any]
 
 
 def _num(value: float | None) -> str:

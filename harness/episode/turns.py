@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from harness.core.game import Game, Turn
 from harness.core.messages import (
+    ObservationMessage,
     ObservationMessageStepwise,
     StartMessage,
     StartMessageStepwise,
@@ -119,7 +120,7 @@ def start_message(spec: EpisodeSpec, game: Game, limits: Limits,
 def observation_message(
     spec: EpisodeSpec, game: Game, state: TurnState, wall_left_s: float, limits: Limits,
     stepwise: ObservationMessageStepwise | None = None,
-) -> dict[str, Any]:
+) -> ObservationMessage:
     """The observation for the current turn, both views included.
 
     Args:
@@ -135,7 +136,10 @@ def observation_message(
     """
     last = state.last_result
     now = game.turn
-    message: dict[str, Any] = {
+    # The view and the result are the world's plain data and the track adds its own block,
+    # so the message is declared, not inferred: the TypedDict is written from the schema
+    # that tests/test_replay.py and tests/test_protocol_example.py hold real messages to.
+    message = cast(ObservationMessage, {
         "type": "observation",
         "protocol_version": PROTOCOL_VERSION,
         "turn": state.turn,
@@ -155,6 +159,6 @@ def observation_message(
         "warnings": list(state.warnings),
         **spec.track.observation_extra(game),
         **({"stepwise": stepwise} if stepwise is not None else {}),
-    }
+    })
     message["text"] = render_text_view(message)
     return message

@@ -20,8 +20,13 @@ from typing import Any
 from harness.agent.process import AgentLaunchError, AgentProcess, Eof, Line, Timeout
 from harness.agent.sandbox import plan
 from harness.core.keys import episode_key, key_text, new_secret
+from harness.core.messages import (
+    ObservationMessage,
+    StartMessage,
+    StartMessageMatch,
+    SummaryMessage,
+)
 from harness.core.messages import Outcome as OutcomeName
-from harness.core.messages import StartMessage, StartMessageMatch, SummaryMessage
 from harness.core.protocol import (
     AGENT_CRASHED,
     AGENT_TIMEOUT,
@@ -107,7 +112,7 @@ def match_block(session: MatchSession, pid: str) -> StartMessageMatch:
             "exit": None if exit_area is None else session.world.level.area(exit_area).name}
 
 
-def match_text(block: dict[str, Any]) -> str:
+def match_text(block: StartMessageMatch) -> str:
     """The text view's line about the match (appended to the observation's text)."""
     mates = block["teammates"]
     side = f"{mates} teammate{'s' if mates != 1 else ''}" if mates else "no teammates"
@@ -238,7 +243,7 @@ def retire(record: RecordWriter, session: MatchSession, pid: str, why: Ending) -
                             "reason": why.reason, "forfeit": forfeit})
 
 
-def observation_for(seat: _Seat, session: MatchSession, limits: Any) -> dict[str, Any]:
+def observation_for(seat: _Seat, session: MatchSession, limits: Any) -> ObservationMessage:
     """The observation a seat's agent is sent now: its own player's views and match block."""
     st, game = seat.state, session.players[seat.pid]
     if st.turn > 0 and st.error is None:  # the result of its last action, ended by now

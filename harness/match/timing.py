@@ -29,6 +29,7 @@ from typing import Any
 
 from harness.agent.pacing import Pace, Pacer
 from harness.agent.process import ChannelEvent, Timeout
+from harness.core.messages import ObservationMessage
 
 # How often the other asked agents' pipes are looked at while one agent's line is awaited.
 POLL_S = 0.005
@@ -50,7 +51,7 @@ class SeatClock:
 
     pace: Pace = field(default_factory=Pace)
     start: float | None = None
-    asked: dict[str, Any] | None = None
+    asked: ObservationMessage | None = None
     t_sent: float = 0.0
     extra: int = 0
     early: tuple[ChannelEvent, float] | None = None

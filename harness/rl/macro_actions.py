@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
@@ -126,7 +126,7 @@ def _near(rows: list[dict[str, Any]], size: int) -> list[dict[str, Any]]:
     return sorted(rows, key=key)[:size]
 
 
-def slot_rows(view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+def slot_rows(view: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """The rows of the view each entity family's slots show, in slot order."""
     player = view.get("player") or {}
     here = player.get("position") or [0.0, 0.0, 0.0]
@@ -141,7 +141,7 @@ def slot_rows(view: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     }
 
 
-def _fixed(family: str, index: int, view: dict[str, Any]) -> dict[str, Any]:
+def _fixed(family: str, index: int, view: Mapping[str, Any]) -> dict[str, Any]:
     if family == "duration":
         return {"seconds": DURATIONS_S[index]}
     here = (view.get("player") or {}).get("position") or [0.0, 0.0, 0.0]
@@ -153,7 +153,7 @@ def _fixed(family: str, index: int, view: dict[str, Any]) -> dict[str, Any]:
 _VALUE_FAMILIES = ("direction", "duration")
 
 
-def decode(choice: Choice, rows: dict[str, list[dict[str, Any]]], view: dict[str, Any]
+def decode(choice: Choice, rows: dict[str, list[dict[str, Any]]], view: Mapping[str, Any]
            ) -> dict[str, Any] | None:
     """The action message's arguments for a choice, or None when a slot is empty."""
     groups = _groups(choice.action, catalog().action(choice.action).required)
@@ -169,7 +169,7 @@ def decode(choice: Choice, rows: dict[str, list[dict[str, Any]]], view: dict[str
 
 
 # Action -> what rules a filled choice out (the world would refuse it): declared once.
-Rule = Callable[[dict[str, Any], list[tuple[str, dict[str, Any]]]], bool]
+Rule = Callable[[Mapping[str, Any], list[tuple[str, dict[str, Any]]]], bool]
 REFUSED: MappingProxyType[str, Rule] = MappingProxyType({
     "attack": lambda view, filled: any(
         f == "character" and (r.get("friendly") or r.get("down")) for f, r in filled),
@@ -182,7 +182,7 @@ REFUSED: MappingProxyType[str, Rule] = MappingProxyType({
 ALLOWED_WHEN_DOWN = "wait"
 
 
-def mask(rows: dict[str, list[dict[str, Any]]], view: dict[str, Any]) -> list[bool]:
+def mask(rows: dict[str, list[dict[str, Any]]], view: Mapping[str, Any]) -> list[bool]:
     """Whether each choice is allowed now: its slots are filled and no rule refuses it.
 
     Once the player is down only the `ALLOWED_WHEN_DOWN` choices are, so a mask always

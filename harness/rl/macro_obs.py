@@ -135,7 +135,7 @@ def _table(rows: list[dict[str, Any]], size: int, fn: Callable[..., list[float]]
     return np.clip(array, -1.0, 1.0), present
 
 
-def observe(view: dict[str, Any], rows: dict[str, list[dict[str, Any]]],
+def observe(view: Mapping[str, Any], rows: dict[str, list[dict[str, Any]]],
             time_used: float, decisions_used: float) -> dict[str, np.ndarray]:
     """The observation of one view (with its slot rows and the budgets used, 0..1)."""
     player = view.get("player") or {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness.core.messages import ObservationMessage
 from harness.episode.live import EpisodeSpec
 from harness.episode.subtask import episode_limits
 from harness.episode.turns import TurnState, observation_message
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from harness.rl.env_base import MissionEnv
 
 
-def observation(env: MissionEnv[Any], state: TurnState | None = None) -> dict[str, Any]:
+def observation(env: MissionEnv[Any], state: TurnState | None = None) -> ObservationMessage:
     """The observation message of this moment (the wall clock never enters it)."""
     spec = EpisodeSpec(env.level, "", env.difficulty, env.seed_used or 0, "", Path(),
                        env.settings)
@@ -28,6 +29,4 @@ def observation(env: MissionEnv[Any], state: TurnState | None = None) -> dict[st
 
 def text_view(env: MissionEnv[Any]) -> str:
     """The text view of this moment."""
-    text = observation(env, getattr(env, "turn_state", None))["text"]
-    assert isinstance(text, str)  # the message's text view (`render_text_view`)
-    return text
+    return observation(env, getattr(env, "turn_state", None))["text"]
