@@ -68,6 +68,9 @@ def _nullable(node: dict[str, Any], file: str) -> tuple[dict[str, Any], str, boo
 def _type(node: dict[str, Any], file: str, nullable: bool, enum_name: str) -> str:
     if "const" in node:
         kind = "integer" if isinstance(node["const"], int) else "string"
+    elif "enum" in node and all(isinstance(v, int) and not isinstance(v, bool)
+                                for v in node["enum"]):
+        kind = "integer"  # protocol_version's 1, 2, 3
     elif enum_name or "enum" in node:
         kind = "string"
     else:
