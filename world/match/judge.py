@@ -11,7 +11,9 @@ nothing), nor is a teammate downed when friendly fire is on. A downed player is 
 the rest of the match. The match ends when a player enters the exit area (its team
 wins), when one team is left standing (it wins), or at the game-time budget (the team
 with most frags wins; teams level at the top draw; a team alone, in a cooperative
-match, has lost); the level ending by itself (a countdown) is judged as time.
+match, has lost); the level ending by itself (a countdown) is judged as time. A level's
+team objectives (world.match.goals: a zone to hold, captures) win outright when met and
+decide first at the time budget, frags breaking their ties.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from world.match.goals import GOAL_KINDS, make_goals
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.world import JUDGE_ORDER, World
 
@@ -33,6 +36,7 @@ ENDINGS = {
     "time": "the game-time budget ran out",
     "level_ended": "the level itself ended (a countdown ran out)",
     "no_one_acting": "no player can act any more",
+    **{kind.ending: kind.ending_sentence for kind in GOAL_KINDS.values()},
 }
 # A player's score by result.
 # A team's result once the match is over.
@@ -81,6 +85,8 @@ class MatchJudge:
         self.forfeited: set[str] = set()
         self.max_ticks = int(world.level.budgets.max_game_seconds * TICKS_PER_SECOND)
         self._seen = len(world.events)
+        self.goals = make_goals(world)
+        self.goal_won: str | None = None  # the team a goal made win, with `over` its ending
 
     @classmethod
     def attach(cls, world: MatchWorld) -> MatchJudge:
@@ -106,6 +112,12 @@ class MatchJudge:
             elif (e.kind == "area_entered" and e.other == exit_area and e.subject in teams
                   and self.exit_first is None and world.players[e.subject].alive):
                 self.exit_first = e.subject
+        for goal in self.goals:
+            team = goal.update(world)
+            # The exit, entered on the same tick, comes first (as it always did).
+            if team is not None and self.over is None and self.goal_won is None \
+                    and self.exit_first is None:
+                self.goal_won, self.over = team, goal.ending
         self.end_if_due(world.tick)
 
     def end_if_due(self, tick: int) -> None:
@@ -142,8 +154,10 @@ class MatchJudge:
         out = {t for t in every if all(p in self.forfeited for p, u in teams.items() if u == t)}
         playing = [t for t in every if t not in out]
         standing = {t for p, t in teams.items() if p not in self.down}
-        if self.exit_first is not None:
+        if self.exit_first is not None and self.goal_won is None:
             top = {teams[self.exit_first]}
+        elif self.goal_won is not None:
+            top = {self.goal_won}
         elif self.over == "last_standing" and len(standing) == 1:
             top = standing
         elif len(every) == 1 or not playing:
@@ -151,7 +165,9 @@ class MatchJudge:
         elif len(playing) == 1:
             top = set(playing)  # every other team forfeited
         else:
-            totals = {t: sum(self.frags[p] for p, u in teams.items() if u == t)
+            # The team objectives first, in `GOALS` order, then frags.
+            totals = {t: (*(g.tally(t) for g in self.goals),
+                          sum(self.frags[p] for p, u in teams.items() if u == t))
                       for t in playing}
             best = max(totals.values())
             top = {t for t, n in totals.items() if n == best}
@@ -171,5 +187,12 @@ class MatchJudge:
 
     def state_items(self) -> tuple:
         """The judge's state for the state hash."""
-        return (tuple(self.frags.items()), tuple(sorted(self.down.items())),
-                self.exit_first, self.over)
+        items: tuple = (tuple(self.frags.items()), tuple(sorted(self.down.items())),
+                        self.exit_first, self.over)
+        if self.goals:  # a match without team objectives hashes as it always did
+            items += (self.goal_won, tuple(g.state_items() for g in self.goals))
+        return items
+
+    def moved(self) -> tuple[tuple[str, bool], ...]:
+        """Objects the goals laid down on the last tick, each with whether it went home."""
+        return tuple(row for goal in self.goals for row in goal.moved())
