@@ -8,7 +8,7 @@ Each turn it takes the first rule that applies, reading the structured view only
 3. an armed hostile in sight: attack the nearest;
 4. the last walk was stopped by a closed door: open it (its panel or key if it needs one);
 5. an open objective whose target or place is located: go and do it (pick up, use,
-   shoot, use a gadget on, attack, walk to);
+   shoot, use a gadget on, attack, walk to; a zone to hold: stand in it);
 6. every task done: head for the mission exit;
 7. the nearest way out into an area it has not visited (its own memory), opening a
    closed door on it first; never into the exit area while tasks are open;
@@ -27,6 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from harness.agent.kit import run_agent
 
 SHOOTABLE = {"breakable", "camera"}
+STAY_KINDS = {"hold_zone"}  # objectives won by standing in their area (a match's hill)
 FAILED = {"stuck", "unreachable", "no_known_route", "refused", "target_gone",
           "wrong_storey", "door_closed"}
 REACH = 120  # close enough to press use on someone
@@ -214,6 +215,8 @@ def pursue(view, objective):
         key = ("point", tuple(point))
         if not gave_up(key) and dist(point, view["player"]["position"]) > 60:
             return walk(key, point, f"{doing}: walking to its place")
+        if objective["kind"] in STAY_KINDS and objective["area"] == (view["area"] or {}).get("id"):
+            return act(None, "wait", {"seconds": 2}, f"{doing}: holding its place")
     return None
 
 

@@ -10,11 +10,15 @@ checker refuses a bad block, naming the field.
 from __future__ import annotations
 
 import copy
+import gzip
 import json
+from pathlib import Path
 
 import pytest
 
-from tests.shared import MATCH_LEVELS
+from harness.match.replay import replay_match
+from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
+from tests.shared import MATCH_LEVELS, SHIPPED_AGENTS, TEST_SECRET, python_agent
 from world.errors import InvalidRequestError
 from world.level.load import load_level, parse_level
 from world.levelcheck.checker import check_data
@@ -22,6 +26,8 @@ from world.match.session import MatchSession
 
 HILL = MATCH_LEVELS / "hill_yard.json"
 FLAGS = MATCH_LEVELS / "flag_yard.json"
+# Each level's first decision toward its objective: walk to the hill, take the flag.
+FIRST = {"hill_yard": ("go_to",), "flag_yard": ("go_to_object",)}
 
 
 @pytest.fixture(scope="module")
@@ -110,10 +116,10 @@ def test_at_the_time_limit_hold_time_decides_before_frags() -> None:
     assert {s.player: s.result for s in match.standings()} == {"p1": "lost", "p2": "won"}
 
 
-def _raid(m: MatchSession, pid: str) -> dict:
-    # p1 plays the row: take what it targets, then walk to its point (the base).
+def _raid(m: MatchSession, pid: str, raiders: tuple[str, ...] = ("p1",)) -> dict:
+    # The raiders play the row: take what it targets, then walk to its point (the base).
     row = _row(m, pid)
-    if pid != "p1":
+    if pid not in raiders:
         return _wait(2.0)
     if row["targets"]:
         return {"action": "go_to_object", "arguments": {"object_id": row["targets"][0]}}
@@ -134,6 +140,14 @@ def test_two_captures_win_and_a_captured_flag_goes_home(flags) -> None:
     assert (flag.x, flag.z, flag.present, flag.holder) == (2300, 300, True, None)
     with match.world.seen_by("p1"):
         assert "your side 2" in match.players["p1"].view()["objectives"][0]["text"]
+
+
+def test_sides_making_their_last_capture_on_one_tick_draw(flags) -> None:
+    # The yard is symmetric about its middle: two players raiding alike capture alike.
+    match = MatchSession(flags, "normal", 5)
+    _play(match, lambda m, pid: _raid(m, pid, ("p1", "p2")))
+    assert match.over == "captures"
+    assert [s.result for s in match.standings()] == ["draw", "draw"]
 
 
 def test_a_downed_carrier_drops_the_flag_where_it_fell() -> None:
@@ -164,7 +178,7 @@ def test_a_downed_carrier_drops_the_flag_where_it_fell() -> None:
     # Its row targets only the rival's flag, not its own lying unseen in the yard.
     assert len(_view(match, "p2")["objectives"][0]["targets"]) == 1
     # Seen where it fell, it is there to be taken: the owner's touch sends it home.
-    _put(match, "p2", 1900, 300)
+    _put(match, "p2", 1900, 125)
     seen = _view(match, "p2")
     assert [o["position"][0] for o in seen["objects"] if o["name"] == "east flag"] == [1500]
     assert len(seen["objectives"][0]["targets"]) == 2  # the rival's flag, then its own
@@ -204,3 +218,26 @@ def test_the_checker_names_what_is_wrong_in_a_goal(path, edit, field, words) -> 
     assert any(p.path == field and words in p.message for p in report.problems), \
         report.problems
     assert copy.deepcopy(report.problems)  # plain data, one line each
+
+
+@pytest.mark.parametrize(("path", "endings"), [
+    (HILL, {"zone_held", "last_standing"}), (FLAGS, {"captures", "last_standing"})])
+def test_the_baselines_play_each_goal_level_to_its_end_and_it_replays(
+        tmp_path: Path, path: Path, endings: set[str]) -> None:
+    # The reference agent and the greedy agent both set out for the objective its view
+    # row locates (both meet on the hill and fight for it); the record replays.
+    level = load_level(path)
+    spec = MatchSpec(level, str(path), "normal", 0,
+                     (python_agent(SHIPPED_AGENTS / "reference_agent.py"),
+                      python_agent(SHIPPED_AGENTS / "greedy_agent.py")),
+                     tmp_path / "m", secret=TEST_SECRET)
+    summary = run_match(spec)
+    assert summary["over"] in endings
+    lines = [json.loads(t) for t in gzip.decompress(
+        (tmp_path / "m" / MATCH_RECORD).read_bytes()).splitlines()]
+    first = {t["player"]: t for t in reversed(lines) if t["kind"] == "turn"}
+    assert [first[p]["stepped"]["action"] for p in ("p1", "p2")] == [*FIRST[level.id]] * 2
+    report = replay_match(tmp_path / "m")
+    assert report.verified, report.divergence
+    assert report.standings == [{k: v for k, v in r.items() if k != "agent_failure"}
+                                for r in summary["standings"]]

@@ -32,8 +32,8 @@ class Goal(Protocol):
 
     ending: str
 
-    def update(self, world: MatchWorld) -> str | None:
-        """Judge this tick; the team that has just won by it, or None."""
+    def update(self, world: MatchWorld) -> tuple[str, ...]:
+        """Judge this tick; the teams that have just met it (several: they draw)."""
 
     def tally(self, team: str) -> float:
         """A team's measure at the time budget (more is better; frags break ties)."""
@@ -124,15 +124,15 @@ class HoldGoal:
         self.need = max(1, round(rule.seconds * TICKS_PER_SECOND))
         self.held = dict.fromkeys(sides(world.teams), 0)
 
-    def update(self, world: MatchWorld) -> str | None:
+    def update(self, world: MatchWorld) -> tuple[str, ...]:
         """Add a tick to the side alone in the zone; it wins at the hold time."""
         inside = {world.teams[pid] for pid, actor in world.players.items()
                   if actor.alive and world.actor_area(actor) == self.rule.area}
         if len(inside) != 1:
-            return None  # empty, or contested: nobody's
+            return ()  # empty, or contested: nobody's
         team = inside.pop()
         self.held[team] += 1
-        return team if self.held[team] >= self.need else None
+        return (team,) if self.held[team] >= self.need else ()
 
     def tally(self, team: str) -> float:
         """Hold ticks."""
@@ -185,10 +185,13 @@ class CaptureGoal:
         """The side a flag belongs to, or None for the one shared flag."""
         return self.rule.flags.index(flag) if len(self.rule.flags) > 1 else None
 
-    def update(self, world: MatchWorld) -> str | None:
-        """Drop the flags of downed carriers, send touched own flags home, count captures."""
+    def update(self, world: MatchWorld) -> tuple[str, ...]:
+        """Drop the flags of downed carriers, send touched own flags home, count captures.
+
+        Sides reaching the captures that win on the same tick draw.
+        """
         self._moved = []
-        won = None
+        won: list[str] = []
         for fid in self.rule.flags:
             obj = world.objects[fid]
             actor = world.players.get(obj.holder or "")
@@ -204,9 +207,9 @@ class CaptureGoal:
             elif world.actor_area(actor) == self.rule.bases[side]:
                 self.captures[team] += 1
                 self._lay(world, fid, self.home[fid], actor)
-                if self.captures[team] >= self.rule.to_win and won is None:
-                    won = team
-        return won
+                if self.captures[team] >= self.rule.to_win and team not in won:
+                    won.append(team)
+        return tuple(won)
 
     def _lay(self, world: MatchWorld, fid: str, place: tuple, holder: Any) -> None:
         self._moved.append((fid, place == self.home[fid]))

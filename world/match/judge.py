@@ -86,7 +86,8 @@ class MatchJudge:
         self.max_ticks = int(world.level.budgets.max_game_seconds * TICKS_PER_SECOND)
         self._seen = len(world.events)
         self.goals = make_goals(world)
-        self.goal_won: str | None = None  # the team a goal made win, with `over` its ending
+        # The teams a goal made win (several: they draw), with `over` its ending.
+        self.goal_won: tuple[str, ...] = ()
 
     @classmethod
     def attach(cls, world: MatchWorld) -> MatchJudge:
@@ -113,11 +114,11 @@ class MatchJudge:
                   and self.exit_first is None and world.players[e.subject].alive):
                 self.exit_first = e.subject
         for goal in self.goals:
-            team = goal.update(world)
+            won = goal.update(world)
             # The exit, entered on the same tick, comes first (as it always did).
-            if team is not None and self.over is None and self.goal_won is None \
+            if won and self.over is None and not self.goal_won \
                     and self.exit_first is None:
-                self.goal_won, self.over = team, goal.ending
+                self.goal_won, self.over = won, goal.ending
         self.end_if_due(world.tick)
 
     def end_if_due(self, tick: int) -> None:
@@ -142,8 +143,10 @@ class MatchJudge:
     def results(self) -> dict[str, Result] | None:
         """Each team's result (won, lost or draw), or None while the match runs.
 
-        The exit or being the last team standing wins outright. Otherwise (time, or no
-        one can act) the team with most frags wins; teams level at the top draw. A team
+        The exit, a team objective met (world.match.goals: teams meeting it on one tick
+        draw) or being the last team standing wins outright. Otherwise (time, or no
+        one can act) the team with most hold time or captures, then frags, wins; teams
+        level at the top draw. A team
         alone (a cooperative match) wins only through the exit. A team whose every
         player forfeited (its agents failed) loses, and the others cannot draw with it.
         """
@@ -154,10 +157,12 @@ class MatchJudge:
         out = {t for t in every if all(p in self.forfeited for p, u in teams.items() if u == t)}
         playing = [t for t in every if t not in out]
         standing = {t for p, t in teams.items() if p not in self.down}
-        if self.exit_first is not None and self.goal_won is None:
+        if self.exit_first is not None and not self.goal_won:
             top = {teams[self.exit_first]}
-        elif self.goal_won is not None:
-            top = {self.goal_won}
+        elif len(self.goal_won) > 1:
+            return {t: "draw" if t in self.goal_won else "lost" for t in every}
+        elif self.goal_won:
+            top = set(self.goal_won)
         elif self.over == "last_standing" and len(standing) == 1:
             top = standing
         elif len(every) == 1 or not playing:
