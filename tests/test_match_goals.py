@@ -27,7 +27,7 @@ from world.match.session import MatchSession
 HILL = MATCH_LEVELS / "hill_yard.json"
 FLAGS = MATCH_LEVELS / "flag_yard.json"
 # Each level's first decision toward its objective: walk to the hill, take the flag.
-FIRST = {"hill_yard": ("go_to",), "flag_yard": ("go_to_object",)}
+FIRST = {"hill_yard": "go_to", "flag_yard": "go_to_object"}
 
 
 @pytest.fixture(scope="module")
@@ -221,23 +221,86 @@ def test_the_checker_names_what_is_wrong_in_a_goal(path, edit, field, words) -> 
 
 
 @pytest.mark.parametrize(("path", "endings"), [
-    (HILL, {"zone_held", "last_standing"}), (FLAGS, {"captures", "last_standing"})])
+    (HILL.name, {"zone_held", "last_standing"}), (FLAGS.name, {"captures", "last_standing"}),
+    ("escort_yard.json", {"escort_out", "escort_down", "last_standing"})])
 def test_the_baselines_play_each_goal_level_to_its_end_and_it_replays(
-        tmp_path: Path, path: Path, endings: set[str]) -> None:
+        tmp_path: Path, path: Path | str, endings: set[str]) -> None:
     # The reference agent and the greedy agent both set out for the objective its view
     # row locates (both meet on the hill and fight for it); the record replays.
+    path = MATCH_LEVELS / path
     level = load_level(path)
-    spec = MatchSpec(level, str(path), "normal", 0,
-                     (python_agent(SHIPPED_AGENTS / "reference_agent.py"),
-                      python_agent(SHIPPED_AGENTS / "greedy_agent.py")),
-                     tmp_path / "m", secret=TEST_SECRET)
+    assert level.match is not None
+    half = len(level.match.starts) // 2
+    agents = (python_agent(SHIPPED_AGENTS / "reference_agent.py"),) * half + (
+        python_agent(SHIPPED_AGENTS / "greedy_agent.py"),) * half
+    spec = MatchSpec(level, str(path), "normal", 0, agents, tmp_path / "m",
+                     teams=("a",) * half + ("b",) * half, secret=TEST_SECRET)
     summary = run_match(spec)
     assert summary["over"] in endings
     lines = [json.loads(t) for t in gzip.decompress(
         (tmp_path / "m" / MATCH_RECORD).read_bytes()).splitlines()]
     first = {t["player"]: t for t in reversed(lines) if t["kind"] == "turn"}
-    assert [first[p]["stepped"]["action"] for p in ("p1", "p2")] == [*FIRST[level.id]] * 2
+    if level.id in FIRST:
+        assert [first[p]["stepped"]["action"] for p in ("p1", "p2")] == [FIRST[level.id]] * 2
+    if level.id == "escort_yard":  # both escorted players set out for the exit
+        assert {first[p]["stepped"]["action"] for p in ("p1", "p3")} <= {"go_to", "go_to_area"}
+        # Only an escorted player's entry counts: the guards are told of no exit.
+        exits = {p: first[p]["observation"]["match"]["exit"] for p in first}
+        assert exits == {"p1": "North gate", "p2": None, "p3": "North gate", "p4": None}
     report = replay_match(tmp_path / "m")
     assert report.verified, report.divergence
     assert report.standings == [{k: v for k, v in r.items() if k != "agent_failure"}
                                 for r in summary["standings"]]
+
+
+ESCORT = MATCH_LEVELS / "escort_yard.json"
+SIDES = ("west", "west", "east", "east")
+
+
+def test_an_escorted_player_reaching_the_exit_alive_wins() -> None:
+    match = MatchSession(load_level(ESCORT), "normal", 5, SIDES)
+    rows = {pid: _row(match, pid) for pid in ("p1", "p2")}
+    assert "You are your side's escorted player" in rows["p1"]["text"]
+    assert rows["p2"]["targets"]  # the guard sees its escorted teammate: its target
+    # A guard's entry of the exit counts for nothing; the escorted player's wins.
+    _put(match, "p2", 1100, 1900)
+    _play(match, lambda m, pid: _wait(1.0), turns=4)
+    assert match.over is None
+    _put(match, "p1", 1100, 1650)
+
+    def walk(m, pid):
+        return {"action": "go_to", "arguments": {"x": 1100, "z": 1900}} if pid == "p1" \
+            else _wait(1.0)
+
+    _play(match, walk)
+    assert match.over == "escort_out"
+    assert [s.result for s in match.standings()] == ["won", "won", "lost", "lost"]
+
+
+def test_an_escorted_player_going_down_loses_for_its_side() -> None:
+    match = MatchSession(load_level(ESCORT), "normal", 5, SIDES)
+    with match.world.seen_by("p4"):
+        match.world.damage("p3", 5.0, "p2")
+    _play(match, lambda m, pid: _wait(0.5), turns=4)
+    assert match.over == "escort_down"
+    assert [s.result for s in match.standings()] == ["won", "won", "lost", "lost"]
+
+
+def test_an_escort_match_needs_one_escorted_player_per_side() -> None:
+    with pytest.raises(InvalidRequestError, match="exactly one escorted player"):
+        MatchSession(load_level(ESCORT), "normal", 5, ("west", "east", "west", "east"))
+
+
+@pytest.mark.parametrize(("edit", "field", "words"), [
+    (lambda m: m["escort"].update(players=["p1", "p7"]), "$.match.escort.players[1]",
+     "no player 'p7'"),
+    (lambda m: m.pop("exit"), "$.match.escort", "escorts need the match's exit"),
+    (lambda m: m["escort"].update(players=["p1", "x3"]), "$.match.escort.players[1]",
+     "does not match"),
+])
+def test_the_checker_names_what_is_wrong_in_an_escort(edit, field, words) -> None:
+    data = json.loads(ESCORT.read_text())
+    edit(data["match"])
+    report = check_data(data, ESCORT.name)
+    assert any(p.path == field and words in p.message for p in report.problems), \
+        report.problems

@@ -1,4 +1,4 @@
-"""A match's team objectives (a zone to hold, flags to capture), played from the view's rows.
+"""A match's team objectives (a zone, flags, an escort), played from the view's rows.
 
 Used by the match step (`rivals.match_step`) once no rival in sight needs answering:
 each objective row of the structured view (PROTOCOL.md, "Zones and captures") names its
@@ -18,6 +18,7 @@ from agents.reference.moves import enter_area, walk_to
 
 CENTRE = 150.0  # a holder this far from the zone's middle walks back to it
 HOLD_LEG = 1.0  # game seconds one wait in the zone lasts (a sighting ends it sooner)
+GUARD = 250.0  # a guard farther than this from its escorted player walks back to it
 
 
 def objective_step(mem: Memory) -> Decision | None:
@@ -59,8 +60,26 @@ def _capture(mem: Memory, row: dict[str, Any]) -> Decision | None:
     return None
 
 
+def _escort(mem: Memory, row: dict[str, Any]) -> Decision | None:
+    # The escorted player makes for the exit (the row's area and point); its guard keeps
+    # close to it, going ahead to the exit only once it is near.
+    if not row["targets"]:
+        if row["area"] is None:
+            return None  # the exit not located yet: explore
+        return enter_area(mem, row["area"], row["point"], "escorted: making for the exit")
+    ward = next((c for c in mem.view["characters"] if c["id"] == row["targets"][0]), None)
+    if ward is None or ward["down"]:
+        return None
+    if ward["distance"] > GUARD:
+        return walk_to(mem, ward["position"], f"guarding {ward['id']}: keeping close")
+    if row["area"] is not None and mem.here != row["area"]:
+        return enter_area(mem, row["area"], row["point"], f"guarding {ward['id']}: going ahead")
+    return ("wait", {"seconds": HOLD_LEG}, f"guarding {ward['id']}")
+
+
 # Objective kind (the view row's `kind`) -> its step.
 STEPS: dict[str, Callable[[Memory, dict[str, Any]], Decision | None]] = {
     "hold_zone": _hold,
     "capture_flag": _capture,
+    "escort_player": _escort,
 }

@@ -316,6 +316,13 @@ class CaptureRule:
 
 
 @dataclass(frozen=True, kw_only=True)
+class EscortRule:
+    """Escorts: one player per side is escorted; it reaching the exit alive wins, down loses."""
+
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class MatchRules:
     """How a level is played as a match of several players (world.match).
 
@@ -325,6 +332,7 @@ class MatchRules:
         friendly_fire: Whether a teammate's shots hurt (an opponent's always do).
         hold: The zone to hold, if the match is king of the hill.
         capture: The flags and bases, if the match is played for captures.
+        escort: The escorted players, if the match is played for escorts.
     """
 
     starts: tuple[PlayerStart, ...]
@@ -332,6 +340,7 @@ class MatchRules:
     friendly_fire: bool = False
     hold: HoldRule | None = None
     capture: CaptureRule | None = None
+    escort: EscortRule | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -89,6 +89,15 @@ def goal_problems(level: Level) -> list[Problem]:
                      "a zone must be walked into to be held")
     if rules.capture is not None:
         problems += _capture_problems(level)
+    if rules.escort is not None:
+        seats = [f"p{k}" for k in range(1, len(rules.starts) + 1)]
+        for k, pid in enumerate(rules.escort.players):
+            if pid not in seats:
+                problems.append((f"$.match.escort.players[{k}]", f"no player {pid!r}; "
+                                 f"players: {', '.join(seats)}"))
+        if rules.exit is None:
+            problems.append(("$.match.escort", "escorts need the match's exit: give "
+                             "$.match.exit"))
     return problems
 
 

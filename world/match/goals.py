@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from world.errors import InvalidRequestError
-from world.level.model import CaptureRule, HoldRule, Level
+from world.level.model import CaptureRule, EscortRule, HoldRule, Level
 from world.sim.clock import TICKS_PER_SECOND
 
 if TYPE_CHECKING:
@@ -54,10 +54,9 @@ class Goal(Protocol):
 
 @dataclass(frozen=True)
 class GoalKind:
-    """A match rule: its ending's name, that ending's sentence, what the view says of it."""
+    """A match rule: the endings it wins by, each with its sentence; what the view says."""
 
-    ending: str
-    ending_sentence: str
+    endings: dict[str, str]
     sentence: str
 
 
@@ -65,13 +64,18 @@ class GoalKind:
 # judge's endings, the view's rows and PROTOCOL.md's wording come from here).
 GOAL_KINDS: dict[str, GoalKind] = {
     "hold": GoalKind(
-        "zone_held", "a team held the zone for the hold time",
+        {"zone_held": "a team held the zone for the hold time"},
         "Hold {zone}: your side alone in it for {seconds:g} s of game time wins; while a "
         "rival is in it too it counts for nobody."),
     "capture": GoalKind(
-        "captures", "a team made the captures that win",
+        {"captures": "a team made the captures that win"},
         "Carry {flag} into {base}: {to_win} capture(s) win. A downed carrier drops the "
         "flag where it fell; your own flag, touched by your side, goes home."),
+    "escort": GoalKind(
+        {"escort_out": "an escorted player reached the exit alive",
+         "escort_down": "escorted players went down: one side's or none is left"},
+        "Bring {who} into {exit} alive: then your side wins; if {pronoun} goes down, your "
+        "side loses. Only an escorted player's entry counts."),
 }
 
 
@@ -116,7 +120,7 @@ class HoldGoal:
     """King of the hill: a side alone in the zone (live players) gathers hold time."""
 
     kind = "hold_zone"
-    ending = GOAL_KINDS["hold"].ending
+    ending = "zone_held"
 
     def __init__(self, world: MatchWorld, rule: HoldRule) -> None:
         """Judge the zone from tick 0: every side starts with no hold time."""
@@ -161,7 +165,7 @@ class CaptureGoal:
     """Captures: an opposing (or the shared) flag carried into a side's own base scores."""
 
     kind = "capture_flag"
-    ending = GOAL_KINDS["capture"].ending
+    ending = "captures"
 
     def __init__(self, world: MatchWorld, rule: CaptureRule) -> None:
         """Every flag at home, no captures yet.
@@ -257,8 +261,76 @@ class CaptureGoal:
         return _row(world, ids, known, self.kind, text, base, targets, bool(carrying))
 
 
+class EscortGoal:
+    """Escorts: a side wins when its escorted player enters the exit alive, loses when down."""
+
+    kind = "escort_player"
+
+    def __init__(self, world: MatchWorld, rule: EscortRule) -> None:
+        """Every escorted player standing; one per side.
+
+        Raises:
+            InvalidRequestError: when a side has no escorted player or more than one.
+        """
+        self.side = sides(world.teams)
+        escorted = {world.teams[p]: p for p in rule.players if p in world.teams}
+        if sorted(world.teams[p] for p in rule.players if p in world.teams) != sorted(
+                self.side) or len(rule.players) != len(self.side):
+            raise InvalidRequestError(
+                f"level {world.level.id!r}: $.match.escort names {', '.join(rule.players)}, "
+                "but each side (team) needs exactly one escorted player; teams: "
+                + ", ".join(f"{p} {t}" for p, t in world.teams.items()))
+        self.escorted = escorted  # team -> its escorted player
+        assert world.level.match is not None and world.level.match.exit is not None
+        self.exit = world.level.match.exit
+        self.down: set[str] = set()  # teams whose escorted player went down
+        self.ending = "escort_out"
+
+    def update(self, world: MatchWorld) -> tuple[str, ...]:
+        """The sides whose escorted player is in the exit alive, or the one side left."""
+        out = []
+        for team, pid in self.escorted.items():
+            actor = world.players[pid]
+            if not actor.alive:
+                self.down.add(team)
+            elif world.actor_area(actor) == self.exit:
+                out.append(team)
+        if out:
+            self.ending = "escort_out"
+            return tuple(out)
+        left = [t for t in self.escorted if t not in self.down]
+        if len(left) <= 1 and self.down:
+            self.ending = "escort_down"
+            return tuple(left) or tuple(self.escorted)  # every one down: all draw
+        return ()
+
+    def tally(self, team: str) -> float:
+        """1 while the side's escorted player stands."""
+        return 0 if team in self.down else 1
+
+    def moved(self) -> tuple[tuple[str, bool], ...]:
+        """Nothing moves."""
+        return ()
+
+    def state_items(self) -> tuple:
+        """The sides whose escorted player went down."""
+        return tuple(sorted(self.down))
+
+    def row(self, world: MatchWorld, pid: str, ids: IdMap, known: Knowledge) -> dict[str, Any]:
+        """Who to bring out and where; targets the escorted teammate once seen."""
+        vip = self.escorted[world.teams[pid]]
+        mine = vip == pid
+        who = "yourself" if mine else f"your side's escorted player ({vip})"
+        text = GOAL_KINDS["escort"].sentence.format(
+            who=who, exit=world.level.area(self.exit).name, pronoun="you" if mine else "it")
+        if mine:
+            text += " You are your side's escorted player."
+        targets = [] if mine or vip not in known.characters else [ids.ep("character", vip)]
+        return _row(world, ids, known, self.kind, text, self.exit, targets, True)
+
+
 # Match block field -> the goal that judges it.
-GOALS: dict[str, Any] = {"hold": HoldGoal, "capture": CaptureGoal}
+GOALS: dict[str, Any] = {"hold": HoldGoal, "capture": CaptureGoal, "escort": EscortGoal}
 
 
 def make_goals(world: MatchWorld) -> tuple[Goal, ...]:

@@ -36,7 +36,7 @@ ENDINGS = {
     "time": "the game-time budget ran out",
     "level_ended": "the level itself ended (a countdown ran out)",
     "no_one_acting": "no player can act any more",
-    **{kind.ending: kind.ending_sentence for kind in GOAL_KINDS.values()},
+    **{name: words for kind in GOAL_KINDS.values() for name, words in kind.endings.items()},
 }
 # A player's score by result.
 # A team's result once the match is over.
@@ -101,7 +101,10 @@ class MatchJudge:
         world = self.world
         events = world.events.since(self._seen)
         self._seen = len(world.events)
-        teams, exit_area = world.teams, world.level.match.exit if world.level.match else None
+        rules = world.level.match
+        # With escorts, only an escorted player's entry of the exit counts (the goal's).
+        teams = world.teams
+        exit_area = rules.exit if rules is not None and rules.escort is None else None
         backfire = {e.subject for e in events if e.kind == "fired_back"}
         for e in events:
             if e.kind == "actor_down" and e.subject in teams and e.subject not in self.down:
