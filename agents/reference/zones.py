@@ -18,6 +18,8 @@ from agents.reference.moves import enter_area, walk_to
 
 CENTRE = 150.0  # a holder this far from the zone's middle walks back to it
 HOLD_LEG = 1.0  # game seconds one wait in the zone lasts (a sighting ends it sooner)
+LEG = 2.0  # game seconds a walk toward an objective runs before the player looks again
+WALKS = frozenset({"go_to", "go_to_object", "go_to_area"})
 GUARD = 250.0  # a guard farther than this from its escorted player walks back to it
 
 
@@ -27,8 +29,17 @@ def objective_step(mem: Memory) -> Decision | None:
         step = STEPS.get(row.get("kind", ""))
         decision = step(mem, row) if step is not None else None
         if decision is not None:
-            return decision
+            return _in_legs(decision)
     return None
+
+
+def _in_legs(decision: Decision) -> Decision:
+    # A walk does not end when a rival comes into sight: walked in short legs, the
+    # player looks again (and fights, `rivals.match_step`) instead of walking past it.
+    action, args, why = decision
+    if action not in WALKS or "time_limit_s" in args:
+        return decision
+    return action, {**args, "time_limit_s": LEG}, why
 
 
 def _hold(mem: Memory, row: dict[str, Any]) -> Decision | None:
