@@ -27,7 +27,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from harness.agent.kit import run_agent
 
 SHOOTABLE = {"breakable", "camera"}
-STAY_KINDS = {"hold_zone"}  # objectives won by standing in their area (a match's hill)
 FAILED = {"stuck", "unreachable", "no_known_route", "refused", "target_gone",
           "wrong_storey", "door_closed"}
 REACH = 120  # close enough to press use on someone
@@ -104,8 +103,7 @@ def in_hand(view):
 def equip_gun(view):
     if armed(in_hand(view)):
         return None
-    guns = [c for c in view["player"]["carried"] if armed(c)
-            and not gave_up(("equip", c["id"]))]
+    guns = [c for c in view["player"]["carried"] if armed(c) and not gave_up(("equip", c["id"]))]
     if guns:
         return act(("equip", guns[0]["id"]), "equip", {"item_id": guns[0]["id"]},
                    f"drawing {guns[0]['name']}")
@@ -153,8 +151,7 @@ def open_door(view, door_id, why):
     if gave_up(door_id) or (door["state"] == "locked" and door["key"] not in keys):
         return None
     if door["distance"] < REACH:
-        return act(door_id, "turn_and_use", {"x": door["position"][0],
-                                              "z": door["position"][2]},
+        return act(door_id, "turn_and_use", {"x": door["position"][0], "z": door["position"][2]},
                    f"{why}: opening door {door_id}")
     return act(door_id, "go_to_object", {"object_id": door_id},
                f"{why}: walking to door {door_id} to open it")
@@ -215,7 +212,7 @@ def pursue(view, objective):
         key = ("point", tuple(point))
         if not gave_up(key) and dist(point, view["player"]["position"]) > 60:
             return walk(key, point, f"{doing}: walking to its place")
-        if objective["kind"] in STAY_KINDS and objective["area"] == (view["area"] or {}).get("id"):
+        if objective["kind"] == "hold_zone":  # a match's zone, reached: stand in it
             return act(None, "wait", {"seconds": 2}, f"{doing}: holding its place")
     return None
 
