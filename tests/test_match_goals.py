@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.cli import main
 from harness.match.replay import replay_match
 from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
 from tests.shared import MATCH_LEVELS, SHIPPED_AGENTS, TEST_SECRET, python_agent
@@ -329,3 +330,13 @@ def test_the_greedy_agent_holds_the_hill_it_walked_to(hill) -> None:
     _play(match, script)
     assert match.over == "zone_held" and match.standing("p1").result == "won"
     assert steps[0].endswith("walking to its place") and steps[-1].endswith("holding its place")
+
+
+def test_harness_match_refuses_teams_the_goals_cannot_use_in_one_line(capsys) -> None:
+    # Before any agent is started: one team on a capture level of two bases.
+    agent = python_agent(SHIPPED_AGENTS / "random_agent.py")
+    code = main(["match", str(FLAGS), "--agent", agent, "--agent", agent,
+                 "--team", "a", "--team", "a"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err
+    assert err.startswith("harness match: --team: level 'flag_yard': $.match.capture names 2")

@@ -87,6 +87,35 @@ def sides(teams: dict[str, str]) -> dict[str, int]:
     return out
 
 
+def teams_problem(level: Level, teams: tuple[str, ...]) -> str | None:
+    """Why these teams (one per player, in order) cannot play the level's goals, or None.
+
+    The answer is one line. A capture level needs as many sides as bases; an escort
+    level exactly one escorted player on each side.
+    """
+    rules = level.match
+    if rules is None:
+        return None
+    by_player = {f"p{k}": team for k, team in enumerate(teams, 1)}
+    side = sides(by_player)
+    if rules.capture is not None and len(side) != len(rules.capture.bases):
+        return (f"level {level.id!r}: $.match.capture names {len(rules.capture.bases)} "
+                f"bases, one per side, but the match has {len(side)} sides (teams); give "
+                f"{len(rules.capture.bases)} teams")
+    escorted = [by_player.get(p) for p in rules.escort.players] if rules.escort else []
+    if rules.escort is not None and sorted(map(str, escorted)) != sorted(side):
+        return (f"level {level.id!r}: $.match.escort names {', '.join(rules.escort.players)}, "
+                "but each side (team) needs exactly one escorted player; teams: "
+                + ", ".join(f"{p} {t}" for p, t in by_player.items()))
+    return None
+
+
+def _refuse_teams(world: MatchWorld) -> None:
+    problem = teams_problem(world.level, tuple(world.teams.values()))
+    if problem is not None:
+        raise InvalidRequestError(problem)
+
+
 def _middle(level: Level, area: str) -> tuple[float, float, float]:
     poly = level.area(area).polygon
     return (sum(x for x, _ in poly) / len(poly), level.area_y(area),
@@ -173,13 +202,9 @@ class CaptureGoal:
         Raises:
             InvalidRequestError: when the match has another number of sides than bases.
         """
+        _refuse_teams(world)
         self.rule, self.world = rule, world
         self.side = sides(world.teams)
-        if len(self.side) != len(rule.bases):
-            raise InvalidRequestError(
-                f"level {world.level.id!r}: $.match.capture names {len(rule.bases)} bases, "
-                f"one per side, but the match has {len(self.side)} sides (teams); give "
-                f"{len(rule.bases)} teams")
         self.captures = dict.fromkeys(self.side, 0)
         self.home = {fid: (o.x, o.z, o.storey, o.area) for fid in rule.flags
                      for o in (world.objects[fid],)}
@@ -272,15 +297,8 @@ class EscortGoal:
         Raises:
             InvalidRequestError: when a side has no escorted player or more than one.
         """
-        self.side = sides(world.teams)
-        escorted = {world.teams[p]: p for p in rule.players if p in world.teams}
-        if sorted(world.teams[p] for p in rule.players if p in world.teams) != sorted(
-                self.side) or len(rule.players) != len(self.side):
-            raise InvalidRequestError(
-                f"level {world.level.id!r}: $.match.escort names {', '.join(rule.players)}, "
-                "but each side (team) needs exactly one escorted player; teams: "
-                + ", ".join(f"{p} {t}" for p, t in world.teams.items()))
-        self.escorted = escorted  # team -> its escorted player
+        _refuse_teams(world)
+        self.escorted = {world.teams[p]: p for p in rule.players}  # team -> its escorted
         assert world.level.match is not None and world.level.match.exit is not None
         self.exit = world.level.match.exit
         self.down: set[str] = set()  # teams whose escorted player went down
