@@ -1,7 +1,8 @@
-"""The match's team objectives beyond frags and the exit: holding a zone, captures.
+"""The match's team objectives beyond frags and the exit: a zone, captures, escorts.
 
-Each is a rule of the level's `match` block (`MatchRules.hold`, `MatchRules.capture`),
-declared once in `GOALS` with the ending it wins by and the sentence a player reads.
+Each is a rule of the level's `match` block (`MatchRules.hold`, `.capture`, `.escort`),
+declared once in `GOAL_KINDS` with the endings it wins by and the sentence a player
+reads, and judged by its class in `GOALS`.
 The match judge (world.match.judge) runs every goal at the end of each tick, from the
 world's state alone (who stands where, alive; who holds which flag), so replaying a
 match's actions re-derives every hold time and capture; each goal's state is in the
@@ -73,7 +74,7 @@ GOAL_KINDS: dict[str, GoalKind] = {
         "flag where it fell; your own flag, touched by your side, goes home."),
     "escort": GoalKind(
         {"escort_out": "an escorted player reached the exit alive",
-         "escort_down": "escorted players went down: one side's or none is left"},
+         "escort_down": "an escorted player went down, leaving one side's or none"},
         "Bring {who} into {exit} alive: then your side wins; if {pronoun} goes down, your "
         "side loses. Only an escorted player's entry counts."),
 }
