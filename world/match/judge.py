@@ -12,7 +12,7 @@ the rest of the match. The match ends when a player enters the exit area (its te
 wins), when one team is left standing (it wins), or at the game-time budget (the team
 with most frags wins; teams level at the top draw; a team alone, in a cooperative
 match, has lost); the level ending by itself (a countdown) is judged as time. A level's
-team objectives (world.match.goals: a zone to hold, captures) win outright when met and
+team objectives (world.match.goals: a zone to hold, captures, escorts) win outright when met and
 decide first at the time budget, frags breaking their ties.
 """
 

@@ -60,7 +60,7 @@ class PlayerSession(WorldSession):
 
         The level's objectives are its single-player mission's, not the match's (whose
         rules the start and every observation's `match` block carry): none are listed,
-        but the match's team objectives (a zone to hold, captures) are, one row each
+        but the match's team objectives (a zone, captures, escorts) are, one row each
         (world.match.goals), numbered from 1.
         """
         view = build_view(self.world, self.ids, self.known, None)
