@@ -8,7 +8,7 @@ Each turn it takes the first rule that applies, reading the structured view only
 3. an armed hostile in sight: attack the nearest;
 4. the last walk was stopped by a closed door: open it (its panel or key if it needs one);
 5. an open objective whose target or place is located: go and do it (pick up, use,
-   shoot, use a gadget on, attack, walk to);
+   shoot, use a gadget on, attack, walk to; a zone to hold: stand in it);
 6. every task done: head for the mission exit;
 7. the nearest way out into an area it has not visited (its own memory), opening a
    closed door on it first; never into the exit area while tasks are open;
@@ -103,8 +103,7 @@ def in_hand(view):
 def equip_gun(view):
     if armed(in_hand(view)):
         return None
-    guns = [c for c in view["player"]["carried"] if armed(c)
-            and not gave_up(("equip", c["id"]))]
+    guns = [c for c in view["player"]["carried"] if armed(c) and not gave_up(("equip", c["id"]))]
     if guns:
         return act(("equip", guns[0]["id"]), "equip", {"item_id": guns[0]["id"]},
                    f"drawing {guns[0]['name']}")
@@ -152,8 +151,7 @@ def open_door(view, door_id, why):
     if gave_up(door_id) or (door["state"] == "locked" and door["key"] not in keys):
         return None
     if door["distance"] < REACH:
-        return act(door_id, "turn_and_use", {"x": door["position"][0],
-                                              "z": door["position"][2]},
+        return act(door_id, "turn_and_use", {"x": door["position"][0], "z": door["position"][2]},
                    f"{why}: opening door {door_id}")
     return act(door_id, "go_to_object", {"object_id": door_id},
                f"{why}: walking to door {door_id} to open it")
@@ -214,6 +212,8 @@ def pursue(view, objective):
         key = ("point", tuple(point))
         if not gave_up(key) and dist(point, view["player"]["position"]) > 60:
             return walk(key, point, f"{doing}: walking to its place")
+        if objective["kind"] == "hold_zone":  # a match's zone, reached: stand in it
+            return act(None, "wait", {"seconds": 2}, f"{doing}: holding its place")
     return None
 
 

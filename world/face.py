@@ -53,6 +53,7 @@ from world.level.load import (
 )
 from world.level.model import Level
 from world.levelcheck.checker import CheckReport, check_data, check_level
+from world.match.goals import teams_problem
 from world.match.judge import ENDINGS as MATCH_ENDINGS
 from world.match.judge import RESULT_SCORES as MATCH_RESULT_SCORES
 from world.match.session import MatchSession
@@ -256,5 +257,6 @@ __all__ = [
     "read_level_json",
     "seconds_to_ticks",
     "shown_objectives",
+    "teams_problem",
     "ticks_to_seconds",
 ]

@@ -15,6 +15,7 @@ from typing import Any
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import enter_area, through, walk_to
 from agents.reference.supplies import AMMO, gun_in_hand, nearest_pickup, ready_weapon, rounds
+from agents.reference.zones import objective_step
 
 HURT = 0.5  # at or below this, a duel is broken off for a medkit out of the rival's sight
 LAST_HIT = 0.3  # at or below this, a pistol's next hit downs the player
@@ -54,7 +55,8 @@ def match_step(mem: Memory, match: dict[str, Any]) -> Decision | None:
         # An unarmed rival is downed before it finds a gun: a frag costs it the match.
         return _attack(mem, _focus(in_sight), "downing unarmed rival")
     hold = None if match.get("teammates") else _hold(mem, rivals)
-    return _supplies(mem) or hold or _to_exit(mem, exit_area) or _rejoin(mem)
+    return (_supplies(mem) or objective_step(mem) or hold or _to_exit(mem, exit_area)
+            or _rejoin(mem))
 
 
 def _exit(mem: Memory, match: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:

@@ -25,11 +25,12 @@ from harness.episode.settings import (
 )
 from harness.ladder.board import markdown, write_outputs
 from harness.ladder.ladder_cmd import ladder
-from harness.ladder.tournament import plan, results_json, run_tournament
+from harness.ladder.tournament import TEAMS, plan, results_json, run_tournament
 from harness.match.cli import match_level_ref
 from harness.suite.files import SuiteLockedError, suite_lock, write_atomically
 from harness.suite.plan import BackendFactory, SuiteMismatchError, check_identity, suite_identity
 from harness.suite.workers import Play, Workers
+from world.face import teams_problem
 
 DEFAULT_LEVELS = "duel_yard,team_yard"
 
@@ -59,7 +60,8 @@ def levels_of(text: str) -> list[tuple[str, list[str]]]:
     """Each match level with its difficulties.
 
     Raises:
-        UsageError: An unknown level, one without a match block, or an odd seat count.
+        UsageError: An unknown level, one without a match block, an odd seat count, or
+            team objectives two halves of the seats cannot play (world.match.goals).
     """
     refs = [s.strip() for s in text.split(",") if s.strip()]
     if len(set(refs)) != len(refs):
@@ -72,6 +74,10 @@ def levels_of(text: str) -> list[tuple[str, list[str]]]:
         if len(level.match.starts) % 2:
             raise UsageError(f"--levels: level {ref!r} has {len(level.match.starts)} seats; a "
                              "round robin of pairs needs an even number")
+        half = len(level.match.starts) // 2
+        problem = teams_problem(level, (TEAMS[0],) * half + (TEAMS[1],) * half)
+        if problem is not None:  # its team objectives need other sides than two halves
+            raise UsageError(f"--levels: {problem}")
         out.append((ref, [d.id for d in level.difficulties]))
     return out
 

@@ -15,7 +15,7 @@ from harness.core.seal import seal
 from harness.episode.runner import UsageError
 from harness.episode.settings import RunSettings, pace_floor, pace_per_tick
 from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
-from world.face import MATCH_LEVELS_DIR
+from world.face import MATCH_LEVELS_DIR, teams_problem
 
 
 def match_level_ref(ref: str) -> str:
@@ -70,6 +70,10 @@ def run(args: argparse.Namespace) -> int:
     if args.team is not None and len(args.team) != players:
         print(f"harness match: --team: give one team per player ({players}), got "
               f"{len(args.team)}", file=sys.stderr)
+        return 2
+    problem = teams_problem(level, tuple(args.team or (f"p{k}" for k in range(1, players + 1))))
+    if problem is not None:  # the level's team objectives need other teams
+        print(f"harness match: --team: {problem}", file=sys.stderr)
         return 2
     difficulty = args.difficulty or level.difficulties[0].id
     if difficulty not in {d.id for d in level.difficulties}:

@@ -101,11 +101,14 @@ def match_block(session: MatchSession, pid: str) -> StartMessageMatch:
     """What a player is told: who it is, its team's size, its own frags, the exit's name.
 
     Nothing of the other players' frags, places or decisions: only what its player sees.
+    With escorts, the exit is told only to an escorted player: no one else's entry counts.
     """
     team = session.teams[list(session.players).index(pid)]
     standing = session.standing(pid)
     rules = session.world.level.match
     exit_area = None if rules is None or rules.exit is None else rules.exit
+    if rules is not None and rules.escort is not None and pid not in rules.escort.players:
+        exit_area = None
     return {"player": pid, "players": len(session.players),
             "teammates": sum(1 for t in session.teams if t == team) - 1,
             "frags": standing.frags,

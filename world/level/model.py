@@ -293,6 +293,36 @@ class PlayerStart:
 
 
 @dataclass(frozen=True, kw_only=True)
+class HoldRule:
+    """King of the hill: a team alone in `area` for `seconds` of game time wins."""
+
+    area: str
+    seconds: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaptureRule:
+    """Captures: an opposing flag (or the one flag) carried into a side's base scores.
+
+    Attributes:
+        flags: One flag per side in side order, or a single flag every side plays for.
+        bases: One base area per side in side order (sides: teams by first player).
+        to_win: Captures that win the match outright.
+    """
+
+    flags: tuple[str, ...]
+    bases: tuple[str, ...]
+    to_win: int = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class EscortRule:
+    """Escorts: one player per side is escorted; it reaching the exit alive wins, down loses."""
+
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class MatchRules:
     """How a level is played as a match of several players (world.match).
 
@@ -300,11 +330,17 @@ class MatchRules:
         starts: One start per player slot, p1 first; a match has as many players.
         exit: An area whose first entry by a player ends the match (None: none).
         friendly_fire: Whether a teammate's shots hurt (an opponent's always do).
+        hold: The zone to hold, if the match is king of the hill.
+        capture: The flags and bases, if the match is played for captures.
+        escort: The escorted players, if the match is played for escorts.
     """
 
     starts: tuple[PlayerStart, ...]
     exit: str | None = None
     friendly_fire: bool = False
+    hold: HoldRule | None = None
+    capture: CaptureRule | None = None
+    escort: EscortRule | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

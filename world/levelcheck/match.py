@@ -66,4 +66,70 @@ def match_problems(level: Level) -> list[Problem]:
     if level.characters or level.waves:
         problems.append(("$.match", "a match level places no characters or waves yet "
                          "(their minds know one player only)"))
+    return problems + goal_problems(level)
+
+
+def goal_problems(level: Level) -> list[Problem]:
+    """Problems of the match's hold zone and captures (world.match.goals)."""
+    rules = level.match
+    if rules is None:
+        return []
+    areas = {a.id for a in level.areas}
+    starts = {s.area for s in rules.starts}
+    problems: list[Problem] = []
+
+    def area_problem(path: str, area: str, what: str) -> None:
+        if area not in areas:
+            problems.append((path, f"unknown area id {area!r}; areas: {', '.join(sorted(areas))}"))
+        elif area in starts:
+            problems.append((path, f"area {area!r} is a start area; {what}"))
+
+    if rules.hold is not None:
+        area_problem("$.match.hold.area", rules.hold.area,
+                     "a zone must be walked into to be held")
+    if rules.capture is not None:
+        problems += _capture_problems(level)
+    if rules.escort is not None:
+        seats = [f"p{k}" for k in range(1, len(rules.starts) + 1)]
+        for k, pid in enumerate(rules.escort.players):
+            if pid not in seats:
+                problems.append((f"$.match.escort.players[{k}]", f"no player {pid!r}; "
+                                 f"players: {', '.join(seats)}"))
+        if rules.exit is None:
+            problems.append(("$.match.escort", "escorts need the match's exit: give "
+                             "$.match.exit"))
+    return problems
+
+
+def _capture_problems(level: Level) -> list[Problem]:
+    rules = level.match
+    assert rules is not None and rules.capture is not None
+    capture = rules.capture
+    problems: list[Problem] = []
+    if len(capture.flags) not in (1, len(capture.bases)):
+        problems.append(("$.match.capture.flags", f"{len(capture.flags)} flags for "
+                         f"{len(capture.bases)} bases; give one flag per base (side) or "
+                         "a single shared flag"))
+    areas = sorted(a.id for a in level.areas)
+    for k, base in enumerate(capture.bases):
+        if base not in areas:  # a base may be a start area: a side starts at home
+            problems.append((f"$.match.capture.bases[{k}]",
+                             f"unknown area id {base!r}; areas: {', '.join(areas)}"))
+    carried = match_carried(level) | set(level.start.inventory)
+    door_keys = {e.door.key for e in level.exits if e.door is not None}
+    objects = {o.id: o for o in level.objects}
+    for k, fid in enumerate(capture.flags):
+        where, obj = f"$.match.capture.flags[{k}]", objects.get(fid)
+        if obj is None:
+            problems.append((where, f"unknown object id {fid!r}"))
+        elif obj.kind != "key" or obj.area is None or fid in carried:
+            problems.append((where, f"object {fid!r} is a {obj.kind}"
+                             f"{'' if obj.area else ' with no area'}; a flag is a placed "
+                             "object of kind key that no start carries"))
+        elif fid in door_keys:
+            problems.append((where, f"object {fid!r} is the key of a door; a flag opens "
+                             "no door"))
+        elif obj.respawn_s is not None:
+            problems.append((where, f"object {fid!r} respawns; a flag goes home only "
+                             "when captured or touched by its side"))
     return problems

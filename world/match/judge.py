@@ -11,7 +11,9 @@ nothing), nor is a teammate downed when friendly fire is on. A downed player is 
 the rest of the match. The match ends when a player enters the exit area (its team
 wins), when one team is left standing (it wins), or at the game-time budget (the team
 with most frags wins; teams level at the top draw; a team alone, in a cooperative
-match, has lost); the level ending by itself (a countdown) is judged as time.
+match, has lost); the level ending by itself (a countdown) is judged as time. A level's
+team objectives (world.match.goals: a zone to hold, captures, escorts) win outright when met and
+decide first at the time budget, frags breaking their ties.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+from world.match.goals import GOAL_KINDS, make_goals
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.world import JUDGE_ORDER, World
 
@@ -33,6 +36,7 @@ ENDINGS = {
     "time": "the game-time budget ran out",
     "level_ended": "the level itself ended (a countdown ran out)",
     "no_one_acting": "no player can act any more",
+    **{name: words for kind in GOAL_KINDS.values() for name, words in kind.endings.items()},
 }
 # A player's score by result.
 # A team's result once the match is over.
@@ -81,6 +85,9 @@ class MatchJudge:
         self.forfeited: set[str] = set()
         self.max_ticks = int(world.level.budgets.max_game_seconds * TICKS_PER_SECOND)
         self._seen = len(world.events)
+        self.goals = make_goals(world)
+        # The teams a goal made win (several: they draw), with `over` its ending.
+        self.goal_won: tuple[str, ...] = ()
 
     @classmethod
     def attach(cls, world: MatchWorld) -> MatchJudge:
@@ -94,7 +101,10 @@ class MatchJudge:
         world = self.world
         events = world.events.since(self._seen)
         self._seen = len(world.events)
-        teams, exit_area = world.teams, world.level.match.exit if world.level.match else None
+        rules = world.level.match
+        # With escorts, only an escorted player's entry of the exit counts (the goal's).
+        teams = world.teams
+        exit_area = rules.exit if rules is not None and rules.escort is None else None
         backfire = {e.subject for e in events if e.kind == "fired_back"}
         for e in events:
             if e.kind == "actor_down" and e.subject in teams and e.subject not in self.down:
@@ -106,6 +116,12 @@ class MatchJudge:
             elif (e.kind == "area_entered" and e.other == exit_area and e.subject in teams
                   and self.exit_first is None and world.players[e.subject].alive):
                 self.exit_first = e.subject
+        for goal in self.goals:
+            won = goal.update(world)
+            # The exit, entered on the same tick, comes first (as it always did).
+            if won and self.over is None and not self.goal_won \
+                    and self.exit_first is None:
+                self.goal_won, self.over = won, goal.ending
         self.end_if_due(world.tick)
 
     def end_if_due(self, tick: int) -> None:
@@ -130,8 +146,10 @@ class MatchJudge:
     def results(self) -> dict[str, Result] | None:
         """Each team's result (won, lost or draw), or None while the match runs.
 
-        The exit or being the last team standing wins outright. Otherwise (time, or no
-        one can act) the team with most frags wins; teams level at the top draw. A team
+        The exit, a team objective met (world.match.goals: teams meeting it on one tick
+        draw) or being the last team standing wins outright. Otherwise (time, or no
+        one can act) the team with most hold time or captures, then frags, wins; teams
+        level at the top draw. A team
         alone (a cooperative match) wins only through the exit. A team whose every
         player forfeited (its agents failed) loses, and the others cannot draw with it.
         """
@@ -142,8 +160,12 @@ class MatchJudge:
         out = {t for t in every if all(p in self.forfeited for p, u in teams.items() if u == t)}
         playing = [t for t in every if t not in out]
         standing = {t for p, t in teams.items() if p not in self.down}
-        if self.exit_first is not None:
+        if self.exit_first is not None and not self.goal_won:
             top = {teams[self.exit_first]}
+        elif len(self.goal_won) > 1:
+            return {t: "draw" if t in self.goal_won else "lost" for t in every}
+        elif self.goal_won:
+            top = set(self.goal_won)
         elif self.over == "last_standing" and len(standing) == 1:
             top = standing
         elif len(every) == 1 or not playing:
@@ -151,7 +173,9 @@ class MatchJudge:
         elif len(playing) == 1:
             top = set(playing)  # every other team forfeited
         else:
-            totals = {t: sum(self.frags[p] for p, u in teams.items() if u == t)
+            # The team objectives first, in `GOALS` order, then frags.
+            totals = {t: (*(g.tally(t) for g in self.goals),
+                          sum(self.frags[p] for p, u in teams.items() if u == t))
                       for t in playing}
             best = max(totals.values())
             top = {t for t, n in totals.items() if n == best}
@@ -171,5 +195,12 @@ class MatchJudge:
 
     def state_items(self) -> tuple:
         """The judge's state for the state hash."""
-        return (tuple(self.frags.items()), tuple(sorted(self.down.items())),
-                self.exit_first, self.over)
+        items: tuple = (tuple(self.frags.items()), tuple(sorted(self.down.items())),
+                        self.exit_first, self.over)
+        if self.goals:  # a match without team objectives hashes as it always did
+            items += (self.goal_won, tuple(g.state_items() for g in self.goals))
+        return items
+
+    def moved(self) -> tuple[tuple[str, bool], ...]:
+        """Objects the goals laid down on the last tick, each with whether it went home."""
+        return tuple(row for goal in self.goals for row in goal.moved())

@@ -59,10 +59,16 @@ class PlayerSession(WorldSession):
         """The structured view from this player's knowledge.
 
         The level's objectives are its single-player mission's, not the match's (whose
-        rules the start and every observation's `match` block carry): none are listed.
+        rules the start and every observation's `match` block carry): none are listed,
+        but the match's team objectives (a zone, captures, escorts) are, one row each
+        (world.match.goals), numbered from 1.
         """
         view = build_view(self.world, self.ids, self.known, None)
-        view["objectives"] = []
+        rows = [goal.row(self.match.world, self.pid, self.ids, self.known)
+                for goal in self.match.judge.goals]
+        for index, row in enumerate(rows, 1):
+            row["index"] = index
+        view["objectives"] = rows
         return view
 
     def seen_report(self) -> MissionReport | None:
@@ -211,6 +217,9 @@ class MatchSession:
         if not intents:
             return
         self.world.tick_all(intents)
+        for oid, home in self.judge.moved():  # a flag sent home, or dropped unseen
+            for player in self.players.values():
+                player.known.moved(oid, home)
         for pid in sorted(intents):
             runner, _ = self._running[pid]
             with self.world.seen_by(pid):

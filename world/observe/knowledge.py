@@ -178,7 +178,7 @@ class Knowledge:
                 continue
             x, z, storey = obj.spot
             pos = (x, world.level.storey(storey).y, z)
-            if obj.spec.area == here or sees(world, pos, storey):
+            if obj.area == here or sees(world, pos, storey):
                 self.objects.add(oid)
                 self.gone.pop(oid, None)
                 # Seeing a thing is seeing into the area it lies in.
@@ -195,6 +195,18 @@ class Knowledge:
                 if actor.area is not None:
                     self.areas.add(actor.area)
         self.areas.discard("")
+
+    def moved(self, object_id: str, announced: bool) -> None:
+        """An object lies somewhere new (a match's flag dropped, or sent home).
+
+        Announced (the rules say where it went: a flag sent home), the player knows it
+        there; otherwise it forgets the object until it sees it at its new place.
+        """
+        self.gone.pop(object_id, None)
+        if announced:
+            self.objects.add(object_id)
+        else:
+            self.objects.discard(object_id)
 
     def _read_areas_entered(self, world: World) -> None:
         # `visited_areas` read from the events not read before (the log only grows), so
@@ -265,7 +277,7 @@ class Knowledge:
                 continue
             seen = obj.holder == world.player.id or (
                 obj.x is not None and (
-                    obj.spec.area == here
+                    obj.area == here
                     or sees(world, (obj.spot[0], world.level.storey(obj.spot[2]).y, obj.spot[1]),
                             obj.spot[2])))
             if seen:

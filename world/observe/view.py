@@ -318,7 +318,7 @@ def _objects(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, Any]]
             "id": oid, "kind": obj.spec.kind,
             "name": obj.spec.name or obj.spec.kind,
             "position": [_r(c) for c in pos],
-            "area": obj.spec.area,
+            "area": obj.area,
             "distance": _dist(world, pos), "objective": oid in targets,
             "state": object_state(obj),
             # The gun a weapon pickup is, or the gun an ammunition pickup feeds, as its

@@ -67,6 +67,7 @@ class ObjectRuntime:
         accepted: For keypads: whether the right code was entered.
         read_tick: For notes: the tick the player first read it (orders the objectives
             it reveals in the view), or None.
+        area: The area it lies in (its level area; a match flag moves, `Items.move`).
     """
 
     id: str
@@ -86,6 +87,7 @@ class ObjectRuntime:
     wrong_codes: int = 0
     accepted: bool = False
     read_tick: int | None = None
+    area: str | None = None
 
     @property
     def locked_out(self) -> bool:
@@ -99,7 +101,7 @@ class ObjectRuntime:
 
     @property
     def spot(self) -> tuple[float, float, str]:
-        """Where a placed object stands: x, z and storey (placed objects never move).
+        """Where a placed object stands: x, z and storey (only a match's flag moves).
 
         Raises:
             ValueError: for an object that started carried.
@@ -200,6 +202,7 @@ class Items:
             self.objects[spec.id] = ObjectRuntime(
                 spec.id, spec, x, z, storey, present=spec.placed and spec.id not in carried,
                 holder="player" if spec.id in carried else None, health=spec.health,
+                area=spec.area,
             )
         # Auto pickups and proximity triggers are checked against the player every tick.
         # Per storey (placed objects never change storey): only the player's storey's
@@ -218,6 +221,25 @@ class Items:
             elif obj.kind == "secret_trigger" and obj.spec.trigger == "proximity":
                 self._proximity.append((obj, obj.x, obj.z, obj.storey))
         self._respawning: set[str] = set()
+
+    def move(self, obj: ObjectRuntime, x: float, z: float, storey: str,
+             area: str | None, holder: Actor | None = None) -> None:
+        """Lay an object down at a new place, out of anyone's hands (a match's flag).
+
+        Its `holder` (the actor carrying it, if any) lets go of it; it lies there to be
+        seen and taken again.
+        """
+        if holder is not None:
+            if obj.id in holder.inventory:
+                holder.inventory.remove(obj.id)
+            if holder.in_hand == obj.id:
+                holder.in_hand = None
+        on = self._pickups_on.get(obj.storey or "", [])
+        on[:] = [entry for entry in on if entry[0] is not obj]
+        obj.x, obj.z, obj.storey, obj.area = x, z, storey, area
+        obj.present, obj.holder = True, None
+        if obj.kind in PICKUPS:
+            self._pickups_on.setdefault(storey, []).append((obj, x, z))
 
     def take(self, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
         """Take a pickup lying in the world; returns whether it was taken."""
