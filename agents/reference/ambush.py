@@ -1,0 +1,72 @@
+"""The opening of a match: let the rival walk into the player's sights.
+
+Pistols at the same range trade hit for hit, so a duel is won by the side that fires
+first and steadier: a standing shooter against a walking target (a walker's aim and a
+walker's outline both spread the shots). Two players who walk out of their rooms at once
+meet in the open on even terms. At the start, with no rival in sight, the player steps
+beside its room's way out, out of the line through the doorway, and holds there for a
+moment, looking out every few tenths of a second: a rival that rushes for the exit is
+caught walking across the open by a player who steps out after it and shoots first from
+a stand, and one that comes to the doorway is met standing. The hold is short, so a
+rival racing for the exit is still in reach when the player steps out.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from agents.reference.doors import square_to_wall
+from agents.reference.memory import Decision, Memory
+
+OPENING_S = 1.2  # game seconds the player holds in its start room before walking out
+LOOK_S = 0.3  # one look while holding: a rival that shows up is answered this soon
+BACK = 100.0  # the holding spot: this far back from the way out into the room
+ALONG = 200.0  # and this far along the doorway's wall, out of the line through it
+THERE = 40.0
+# A rival seen farther than this at the start is hidden from, not fought: at that range
+# a pistol misses about half its shots, standing or not, and the trade is a coin toss.
+LONG_SHOT = 1200.0  # this near the spot, the player holds where it stands
+
+
+def lie_in_wait(mem: Memory, rivals_in_sight: list[dict[str, Any]]) -> Decision | None:
+    """At a match's start, a step beside the way out and a short look, or None.
+
+    Only while the player has not left its start room, for the first `OPENING_S` game
+    seconds, with no armed rival in sight (one in sight is fought) and a way out known.
+    """
+    near = [r for r in rivals_in_sight if r["distance"] < LONG_SHOT]
+    if near or mem.time_s >= OPENING_S or len(mem.visited) != 1:
+        return None
+    ways = (mem.view["area"] or {}).get("ways_out", [])
+    if not ways:
+        return None
+    way = min(ways, key=lambda w: (w["distance"], w["id"]))
+    # Found once, from where the player starts: seen from the spot, the doorway's wall
+    # would be guessed anew.
+    spot = mem.opening_spot = mem.opening_spot or beside(mem.position, way["position"])
+    x, _, z = mem.position
+    if math.hypot(spot[0] - x, spot[2] - z) > THERE:
+        step: Decision = ("go_to", {"x": round(spot[0], 1), "z": round(spot[2], 1),
+                                    "y": round(spot[1], 1)},
+                          f"opening: stepping beside way {way['id']}, out of its line")
+        if not mem.failed(step, 3):  # a walk cut short by a hit is tried again
+            return step
+    left = OPENING_S - mem.time_s
+    return ("wait", {"seconds": round(min(LOOK_S, max(left, 0.1)), 2)},
+            "opening: holding out of sight for a rival to walk into view")
+
+
+def beside(player: tuple[float, ...] | list[float],
+           way: list[float]) -> tuple[float, float, float]:
+    """A spot in the player's room a step back from the way out and along its wall.
+
+    Someone beyond the doorway sees into the room only through it: a spot off its line,
+    on the side of the doorway the player stands toward (toward the room's middle),
+    is seen only from close to the doorway.
+    """
+    wx, wy, wz = way
+    nx, nz = square_to_wall(wx - player[0], wz - player[2])
+    lateral = (player[0] - wx) * -nz + (player[2] - wz) * nx
+    side = 1.0 if lateral >= 0 else -1.0
+    return (wx - nx * BACK + side * -nz * ALONG, wy, wz - nz * BACK + side * nx * ALONG)
