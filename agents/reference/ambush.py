@@ -1,4 +1,4 @@
-"""The opening of a match: let the rival walk into the player's sights.
+"""The first shot of a duel: let the rival walk into the player's sights, then make it sure.
 
 Pistols at the same range trade hit for hit, so a duel is won by the side that fires
 first and steadier: a standing shooter against a walking target (a walker's aim and a
@@ -9,6 +9,13 @@ moment, looking out every few tenths of a second: a rival that rushes for the ex
 caught walking across the open by a player who steps out after it and shoots first from
 a stand, and one that comes to the doorway is met standing. The hold is short, so a
 rival racing for the exit is still in reach when the player steps out.
+
+A rival in sight that is not shooting yet is walked toward, a short leg at a time,
+until the first shot is sure to hit (at long range a pistol misses a walker one time in
+three, and a miss draws the rival's fire with nothing gained): the shots then trade at a
+range where neither side misses, and the side that fired first wins the trade.
+A shot fired in the tick after a walk is a walking shooter's (twice the spread): after a
+walk, the player stands still for a moment before the first shot.
 """
 
 from __future__ import annotations
@@ -23,10 +30,17 @@ OPENING_S = 1.2  # game seconds the player holds in its start room before walkin
 LOOK_S = 0.3  # one look while holding: a rival that shows up is answered this soon
 BACK = 100.0  # the holding spot: this far back from the way out into the room
 ALONG = 200.0  # and this far along the doorway's wall, out of the line through it
-THERE = 40.0
+THERE = 40.0  # this near the spot, the player holds where it stands
 # A rival seen farther than this at the start is hidden from, not fought: at that range
 # a pistol misses about half its shots, standing or not, and the trade is a coin toss.
-LONG_SHOT = 1200.0  # this near the spot, the player holds where it stands
+LONG_SHOT = 1200.0
+SURE = 520.0  # a pistol from a stand hits a walking target every time within this range
+CLOSE_LEG = 0.3  # game seconds of one step toward a rival not yet shooting
+CLOSE_LEGS = 4  # steps toward one rival before shooting anyway
+EXIT_NEAR = 400.0  # a rival this near the exit next door is shot at once
+STEADY_S = 0.05  # a stand-still after a walk: the next shot is a standing shooter's
+POINT_BLANK = 320.0  # within this range even a walker hits a walker every time
+WALKS = ("go_to", "go_to_area", "go_to_object")  # actions that walk the player
 
 
 def lie_in_wait(mem: Memory, rivals_in_sight: list[dict[str, Any]]) -> Decision | None:
@@ -70,3 +84,46 @@ def beside(player: tuple[float, ...] | list[float],
     lateral = (player[0] - wx) * -nz + (player[2] - wz) * nx
     side = 1.0 if lateral >= 0 else -1.0
     return (wx - nx * BACK + side * -nz * ALONG, wy, wz - nz * BACK + side * nx * ALONG)
+
+
+def close_in(mem: Memory, rival: dict[str, Any],
+             exit_way: dict[str, Any] | None) -> Decision | None:
+    """A short step toward a rival in sight that is not shooting yet, or None to shoot.
+
+    Only before the first shot (the last decision was no attack and the player was not
+    hurt by its last action), while the rival stands beyond `SURE` and is not about to
+    walk out through the exit next door, a few legs at most per rival.
+    """
+    if rival["distance"] <= SURE or _hurt(mem):
+        return None
+    done = mem.last_decision
+    if done is not None and done[0] == "attack":
+        return None
+    if exit_way is not None and math.hypot(rival["position"][0] - exit_way["position"][0],
+                                           rival["position"][2] - exit_way["position"][2]) \
+            < EXIT_NEAR:
+        return None
+    key = ("close in", rival["id"])
+    if mem.failures[key] >= CLOSE_LEGS:
+        return None
+    mem.failures[key] += 1
+    x, y, z = rival["position"]
+    return ("go_to", {"x": round(x, 1), "z": round(z, 1), "y": round(y, 1),
+                      "time_limit_s": CLOSE_LEG},
+            f"closing on rival {rival['id']} ({rival['distance']:.0f} away) for a sure shot")
+
+
+def _hurt(mem: Memory) -> bool:
+    # The last action cost health: someone is shooting at the player.
+    last = mem.last
+    return last is not None and (last["end_reason"] == "damage" or any(
+        c.startswith("you lost") for c in last.get("changes", [])))
+
+
+def steady(mem: Memory, rival: dict[str, Any]) -> Decision | None:
+    """A moment's stand after a walk, before the first shot at a rival beyond point blank."""
+    done, last = mem.last_decision, mem.last
+    if done is None or last is None or done[0] not in WALKS or last["distance_moved"] < 1.0 \
+            or rival["distance"] <= POINT_BLANK:
+        return None
+    return ("wait", {"seconds": STEADY_S}, f"steadying the aim on rival {rival['id']}")

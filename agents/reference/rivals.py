@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agents.reference.ambush import lie_in_wait
+from agents.reference.ambush import close_in, lie_in_wait, steady
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import enter_area, through, walk_to
 from agents.reference.supplies import AMMO, gun_in_hand, nearest_pickup, ready_weapon, rounds
@@ -55,7 +55,7 @@ def match_step(mem: Memory, match: dict[str, Any]) -> Decision | None:
     if race is not None:
         return race
     if armed_rivals:
-        return _duel(mem, armed_rivals, exit_way)
+        return _duel(mem, armed_rivals, exit_way, alone=not match.get("teammates"))
     if in_sight and _loaded(mem):
         # An unarmed rival is downed before it finds a gun: a frag costs it the match.
         return _attack(mem, _focus(in_sight), "downing unarmed rival")
@@ -105,8 +105,8 @@ def _race(mem: Memory, way: dict[str, Any] | None,
     return through(mem, way, f"{RACE}: first in wins the match")
 
 
-def _duel(mem: Memory, rivals: list[dict[str, Any]],
-          exit_way: dict[str, Any] | None) -> Decision | None:
+def _duel(mem: Memory, rivals: list[dict[str, Any]], exit_way: dict[str, Any] | None,
+          alone: bool = True) -> Decision | None:
     target = _focus(rivals, exit_way)
     health = mem.view["player"]["health"]
     losing = target["health"] > health or (health <= HURT and target["health"] >= health)
@@ -127,7 +127,11 @@ def _duel(mem: Memory, rivals: list[dict[str, Any]],
         if kit is not None:
             return kit
         return None
-    return _attack(mem, target, "fighting rival")
+    # Closing in is for one rival met alone: with two in sight the other shoots the
+    # walker, and a team keeps together.
+    closing = close_in(mem, target, exit_way) if alone and len(rivals) == 1 else None
+    return closing or steady(mem, target) \
+        or _attack(mem, target, "fighting rival")
 
 
 def _attack(mem: Memory, target: dict[str, Any], why: str) -> Decision | None:
