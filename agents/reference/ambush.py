@@ -29,7 +29,7 @@ from agents.reference.memory import Decision, Memory
 OPENING_S = 1.2  # game seconds the player holds in its start room before walking out
 LOOK_S = 0.3  # one look while holding: a rival that shows up is answered this soon
 BACK = 100.0  # the holding spot: this far back from the way out into the room
-ALONG = 200.0  # and this far along the doorway's wall, out of the line through it
+ALONG = 150.0  # and this far along the doorway's wall, out of the line through it
 THERE = 40.0  # this near the spot, the player holds where it stands
 # A rival seen farther than this at the start is hidden from, not fought: at that range
 # a pistol misses about half its shots, standing or not, and the trade is a coin toss.
@@ -38,7 +38,7 @@ SURE = 520.0  # a pistol from a stand hits a walking target every time within th
 CLOSE_LEG = 0.3  # game seconds of one step toward a rival not yet shooting
 CLOSE_LEGS = 4  # steps toward one rival before shooting anyway
 EXIT_NEAR = 400.0  # a rival this near the exit next door is shot at once
-STEADY_S = 0.05  # a stand-still after a walk: the next shot is a standing shooter's
+STEADY_S = 0.13  # a walker takes about 4 ticks to come to rest: then it shoots standing
 POINT_BLANK = 320.0  # within this range even a walker hits a walker every time
 WALKS = ("go_to", "go_to_area", "go_to_object")  # actions that walk the player
 
@@ -94,17 +94,15 @@ def close_in(mem: Memory, rival: dict[str, Any],
     hurt by its last action), while the rival stands beyond `SURE` and is not about to
     walk out through the exit next door, a few legs at most per rival.
     """
-    if rival["distance"] <= SURE or _hurt(mem):
-        return None
+    key = ("close in", rival["id"])
     done = mem.last_decision
-    if done is not None and done[0] == "attack":
+    if _hurt(mem) or (done is not None and done[0] == "attack"):
+        mem.failures[key] = CLOSE_LEGS  # the shooting has begun: no more walking into it
+    if rival["distance"] <= SURE or mem.failures[key] >= CLOSE_LEGS:
         return None
     if exit_way is not None and math.hypot(rival["position"][0] - exit_way["position"][0],
                                            rival["position"][2] - exit_way["position"][2]) \
             < EXIT_NEAR:
-        return None
-    key = ("close in", rival["id"])
-    if mem.failures[key] >= CLOSE_LEGS:
         return None
     mem.failures[key] += 1
     x, y, z = rival["position"]
