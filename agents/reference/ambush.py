@@ -37,6 +37,7 @@ LONG_SHOT = 1200.0
 SURE = 520.0  # a pistol from a stand hits a walking target every time within this range
 CLOSE_LEG = 0.3  # game seconds of one step toward a rival not yet shooting
 CLOSE_LEGS = 4  # steps toward one rival before shooting anyway
+CLOSE_FROM = 800.0  # a rival farther than this is not walked toward: a second under its gun
 EXIT_NEAR = 400.0  # a rival this near the exit next door is shot at once
 STEADY_S = 0.13  # a walker takes about 4 ticks to come to rest: then it shoots standing
 POINT_BLANK = 320.0  # within this range even a walker hits a walker every time
@@ -91,14 +92,15 @@ def close_in(mem: Memory, rival: dict[str, Any],
     """A short step toward a rival in sight that is not shooting yet, or None to shoot.
 
     Only before the first shot (the last decision was no attack and the player was not
-    hurt by its last action), while the rival stands beyond `SURE` and is not about to
+    hurt by its last action), while the rival stands between `SURE` and `CLOSE_FROM` and
+    is not about to
     walk out through the exit next door, a few legs at most per rival.
     """
     key = ("close in", rival["id"])
     done = mem.last_decision
     if _hurt(mem) or (done is not None and done[0] == "attack"):
         mem.failures[key] = CLOSE_LEGS  # the shooting has begun: no more walking into it
-    if rival["distance"] <= SURE or mem.failures[key] >= CLOSE_LEGS:
+    if not SURE < rival["distance"] <= CLOSE_FROM or mem.failures[key] >= CLOSE_LEGS:
         return None
     if exit_way is not None and math.hypot(rival["position"][0] - exit_way["position"][0],
                                            rival["position"][2] - exit_way["position"][2]) \

@@ -110,12 +110,13 @@ def _duel(mem: Memory, rivals: list[dict[str, Any]], exit_way: dict[str, Any] | 
     target = _focus(rivals, exit_way)
     health = mem.view["player"]["health"]
     losing = target["health"] > health or (health <= HURT and target["health"] >= health)
-    if losing and health > LAST_HIT and exit_way is None:
+    if losing and health > LAST_HIT and exit_way is None and not _mates_near(mem):
         # Losing the exchange: fall back out of the rival's sight to a medkit not far off
         # and come back fresh (a medkit in its area would be fetched under its fire).
         # One hit from down, the walk away would only end the duel sooner: it is fought.
         # Not when winning it (the rival has no more hits left than the player), nor with
-        # the exit next door: the rival left alone walks out and wins.
+        # the exit next door: the rival left alone walks out and wins; nor beside a
+        # teammate: it would fight them alone.
         kit = _medkit_near(mem, target)
         if kit is not None:
             return kit
@@ -220,6 +221,12 @@ def _rejoin(mem: Memory) -> Decision | None:
         if step is not None:
             return step
     return None
+
+
+def _mates_near(mem: Memory) -> bool:
+    return any(c["kind"] == "player" and c["friendly"] is True and not c["down"]
+               and c["seen"] == "now" and c["distance"] <= TOGETHER
+               for c in mem.view["characters"])
 
 
 def _loaded(mem: Memory) -> bool:
