@@ -31,6 +31,7 @@ LOOK_S = 0.3  # one look while holding: a rival that shows up is answered this s
 BACK = 100.0  # the holding spot: this far back from the way out into the room
 ALONG = 150.0  # and this far along the doorway's wall, out of the line through it
 THERE = 40.0  # this near the spot, the player holds where it stands
+SPOT_REACH = 300.0  # a holding spot farther than this from the player is not walked to
 # A rival seen farther than this at the start is hidden from, not fought: at that range
 # a pistol misses about half its shots, standing or not, and the trade is a coin toss.
 LONG_SHOT = 1200.0
@@ -61,7 +62,10 @@ def lie_in_wait(mem: Memory, rivals_in_sight: list[dict[str, Any]]) -> Decision 
     # would be guessed anew.
     spot = mem.opening_spot = mem.opening_spot or beside(mem.position, way["position"])
     x, _, z = mem.position
-    if math.hypot(spot[0] - x, spot[2] - z) > THERE:
+    away = math.hypot(spot[0] - x, spot[2] - z)
+    if away > SPOT_REACH:
+        return None  # a big room: the walk there and back would cost the race
+    if away > THERE:
         step: Decision = ("go_to", {"x": round(spot[0], 1), "z": round(spot[2], 1),
                                     "y": round(spot[1], 1)},
                           f"opening: stepping beside way {way['id']}, out of its line")
