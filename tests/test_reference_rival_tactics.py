@@ -80,6 +80,10 @@ def test_no_opening_hold_in_a_cooperative_match_or_with_a_rival_near() -> None:
     assert ambush.lie_in_wait(_memory((250.0, 250.0), characters=(near,)), [near]) is None
     far = _rival("c1", (1950.0, 150.0), (250.0, 150.0))  # a coin toss at that range
     assert ambush.lie_in_wait(_memory((250.0, 150.0), characters=(far,)), [far]) is not None
+    # A match with an objective to play (a zone to hold) races for it instead.
+    zone = _memory((250.0, 250.0))
+    zone.view["objectives"] = [{"kind": "hold_zone", "area": "a2"}]
+    assert ambush.lie_in_wait(zone, []) is None
 
 
 def test_a_rival_not_yet_shooting_is_closed_on_to_a_sure_range() -> None:

@@ -49,11 +49,14 @@ def lie_in_wait(mem: Memory, rivals_in_sight: list[dict[str, Any]]) -> Decision 
     """At a match's start, a step beside the way out and a short look, or None.
 
     Only while the player has not left its start room, for the first `OPENING_S` game
-    seconds, with no armed rival in sight (one in sight is fought) and a way out known.
+    seconds, with no armed rival in sight within `LONG_SHOT` (a nearer one is fought), no
+    objective listed in the view, and a way out known.
     """
     near = [r for r in rivals_in_sight if r["distance"] < LONG_SHOT]
     if near or mem.time_s >= OPENING_S or len(mem.visited) != 1:
         return None
+    if mem.view["objectives"]:
+        return None  # an objective to play (a zone, flags): the hold would cost its race
     ways = (mem.view["area"] or {}).get("ways_out", [])
     if not ways:
         return None
