@@ -72,6 +72,7 @@ class Memory:
     notes: dict[str, str] = field(default_factory=dict)  # note id -> its words, once read
     wrong_codes: set[tuple[str, str]] = field(default_factory=set)  # (keypad, code) refused
     searching: bool = False  # exploring before the exit for notes unread (agents.reference.clues)
+    opening_spot: tuple[float, float, float] | None = None  # a match's first hold (ambush.py)
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agents.reference.ambush import close_in, lie_in_wait, steady
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import enter_area, through, walk_to
 from agents.reference.supplies import AMMO, gun_in_hand, nearest_pickup, ready_weapon, rounds
@@ -30,6 +31,7 @@ TIE = 100.0  # a rival this much nearer the exit than the player is still raced
 IN_THE_WAY = 250.0  # a rival this close to the dash's line stands between
 MEDKIT_REACH = 600.0  # a medkit farther than this is not fallen back to
 SKIRMISH = 300.0  # a rival this close is fought: turning away gives it free shots
+RUNNER = 800.0  # a rival this near the exit next door is shot first (about 3 s from it)
 RACE = "racing for the exit"
 ATTACK_LEG = 0.8  # game seconds an attack runs before the duel is looked at again
 RELOAD_LEG = 2.5  # added to a leg begun with an empty magazine (the longest reloads)
@@ -46,11 +48,15 @@ def match_step(mem: Memory, match: dict[str, Any]) -> Decision | None:
     in_sight = [c for c in rivals if c["seen"] == "now"]
     armed_rivals = [c for c in in_sight if c["armed"] is not False]
     exit_way, exit_area = _exit(mem, match)
+    if match.get("players", 0) > match.get("teammates", 0) + 1:
+        opening = lie_in_wait(mem, armed_rivals)
+        if opening is not None:
+            return opening
     race = _race(mem, exit_way, armed_rivals)
     if race is not None:
         return race
     if armed_rivals:
-        return _duel(mem, armed_rivals)
+        return _duel(mem, armed_rivals, exit_way, alone=not match.get("teammates"))
     if in_sight and _loaded(mem):
         # An unarmed rival is downed before it finds a gun: a frag costs it the match.
         return _attack(mem, _focus(in_sight), "downing unarmed rival")
@@ -101,13 +107,18 @@ def _race(mem: Memory, way: dict[str, Any] | None,
     return through(mem, way, f"{RACE}: first in wins the match")
 
 
-def _duel(mem: Memory, rivals: list[dict[str, Any]]) -> Decision | None:
-    target = _focus(rivals)
+def _duel(mem: Memory, rivals: list[dict[str, Any]], exit_way: dict[str, Any] | None,
+          alone: bool = True) -> Decision | None:
+    target = _focus(rivals, exit_way)
     health = mem.view["player"]["health"]
-    if (target["health"] > health or health <= HURT) and health > LAST_HIT:
+    losing = target["health"] > health or (health <= HURT and target["health"] >= health)
+    if losing and health > LAST_HIT and exit_way is None and not _mates_near(mem):
         # Losing the exchange: fall back out of the rival's sight to a medkit not far off
         # and come back fresh (a medkit in its area would be fetched under its fire).
         # One hit from down, the walk away would only end the duel sooner: it is fought.
+        # Not when winning it (the rival has no more hits left than the player), nor with
+        # the exit next door: the rival left alone walks out and wins; nor beside a
+        # teammate: it would fight them alone.
         kit = _medkit_near(mem, target)
         if kit is not None:
             return kit
@@ -119,7 +130,11 @@ def _duel(mem: Memory, rivals: list[dict[str, Any]]) -> Decision | None:
         if kit is not None:
             return kit
         return None
-    return _attack(mem, target, "fighting rival")
+    # Closing in is for one rival met alone: with two in sight the other shoots the
+    # walker, and a team keeps together.
+    closing = close_in(mem, target, exit_way) if alone and len(rivals) == 1 else None
+    return closing or steady(mem, target) \
+        or _attack(mem, target, "fighting rival")
 
 
 def _attack(mem: Memory, target: dict[str, Any], why: str) -> Decision | None:
@@ -136,11 +151,18 @@ def _attack(mem: Memory, target: dict[str, Any], why: str) -> Decision | None:
     return None if mem.failed(decision, 2) else decision
 
 
-def _focus(rivals: list[dict[str, Any]]) -> dict[str, Any]:
+def _focus(rivals: list[dict[str, Any]],
+           exit_way: dict[str, Any] | None = None) -> dict[str, Any]:
     # Teammates pick alike without talking: the weakest first, then by the world's
     # coordinates (ids and distances differ between players' views). A rival at arm's
-    # length comes first whatever its health: it is the one shooting now.
+    # length comes first whatever its health: it is the one shooting now. Else one near
+    # the exit next door: left alone, it walks out and wins the match.
     close = [r for r in rivals if r["distance"] < SKIRMISH]
+    if not close and exit_way is not None:
+        runners = [r for r in rivals if _flat(r["position"], exit_way["position"]) < RUNNER]
+        if runners:
+            return min(runners, key=lambda r: (round(_flat(r["position"], exit_way["position"])),
+                                               round(r["position"][0]), round(r["position"][2])))
     pool = close or rivals
     return min(pool, key=lambda r: (round(r["health"] * 4), round(r["position"][0]),
                                     round(r["position"][2])))
@@ -201,6 +223,12 @@ def _rejoin(mem: Memory) -> Decision | None:
         if step is not None:
             return step
     return None
+
+
+def _mates_near(mem: Memory) -> bool:
+    return any(c["kind"] == "player" and c["friendly"] is True and not c["down"]
+               and c["seen"] == "now" and c["distance"] <= TOGETHER
+               for c in mem.view["characters"])
 
 
 def _loaded(mem: Memory) -> bool:
