@@ -94,6 +94,11 @@ def test_the_checker_takes_words_said_as_words_written() -> None:
     quiet = _problems(silent)
     assert any(p.endswith(".code") and "character's words" in m for p, m in quiet), quiet
     assert any(p.endswith(".decoy_of") and "records room" in m for p, m in quiet), quiet
+    def late(data):
+        _char(data, "chaplain")["min_difficulty"] = "hard"
+
+    assert any(p.endswith(".min_difficulty") and "every difficulty" in m
+               for p, m in _problems(late))
     said = _problems(hostile)
     assert any(p.startswith("$.characters[") and p.endswith(".words") and "friendly" in m
                for p, m in said), said

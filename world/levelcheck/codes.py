@@ -33,10 +33,15 @@ def notes_with(level: Level, code: str) -> tuple[LevelObject | Character, ...]:
 
 
 def _talker_problems(level: Level) -> list[Problem]:
+    # A speaker is there at every difficulty: the reachability check counts its words
+    # as found wherever it stands, whatever the difficulty.
+    talkers = [(i, c) for i, c in enumerate(level.characters) if c.words is not None]
     return [(f"$.characters[{i}].words", f"character {c.id!r} is {c.side}; only a friendly "
              "character talks (drop words, or make it side friendly)")
-            for i, c in enumerate(level.characters) if c.words is not None
-            and c.side != "friendly"]
+            for i, c in talkers if c.side != "friendly"] + [
+        (f"$.characters[{i}].min_difficulty", f"character {c.id!r} talks, so it must be "
+         "there at every difficulty; drop min_difficulty")
+        for i, c in talkers if c.min_difficulty is not None]
 
 
 def _shown_before_reading(level: Level) -> list[tuple[str, str]]:
