@@ -89,7 +89,9 @@ def search_before_exit(mem: Memory) -> Decision | None:
     been seen; the exit area itself stays shut meanwhile. None: no notes seen, or nothing
     left to explore.
     """
-    if mem.view["exit"] is None or not any(o["kind"] == "note" for o in mem.objects.values()):
+    if mem.view["exit"] is None or not (
+            any(o["kind"] == "note" for o in mem.objects.values())
+            or any(r.get("talks") for r in mem.people.values())):
         return None
     mem.searching = True
     try:

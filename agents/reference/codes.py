@@ -2,8 +2,10 @@
 
 The view says only that a note was read, never what it said: the words come once, in
 the result of the action that read it, and are kept here in the agent's own memory
-(`Memory.notes`). A keypad takes a few wrong codes before it locks out for good, so a
-code is keyed in only when some note read holds one, the likeliest first.
+(`Memory.notes`). A character marked `talks` is asked the same way (press use facing
+it) and its words are kept beside the notes', under its id. A keypad takes a few wrong
+codes before it locks out for good, so a code is keyed in only when some note read
+holds one, the likeliest first.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import re
 from typing import Any
 
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import use_thing
+from agents.reference.moves import USE_REACH, use_thing, walk_to
 
 DIGITS = re.compile(r"(?<![0-9])[0-9]{3,8}(?![0-9])")
 WORD = re.compile(r"[a-z]+")
@@ -38,6 +40,23 @@ def read_notes(mem: Memory) -> Decision | None:
         step = use_thing(mem, row["id"], f"reading note {row['id']}")
         if step is not None:
             return step
+    return listen(mem)
+
+
+def listen(mem: Memory) -> Decision | None:
+    """Walk up to the nearest character who talks and is not heard yet, and ask it."""
+    unheard = [r for r in mem.people.values() if r.get("talks") and not r["down"]
+               and r["id"] not in mem.notes]
+    for row in sorted(unheard, key=lambda r: (r["distance"], r["id"])):
+        why = f"asking {row['id']}, who has something to say"
+        if row["distance"] > USE_REACH:
+            step = walk_to(mem, row["position"], why)
+            if step is not None:
+                return step
+        decision: Decision = ("turn_and_use", {"x": row["position"][0],
+                                               "z": row["position"][2]}, why)
+        if not mem.failed(decision):
+            return decision
     return None
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from agents.reference.memory import Decision, Memory
 
 NEAR = 150.0  # close enough to a point to count as there
+USE_REACH = 100.0  # a little inside the world's reach, so one press on a person always lands
 ARRIVED = 40.0  # a walk to a point this near would not move the player
 PAST = 160.0  # how far beyond a doorway to aim, so the walk ends inside the next area
 PAST_TRIES = 3  # walks past one way out, while nothing new is visited

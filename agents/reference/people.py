@@ -12,13 +12,21 @@ from typing import Any
 
 from agents.reference.fight import CLOSE_RANGE, attack, rearm_between_fights
 from agents.reference.memory import Decision, Memory
-from agents.reference.moves import NEAR, clear_next_door, enter_area, explore, hop, walk_to, wander
+from agents.reference.moves import (
+    NEAR,
+    USE_REACH,
+    clear_next_door,
+    enter_area,
+    explore,
+    hop,
+    walk_to,
+    wander,
+)
 from agents.reference.reloads import reload_first
 from agents.reference.supplies import AWARE, FRESH, HAND_WORK, fresh_first, hostile, weapon_against
 
 Objective = dict[str, Any]
 
-USE_REACH = 100.0  # a little inside the world's reach, so one press always lands
 ESCORT_LEASH = 450.0  # wait for followers farther than this
 ESCORT_WAITS = 3  # waits for a follower out of sight before going back for it
 ASIDE = 70.0  # how far to one side of a person the player steps to press use on him again

@@ -242,6 +242,7 @@ class ObservationMessageViewCharactersItem(TypedDict):
     facing_deg: NotRequired[float | None]
     view_angle_deg: NotRequired[float | None]
     view_range: NotRequired[float | None]
+    talks: NotRequired[bool]
 
 
 class ObservationMessageViewObjectsItem(TypedDict):

@@ -57,8 +57,11 @@ def _last(obs: Obs) -> list[str]:
     took = ticks_to_seconds(r["ticks"])
     line = (f"Last action {r['action']} ended: {r['end_reason']} after {took:.1f} s, "
             f"moved {r['distance_moved']:.0f}. {r['detail']}")
-    # The words of a note read during the action: shown this once, never in a later view.
-    read = [f'  You read {n["object"]}: "{n["text"]}"' for n in r.get("read") or ()]
+    # The words of a note read (or a character heard) during the action: shown this once,
+    # never in a later view.
+    people = {c["id"] for c in obs["view"]["characters"]}
+    read = [f'  {n["object"]} says: "{n["text"]}"' if n["object"] in people
+            else f'  You read {n["object"]}: "{n["text"]}"' for n in r.get("read") or ()]
     return [line] + [f"  - {c}" for c in r["changes"]] + read
 
 
@@ -187,7 +190,8 @@ def _characters(obs: Obs) -> list[str]:
                 "place approximate"}.get(c["seen"], f"last seen at {when:.0f} s")
         state = "down" if c["down"] else f"health {_pct(c['health'])}, {c['alertness']}"
         out.append(f"  {c['id']} {c['kind']} ({side}, {armed}) at {_pt(c['position'])}, "
-                   f"{_num(c['distance'])} away, {state}, {seen}" + _cone(c))
+                   f"{_num(c['distance'])} away, {state}, {seen}" + _cone(c)
+                   + (", has something to say (press use facing it)" if c.get("talks") else ""))
     return ["Characters:", *out] if out else ["Characters: none seen."]
 
 

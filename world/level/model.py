@@ -162,6 +162,7 @@ class Character(CharacterTemplate):
     at: Point
     facing_deg: float
     min_difficulty: str | None = None
+    words: str | None = None  # a friendly character's words, given when used (issue 37)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -453,6 +454,11 @@ class Level:
     def character(self, character_id: str) -> Character:
         """The character with this id."""
         return self._index["character"][character_id]  # type: ignore[return-value]
+
+    def words_of(self, thing_id: str) -> str | None:
+        """A note's text or a talking character's words; None for anything else."""
+        thing = self._index["object"].get(thing_id) or self._index["character"].get(thing_id)
+        return getattr(thing, "text", None) or getattr(thing, "words", None)
 
     def objective(self, objective_id: str) -> Objective:
         """The objective with this id."""

@@ -10,6 +10,7 @@ objective shown from the start waits on it.
 from __future__ import annotations
 
 from world.level.model import Level
+from world.levelcheck.codes import readables
 from world.levelcheck.refs import Problem
 
 # The only kind a decoy may copy: a thing picked up into the inventory and nothing else.
@@ -21,7 +22,7 @@ def _decoy_problems(level: Level) -> list[Problem]:
     objects = {o.id: o for o in level.objects}
     door_keys = {e.door.key for e in level.exits if e.door is not None and e.door.key}
     named = {o.object for o in level.objectives if o.object}
-    notes = [(o.text or "").lower() for o in level.objects if o.kind == "note"]
+    notes = [(level.words_of(r.id) or "").lower() for r in readables(level)]
     for i, obj in enumerate(level.objects):
         if obj.decoy_of is None:
             continue

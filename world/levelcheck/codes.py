@@ -1,5 +1,8 @@
 """Level checks on codes: every keypad's code is written in some note, and nowhere else.
 
+A talking character's words (issue 37) count as a note's: a code may be said instead
+of written, and only a friendly character talks.
+
 A code is learnt only by reading (issue 37): the agent knows only what the player
 perceived, so the digits must not stand in anything shown before a note is read (a
 name, the brief, the title, an objective's paraphrase).
@@ -9,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from world.level.model import Level, LevelObject
+from world.level.model import Character, Level, LevelObject
 from world.levelcheck.refs import Problem
 
 
@@ -18,10 +21,27 @@ def holds_code(text: str, code: str) -> bool:
     return re.search(rf"(?<![0-9]){re.escape(code)}(?![0-9])", text) is not None
 
 
-def notes_with(level: Level, code: str) -> tuple[LevelObject, ...]:
-    """The notes whose words hold this code, in level order."""
-    return tuple(o for o in level.objects
-                 if o.kind == "note" and o.text is not None and holds_code(o.text, code))
+def readables(level: Level) -> tuple[LevelObject | Character, ...]:
+    """The notes, then the talking characters: everything whose words the player gets."""
+    return tuple(o for o in level.objects if o.kind == "note" and o.text is not None) + \
+        tuple(c for c in level.characters if c.words is not None)
+
+
+def notes_with(level: Level, code: str) -> tuple[LevelObject | Character, ...]:
+    """The notes and talking characters whose words hold this code, in level order."""
+    return tuple(r for r in readables(level) if holds_code(level.words_of(r.id) or "", code))
+
+
+def _talker_problems(level: Level) -> list[Problem]:
+    # A speaker is there at every difficulty: the reachability check counts its words
+    # as found wherever it stands, whatever the difficulty.
+    talkers = [(i, c) for i, c in enumerate(level.characters) if c.words is not None]
+    return [(f"$.characters[{i}].words", f"character {c.id!r} is {c.side}; only a friendly "
+             "character talks (drop words, or make it side friendly)")
+            for i, c in talkers if c.side != "friendly"] + [
+        (f"$.characters[{i}].min_difficulty", f"character {c.id!r} talks, so it must be "
+         "there at every difficulty; drop min_difficulty")
+        for i, c in talkers if c.min_difficulty is not None]
 
 
 def _shown_before_reading(level: Level) -> list[tuple[str, str]]:
@@ -44,15 +64,15 @@ def code_problems(level: Level) -> list[Problem]:
         One problem per keypad without a note, per place that gives a code away and per
         door naming a keypad as its panel that the keypad does not target.
     """
-    problems: list[Problem] = []
+    problems: list[Problem] = _talker_problems(level)
     shown = _shown_before_reading(level)
     for i, obj in enumerate(level.objects):
         if obj.kind != "keypad" or obj.code is None:
             continue
         path = f"$.objects[{i}]"
         if not notes_with(level, obj.code):
-            problems.append((f"{path}.code", f"no note's text holds keypad {obj.id!r}'s code; "
-                             "write it in a note the player can read"))
+            problems.append((f"{path}.code", f"no note's text (or character's words) holds keypad "
+                             f"{obj.id!r}'s code; write it in a note the player can read"))
         for where, words in shown:
             if holds_code(words, obj.code):
                 problems.append((where, f"gives away keypad {obj.id!r}'s code before any "

@@ -152,6 +152,9 @@ def reachable_regions(level: Level, regions: Regions, start: int) -> set[int]:
         (o.id, regions.of_place(Place(area=o.area, at=o.at), 2 * level.navmesh.agent_radius))
         for o in level.objects
         if o.area is not None and o.at is not None
+    ] + [  # a talking character, where it starts, is heard like a note is read
+        (c.id, regions.of_place(Place(area=c.area, at=c.at), 2 * level.navmesh.agent_radius))
+        for c in level.characters if c.words is not None
     ]
     carried = set(level.start.inventory)
     keypad_notes = {o.id: {n.id for n in notes_with(level, o.code)}

@@ -59,6 +59,7 @@ CHANGES: dict[str, Change] = {
     "secret_found": Change("you found a secret area, {other}", PLAYER, "area"),
     "exit_revealed": Change("a hidden way {subject} was revealed", "way"),
     "note_read": Change("you read {other}", PLAYER, "object"),
+    "words_heard": Change("{other} spoke to you", PLAYER, "character"),
     "keypad_locked": Change("keypad {subject} locked out for good", "object"),
     # Said once the thing is taken: the mission's failure tells the player as much.
     "decoy_taken": Change("{other} was a decoy, not the real one", PLAYER, "object"),

@@ -37,6 +37,8 @@ ARG_GROUPS: dict[str, tuple[str, ...]] = {
 }
 # A level id quoted in a world error message, as `repr` writes it: 'red_key'.
 _QUOTED = re.compile(r"'([a-z][a-z0-9_]*)'")
+# Events whose words the result gives once: a note read, a talking character heard.
+READ_EVENTS = frozenset({"note_read", "words_heard"})
 
 
 def id_groups(level: Level) -> dict[str, str]:
@@ -173,9 +175,10 @@ class WorldSession(Stepping):
     def _read(self, events: Any) -> list[dict[str, str]]:
         # The words of each note the player read during the action, shown in this
         # result only: the view keeps that a note was read, never what it said.
-        notes = dict.fromkeys(e.other for e in events
-                              if e.kind == "note_read" and e.subject == self.world.player.id)
-        return [{"object": self.named(n), "text": self.level.object(n).text or ""}
+        # A talking character's words (issue 37) come the same way, under its id.
+        notes = dict.fromkeys(e.other for e in events if e.kind in READ_EVENTS
+                              and e.subject == self.world.player.id and e.other is not None)
+        return [{"object": self.named(n), "text": self.level.words_of(n) or ""}
                 for n in notes]
 
     def _door_block(self, block: Any) -> dict[str, Any] | None:

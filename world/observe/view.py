@@ -272,6 +272,9 @@ def _characters(world: World, ids: IdMap, known: Knowledge) -> list[dict[str, An
             "seen": "heard" if seen.heard else ("now" if now else "before"),
             "seen_tick": seen.tick,
             "distance": _dist(world, seen.position), **cone,
+            # Someone with something to say (issue 37), as a game marks one; never the words.
+            **({"talks": True} if not (seen.heard or seen.down)
+               and world.level.words_of(cid) else {}),
         })
     return _numbered(ids, "character", out)
 

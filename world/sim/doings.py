@@ -26,6 +26,7 @@ class ActorDoings(RequestChecks):
 
     # Set by `World.__init__`; declared here so the doings' uses are checked.
     level: Level
+    player: Actor
     tick: int
     events: EventLog
     combat: Combat
@@ -45,6 +46,9 @@ class ActorDoings(RequestChecks):
             self.items.use(actor, self.objects[target_id])
         else:
             self.emit("object_used", actor.id, target_id, detail="character")
+            if actor.id == self.player.id and self.level.words_of(target_id):
+                # A talking character (issue 37) gives its words as a note does, each time.
+                self.emit("words_heard", actor.id, target_id)
 
     def use(self, actor_id: str, target_id: str) -> None:
         """Press use on a door, an object or a character within reach.

@@ -30,6 +30,8 @@ EVENT_KINDS: dict[str, str] = {
     "armour_gained": "actor subject gained amount armour from other",
     "object_used": "actor subject pressed use on object other",
     "note_read": "actor subject read note other (its words are the note's text)",
+    "words_heard": "actor subject heard character other speak (its words are the "
+                   "character's `words`)",
     "code_entered": "actor subject entered a code on keypad other; detail: accepted, "
                     "refused or locked_out (never the digits); amount: wrong codes so far",
     "keypad_locked": "keypad subject locked out for good after too many wrong codes",
