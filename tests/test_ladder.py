@@ -159,3 +159,23 @@ def test_the_baselines_play_a_round_robin_and_are_all_rated(tmp_path: Path) -> N
     assert sorted(e["agent"]["command"] for e in board["board"]) == sorted(
         (reference, GREEDY, random))
     assert all(e["matches"] == 8 and e["interval95"][0] < e["mu"] for e in board["board"])
+
+
+def test_ratings_do_not_hang_on_the_order_matches_are_taken_in() -> None:
+    """A strong B against C whose few losses all fall in the last seeds: rated seed by seed
+    in one pass, the late upsets put C level with B; over shuffled orders B stays above."""
+    pytest.importorskip("openskill")
+    from harness.compare.results import AgentKey
+    from harness.ladder.ratings import fit
+    from harness.ladder.records import Rated, Side
+
+    b, c = (AgentKey(name=n, version="1", model="", command=n) for n in ("b", "c"))
+    matches = []
+    for seed in range(40):
+        upset = seed >= 30  # B wins 30 of 40, C the last 10
+        sides = (Side((b,), "lost" if upset else "won"), Side((c,), "won" if upset else "lost"))
+        matches.append(Rated(f"m{seed}", f"{seed:064x}", "duel_yard", "normal", seed, sides))
+    board = fit(reversed(matches))
+    assert [e.agent.name for e in board] == ["b", "c"]
+    assert board[0].mu - board[1].mu > 5
+    assert board == fit(matches)  # the input's order does not matter either
