@@ -104,7 +104,7 @@ def fit(matches: Iterable[Rated]) -> list[Entry]:
 
 
 def _one_order(model: Any, matches: Sequence[Rated]) -> dict[AgentKey, Any]:
-    """openskill's ratings after the matches taken one after another in this order."""
+    """The ratings openskill gives after the matches taken one after another in this order."""
     ratings: dict[AgentKey, Any] = {}
     for match in matches:
         teams = [[ratings.setdefault(a, model.rating()) for a in side.agents]
