@@ -72,6 +72,8 @@ class Memory:
     notes: dict[str, str] = field(default_factory=dict)  # note id -> its words, once read
     wrong_codes: set[tuple[str, str]] = field(default_factory=set)  # (keypad, code) refused
     searching: bool = False  # exploring before the exit for notes unread (agents.reference.clues)
+    # gun id -> its row and the game time it was last seen lying there (agents.reference.pads)
+    gun_spots: dict[str, tuple[dict[str, Any], float]] = field(default_factory=dict)
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
@@ -103,6 +105,9 @@ class Memory:
                     self.visited.add(way["to"])
         self._forget_taken(view["objects"])
         self._merge(self.objects, view["objects"])
+        for row in view["objects"]:
+            if row["kind"] == "weapon":
+                self.gun_spots[row["id"]] = (row, self.time_s)
         self._merge(self.doors, view["doors"])
         self._merge(self.people, view["characters"])
         for row in view["characters"]:
