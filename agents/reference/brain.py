@@ -17,6 +17,7 @@ from agents.reference.cover import hold_after_kill, under_fire
 from agents.reference.doors import open_way, spare_kit
 from agents.reference.duels import gun_up, reload_then_hold
 from agents.reference.fight import CLOSE_RANGE, fight, threats
+from agents.reference.firstshot import first_shot
 from agents.reference.holdout import short_look
 from agents.reference.longgun import best_gun_up
 from agents.reference.memory import Decision, Memory
@@ -75,8 +76,8 @@ class Brain:
                       for o in mem.view["objectives"])
         # A match (the start's `match` block) has its own first step; a mission never does.
         rival = match_step(mem, start["match"]) if start.get("match") else None
-        decision = rival or short_look(mem, upstairs_leg(mem, room_before_door(
-            mem, spare_kit(mem, self._choose()), stealth)))
+        decision = rival or short_look(mem, first_shot(mem, upstairs_leg(mem, room_before_door(
+            mem, spare_kit(mem, self._choose()), stealth)), stealth))
         mem.last_decision = decision
         return decision
 

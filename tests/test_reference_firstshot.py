@@ -1,0 +1,47 @@
+"""The reference agent shoots first at a gunman its walk would otherwise wake up close.
+
+Hand-made observations folded into the agent's memory, so they run in milliseconds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PISTOL = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 24, "loaded": 8,
+          "weapon": "pistol"}
+CONSOLE = {"id": "o4", "kind": "console", "name": "console", "position": [1000.0, 0.0, 100.0],
+           "area": "a2", "distance": 1005.0, "objective": True, "state": None, "weapon": None,
+           "facing_deg": None, "view_angle_deg": None, "view_range": None}
+WALK = ("go_to_object", {"object_id": "o4"}, "objective 1: use o4")
+
+
+def _memory(guard_at: float, health: float = 1.0) -> Any:
+    from agents.reference.memory import Memory
+
+    guard = {"id": "c3", "kind": "guard", "position": [guard_at, 0.0, 0.0], "area": "a2",
+             "health": 1.0, "down": False, "alertness": "unaware", "armed": True,
+             "weapon": "pistol", "friendly": False, "seen": "now", "distance": guard_at}
+    player = {"position": [0.0, 0.0, 0.0], "health": health, "armour": 0.0, "in_hand": "o1",
+              "carried": [PISTOL], "keys": [], "reloading": False}
+    view = {"player": player, "area": {"id": "a1", "name": "Hall", "storey": "ground",
+                                       "ways_out": [], "windows": []},
+            "objectives": [], "characters": [guard], "objects": [CONSOLE], "doors": [],
+            "hazards": [], "exit": None}
+    mem = Memory()
+    mem.update({"turn": 1, "time_s": 1.0, "view": view, "last_result": None, "error": None})
+    return mem
+
+
+def test_a_walk_ending_beside_an_unaware_gunman_becomes_a_first_shot_from_afar() -> None:
+    from agents.reference.firstshot import first_shot
+
+    # The console stands beside the guard, 900 units off: walking there wakes him up
+    # close, so the player opens fire from here, standing.
+    step = first_shot(_memory(900.0), WALK, stealth=False)
+    assert step[0] == "attack" and step[1]["character_id"] == "c3"
+    # A guard far from where the walk ends is passed; so is any while quiet is asked.
+    assert first_shot(_memory(900.0), ("go_to", {"x": -800.0, "z": 0.0}, "away"),
+                      stealth=False)[0] == "go_to"
+    assert first_shot(_memory(900.0), WALK, stealth=True) == WALK
+    # Hurt, with no medkit known, the first shot is still better than the walk.
+    assert first_shot(_memory(900.0, health=0.6), WALK, stealth=False)[0] == "attack"
