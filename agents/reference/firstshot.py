@@ -19,9 +19,12 @@ from agents.reference.cover import tethered
 from agents.reference.fight import CLOSE_RANGE, FIRST_SHOT, attack
 from agents.reference.memory import Decision, Memory
 from agents.reference.reloads import reload_first
-from agents.reference.supplies import AWARE, FRESH, armed, fresh_first, hostile, weapon_against
+from agents.reference.supplies import FRESH, armed, fresh_first, hostile, weapon_against
 
 WALKS = frozenset({"go_to", "go_to_object", "go_to_area", "use_item_on"})
+# Alertness shown of one seen not to be after the player ("unknown", as a rival player's
+# shows, says nothing: he may be aiming already).
+UNAWARE = frozenset({"unaware", "suspicious"})
 
 
 def first_shot(mem: Memory, decision: Decision, stealth: bool) -> Decision:
@@ -43,7 +46,7 @@ def first_shot(mem: Memory, decision: Decision, stealth: bool) -> Decision:
     if end is None:
         return decision
     rows = [r for r in mem.view["characters"] if r["seen"] == "now" and hostile(r)
-            and r["armed"] is True and r["alertness"] not in AWARE
+            and r["armed"] is True and r["alertness"] in UNAWARE
             and CLOSE_RANGE <= r["distance"] <= FIRST_SHOT
             and math.hypot(r["position"][0] - end[0], r["position"][2] - end[2]) < CLOSE_RANGE
             and abs(r["position"][1] - end[1]) < CLOSE_RANGE]
