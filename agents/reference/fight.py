@@ -12,7 +12,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agents.reference.cover import ambush, fall_back, reload_away, tethered, under_fire
+from agents.reference.cover import (
+    ambush,
+    break_off,
+    fall_back,
+    reload_away,
+    tethered,
+    under_fire,
+)
 from agents.reference.duels import reload_in_cover
 from agents.reference.guns import harm, sure_range
 from agents.reference.longgun import feed_best_gun
@@ -267,7 +274,8 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return ambush(mem)
-    step = (_kit_at_hand(mem) or fall_back(mem, rows) or slip_out(mem, stealth)
+    step = (_kit_at_hand(mem) or break_off(mem, rows) or fall_back(mem, rows)
+            or slip_out(mem, stealth)
             or reload_away(mem, rows)
             or reload_in_cover(mem, rows) or _patch_up(mem, rows) or _not_yet(mem, rows)
             or split_up(mem, stealth) or _let_them_come(mem, rows))
