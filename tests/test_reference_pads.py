@@ -58,3 +58,7 @@ def test_the_spot_of_a_better_gun_taken_is_walked_back_to_once_it_may_be_back() 
     step = fight.rearm_between_fights(mem, 700.0, 0.6)
     assert step is not None and step[0] == "go_to" and step[1]["x"] == 2000.0
     assert "taken guns come back" in step[2]
+    # A spray gun lying nearer does not put it off: the rifle's spot comes first.
+    mem.update(_observation([_gun("o7", "smg", 500.0)], 26.0))
+    step = fight.rearm_between_fights(mem, 700.0, 0.6)
+    assert step is not None and step[0] == "go_to" and step[1]["x"] == 2000.0

@@ -261,7 +261,7 @@ def rearm_between_fights(mem: Memory, within: float, below: float) -> Decision |
     best = max((rank(c) for c in mem.carried("weapon") if rounds(c) >= LOW_ROUNDS),
                default=-1.0)
     reach = within if best > SIDEARM else math.inf
-    return new_weapon(mem, reach, best_kind=True) or back_to_gun_spot(mem, best, reach)
+    return back_to_gun_spot(mem, best, reach) or new_weapon(mem, reach, best_kind=True)
 
 
 def fight(mem: Memory, stealth: bool) -> Decision | None:

@@ -19,17 +19,21 @@ LOOKED = 300.0  # standing this near the spot, the player has seen whether it is
 
 
 def back_to_gun_spot(mem: Memory, bar: float, within: float) -> Decision | None:
-    """A walk to where a gun of a kind ranked above `bar` lay before it was taken, or None.
+    """A walk to where a better gun than any at hand lay before it was taken, or None.
 
     Args:
         mem: The agent's memory.
-        bar: The rank of the best gun carried that lasts; only better kinds are fetched.
-        within: How far (straight line) the spot may lie.
+        bar: The rank of the best gun carried that lasts.
+        within: How far a gun known to lie about may be to count as at hand; a better
+            kind's spot is walked to however far (every fight to come is fought with it).
 
     Returns:
-        The walk, best kind first; None while no such gun has been gone long enough.
+        The walk, best kind first; None while no gun of a kind ranked above the bar and
+        above every gun known lying within reach has been gone long enough.
     """
     present = still_there(mem)
+    bar = max([bar] + [rank(o) for o in mem.objects.values() if o["kind"] == "weapon"
+                       and o["id"] in present and mem.distance(o["position"]) < within])
     spots = []
     for gid, (row, seen) in list(mem.gun_spots.items()):
         if gid in present or rank(row) <= bar:
@@ -37,7 +41,7 @@ def back_to_gun_spot(mem: Memory, bar: float, within: float) -> Decision | None:
         if mem.distance(row["position"]) < LOOKED:
             mem.gun_spots[gid] = (row, mem.time_s)  # looked at: not back yet
             continue
-        if mem.time_s - seen >= COME_BACK_S and mem.distance(row["position"]) < within:
+        if mem.time_s - seen >= COME_BACK_S:
             spots.append(row)
     for row in sorted(spots, key=lambda r: (-rank(r), mem.distance(r["position"]), r["id"])):
         step = walk_to(mem, row["position"], f"back to where the {row['name']} {row['id']} "
