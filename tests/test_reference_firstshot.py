@@ -45,3 +45,18 @@ def test_a_walk_ending_beside_an_unaware_gunman_becomes_a_first_shot_from_afar()
     assert first_shot(_memory(900.0), WALK, stealth=True) == WALK
     # Hurt, with no medkit known, the first shot is still better than the walk.
     assert first_shot(_memory(900.0, health=0.6), WALK, stealth=False)[0] == "attack"
+
+
+def test_a_hurt_player_fetches_a_medkit_first_in_one_walk_and_only_once() -> None:
+    from agents.reference.firstshot import first_shot
+
+    mem = _memory(900.0, health=0.6)
+    kit = {**CONSOLE, "id": "o9", "kind": "medkit", "name": "medkit", "objective": False,
+           "position": [-400.0, 0.0, 0.0], "area": "a1", "distance": 400.0}
+    mem.objects["o9"] = kit
+    step = first_shot(mem, WALK, stealth=False)
+    assert step[0] == "go_to_object" and step[1]["object_id"] == "o9"
+    assert step[1]["time_limit_s"] == 45.0  # not cut into legs that end out of his sight
+    # Back in his sight with the errand before the medkit was reached: the shot, not the
+    # same medkit walk again (which swung the player between the two until time ran out).
+    assert first_shot(mem, WALK, stealth=False)[0] == "attack"

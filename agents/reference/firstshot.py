@@ -25,6 +25,7 @@ WALKS = frozenset({"go_to", "go_to_object", "go_to_area", "use_item_on"})
 # Alertness shown of one seen not to be after the player ("unknown", as a rival player's
 # shows, says nothing: he may be aiming already).
 UNAWARE = frozenset({"unaware", "suspicious"})
+WHOLE_WALK_S = 45.0  # the longest an action runs: a walk to a medkit in one go
 
 
 def first_shot(mem: Memory, decision: Decision, stealth: bool) -> Decision:
@@ -51,7 +52,7 @@ def first_shot(mem: Memory, decision: Decision, stealth: bool) -> Decision:
             and math.hypot(r["position"][0] - end[0], r["position"][2] - end[2]) < CLOSE_RANGE
             and abs(r["position"][1] - end[1]) < CLOSE_RANGE]
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
-        step = fresh_first(mem, FRESH, f"patching up before shooting first at {row['id']}")
+        step = _patch_up_once(mem, row)
         if step is not None:
             return step
         shot = attack(mem, row, f"shooting first at {row['kind']} {row['id']}, whom the "
@@ -73,3 +74,15 @@ def _destination(mem: Memory, decision: Decision) -> tuple[float, float, float] 
         return tuple(way["position"]) if way is not None else None
     row = mem.objects.get(args.get("object_id", "")) or mem.doors.get(args.get("object_id", ""))
     return tuple(row["position"]) if row is not None else None
+
+
+def _patch_up_once(mem: Memory, row: dict[str, Any]) -> Decision | None:
+    # A hurt player fetches a known medkit before the fight it starts, in one walk (a
+    # walk cut into legs ends out of the gunman's sight, and the errand would take over
+    # again), and once per medkit: an errand that keeps coming back into his sight does
+    # not swing the player between the two for the rest of its time.
+    step = fresh_first(mem, FRESH, f"patching up before shooting first at {row['id']}")
+    if step is None or step[0] != "go_to_object" or step[1]["object_id"] in mem.patched:
+        return None
+    mem.patched.add(step[1]["object_id"])
+    return step[0], {**step[1], "time_limit_s": WHOLE_WALK_S}, step[2]
