@@ -60,3 +60,21 @@ def test_a_hurt_player_fetches_a_medkit_first_in_one_walk_and_only_once() -> Non
     # Back in his sight with the errand before the medkit was reached: the shot, not the
     # same medkit walk again (which swung the player between the two until time ran out).
     assert first_shot(mem, WALK, stealth=False)[0] == "attack"
+
+
+def test_a_gunman_seen_unaware_by_the_walks_end_is_gone_back_for_from_where_he_was_seen() -> None:
+    from agents.reference.firstshot import first_shot
+
+    mem = _memory(900.0)  # seen from the origin, unaware, beside the console
+    # The player has walked 600 units off (to a medkit, say); he is out of sight now.
+    mem.view["player"]["position"] = [0.0, 0.0, -600.0]
+    guard = {**mem.view["characters"][0], "seen": "before", "seen_tick": 30,
+             "distance": 1082.0}
+    mem.view["characters"] = [guard]
+    mem.time_s = 8.0
+    step = first_shot(mem, WALK, stealth=False)
+    assert step[0] == "go_to" and (step[1]["x"], step[1]["z"]) == (0.0, 0.0)
+    assert "to shoot first from there" in step[2]
+    # Seen long ago, he may be anywhere: the errand goes on.
+    mem.time_s = 60.0
+    assert first_shot(mem, WALK, stealth=False) == WALK

@@ -18,6 +18,7 @@ from typing import Any
 from agents.reference.cover import tethered
 from agents.reference.fight import CLOSE_RANGE, FIRST_SHOT, attack
 from agents.reference.memory import Decision, Memory
+from agents.reference.moves import NEAR, walk_to
 from agents.reference.reloads import reload_first
 from agents.reference.supplies import FRESH, armed, fresh_first, hostile, weapon_against
 
@@ -26,6 +27,8 @@ WALKS = frozenset({"go_to", "go_to_object", "go_to_area", "use_item_on"})
 # shows, says nothing: he may be aiming already).
 UNAWARE = frozenset({"unaware", "suspicious"})
 WHOLE_WALK_S = 45.0  # the longest an action runs: a walk to a medkit in one go
+RECENT_S = 20.0  # a gunman seen unaware this recently is likely still about there
+TICKS_PER_S = 30  # the protocol's game ticks per second
 
 
 def first_shot(mem: Memory, decision: Decision, stealth: bool) -> Decision:
@@ -46,11 +49,10 @@ def first_shot(mem: Memory, decision: Decision, stealth: bool) -> Decision:
     end = _destination(mem, decision)
     if end is None:
         return decision
-    rows = [r for r in mem.view["characters"] if r["seen"] == "now" and hostile(r)
-            and r["armed"] is True and r["alertness"] in UNAWARE
-            and CLOSE_RANGE <= r["distance"] <= FIRST_SHOT
-            and math.hypot(r["position"][0] - end[0], r["position"][2] - end[2]) < CLOSE_RANGE
-            and abs(r["position"][1] - end[1]) < CLOSE_RANGE]
+    rows = [r for r in mem.view["characters"] if r["seen"] == "now" and _unaware_gunman(r)
+            and CLOSE_RANGE <= r["distance"] <= FIRST_SHOT and _beside(r, end)]
+    if not rows:
+        return _back_into_sight(mem, end) or decision
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
         step = _patch_up_once(mem, row)
         if step is not None:
@@ -86,3 +88,29 @@ def _patch_up_once(mem: Memory, row: dict[str, Any]) -> Decision | None:
         return None
     mem.patched.add(step[1]["object_id"])
     return step[0], {**step[1], "time_limit_s": WHOLE_WALK_S}, step[2]
+
+
+def _unaware_gunman(row: dict[str, Any]) -> bool:
+    return hostile(row) and row["armed"] is True and row["alertness"] in UNAWARE
+
+
+def _beside(row: dict[str, Any], end: tuple[float, ...]) -> bool:
+    # Whether a character stands within close range of where a walk ends.
+    return math.hypot(row["position"][0] - end[0], row["position"][2] - end[2]) < CLOSE_RANGE \
+        and abs(row["position"][1] - end[1]) < CLOSE_RANGE
+
+
+def _back_into_sight(mem: Memory, end: tuple[float, ...]) -> Decision | None:
+    # A gunman seen unaware a little while ago, out of sight now, where the walk ends:
+    # the walk would meet him up close all the same. The player goes back to where it
+    # saw him from, to shoot first from there (once he is in sight again, the shot above).
+    for row in sorted(mem.view["characters"], key=lambda r: (r["distance"], r["id"])):
+        seen = row.get("seen_tick")
+        spot = mem.sighted_from.get(row["id"])
+        if row["seen"] == "now" or seen is None or spot is None or not _unaware_gunman(row) \
+                or mem.time_s - seen / TICKS_PER_S > RECENT_S or not _beside(row, end) \
+                or mem.distance(row["position"]) < CLOSE_RANGE or mem.distance(spot) < NEAR:
+            continue
+        return walk_to(mem, spot, f"back to where {row['kind']} {row['id']} was seen unaware, "
+                       "to shoot first from there")
+    return None
