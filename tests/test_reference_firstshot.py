@@ -68,8 +68,9 @@ def test_a_gunman_seen_unaware_by_the_walks_end_is_gone_back_for_from_where_he_w
     mem = _memory(900.0)  # seen from the origin, unaware, beside the console
     # The player has walked 600 units off (to a medkit, say); he is out of sight now.
     mem.view["player"]["position"] = [0.0, 0.0, -600.0]
+    # Out of sight, the view tells his alertness no more: what it was when seen counts.
     guard = {**mem.view["characters"][0], "seen": "before", "seen_tick": 30,
-             "distance": 1082.0}
+             "distance": 1082.0, "alertness": "unknown"}
     mem.view["characters"] = [guard]
     mem.time_s = 8.0
     step = first_shot(mem, WALK, stealth=False)

@@ -106,8 +106,9 @@ def _back_into_sight(mem: Memory, end: tuple[float, ...]) -> Decision | None:
     # saw him from, to shoot first from there (once he is in sight again, the shot above).
     for row in sorted(mem.view["characters"], key=lambda r: (r["distance"], r["id"])):
         seen = row.get("seen_tick")
-        spot = mem.sighted_from.get(row["id"])
-        if row["seen"] == "now" or seen is None or spot is None or not _unaware_gunman(row) \
+        spot, alertness = mem.sighted_from.get(row["id"], (None, "unknown"))
+        if row["seen"] == "now" or seen is None or spot is None \
+                or not _unaware_gunman({**row, "alertness": alertness}) \
                 or mem.time_s - seen / TICKS_PER_S > RECENT_S or not _beside(row, end) \
                 or mem.distance(row["position"]) < CLOSE_RANGE or mem.distance(spot) < NEAR:
             continue

@@ -74,8 +74,9 @@ class Memory:
     searching: bool = False  # exploring before the exit for notes unread (agents.reference.clues)
     # gun id -> its row and the game time it was last seen lying there (agents.reference.pads)
     gun_spots: dict[str, tuple[dict[str, Any], float]] = field(default_factory=dict)
-    # character id -> where the player stood when it last saw him (agents.reference.firstshot)
-    sighted_from: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    # character id -> where the player stood when it last saw him, and his alertness then
+    # (out of sight the view says "unknown"; agents.reference.firstshot)
+    sighted_from: dict[str, tuple[tuple[float, float, float], str]] = field(default_factory=dict)
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
@@ -115,7 +116,7 @@ class Memory:
         for row in view["characters"]:
             if row["seen"] == "now":
                 (self.downed.add if row["down"] else self.downed.discard)(row["id"])
-                self.sighted_from[row["id"]] = self.position
+                self.sighted_from[row["id"]] = (self.position, row["alertness"])
         self.blocking_door = self._blocking_door()
 
     def _weigh_pickup(self) -> None:
