@@ -75,7 +75,13 @@ def test_a_gunman_seen_unaware_by_the_walks_end_is_gone_back_for_from_where_he_w
     mem.time_s = 8.0
     step = first_shot(mem, WALK, stealth=False)
     assert step[0] == "go_to" and (step[1]["x"], step[1]["z"]) == (0.0, 0.0)
-    assert "to shoot first from there" in step[2]
+    assert "to shoot first from there" in step[2] and step[1]["fire_on_way"] is False
     # Seen long ago, he may be anywhere: the errand goes on.
     mem.time_s = 60.0
+    assert first_shot(mem, WALK, stealth=False) == WALK
+    # A silenced pistol lands nearly every shot only within 450 units: a guard 1000 off
+    # is no first shot of its, and the walk goes on.
+    mem = _memory(1000.0)
+    mem.view["player"]["carried"] = [{**PISTOL, "name": "silenced pistol",
+                                      "weapon": "silenced_pistol"}]
     assert first_shot(mem, WALK, stealth=False) == WALK

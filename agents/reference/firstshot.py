@@ -17,16 +17,25 @@ from typing import Any
 
 from agents.reference.cover import tethered
 from agents.reference.fight import CLOSE_RANGE, FIRST_SHOT, attack
+from agents.reference.guns import sure_range
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import NEAR, walk_to
 from agents.reference.reloads import reload_first
-from agents.reference.supplies import FRESH, armed, fresh_first, hostile, weapon_against
+from agents.reference.supplies import (
+    FRESH,
+    armed,
+    fresh_first,
+    gun_in_hand,
+    hostile,
+    weapon_against,
+)
 
 WALKS = frozenset({"go_to", "go_to_object", "go_to_area", "use_item_on"})
 # Alertness shown of one seen not to be after the player ("unknown", as a rival player's
 # shows, says nothing: he may be aiming already).
 UNAWARE = frozenset({"unaware", "suspicious"})
 WHOLE_WALK_S = 45.0  # the longest an action runs: a walk to a medkit in one go
+SURE_TIMES = 2.0  # how many of the gun's sure ranges off a first shot is still taken
 RECENT_S = 20.0  # a gunman seen unaware this recently is likely still about there
 TICKS_PER_S = 30  # the protocol's game ticks per second
 
@@ -49,8 +58,11 @@ def first_shot(mem: Memory, decision: Decision, stealth: bool) -> Decision:
     end = _destination(mem, decision)
     if end is None:
         return decision
+    # Beyond twice the range where the gun in hand lands nearly every shot, the duel is
+    # a long one the walk's end would not have started: the walk goes on.
+    reach = min(FIRST_SHOT, SURE_TIMES * sure_range(gun_in_hand(mem)))
     rows = [r for r in mem.view["characters"] if r["seen"] == "now" and _unaware_gunman(r)
-            and CLOSE_RANGE <= r["distance"] <= FIRST_SHOT and _beside(r, end)]
+            and CLOSE_RANGE <= r["distance"] <= reach and _beside(r, end)]
     if not rows:
         return _back_into_sight(mem, end) or decision
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
@@ -112,6 +124,9 @@ def _back_into_sight(mem: Memory, end: tuple[float, ...]) -> Decision | None:
                 or mem.time_s - seen / TICKS_PER_S > RECENT_S or not _beside(row, end) \
                 or mem.distance(row["position"]) < CLOSE_RANGE or mem.distance(spot) < NEAR:
             continue
-        return walk_to(mem, spot, f"back to where {row['kind']} {row['id']} was seen unaware, "
+        step = walk_to(mem, spot, f"back to where {row['kind']} {row['id']} was seen unaware, "
                        "to shoot first from there")
+        # Holding fire on the way: shots fired walking mostly miss and wake him, and
+        # the first shot is to be fired standing, from the spot.
+        return None if step is None else (step[0], {**step[1], "fire_on_way": False}, step[2])
     return None
