@@ -46,5 +46,13 @@ def test_the_courier_is_waited_for_outside_the_room_he_heads_for() -> None:
     assert step[0] == "go_to" and step[1]["x"] < 2200.0 and abs(step[1]["z"] - 400.0) < 1
     assert "waylaying outside Quay" in step[2]
     # There, it waits and looks, rather than walking back into the room.
-    step = player.decide(_observation("a2", [step[1]["x"], 0.0, step[1]["z"]], 2), {})
+    step_x = step[1]["x"]
+    step = player.decide(_observation("a2", [step_x, 0.0, step[1]["z"]], 2), {})
     assert step[0] == "wait" and "waiting outside Quay" in step[2]
+    # A dozen looks at most: one who does not come has turned aside, and the walk to his
+    # room (the old way) takes over.
+    for turn in range(3, 14):
+        step = player.decide(_observation("a2", [step_x, 0.0, 400.0], turn), {})
+        assert step[0] == "wait"
+    step = player.decide(_observation("a2", [step_x, 0.0, 400.0], 14), {})
+    assert step[0] != "wait"

@@ -19,6 +19,7 @@ from agents.reference.memory import Decision, Memory
 STEP_OUT = 250.0  # how far beyond the doorway, away from the room, the player waits
 THERE = 120.0  # this near the spot counts as standing on it
 LOOK_S = 1.0  # one wait there: each ends in a fresh look
+LOOKS = 12  # waits there before giving up on them coming this way
 
 
 def waylay(mem: Memory, heading: dict[str, Any], last_seen: list[list[float]],
@@ -54,6 +55,12 @@ def waylay(mem: Memory, heading: dict[str, Any], last_seen: list[list[float]],
     spot = (round(wx + nx * STEP_OUT, 1), wy, round(wz + nz * STEP_OUT, 1))
     x, _, z = mem.position
     if math.hypot(spot[0] - x, spot[2] - z) <= THERE and mem.here != heading["area"]:
+        # A dozen looks at most: one who does not come has turned aside (shot at on the
+        # way, he may be hunting the player instead), and the decisions are counted.
+        waited = ("waylay", heading["area"])
+        if mem.failures[waited] >= LOOKS:
+            return None
+        mem.failures[waited] += 1
         return ("wait", {"seconds": LOOK_S}, f"{why}: waiting outside {heading['name']} by "
                 f"way {way['id']}")
     decision: Decision = ("go_to", {"x": spot[0], "z": spot[2], "y": round(wy, 1),
