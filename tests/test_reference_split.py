@@ -135,7 +135,7 @@ def test_hurt_with_two_gunmen_close_by_the_player_steps_back_through_the_way_beh
     from agents.reference import fight
     from agents.reference.memory import Memory
 
-    def step_at(health: float) -> object:
+    def step_at(health: float, after_falling_back: bool = False) -> object:
         observation = rv.observation([], carried=[rv.pistol(24, 8)])
         view = observation["view"]
         view["player"].update(in_hand="o1", health=health)
@@ -147,6 +147,8 @@ def test_hurt_with_two_gunmen_close_by_the_player_steps_back_through_the_way_beh
                                "position": [300.0, 0.0, 100.0]}]
         mem = Memory()
         mem.update(observation)
+        if after_falling_back:
+            mem.last_decision = ("go_to", {"x": 0.0, "z": 0.0}, "falling back: 2 gunmen close by")
         return fight.fight(mem, False)
 
     # Two guns firing from across a small room outpace a hurt player's one: the doorway
@@ -156,4 +158,8 @@ def test_hurt_with_two_gunmen_close_by_the_player_steps_back_through_the_way_beh
     assert "2 gunmen close by" in step[2]
     # Fresh, the player fights them where they stand, as before.
     step = step_at(1.0)
+    assert step is not None and step[0] == "attack"
+    # Followed through the doorway right after falling back: no second walk away (each
+    # was shot at as the first), the player fights.
+    step = step_at(0.6, after_falling_back=True)
     assert step is not None and step[0] == "attack"
