@@ -135,7 +135,7 @@ def test_hurt_with_two_gunmen_close_by_the_player_steps_back_through_the_way_beh
     from agents.reference import fight
     from agents.reference.memory import Memory
 
-    def step_at(health: float, after_falling_back: bool = False) -> object:
+    def step_at(health: float, after_falling_back: bool = False, hit: bool = False) -> object:
         observation = rv.observation([], carried=[rv.pistol(24, 8)])
         view = observation["view"]
         view["player"].update(in_hand="o1", health=health)
@@ -145,6 +145,9 @@ def test_hurt_with_two_gunmen_close_by_the_player_steps_back_through_the_way_beh
         view["characters"] = [rv.hostile("c1", 250.0, armed=True, health=1.0),
                               {**rv.hostile("c2", 320.0, armed=True, health=1.0),
                                "position": [300.0, 0.0, 100.0]}]
+        if hit:
+            observation["last_result"] = {"action": "go_to", "end_reason": "damage",
+                                          "detail": "", "changes": [], "distance_moved": 90.0}
         mem = Memory()
         mem.update(observation)
         if after_falling_back:
@@ -162,4 +165,7 @@ def test_hurt_with_two_gunmen_close_by_the_player_steps_back_through_the_way_beh
     # Followed through the doorway right after falling back: no second walk away (each
     # was shot at as the first), the player fights.
     step = step_at(0.6, after_falling_back=True)
+    assert step is not None and step[0] == "attack"
+    # Hit on the last action, the walk away would stop at every hit: the player fights.
+    step = step_at(0.6, hit=True)
     assert step is not None and step[0] == "attack"

@@ -86,14 +86,17 @@ def break_off(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     Up close every shot of theirs lands: two gunmen firing at once take health twice as
     fast as the player takes theirs, so a hurt player who stands loses the exchange. The
     doorway it came through a few steps back hides it from both, and they come through
-    it one at a time, into its fire (the wait there is `ambush`). Once per area, and
-    never right after falling back: met again, they are fought where they stand.
+    it one at a time, into its fire (the wait there is `ambush`). Once per area, never
+    right after falling back and never under fire (each hit stops the walk a step
+    later): then they are fought where they stand.
     """
     area = mem.view["area"]
     close = [r for r in _gunmen(rows) if r["distance"] < STAND_RANGE]
     done = mem.last_decision
     if done is not None and done[2].startswith("falling back"):
         return None  # followed through the doorway: a second walk away is shot at as the first
+    if mem.last is not None and mem.last["end_reason"] == "damage":
+        return None  # already under fire: every hit stops the walk a step later, shoot back
     if len(close) < 2 or area is None or tethered(mem) \
             or mem.view["player"]["health"] >= OUTGUNNED * len(close) \
             or mem.failures[("break_off", area["id"])] >= 1:
