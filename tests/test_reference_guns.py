@@ -121,3 +121,18 @@ def test_a_reload_already_running_is_waited_out_where_the_player_stands() -> Non
                                        ways=[WAY]))
     step = fight.fight(mem, False)
     assert step is not None and step[0] == "attack"
+
+
+def test_no_reload_before_a_duel_when_the_runner_arrives_first() -> None:
+    from agents.reference import fight
+
+    # Eight rounds against a runner at 430 units (nine needed from there, fewer as he
+    # closes): the reload (1.6 s) would end after he arrives (about 1.1 s), so the rounds
+    # loaded are fired rather than the gun being lowered while he runs up.
+    mem = _memory(SMG, _observation({**SMG, "loaded": 8}, [_hostile("c1", 430.0, armed=False)]))
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "attack" and step[1]["character_id"] == "c1"
+    # Five rounds would not put him down even from close by: the reload comes now.
+    mem = _memory(SMG, _observation({**SMG, "loaded": 5}, [_hostile("c1", 430.0, armed=False)]))
+    step = fight.fight(mem, False)
+    assert step is not None and step[0] == "equip" and "before fighting c1" in step[2]

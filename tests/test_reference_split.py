@@ -129,3 +129,43 @@ def test_a_press_meant_for_a_hostage_that_lands_on_a_door_is_tried_from_beside_h
     step = player.decide(view("Turned and pressed use on d4.", 1.1), {})
     assert step[0] == "go_to" and "stepping beside c9" in step[2]
     assert abs(step[1]["z"]) > 50.0  # off the line through him
+
+
+def test_hurt_with_two_gunmen_close_by_the_player_steps_back_through_the_way_behind() -> None:
+    from agents.reference import fight
+    from agents.reference.memory import Memory
+
+    def step_at(health: float, after_falling_back: bool = False, hit: bool = False) -> object:
+        observation = rv.observation([], carried=[rv.pistol(24, 8)])
+        view = observation["view"]
+        view["player"].update(in_hand="o1", health=health)
+        view["area"]["windows"] = []
+        view["area"]["ways_out"] = [{**rv.WAY_BACK, "distance": 150.0,
+                                     "position": [-150.0, 0.0, 0.0]}]
+        view["characters"] = [rv.hostile("c1", 250.0, armed=True, health=1.0),
+                              {**rv.hostile("c2", 320.0, armed=True, health=1.0),
+                               "position": [300.0, 0.0, 100.0]}]
+        if hit:
+            observation["last_result"] = {"action": "go_to", "end_reason": "damage",
+                                          "detail": "", "changes": [], "distance_moved": 90.0}
+        mem = Memory()
+        mem.update(observation)
+        if after_falling_back:
+            mem.last_decision = ("go_to", {"x": 0.0, "z": 0.0}, "falling back: 2 gunmen close by")
+        return fight.fight(mem, False)
+
+    # Two guns firing from across a small room outpace a hurt player's one: the doorway
+    # a few steps back hides it from both, and they come through it one at a time.
+    step = step_at(0.6)
+    assert step is not None and step[0] == "go_to" and step[1]["x"] < -150.0
+    assert "2 gunmen close by" in step[2]
+    # Fresh, the player fights them where they stand, as before.
+    step = step_at(1.0)
+    assert step is not None and step[0] == "attack"
+    # Followed through the doorway right after falling back: no second walk away (each
+    # was shot at as the first), the player fights.
+    step = step_at(0.6, after_falling_back=True)
+    assert step is not None and step[0] == "attack"
+    # Hit on the last action, the walk away would stop at every hit: the player fights.
+    step = step_at(0.6, hit=True)
+    assert step is not None and step[0] == "attack"

@@ -17,6 +17,7 @@ from agents.reference.cover import hold_after_kill, under_fire
 from agents.reference.doors import open_way, spare_kit
 from agents.reference.duels import gun_up, reload_then_hold
 from agents.reference.fight import CLOSE_RANGE, fight, threats
+from agents.reference.firstshot import first_shot
 from agents.reference.holdout import short_look
 from agents.reference.longgun import best_gun_up
 from agents.reference.memory import Decision, Memory
@@ -123,7 +124,7 @@ class Brain:
         mem = self.mem
         counted = [o for o in mem.view["objectives"] if o["counts"] and o["status"] == "todo"]
         stealth = any(o["kind"] in STEALTHY for o in counted)
-        steps: list[Callable[[], Decision | None]] = [
+        tactics: list[Callable[[], Decision | None]] = [
             lambda: self._peek(stealth),
             lambda: self._cameras_first(stealth),
             lambda: step_out_of_sight(mem, stealth),
@@ -135,6 +136,8 @@ class Brain:
             lambda: watch_slice(mem),
             lambda: self._stay_alive(stealth),
             lambda: self._blind_cameras(),
+        ]
+        errands: list[Callable[[], Decision | None]] = [
             lambda: read_notes(mem),
             lambda: _quiet(open_way(mem), stealth),
             lambda: self._after_gadget(),
@@ -148,10 +151,16 @@ class Brain:
             lambda: wander(mem),
             lambda: look_around(mem),
         ]
-        for step in steps:
+        for step in tactics:
             decision = step()
             if decision is not None:
                 return decision
+        for step in errands:
+            decision = step()
+            if decision is not None:
+                # An errand's walk that would wake a gunman up close becomes the first
+                # shot at him (firstshot.py); the tactics' own walks are left as chosen.
+                return first_shot(mem, decision, stealth)
         return ("wait", {"seconds": 1.0}, "nothing useful to do; waiting")
 
     def _stay_alive(self, stealth: bool) -> Decision | None:

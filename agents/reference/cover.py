@@ -33,6 +33,8 @@ DOORWAY_NEAR = 450.0  # a doorway into the gunmen's room this near is hidden bes
 BESIDE_BACK = 120.0  # the spot beside it: this far back from it, this far along its wall
 BESIDE_ALONG = 220.0
 HOLD_S = 3.0  # long enough for a guard who heard the shots from the next room to show up
+OUTGUNNED = 0.4  # health per gunman close by under which the player breaks off
+BREAK_REACH = 300.0  # a way out farther than this is no cover from gunmen close by
 
 
 def tethered(mem: Memory) -> bool:
@@ -75,6 +77,34 @@ def fall_back(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
     if decision is None:
         return None
     mem.failures[("fall_back", area["id"])] += 1
+    return decision
+
+
+def break_off(mem: Memory, rows: list[dict[str, Any]]) -> Decision | None:
+    """Step back out of sight through a way just behind when two gunmen or more are close.
+
+    Up close every shot of theirs lands: two gunmen firing at once take health twice as
+    fast as the player takes theirs, so a hurt player who stands loses the exchange. The
+    doorway it came through a few steps back hides it from both, and they come through
+    it one at a time, into its fire (the wait there is `ambush`). Once per area, never
+    right after falling back and never under fire (each hit stops the walk a step
+    later): then they are fought where they stand.
+    """
+    area = mem.view["area"]
+    close = [r for r in _gunmen(rows) if r["distance"] < STAND_RANGE]
+    done = mem.last_decision
+    if done is not None and done[2].startswith("falling back"):
+        return None  # followed through the doorway: a second walk away is shot at as the first
+    if mem.last is not None and mem.last["end_reason"] == "damage":
+        return None  # already under fire: every hit stops the walk a step later, shoot back
+    if len(close) < 2 or area is None or tethered(mem) \
+            or mem.view["player"]["health"] >= OUTGUNNED * len(close) \
+            or mem.failures[("break_off", area["id"])] >= 1:
+        return None
+    decision = retreat(mem, close, f"falling back: {len(close)} gunmen close by",
+                       BREAK_REACH, in_room=False)
+    if decision is not None:
+        mem.failures[("break_off", area["id"])] += 1
     return decision
 
 

@@ -12,12 +12,20 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agents.reference.cover import ambush, fall_back, reload_away, tethered, under_fire
+from agents.reference.cover import (
+    ambush,
+    break_off,
+    fall_back,
+    reload_away,
+    tethered,
+    under_fire,
+)
 from agents.reference.duels import reload_in_cover
 from agents.reference.guns import harm, sure_range
 from agents.reference.longgun import feed_best_gun
 from agents.reference.memory import Decision, Memory
 from agents.reference.moves import STEALTHY, use_thing, walk_to
+from agents.reference.pads import back_to_gun_spot
 from agents.reference.reloads import REACH, RUN_SPEED, reload_first
 from agents.reference.split import slip_out, split_up
 from agents.reference.supplies import (
@@ -28,7 +36,6 @@ from agents.reference.supplies import (
     SIDEARM,
     armed,
     gun_in_hand,
-    has_rounds,
     hostile,
     nearest_pickup,
     new_weapon,
@@ -248,8 +255,13 @@ def rearm_between_fights(mem: Memory, within: float, below: float) -> Decision |
     if step is not None:
         return step
     # A sidearm is the plainest gun: one of a better kind is worth a walk across the map.
-    best = max((rank(c) for c in mem.carried("weapon") if has_rounds(c)), default=-1.0)
-    return new_weapon(mem, within if best > SIDEARM else math.inf)
+    # A gun down to its last few rounds with none carried to feed it (a heavy cannon
+    # found with its twenty) sets no bar: it is spent within a fight or two, and the
+    # duels after it are the sidearm's.
+    best = max((rank(c) for c in mem.carried("weapon") if rounds(c) >= LOW_ROUNDS),
+               default=-1.0)
+    reach = within if best > SIDEARM else math.inf
+    return back_to_gun_spot(mem, best, reach) or new_weapon(mem, reach, best_kind=True)
 
 
 def fight(mem: Memory, stealth: bool) -> Decision | None:
@@ -262,7 +274,8 @@ def fight(mem: Memory, stealth: bool) -> Decision | None:
         return restock(mem) if rows else None
     if not rows:
         return ambush(mem)
-    step = (_kit_at_hand(mem) or fall_back(mem, rows) or slip_out(mem, stealth)
+    step = (_kit_at_hand(mem) or break_off(mem, rows) or fall_back(mem, rows)
+            or slip_out(mem, stealth)
             or reload_away(mem, rows)
             or reload_in_cover(mem, rows) or _patch_up(mem, rows) or _not_yet(mem, rows)
             or split_up(mem, stealth) or _let_them_come(mem, rows))

@@ -73,6 +73,11 @@ class Memory:
     wrong_codes: set[tuple[str, str]] = field(default_factory=set)  # (keypad, code) refused
     searching: bool = False  # exploring before the exit for notes unread (agents.reference.clues)
     opening_spot: tuple[float, float, float] | None = None  # a match's first hold (ambush.py)
+    # gun id -> its row and the game time it was last seen lying there (agents.reference.pads)
+    gun_spots: dict[str, tuple[dict[str, Any], float]] = field(default_factory=dict)
+    # character id -> where the player stood when it last saw him, and his alertness then
+    # (out of sight the view says "unknown"; agents.reference.firstshot)
+    sighted_from: dict[str, tuple[tuple[float, float, float], str]] = field(default_factory=dict)
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""
@@ -104,11 +109,15 @@ class Memory:
                     self.visited.add(way["to"])
         self._forget_taken(view["objects"])
         self._merge(self.objects, view["objects"])
+        for row in view["objects"]:
+            if row["kind"] == "weapon":
+                self.gun_spots[row["id"]] = (row, self.time_s)
         self._merge(self.doors, view["doors"])
         self._merge(self.people, view["characters"])
         for row in view["characters"]:
             if row["seen"] == "now":
                 (self.downed.add if row["down"] else self.downed.discard)(row["id"])
+                self.sighted_from[row["id"]] = (self.position, row["alertness"])
         self.blocking_door = self._blocking_door()
 
     def _weigh_pickup(self) -> None:

@@ -24,6 +24,7 @@ from agents.reference.moves import (
 )
 from agents.reference.reloads import reload_first
 from agents.reference.supplies import AWARE, FRESH, HAND_WORK, fresh_first, hostile, weapon_against
+from agents.reference.waylay import waylay
 
 Objective = dict[str, Any]
 
@@ -88,13 +89,17 @@ def intercept(mem: Memory, obj: Objective) -> Decision | None:
     """Head along the way the named characters go until they are in sight, then attack.
 
     Chasing from behind means fighting them and their escort at once on their own
-    ground; walking toward where they are going meets them head on, from range.
+    ground; walking toward where they are going meets them head on, from range. The
+    room they head for is not waited in (they are stopped too late there): once seen, the
+    player waits just outside it, where they come (waylay.py).
     """
     heading = obj.get("heading_to")
-    if heading is None or any(r["seen"] == "now" for r in _people(mem, obj)):
+    rows = _people(mem, obj)
+    if heading is None or any(r["seen"] == "now" for r in rows):
         return neutralise(mem, obj)
-    return walk_to(mem, heading["position"],
-                   f"objective {obj['index']}: cutting off before {heading['name']}")
+    why = f"objective {obj['index']}: cutting off before {heading['name']}"
+    return waylay(mem, heading, [r["position"] for r in rows], why) \
+        or walk_to(mem, heading["position"], why)
 
 
 def frags(mem: Memory, obj: Objective) -> Decision | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.reference.guns import shots_needed
+from agents.reference.guns import shots_needed, sure_range
 from agents.reference.memory import Decision, Memory
 from agents.reference.supplies import AWARE, gun_in_hand, hostile
 
@@ -84,11 +84,20 @@ def reload_first(mem: Memory, row: dict[str, Any]) -> Decision | None:
     (and whoever runs in behind him) is farthest off, and the next duel starts with a
     full magazine. Under a gunman's eyes only when the magazine holds half the shots or
     less: the count a duel takes is a guess, and a reload he watches gives him free shots
-    whenever the magazine would have done.
+    whenever the magazine would have done. With bare hands running in who would arrive
+    before the reload is done, only when the rounds loaded would not put one down from
+    where he will soon be (within the gun's sure range): he closes while they are fired,
+    and the reload would leave him the first blows.
     """
     gun = _reloadable(mem)
     need = shots_needed(gun, row["health"], row["distance"]) if gun is not None else 0
-    if gun is None or gun["loaded"] >= need or (gun["loaded"] * 2 > need
-                                                and not _safe(mem, 0.0)):
+    if gun is None or gun["loaded"] >= need:
         return None
+    if not _safe(mem, 0.0):
+        if gun["loaded"] * 2 > need:
+            return None
+    elif not _safe(mem, RELOAD_S.get(gun.get("weapon") or "", UNKNOWN_RELOAD_S)):
+        close = min(row["distance"], sure_range(gun))
+        if gun["loaded"] >= shots_needed(gun, row["health"], close):
+            return None
     return _top_up(mem, gun, f"before fighting {row['id']}")

@@ -92,13 +92,20 @@ def armed(mem: Memory) -> bool:
     return any(rounds(c) > 0 for c in mem.carried("weapon"))
 
 
-def new_weapon(mem: Memory, within: float = math.inf) -> Decision | None:
-    # Only a kind better than every loaded gun carried is worth the walk.
+def new_weapon(mem: Memory, within: float = math.inf, best_kind: bool = False
+               ) -> Decision | None:
+    """Walk to a gun of a better kind than any loaded one carried, the nearest first.
+
+    With `best_kind`, the best kind first, however far: between fights in a free-for-all,
+    where every fight to come is fought with it, a walk past a middling gun to the best
+    costs less than the duels the middling one loses.
+    """
     best = max((rank(c) for c in mem.carried("weapon") if has_rounds(c)), default=-1.0)
     present = still_there(mem)
     rows = [o for o in mem.objects.values() if o["kind"] == "weapon" and o["id"] in present
             and rank(o) > best and mem.distance(o["position"]) < within]
-    for row in sorted(rows, key=lambda r: (mem.distance(r["position"]), r["id"])):
+    for row in sorted(rows, key=lambda r: (-rank(r) if best_kind else 0.0,
+                                           mem.distance(r["position"]), r["id"])):
         if mem.failures[("go_to_object", row["id"])] == 0:
             return use_thing(mem, row["id"], f"fetching the {row['name']} {row['id']} first")
     return None
