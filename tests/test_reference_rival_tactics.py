@@ -139,3 +139,19 @@ def test_a_duel_being_won_is_not_broken_off_for_a_medkit() -> None:
     beside = _memory(me, area="a2", ways=(), characters=(losing, mate), objects=(kit,),
                      health=0.5)
     assert _duel(beside, [losing], None)[0] == "attack"
+
+
+def test_in_an_escort_match_the_rivals_unarmed_escorted_player_is_shot_first() -> None:
+    me = (250.0, 250.0)
+    guard = _rival("c1", (700.0, 250.0), me)
+    escorted = {**_rival("c2", (900.0, 300.0), me), "armed": False, "weapon": None}
+    mem = _memory(me, area="a2", characters=(guard, escorted))
+    mem.view["objectives"].append({"index": 1, "kind": "escort_player", "status": "todo",
+                                   "counts": True, "text": "Escort", "area": None,
+                                   "point": None, "targets": []})
+    decision = match_step(mem, {**DUEL, "players": 4, "teammates": 1, "exit": None})
+    assert decision is not None and decision[0] == "attack"
+    assert decision[1]["character_id"] == "c2"
+    mem.view["objectives"].clear()  # not an escort match: the armed guard comes first
+    decision = match_step(mem, {**DUEL, "players": 4, "teammates": 1, "exit": None})
+    assert decision is not None and decision[1].get("character_id") == "c1"

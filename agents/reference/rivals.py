@@ -39,6 +39,7 @@ HOLD_S = 3.0  # game seconds a rival lost from sight is waited for
 HOLD_LEG = 0.5  # one wait while holding (a sighting ends it sooner)
 TICKS_PER_S = 30  # the protocol's game ticks per second (time_s = tick / 30)
 TOGETHER = 450.0  # a teammate farther than this is rejoined while no rival is in sight
+ESCORT = "escort_player"  # the objective row of an escort match (PROTOCOL.md)
 
 
 def match_step(mem: Memory, match: dict[str, Any]) -> Decision | None:
@@ -55,6 +56,12 @@ def match_step(mem: Memory, match: dict[str, Any]) -> Decision | None:
     race = _race(mem, exit_way, armed_rivals)
     if race is not None:
         return race
+    escorted = [c for c in in_sight if c["armed"] is False]
+    if escorted and _loaded(mem) and any(row.get("kind") == ESCORT
+                                         for row in mem.view["objectives"]):
+        # In an escort match the rival side's escorted player carries no gun, and
+        # downing it wins outright: it comes before its armed guards.
+        return _attack(mem, _focus(escorted), "downing the rival's escorted player")
     if armed_rivals:
         return _duel(mem, armed_rivals, exit_way, alone=not match.get("teammates"))
     if in_sight and _loaded(mem):
