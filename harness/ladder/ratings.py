@@ -1,6 +1,7 @@
 """Ratings with uncertainty over verified matches: openskill's Plackett-Luce model.
 
-Every agent starts at openskill's prior (mu 25, sigma 25/3). openskill rates matches one
+Every agent starts at openskill's prior (mu 25, sigma 25/3), with no drift between
+matches (tau 0: a program's strength does not change). openskill rates matches one
 after another, so one order of the same matches gives other ratings than another: taken
 seed by seed, a round robin of 576 matches put the greedy baseline level with the random
 one (22.0 against 21.6) although it won 148 of their 188 decided meetings. So the
@@ -73,7 +74,9 @@ def _model() -> Any:
         from openskill.models import PlackettLuce
     except ImportError:
         raise UsageError(f"ratings need openskill, an optional extra: {EXTRA}") from None
-    return PlackettLuce()
+    # No drift (tau 0): an agent is a program whose strength does not change from one
+    # match to the next, so its uncertainty should only shrink with the evidence.
+    return PlackettLuce(tau=0.0)
 
 
 def fit(matches: Iterable[Rated]) -> list[Entry]:
