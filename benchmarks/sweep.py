@@ -50,6 +50,7 @@ from harness.compare.failure_ranking import (  # noqa: E402
 )
 from harness.compare.pairs import differences  # noqa: E402
 from harness.compare.results import AgentKey, Episode  # noqa: E402
+from harness.compare.separation import separation_lines  # noqa: E402
 from harness.compare.tables import difference_tables  # noqa: E402
 from harness.core.markdown_table import table_lines  # noqa: E402
 from harness.core.record import RecordError  # noqa: E402
@@ -145,7 +146,8 @@ def block(tables: dict[str, list[dict]], seeds: int, levels: str = "all") -> str
     for name, rows in tables.items():
         parts += ["", f"### {name.capitalize()} agent: {AGENTS[name][1]}", "",
                   markdown_table(summarise(rows)).rstrip("\n"), "", score_line(rows)]
-    return "\n".join(parts + ranking_lines(tables) + difference_block(tables))
+    return "\n".join(parts + ranking_lines(tables) + separation_lines(tables)
+                     + difference_block(tables))
 
 
 RANKED = ("greedy", "random")  # the pair whose failures the stages figure must rank
