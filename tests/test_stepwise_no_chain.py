@@ -135,9 +135,9 @@ def test_eval_shows_no_chain_in_results_tables_and_page(tmp_path, capsys) -> Non
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_a_reference_run_that_failed_gives_a_partial_chain(tmp_path) -> None:
-    # arena_frags, hard, seed 6 (under the tests' secret): the reference completes
+    # arena_frags, hard, seed 13 (under the tests' secret): the reference completes
     # objectives 1 and 2 but not the plate armour (3) before it is shot down.
-    result = play_chain("arena_frags", REFERENCE, "hard", 6, tmp_path / "chain", FAST,
+    result = play_chain("arena_frags", REFERENCE, "hard", 13, tmp_path / "chain", FAST,
                         tmp_path / "cache", TEST_SECRET)
     assert result["reference"]["completed"] is False
     assert sorted(result["chain"]) == [1, 2] and result["missing"] == [3], result["chain"]
