@@ -9,12 +9,11 @@ compare.html, compare.md and compare.json there.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from harness.compare.pairs import full_comparison
-from harness.compare.report import markdown, write_outputs
+from harness.compare.report import markdown, print_report, write_outputs
 from harness.compare.results import CompareError, load_episodes, results_files
 
 
@@ -39,14 +38,5 @@ def run(args: argparse.Namespace) -> int:
     if not episodes:
         print("harness compare: the suites hold no played episode", file=sys.stderr)
         return 2
-    comparison = full_comparison(episodes, errors)
-    if args.out is not None:
-        try:
-            for path in write_outputs(comparison, args.out):
-                print(f"wrote {path}", file=sys.stderr)
-        except OSError as exc:
-            print(f"harness compare: cannot write to --out {args.out}: {exc.strerror}",
-                  file=sys.stderr)
-            return 2
-    print(json.dumps(comparison, indent=2) if args.json else markdown(comparison))
-    return 0
+    return print_report("compare", full_comparison(episodes, errors), args.out, args.json,
+                        write_outputs, markdown)

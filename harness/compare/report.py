@@ -7,6 +7,7 @@ rendered by the column table `COLUMNS`, so a figure is formatted in one place.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -124,3 +125,25 @@ def write_outputs(comparison: dict[str, Any], out: Path) -> list[Path]:
         tmp.replace(path)  # a reader never sees half a page
         paths.append(path)
     return paths
+
+
+def print_report(command: str, report: dict[str, Any], out: Path | None, as_json: bool,
+                 write: Callable[[dict[str, Any], Path], list[Path]],
+                 to_markdown: Callable[[dict[str, Any]], str]) -> int:
+    """Write a report's files into `out` (if given), then print it as JSON or Markdown.
+
+    Shared by the commands that end in a report (`harness compare`, `harness ladder`).
+
+    Returns:
+        The exit status: 0, or 2 when `out` cannot be written (said on stderr).
+    """
+    if out is not None:
+        try:
+            for path in write(report, out):
+                print(f"wrote {path}", file=sys.stderr)
+        except OSError as exc:
+            print(f"harness {command}: cannot write to --out {out}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
+    print(json.dumps(report, indent=2) if as_json else to_markdown(report))
+    return 0

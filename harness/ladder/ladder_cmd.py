@@ -10,12 +10,12 @@ ladder.json and ladder.html there.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from harness.compare.report import print_report
 from harness.core.level_refs import UsageError
 from harness.ladder.board import markdown, write_outputs
 from harness.ladder.ratings import fit
@@ -75,13 +75,4 @@ def run(args: argparse.Namespace) -> int:
     if not board["matches"]:
         print("harness ladder: no match record that replays was found", file=sys.stderr)
         return 2
-    if args.out is not None:
-        try:
-            for path in write_outputs(board, args.out):
-                print(f"wrote {path}", file=sys.stderr)
-        except OSError as exc:
-            print(f"harness ladder: cannot write to --out {args.out}: {exc.strerror or exc}",
-                  file=sys.stderr)
-            return 2
-    print(json.dumps(board, indent=2) if args.json else markdown(board))
-    return 0
+    return print_report("ladder", board, args.out, args.json, write_outputs, markdown)
