@@ -69,9 +69,9 @@ def unseparated(tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[Unsep
 
 def separation_lines(tables: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[str]:
     """The Markdown section listing the settings that do not separate the agents."""
-    rows = unseparated(tables)
     if not all(name in tables for name in ORDER):
         return []
+    rows = unseparated(tables)
     head = ["", "### Settings that do not separate the agents", "",
             "At normal and hard, where the mean score order wait < random < greedy < "
             "reference does not hold (means rounded as in the tables above), and why."]
