@@ -1,8 +1,8 @@
-"""TypedDicts of the protocol's messages, written by harness.docgen.protocol.
+"""TypedDicts of the protocol's messages and record lines, by harness.docgen.protocol.
 
-Do not edit: change the schema in schemas/messages/ and run the tool again. A value
-typed here has passed (or is about to pass) the schema's validator; the types let mypy
-check the code that builds and reads messages.
+Do not edit: change the schema in schemas/messages/ (or schemas/record/) and run the tool
+again. A value typed here has passed (or is about to pass) the schema's validator; the
+types let mypy check the code that builds and reads messages and record lines.
 """
 from __future__ import annotations
 
@@ -576,3 +576,34 @@ class SummaryMessage(TypedDict):
     reason: str
     match: NotRequired[SummaryMessageMatch]
     stepwise: NotRequired[SummaryMessageStepwise]
+
+
+class RecordTurnError(TypedDict):
+    """RecordTurnError."""
+
+    code: ErrorCode
+    message: str
+
+
+class RecordTurnResult(TypedDict):
+    """The action's full result (the agent sees only part of it in the next observation)."""
+
+    path: NotRequired[list[list[int]]]
+
+
+class RecordTurn(TypedDict):
+    """Run record: one turn."""
+
+    kind: Literal["turn"]
+    turn: int
+    tick: int
+    state_hash: str
+    observation: ObservationMessage
+    text_chars: int
+    raw_action: str | None
+    action: ActionMessage | None
+    error: RecordTurnError | None
+    result: RecordTurnResult | None
+    extra_lines: int
+    agent_wall_s: float
+    harness_ms: float

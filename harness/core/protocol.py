@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from jsonschema.protocols import Validator
 from referencing import Registry, Resource
@@ -28,6 +28,8 @@ from harness.core.bounds import (
     shorten_quoted,
     too_deep,
 )
+from harness.core.messages import ErrorCode as ErrorCodeName
+from harness.core.messages import ObservationMessageError
 from world.face import (
     MISSION_COMPLETED,
     MISSION_FAILED,
@@ -208,9 +210,10 @@ class Fault:
         # However a message was built, it goes into the record and to the agent bounded.
         object.__setattr__(self, "message", cap_message(self.message))
 
-    def to_dict(self) -> dict[str, str]:
+    def to_dict(self) -> ObservationMessageError:
         """The fault as JSON data: {"code", "message"}."""
-        return {"code": self.code, "message": self.message}
+        # The code was checked against ERROR_CODES when the fault was made.
+        return {"code": cast(ErrorCodeName, self.code), "message": self.message}
 
 
 @cache

@@ -15,6 +15,7 @@ import gzip
 import json
 import os
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,7 +85,7 @@ class RecordWriter:
         # mtime 0 and no name: the same lines always give the same bytes.
         self._gz = gzip.GzipFile(filename="", mode="wb", fileobj=self._raw, mtime=0)
 
-    def write(self, kind: str, data: dict[str, Any]) -> None:
+    def write(self, kind: str, data: Mapping[str, Any]) -> None:
         """Write one line of the given kind (header, turn or end).
 
         Args:

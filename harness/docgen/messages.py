@@ -16,17 +16,20 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "schemas" / "messages"
+RECORD_SCHEMAS = ROOT / "schemas" / "record"
 MESSAGES_PY = ROOT / "harness" / "core" / "messages.py"
 # The messages of the text track, in the order they travel.
 MESSAGES = ("start", "hello", "observation", "action", "summary")
+# Record lines typed here too (their class is `Record` + the name): they hold messages.
+RECORD_LINES = ("turn",)
 SCALARS = {"string": "str", "integer": "int", "number": "float", "boolean": "bool",
            "null": "None"}
 
-HEADER = '''"""TypedDicts of the protocol's messages, written by harness.docgen.protocol.
+HEADER = '''"""TypedDicts of the protocol's messages and record lines, by harness.docgen.protocol.
 
-Do not edit: change the schema in schemas/messages/ and run the tool again. A value
-typed here has passed (or is about to pass) the schema's validator; the types let mypy
-check the code that builds and reads messages.
+Do not edit: change the schema in schemas/messages/ (or schemas/record/) and run the tool
+again. A value typed here has passed (or is about to pass) the schema's validator; the
+types let mypy check the code that builds and reads messages and record lines.
 """
 from __future__ import annotations
 
@@ -82,6 +85,10 @@ class _Writer:
 
     def ref(self, ref: str, doc: dict[str, Any], owner: str) -> str:
         file, _, pointer = ref.partition("#/$defs/")
+        message = file.removesuffix(".schema.json")
+        if not pointer and message in MESSAGES:
+            # A record line holding a whole message: the message's own class.
+            return _camel(message) + "Message"
         if file == "enums.schema.json":
             node = self.enums[pointer]
             if "enum" in node:
@@ -163,4 +170,7 @@ def render(schemas: dict[str, dict[str, Any]]) -> str:
     for message in MESSAGES:
         doc = schema(message)
         writer.expr(doc, doc, _camel(message) + "Message")
+    for line in RECORD_LINES:
+        doc = json.loads((RECORD_SCHEMAS / f"{line}.schema.json").read_text())
+        writer.expr(doc, doc, "Record" + _camel(line))
     return HEADER + "\n" + "\n\n".join(writer.blocks)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from harness.agent.local import AgentHandle
 from harness.agent.pacing import Pacer
@@ -32,6 +32,7 @@ from harness.core import stopping
 from harness.core.claims import add_usage, start_point, usage_totals
 from harness.core.game import Game, GameFactory
 from harness.core.keys import key_text
+from harness.core.messages import ActionMessage, RecordTurn, RecordTurnResult
 from harness.core.protocol import (
     HARNESS_ERROR,
     INTERRUPTED,
@@ -313,11 +314,11 @@ class _Episode:
         deadline, which, limit = self._deadline(self.s.decision_timeout_s)
         event = self._read(deadline)
         t_got = time.monotonic()
-        turn: dict[str, Any] = {
-                "turn": st.turn, "tick": tick, "state_hash": state_hash, "observation": obs,
-                "text_chars": len(obs["text"]), "raw_action": None, "action": None,
-                "error": None, "result": None, "extra_lines": 0,
-                "agent_wall_s": round(t_got - t_sent, 4)}
+        turn: RecordTurn = {
+                "kind": "turn", "turn": st.turn, "tick": tick, "state_hash": state_hash,
+                "observation": obs, "text_chars": len(obs["text"]), "raw_action": None,
+                "action": None, "error": None, "result": None, "extra_lines": 0,
+                "agent_wall_s": round(t_got - t_sent, 4), "harness_ms": 0.0}
         ending = None
         if isinstance(event, stopping.Interrupted):
             ending = endings.interrupted_ending(event, st.turn)
@@ -368,7 +369,7 @@ class _Episode:
                                "file": name, "reason": snap.reason})
         self.snapshot_due = None
 
-    def _decide(self, event: Line | LineTooLong | NotUtf8, turn: dict[str, Any]
+    def _decide(self, event: Line | LineTooLong | NotUtf8, turn: RecordTurn
                 ) -> Ending | None:
         st = self.state
         if isinstance(event, Line):
@@ -377,12 +378,14 @@ class _Episode:
         else:
             parsed = endings.line_fault(event, self.s.max_line_bytes)
         if isinstance(parsed, Parsed):
-            turn["action"] = parsed.message
+            # Parsed: the line passed the action schema, so it is an action message.
+            turn["action"] = cast(ActionMessage, parsed.message)
             add_usage(self.usage, parsed.message.get("usage"))
         # One step a decision: the action (none for a faulty line), then the next view.
         stepped = self.game.step(parsed.message if isinstance(parsed, Parsed) else None)
         fault = st.count(stepped, parsed if isinstance(parsed, Fault) else None)
-        turn["result"] = None if fault is not None else stepped.result
+        turn["result"] = (None if fault is not None
+                          else cast(RecordTurnResult | None, stepped.result))
         # Drained after the action ran, just before the next observation is sent: a line
         # sent while the world was ticking is an extra line of this turn, never the next
         # turn's action.

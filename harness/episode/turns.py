@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 from harness.core.game import Game, Turn
 from harness.core.messages import (
     ObservationMessage,
+    ObservationMessageError,
     ObservationMessageStepwise,
     StartMessage,
     StartMessageStepwise,
@@ -42,7 +43,7 @@ class TurnState:
     invalid: int = 0
     invalid_in_a_row: int = 0
     last_result: dict[str, Any] | None = None
-    error: dict[str, str] | None = None
+    error: ObservationMessageError | None = None
     warnings: list[dict[str, str]] = field(default_factory=list)
 
     def count(self, turn: Turn | None, fault: Fault | None = None) -> Fault | None:

@@ -10,6 +10,7 @@ process's are, and the two kinds of seat mix in one match.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,7 @@ class NullRecord(RecordWriter):
     def __init__(self) -> None:
         self.path = Path("(no record)")
 
-    def write(self, kind: str, data: dict[str, Any]) -> None:
+    def write(self, kind: str, data: Mapping[str, Any]) -> None:
         """Drop the line."""
 
     def close(self) -> None:
