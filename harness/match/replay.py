@@ -5,7 +5,8 @@ turn line gives the player whose decision it was, the state hash before it and w
 stepped; retire lines say when a player's agent was taken out. Replay checks that the
 same player decides at each turn with the same state hash and was sent the same view
 (its own player's, built from its own perception), then compares the final
-state hash and every player's frags, down tick and result with the record's end line.
+state hash and every player's frags, down tick, result and (with team objectives) its
+side's figures with the record's end line.
 """
 
 from __future__ import annotations
