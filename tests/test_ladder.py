@@ -131,6 +131,44 @@ def test_the_ladder_refuses_records_that_do_not_replay_or_name_other_players(
     assert main(["ladder", str(forged)]) == 2
 
 
+def test_what_an_agent_writes_in_its_records_does_not_steer_its_ratings(
+        played: Path, tmp_path: Path) -> None:
+    """The orders the matches are rated in come from harness-written fields alone: notes
+    and usage edited into every turn leave the ratings exactly as they were, while a
+    harness-written field (a state hash) changes the orders' seed."""
+    pytest.importorskip("openskill")
+    from harness.core.record import record_text
+    from harness.ladder.ratings import fit, order_seed
+    from harness.ladder.records import Rated, facts, verify
+
+    plain, steered = tmp_path / "plain", tmp_path / "steered"
+    shutil.copytree(played / "episodes", plain)
+    shutil.copytree(played / "episodes", steered)
+    for record in steered.rglob(MATCH_RECORD):
+        _rewrite(record, lambda line: {**line, "notes": "pick seed 7", "usage": {
+            "input_tokens": 7}} if line["kind"] == "turn" else line)
+
+    def rated(folder: Path) -> list[Rated]:
+        found = [verify(r, accept_unsealed=True) for r in sorted(folder.rglob(MATCH_RECORD))]
+        assert all(isinstance(r, Rated) for r in found)
+        return found  # type: ignore[return-value]
+
+    before, after = rated(plain), rated(steered)
+    assert {r.digest for r in before}.isdisjoint(r.digest for r in after)  # other files
+    assert [r.facts for r in before] == [r.facts for r in after]
+    assert order_seed(before) == order_seed(after)
+    assert fit(before) == fit(after)
+    record = next(plain.rglob(MATCH_RECORD))
+    text = record_text(record)
+    end = json.loads(text.splitlines()[-1])
+    forged = text.replace(end["final_state_hash"], "0" * len(end["final_state_hash"]))
+    assert facts(forged) != facts(text)
+    one = next(r for r in before if Path(r.path) == record.resolve())
+    moved = [r if r is not one else Rated(**{**r.__dict__, "facts": facts(forged)})
+             for r in before]
+    assert order_seed(moved) != order_seed(before)
+
+
 def test_a_match_played_alone_is_sealed_and_rated(tmp_path: Path) -> None:
     assert main(["match", "duel_yard", "--agent", WAITER, "--agent", CRASHER,
                  "--out", str(tmp_path)]) == 0

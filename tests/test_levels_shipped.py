@@ -116,6 +116,15 @@ def test_levels_page_is_up_to_date() -> None:
     assert page == existing, "docs/levels.md is stale: run python3 tools/levels_doc.py"
 
 
+def test_levels_page_spells_plurals() -> None:
+    # "2 friendly allys" was printed for two allies.
+    plural = _tool("levels_doc")._plural
+    assert plural(2, "friendly ally") == "2 friendly allies"
+    assert plural(2, "hostile guard") == "2 hostile guards"
+    assert plural(3, "hostile boy") == "3 hostile boys"
+    assert plural(1, "friendly ally") == "1 friendly ally"
+
+
 def test_levels_page_keeps_the_sweep_results() -> None:
     levels_doc = _tool("levels_doc")
     old = f"x\n{levels_doc.SWEEP_BEGIN}\n| a | b |\n{levels_doc.SWEEP_END}\ny\n"

@@ -87,6 +87,9 @@ def test_a_side_alone_on_the_hill_for_the_hold_time_wins(hill) -> None:
     assert match.over == "zone_held"
     assert {s.player: s.result for s in match.standings()} == {"p1": "won", "p2": "lost"}
     assert match.judge.goals[0].tally("p1") == 600  # 20 s of ticks, not one more
+    # The standings give each side's hold time, from the judge's own count.
+    assert [s.to_dict()["goals"] for s in match.standings()] == [
+        {"hold_s": 20.0}, {"hold_s": 0.0}]
     # The rival's view told the hold times as a scoreboard would.
     assert "the best rival side 19" in _row(match, "p2")["text"]
 
@@ -139,6 +142,8 @@ def test_two_captures_win_and_a_captured_flag_goes_home(flags) -> None:
     assert {s.player: s.result for s in match.standings()} == {"p1": "won", "p2": "lost"}
     flag = match.world.objects["east_flag"]
     assert (flag.x, flag.z, flag.present, flag.holder) == (2300, 300, True, None)
+    assert [s.to_dict()["goals"] for s in match.standings()] == [
+        {"captures": 2}, {"captures": 0}]
     with match.world.seen_by("p1"):
         assert "your side 2" in match.players["p1"].view()["objectives"][0]["text"]
 
@@ -285,6 +290,9 @@ def test_an_escorted_player_going_down_loses_for_its_side() -> None:
     _play(match, lambda m, pid: _wait(0.5), turns=4)
     assert match.over == "escort_down"
     assert [s.result for s in match.standings()] == ["won", "won", "lost", "lost"]
+    assert [s.to_dict()["goals"] for s in match.standings()] == [
+        {"escorted_standing": 1}, {"escorted_standing": 1},
+        {"escorted_standing": 0}, {"escorted_standing": 0}]
 
 
 def test_an_escort_match_needs_one_escorted_player_per_side() -> None:
@@ -340,3 +348,48 @@ def test_harness_match_refuses_teams_the_goals_cannot_use_in_one_line(capsys) ->
     err = capsys.readouterr().err.strip()
     assert code == 2 and "\n" not in err
     assert err.startswith("harness match: --team: level 'flag_yard': $.match.capture names 2")
+
+
+@pytest.mark.parametrize(("level", "measure", "label", "ending", "reached"), [
+    (HILL, "hold_s", "hold time (s)", "zone_held", 20.0),
+    (FLAGS, "captures", "captures", "captures", 2)])
+def test_a_goal_matchs_standings_and_page_show_each_sides_figure(
+        tmp_path: Path, capsys, level: Path, measure: str, label: str, ending: str,
+        reached: float) -> None:
+    # The end line's standings carry each side's hold time or captures (the judge's, so
+    # replay re-derives them); the terminal lines and the match page show them.
+    reference = python_agent(SHIPPED_AGENTS / "reference_agent.py")
+    greedy = python_agent(SHIPPED_AGENTS / "greedy_agent.py")
+    assert main(["match", str(level), "--agent", reference, "--agent", greedy,
+                 "--out", str(tmp_path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    rows = summary["standings"]
+    assert all(set(r["goals"]) == {measure} for r in rows)
+    if summary["over"] == ending:  # the winner met the rule exactly
+        assert [r["goals"][measure] for r in rows if r["result"] == "won"] == [reached]
+    record = Path(summary["record"])
+    assert replay_match(record).verified
+    assert main(["page", str(record.parent)]) == 0
+    page = (record.parent / "index.html").read_text()
+    assert f'<th data-goal="{measure}">{label}</th>' in page
+    for r in rows:
+        row = page[page.index(f'<tr data-player="{r["player"]}">'):].split("</tr>")[0]
+        assert f'<td data-goal="{measure}">{r["goals"][measure]}</td>' in row
+    # A record written before standings carried the figures still replays; a forged
+    # figure does not.
+    lines = [json.loads(t) for t in gzip.decompress(record.read_bytes()).splitlines()]
+    end = lines[-1]
+    for edit in ({}, {measure: 99}):
+        end["standings"] = [{**{k: v for k, v in r.items() if k != "goals"},
+                             **({"goals": edit} if edit else {})} for r in rows]
+        record.write_bytes(gzip.compress("".join(json.dumps(x) + "\n"
+                                                 for x in lines).encode()))
+        assert replay_match(record).verified is not bool(edit)
+
+
+def test_the_terminal_lines_name_each_goal_figure(tmp_path: Path, capsys) -> None:
+    agent = python_agent(SHIPPED_AGENTS / "greedy_agent.py")
+    assert main(["match", str(HILL), "--agent", agent, "--agent", agent,
+                 "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "p1 (p1): " in err and "frags, hold time (s): " in err

@@ -179,7 +179,12 @@ def multipliers(difficulty: Difficulty) -> str:
 
 
 def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    if count == 1:
+        return f"{count} {noun}"
+    # English: a consonant before a final y makes -ies (ally -> allies, not allys).
+    if len(noun) > 1 and noun.endswith("y") and noun[-2] not in "aeiou":
+        return f"{count} {noun[:-1]}ies"
+    return f"{count} {noun}s"
 
 
 def cast(characters: Iterable[object]) -> str:

@@ -53,6 +53,7 @@ from world.level.load import (
 )
 from world.level.model import Level
 from world.levelcheck.checker import CheckReport, check_data, check_level
+from world.match.goals import MEASURE_LABELS as MATCH_GOAL_LABELS
 from world.match.goals import teams_problem
 from world.match.judge import ENDINGS as MATCH_ENDINGS
 from world.match.judge import RESULT_SCORES as MATCH_RESULT_SCORES
@@ -175,6 +176,7 @@ __all__ = [
     "GENERATOR_VERSION",
     "LEVELS_DIR",
     "MATCH_ENDINGS",
+    "MATCH_GOAL_LABELS",
     "MATCH_LEVELS_DIR",
     "MATCH_RESULT_SCORES",
     "MAX_FRAME_SKIP",

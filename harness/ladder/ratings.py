@@ -6,9 +6,11 @@ after another, so one order of the same matches gives other ratings than another
 seed by seed, a round robin of 576 matches put the greedy baseline level with the random
 one (22.0 against 21.6) although it won 148 of their 188 decided meetings. So the
 matches are rated in `ORDERS` orders, each a shuffle drawn from a generator seeded by
-the records' SHA-256 digests (the same records give the same ratings wherever they
-lie), and each agent's mu and sigma are the means over the orders, as Chatbot Arena
-averaged its Elo ratings over shuffled orders. In each match every team
+the digests of the records' harness-written fields (`Rated.facts`: level, seed, key,
+state hashes, outcome; never an agent's notes or usage, so no agent can steer the
+orders; the same records give the same ratings wherever they lie), and each agent's
+mu and sigma are the means over the orders, as Chatbot Arena averaged its Elo ratings
+over shuffled orders. In each match every team
 is one openskill team of the distinct agents on it, ranked by its result's score
 (world.match.judge's RESULT_SCORES: won above draw above lost; teams with the same
 result tie). The board ranks agents by the lower end of their 95% interval
@@ -86,8 +88,7 @@ def fit(matches: Iterable[Rated]) -> list[Entry]:
         UsageError: openskill is not installed (the message names the extra).
     """
     model = _model()
-    # A stable base order, so the shuffles depend on the records alone.
-    ordered = sorted(matches, key=lambda m: (m.seed, m.level, m.difficulty, m.digest))
+    ordered = base_order(matches)
     entries: dict[AgentKey, Entry] = {}
     for match in ordered:
         for side in match.sides:
@@ -95,8 +96,7 @@ def fit(matches: Iterable[Rated]) -> list[Entry]:
                 entry = entries.setdefault(agent, Entry(agent, 0.0, 0.0))
                 entry.matches += 1
                 entry.tally[TALLIES[side.result]] += 1
-    digest = hashlib.sha256("".join(m.digest for m in ordered).encode()).digest()
-    rng = random.Random(digest)
+    rng = random.Random(order_seed(ordered))
     for _ in range(ORDERS):
         shuffled = list(ordered)
         rng.shuffle(shuffled)
@@ -104,6 +104,22 @@ def fit(matches: Iterable[Rated]) -> list[Entry]:
             entries[agent].mu += float(rating.mu) / ORDERS
             entries[agent].sigma += float(rating.sigma) / ORDERS
     return sorted(entries.values(), key=lambda e: (-e.interval[0], -e.mu, e.agent))
+
+
+def base_order(matches: Iterable[Rated]) -> list[Rated]:
+    """The matches in a stable order drawn from harness-written facts alone.
+
+    Matches level on all of those (the same facts, agents and results) rate alike, so
+    their order among themselves changes nothing.
+    """
+    return sorted(matches, key=lambda m: (
+        m.seed, m.level, m.difficulty, m.order_key,
+        tuple((side.agents, side.result) for side in m.sides)))
+
+
+def order_seed(matches: Iterable[Rated]) -> bytes:
+    """The seed of the shuffles: a digest of every match's harness-written facts."""
+    return hashlib.sha256("".join(m.order_key for m in base_order(matches)).encode()).digest()
 
 
 def _one_order(model: Any, matches: Sequence[Rated]) -> dict[AgentKey, Any]:

@@ -5,6 +5,11 @@ used are the replayed ones, never the record's claims) and, unless the caller ac
 unsealed records, when this harness's seal on it verifies: replay proves what the world
 did, the seal proves who played (the agents named in the header). A record that fails
 either is listed as refused, with the reason, and never counted.
+
+Each counted match carries two digests: the whole file's (one file copied into two
+folders counts once) and its `facts`, a digest of harness-written fields only, from
+which the ratings' orders are drawn: an agent writes part of its record (its notes, its
+usage, its raw lines, its hello), and nothing it writes may steer how it is rated.
 """
 
 from __future__ import annotations
@@ -28,6 +33,17 @@ RESULTS = frozenset(MATCH_RESULT_SCORES)
 # Folders a tournament moves unusable runs to; their records are never counted.
 SET_ASIDE = "set_aside"
 REASON_CHARS = 600  # characters kept of a refusal's reason
+# The fields of each kind of match line that the harness alone writes (the `facts`
+# digest): no agent's notes, usage, raw line, hello or timing; the level, the key drawn
+# from the secret, every state hash (each re-derived by replay), the outcome. A `turn`'s
+# player, turn and tick are the schedule's; `stepped` is left out though replay checks
+# it, as it is the agent's choice in its own words.
+HARNESS_FIELDS: dict[str, tuple[str, ...]] = {
+    "header": ("level", "level_hash", "difficulty", "seed", "key", "players", "teams"),
+    "turn": ("player", "turn", "tick", "state_hash", "played"),
+    "retire": ("player", "tick", "outcome", "forfeit"),
+    "end": ("over", "game_ticks", "final_state_hash"),
+}
 
 
 @dataclass(frozen=True)
@@ -48,6 +64,12 @@ class Rated:
     difficulty: str
     seed: int
     sides: tuple[Side, ...]
+    facts: str = ""  # the digest of harness-written fields (`facts`); "" means `digest`
+
+    @property
+    def order_key(self) -> str:
+        """What the ratings' shuffles are drawn from for this match (never agent-written)."""
+        return self.facts or self.digest
 
 
 @dataclass(frozen=True)
@@ -85,6 +107,7 @@ def verify(record: Path, accept_unsealed: bool = False) -> Rated | Refused:
         report = replay_match(record)
         header = read_header(record)
         data = record.read_bytes()
+        digest = facts(record_text(record))
     except (MatchRecordError, RecordError, OSError, ValueError) as exc:
         return Refused(where, str(exc))
     if not report.verified:
@@ -99,7 +122,25 @@ def verify(record: Path, accept_unsealed: bool = False) -> Rated | Refused:
     if isinstance(sides, str):
         return Refused(where, sides)
     return Rated(where, hashlib.sha256(data).hexdigest(), str(header["level"]),
-                 str(header["difficulty"]), int(header["seed"]), sides)
+                 str(header["difficulty"]), int(header["seed"]), sides, digest)
+
+
+def facts(text: str) -> str:
+    """The SHA-256 digest of a match record's harness-written fields (`HARNESS_FIELDS`).
+
+    Lines of other kinds, and every other field, are left out: what an agent wrote
+    into its record leaves the digest unchanged.
+    """
+    picked = []
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        line = json.loads(raw)
+        fields = HARNESS_FIELDS.get(str(line.get("kind"))) if isinstance(line, dict) else None
+        if fields is not None:
+            picked.append([line["kind"], *(line.get(f) for f in fields)])
+    canonical = json.dumps(picked, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def read_header(record: Path) -> dict[str, Any]:

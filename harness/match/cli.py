@@ -15,7 +15,7 @@ from harness.core.seal import seal
 from harness.episode.runner import UsageError
 from harness.episode.settings import RunSettings, pace_floor, pace_per_tick
 from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
-from world.face import MATCH_LEVELS_DIR, teams_problem
+from world.face import MATCH_GOAL_LABELS, MATCH_LEVELS_DIR, teams_problem
 
 
 def match_level_ref(ref: str) -> str:
@@ -101,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(run_dir)
         for row in summary["standings"]:
-            print(f"{row['player']} ({row['team']}): {row['result']}, {row['frags']} frags",
-                  file=sys.stderr)
+            goals = "".join(f", {MATCH_GOAL_LABELS.get(k, k)}: {v:g}"
+                            for k, v in (row.get("goals") or {}).items())
+            print(f"{row['player']} ({row['team']}): {row['result']}, {row['frags']} frags"
+                  f"{goals}", file=sys.stderr)
     return 0

@@ -1,5 +1,9 @@
 """The match page: paths, notes, usage, standings and views, from the match record alone.
 
+The standings show each player's team's figure of every team objective the record's
+rows carry (hold time, captures, escorted player standing: the judge's, headed by
+world.match.goals' labels).
+
 Every player's path, notes and usage side by side, the standings, and each player's
 own view of a chosen decision.
 `harness page RUN_DIR` on a match folder writes `index.html` beside `match.jsonl.gz`.
@@ -26,6 +30,7 @@ from harness.pages.render import render
 from harness.pages.trace import turn_legs
 from harness.pages.usage import FIELDS as USAGE_FIELDS
 from harness.pages.usage import usage_report
+from world.face import MATCH_GOAL_LABELS
 
 PAGE_NAME = "index.html"
 # Each player's colour on the map of all paths, in player order (p1 first).
@@ -108,6 +113,16 @@ def _all_paths(players: list[dict[str, Any]]) -> list[Any]:
     return merged
 
 
+def goal_columns(end: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """Each team-objective figure the standings carry, with its heading, in their order."""
+    seen: dict[str, str] = {}
+    for row in (end or {}).get("standings") or ():
+        goals = row.get("goals") if isinstance(row, dict) else None
+        for measure in goals if isinstance(goals, dict) else ():
+            seen.setdefault(str(measure), MATCH_GOAL_LABELS.get(str(measure), str(measure)))
+    return list(seen.items())
+
+
 def match_context(lines: MatchLines, chosen: int | None = None) -> dict[str, Any]:
     """Everything the match page template shows."""
     header = lines.header
@@ -120,6 +135,7 @@ def match_context(lines: MatchLines, chosen: int | None = None) -> dict[str, Any
         "header": header,
         "title": f"Match on {header.get('level')}",
         "end": lines.end,
+        "goal_columns": goal_columns(lines.end),
         "players": players,
         "all_paths": _all_paths(players),
         "colours": dict(zip(header["players"], PLAYER_COLOURS, strict=False)),

@@ -5,7 +5,8 @@ turn line gives the player whose decision it was, the state hash before it and w
 stepped; retire lines say when a player's agent was taken out. Replay checks that the
 same player decides at each turn with the same state hash and was sent the same view
 (its own player's, built from its own perception), then compares the final
-state hash and every player's frags, down tick and result with the record's end line.
+state hash and every player's frags, down tick, result and (with team objectives) its
+side's figures with the record's end line.
 """
 
 from __future__ import annotations
@@ -74,6 +75,20 @@ def replay_match(path: str | Path) -> MatchReplay:
         raise MatchRecordError(f"{record}: not a usable match record: {what}") from None
 
 
+# Standing fields added since the first match records: one a record was written without
+# is not replayed into its rows, so older records still verify (every other field must).
+LATER_FIELDS = ("goals",)
+
+
+def _as_written(standings: list[dict[str, Any]],
+                claimed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The replayed standings without the later fields the record's rows lack."""
+    if len(standings) != len(claimed):
+        return standings
+    return [{k: v for k, v in row.items() if k not in LATER_FIELDS or k in mine}
+            for row, mine in zip(standings, claimed, strict=True)]
+
+
 def _replay(record: Path) -> MatchReplay:
     lines = [json.loads(t) for t in record_text(record).splitlines() if t.strip()]
     header = next(x for x in lines if x["kind"] == "header")
@@ -113,6 +128,7 @@ def _replay(record: Path) -> MatchReplay:
             standings = [s.to_dict() for s in session.standings()]
             claimed = [{k: v for k, v in row.items() if k != "agent_failure"}
                        for row in line["standings"]]
+            standings = _as_written(standings, claimed)
             if line["final_state_hash"] != session.state_hash():
                 return MatchReplay(False, turns, "the final state hash differs", standings)
             if claimed != standings or line["over"] != session.over:

@@ -1,8 +1,8 @@
 """The match's team objectives beyond frags and the exit: a zone, captures, escorts.
 
 Each is a rule of the level's `match` block (`MatchRules.hold`, `.capture`, `.escort`),
-declared once in `GOAL_KINDS` with the endings it wins by and the sentence a player
-reads, and judged by its class in `GOALS`.
+declared once in `GOAL_KINDS` with the endings it wins by, the sentence a player
+reads and the figure a record's standings give of it, and judged by its class in `GOALS`.
 The match judge (world.match.judge) runs every goal at the end of each tick, from the
 world's state alone (who stands where, alive; who holds which flag), so replaying a
 match's actions re-derives every hold time and capture; each goal's state is in the
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 class Goal(Protocol):
     """One team objective of a match, judged every tick."""
 
+    field: str  # its field of the match block, its key in GOAL_KINDS
     ending: str
 
     def update(self, world: MatchWorld) -> tuple[str, ...]:
@@ -38,6 +39,9 @@ class Goal(Protocol):
 
     def tally(self, team: str) -> float:
         """A team's measure at the time budget (more is better; frags break ties)."""
+
+    def figure(self, team: str) -> float:
+        """A team's measure as the standings give it (its kind's `measure`)."""
 
     def moved(self) -> tuple[tuple[str, bool], ...]:
         """Objects laid down this tick, each with whether it went home.
@@ -55,10 +59,16 @@ class Goal(Protocol):
 
 @dataclass(frozen=True)
 class GoalKind:
-    """A match rule: the endings it wins by, each with its sentence; what the view says."""
+    """A match rule: the endings it wins by, each with its sentence; what the view says.
+
+    `measure` names the team's figure in a record's standings (a standing's `goals`),
+    `label` the same figure's heading on a page or a terminal line.
+    """
 
     endings: dict[str, str]
     sentence: str
+    measure: str
+    label: str
 
 
 # The team objectives, keyed by their field of the match block (declared once: the
@@ -67,17 +77,24 @@ GOAL_KINDS: dict[str, GoalKind] = {
     "hold": GoalKind(
         {"zone_held": "a team held the zone for the hold time"},
         "Hold {zone}: your side alone in it for {seconds:g} s of game time wins; while a "
-        "rival is in it too it counts for nobody."),
+        "rival is in it too it counts for nobody.",
+        "hold_s", "hold time (s)"),
     "capture": GoalKind(
         {"captures": "a team made the captures that win"},
         "Carry {flag} into {base}: {to_win} capture(s) win. A downed carrier drops the "
-        "flag where it fell; your own flag, touched by your side, goes home."),
+        "flag where it fell; your own flag, touched by your side, goes home.",
+        "captures", "captures"),
     "escort": GoalKind(
         {"escort_out": "an escorted player reached the exit alive",
          "escort_down": "an escorted player went down, leaving one side's or none"},
         "Bring {who} into {exit} alive: then your side wins; if {pronoun} goes down, your "
-        "side loses. Only an escorted player's entry counts."),
+        "side loses. Only an escorted player's entry counts.",
+        "escorted_standing", "escorted player standing (1 yes, 0 no)"),
 }
+
+
+# A standing's goal figure -> its heading (derived: pages and terminal lines use it).
+MEASURE_LABELS = {kind.measure: kind.label for kind in GOAL_KINDS.values()}
 
 
 def sides(teams: dict[str, str]) -> dict[str, int]:
@@ -149,6 +166,7 @@ def _score_text(what: str, mine: str, best: str) -> str:
 class HoldGoal:
     """King of the hill: a side alone in the zone (live players) gathers hold time."""
 
+    field = "hold"
     kind = "hold_zone"
     ending = "zone_held"
 
@@ -172,6 +190,10 @@ class HoldGoal:
         """Hold ticks."""
         return self.held[team]
 
+    def figure(self, team: str) -> float:
+        """Hold time in seconds of game time."""
+        return round(self.held[team] / TICKS_PER_SECOND, 2)
+
     def moved(self) -> tuple[tuple[str, bool], ...]:
         """Nothing moves."""
         return ()
@@ -194,6 +216,7 @@ class HoldGoal:
 class CaptureGoal:
     """Captures: an opposing (or the shared) flag carried into a side's own base scores."""
 
+    field = "capture"
     kind = "capture_flag"
     ending = "captures"
 
@@ -250,6 +273,10 @@ class CaptureGoal:
         """Captures."""
         return self.captures[team]
 
+    def figure(self, team: str) -> float:
+        """Captures."""
+        return self.captures[team]
+
     def moved(self) -> tuple[tuple[str, bool], ...]:
         """The flags laid down this tick: sent home (True) or dropped (False)."""
         return tuple(self._moved)
@@ -290,6 +317,7 @@ class CaptureGoal:
 class EscortGoal:
     """Escorts: a side wins when its escorted player enters the exit alive, loses when down."""
 
+    field = "escort"
     kind = "escort_player"
 
     def __init__(self, world: MatchWorld, rule: EscortRule) -> None:
@@ -327,6 +355,10 @@ class EscortGoal:
         """1 while the side's escorted player stands."""
         return 0 if team in self.down else 1
 
+    def figure(self, team: str) -> float:
+        """1 while the side's escorted player stands, 0 once it went down."""
+        return self.tally(team)
+
     def moved(self) -> tuple[tuple[str, bool], ...]:
         """Nothing moves."""
         return ()
@@ -348,8 +380,13 @@ class EscortGoal:
         return _row(world, ids, known, self.kind, text, self.exit, targets, True)
 
 
-# Match block field -> the goal that judges it.
-GOALS: dict[str, Any] = {"hold": HoldGoal, "capture": CaptureGoal, "escort": EscortGoal}
+# Match block field -> the goal that judges it (each class names its field).
+GOALS: dict[str, Any] = {cls.field: cls for cls in (HoldGoal, CaptureGoal, EscortGoal)}
+
+
+def goal_figures(goals: tuple[Goal, ...], team: str) -> dict[str, float]:
+    """A team's figure of every goal, by its kind's `measure`, in `GOALS` order."""
+    return {GOAL_KINDS[g.field].measure: g.figure(team) for g in goals}
 
 
 def make_goals(world: MatchWorld) -> tuple[Goal, ...]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from world.match.goals import GOAL_KINDS, make_goals
+from world.match.goals import GOAL_KINDS, goal_figures, make_goals
 from world.sim.clock import TICKS_PER_SECOND
 from world.sim.world import JUDGE_ORDER, World
 
@@ -55,6 +55,8 @@ class Standing:
         down_tick: The tick it went down, or None.
         result: won, lost or draw once the match is over; None while it runs.
         score: The result's score (RESULT_SCORES), 0 while it runs.
+        goals: Its team's figure of each team objective (world.match.goals: hold time,
+            captures, escorted player standing), by measure; empty without objectives.
     """
 
     player: str
@@ -63,11 +65,16 @@ class Standing:
     down_tick: int | None
     result: Result | None
     score: float
+    goals: tuple[tuple[str, float], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        """Plain data for records and summaries."""
-        return {"player": self.player, "team": self.team, "frags": self.frags,
-                "down_tick": self.down_tick, "result": self.result, "score": self.score}
+        """Plain data for records and summaries (`goals` only with team objectives)."""
+        row: dict[str, object] = {
+            "player": self.player, "team": self.team, "frags": self.frags,
+            "down_tick": self.down_tick, "result": self.result, "score": self.score}
+        if self.goals:  # a match without team objectives keeps its rows as they were
+            row["goals"] = dict(self.goals)
+        return row
 
 
 class MatchJudge:
@@ -190,7 +197,8 @@ class MatchJudge:
         for pid, team in self.world.teams.items():
             result = None if results is None else results[team]
             out.append(Standing(pid, team, self.frags[pid], self.down.get(pid), result,
-                                RESULT_SCORES[result] if result else 0.0))
+                                RESULT_SCORES[result] if result else 0.0,
+                                tuple(goal_figures(self.goals, team).items())))
         return out
 
     def state_items(self) -> tuple:
