@@ -16,7 +16,7 @@ import pytest
 from harness.cli import main
 from harness.core.protocol import schema_errors
 from harness.episode.settings import RunSettings
-from harness.match.replay import replay_match
+from harness.match.replay import MatchRecordError, replay_match
 from harness.match.runner import MATCH_RECORD, MatchSpec, run_match
 from tests.shared import (
     MATCH_IDS,
@@ -82,6 +82,11 @@ def test_two_agents_play_a_match_to_its_end_and_its_record_replays(tmp_path: Pat
     forged_path.write_bytes(gzip.compress(
         "".join(json.dumps(x) + "\n" for x in broken).encode()))
     assert main(["replay", str(forged_path)]) == 2
+    # Standings rows that are not objects: the same one-line refusal.
+    odd = [*lines[:-1], {**lines[-1], "standings": [1, 2]}]
+    forged_path.write_bytes(gzip.compress("".join(json.dumps(x) + "\n" for x in odd).encode()))
+    with pytest.raises(MatchRecordError, match="not a usable match record"):
+        replay_match(forged_path)
 
 
 def test_an_agent_that_crashes_forfeits_and_the_record_still_replays(tmp_path: Path,

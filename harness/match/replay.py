@@ -69,7 +69,7 @@ def replay_match(path: str | Path) -> MatchReplay:
     try:
         return _replay(record)
     except (KeyError, TypeError, ValueError, IndexError, StopIteration, OSError,
-            WorldError, RecordError) as exc:
+            AttributeError, WorldError, RecordError) as exc:  # Attribute: a row not an object
         what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc) or (
             type(exc).__name__)
         raise MatchRecordError(f"{record}: not a usable match record: {what}") from None
