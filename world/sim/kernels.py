@@ -1,0 +1,108 @@
+"""Compiled loops for the hottest array passes (the ray scan, sight tests), numba optional.
+
+Each kernel is plain Python over scalars, in the same operations and the same order as the
+numpy code it stands in for, so its results are bit for bit the same: numba compiles it
+without fastmath (no reassociation, no fused multiply-add), and a division whose divisor
+the numpy code treats as zero is never made. Where numba is not installed, or
+`MISSION_HARNESS_NUMPY=1` is set (tests run both ways), `COMPILED` is False and the
+callers keep their numpy passes; the kernels are then never called (run as Python they
+would be slow, not wrong).
+
+Compiled code is cached on disk beside this file (`cache=True`), so only the first
+import on a machine pays the compile, once per kernel.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+numba: Any
+try:
+    if os.environ.get("MISSION_HARNESS_NUMPY") == "1":
+        raise ImportError("numpy passes asked for")
+    import numba
+except ImportError:
+    numba = None
+
+COMPILED = numba is not None
+
+
+def _jit(fn: Callable[..., Any]) -> Callable[..., Any]:
+    if numba is None:
+        return fn
+    # error_model="numpy": no Python exception checks around the arithmetic.
+    return numba.njit(cache=True, error_model="numpy")(fn)  # type: ignore[no-any-return]
+
+
+@_jit
+def ray_pass(ox: float, oz: float, d: np.ndarray, starts: np.ndarray, dirs: np.ndarray,
+             channels: np.ndarray, circles: np.ndarray, b: np.ndarray,
+             circle_channels: np.ndarray, max_range: float, out: np.ndarray,
+             channel: np.ndarray, k_out: np.ndarray) -> None:
+    """The ray scan's pass (`world.raw.rayscan`): fills `out`, `channel` and `k_out`.
+
+    Per ray, the nearest of the segments (start, direction, channel) and then the circles
+    (x, z, radius; `b` is each ray's direction dotted with each circle's offset, taken
+    by the caller as numpy takes it); the first of equal distances wins, as `argmin` has
+    it. `k_out` is the index of the hit among the circles (negative: a segment).
+    """
+    n, m, c = d.shape[0], starts.shape[0], circles.shape[0]
+    inf = math.inf
+    for i in range(n):
+        dx, dz = d[i, 0], d[i, 1]
+        best, k = inf, 0
+        for j in range(m):
+            ex, ez = dirs[j, 0], dirs[j, 1]
+            denom = dx * ez - dz * ex
+            if abs(denom) <= 1e-12:
+                continue
+            ax, az = starts[j, 0] - ox, starts[j, 1] - oz
+            t = (ax * ez - az * ex) / denom
+            u = (ax * dz - az * dx) / denom
+            if t <= 1e-9 or u < 0 or u > 1:
+                continue
+            if t < best:
+                best, k = t, j
+        for j in range(c):
+            cx, cz, r = circles[j, 0] - ox, circles[j, 1] - oz, circles[j, 2]
+            bj = b[i, j]
+            inside = r * r - ((cx * cx + cz * cz) - bj * bj)
+            if not (inside >= 0 and bj > 0):
+                continue
+            t = bj - math.sqrt(max(inside, 0.0))
+            t = max(t, 0.0)
+            if t < best:
+                best, k = t, m + j
+        k_out[i] = k - m
+        if best < max_range:
+            out[i, 0] = best / max_range
+            ch = channels[k] if k < m else circle_channels[k - m]
+            channel[i] = ch
+            out[i, ch] += 1.0
+        else:
+            out[i, 0] = max_range / max_range
+            channel[i] = 0
+
+
+@_jit
+def sight_crossed(keys: np.ndarray, ax: np.ndarray, az: np.ndarray, ex: np.ndarray,
+                  ez: np.ndarray, crossed: np.ndarray) -> None:
+    """`world.sim.sight`'s test: crossed[i] when segment keys[i] (px, pz, qx, qz) is blocked."""
+    for i in range(keys.shape[0]):
+        px, pz = keys[i, 0], keys[i, 1]
+        dx, dz = keys[i, 2] - px, keys[i, 3] - pz
+        hit = False
+        for j in range(ax.shape[0]):
+            wx, wz = ax[j] - px, az[j] - pz
+            side_p = wx * ez[j] - wz * ex[j]
+            denom = dx * ez[j] - dz * ex[j]
+            side_a = wx * dz - wz * dx
+            if side_p * (side_p - denom) < 0 and side_a * (denom - side_a) >= 0:
+                hit = True
+                break
+        crossed[i] = hit
