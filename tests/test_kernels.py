@@ -17,7 +17,7 @@ from tests.test_raw_golden import GOLDEN, episode_digest
 from world.raw import rayscan
 from world.sim import kernels
 
-needs_numba = pytest.mark.skipif(not kernels.COMPILED, reason="numba is not installed")
+needs_numba = pytest.mark.skipif(not kernels.enable(), reason="numba is not installed")
 
 
 def test_the_numpy_path_keeps_the_golden_digest(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,44 +3,57 @@
 Each kernel is plain Python over scalars, in the same operations and the same order as the
 numpy code it stands in for, so its results are bit for bit the same: numba compiles it
 without fastmath (no reassociation, no fused multiply-add), and a division whose divisor
-the numpy code treats as zero is never made. Where numba is not installed, or
-`MISSION_HARNESS_NUMPY=1` is set (tests run both ways), `COMPILED` is False and the
-callers keep their numpy passes; the kernels are then never called (run as Python they
-would be slow, not wrong).
+the numpy code treats as zero is never made.
 
-Compiled code is cached on disk beside this file (`cache=True`), so only the first
-import on a machine pays the compile, once per kernel.
+The kernels are off until `enable()` switches them on; the Gymnasium environments do,
+where their many steps repay loading numba (about a second of processor time a process,
+even from its cache), and one-shot processes (`harness run`, an agent's tools) keep the
+numpy passes and their quick start. `enable()` leaves them off where numba is not
+installed or `MISSION_HARNESS_NUMPY=1` is set; callers read `COMPILED` at each call, and
+tests run both ways. Compiled code is cached on disk beside this file (`cache=True`), so
+only the first use on a machine pays the compile.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-numba: Any
-try:
-    if os.environ.get("MISSION_HARNESS_NUMPY") == "1":
-        raise ImportError("numpy passes asked for")
-    import numba
-except ImportError:
-    numba = None
-
-COMPILED = numba is not None
+# Whether the callers use the compiled kernels (`enable`).
+COMPILED = False
 
 
-def _jit(fn: Callable[..., Any]) -> Callable[..., Any]:
-    if numba is None:
-        return fn
+def enable() -> bool:
+    """Switch the compiled kernels on if numba is there and not refused; whether they are on."""
+    global COMPILED, ray_pass, sight_crossed
+    if COMPILED or os.environ.get("MISSION_HARNESS_NUMPY") == "1":
+        return COMPILED
+    try:
+        import numba
+    except ImportError:
+        return False
     # error_model="numpy": no Python exception checks around the arithmetic.
-    return numba.njit(cache=True, error_model="numpy")(fn)  # type: ignore[no-any-return]
+    jit: Any = numba.njit(cache=True, error_model="numpy")
+    ray_pass, sight_crossed = jit(_ray_pass), jit(_sight_crossed)
+    _warm()
+    COMPILED = True
+    return True
 
 
-@_jit
-def ray_pass(ox: float, oz: float, d: np.ndarray, starts: np.ndarray, dirs: np.ndarray,
+def _warm() -> None:
+    # Load (or compile) each kernel now, for the types the callers pass, so the cost is
+    # paid when an environment is made, not inside its first steps.
+    one, pair = np.zeros(1), np.zeros((1, 2))
+    ints = np.zeros(1, dtype=np.intp)
+    ray_pass(0.0, 0.0, pair + 1.0, pair, pair, ints, np.zeros((0, 3)), np.zeros((0, 0)),
+             ints[:0], 1.0, np.zeros((1, 2), dtype=np.float32), ints.copy(), ints.copy())
+    sight_crossed(np.zeros((1, 4)), one, one, one, one, np.zeros(1, dtype=np.bool_))
+
+
+def _ray_pass(ox: float, oz: float, d: np.ndarray, starts: np.ndarray, dirs: np.ndarray,
              channels: np.ndarray, circles: np.ndarray, b: np.ndarray,
              circle_channels: np.ndarray, max_range: float, out: np.ndarray,
              channel: np.ndarray, k_out: np.ndarray) -> None:
@@ -89,8 +102,7 @@ def ray_pass(ox: float, oz: float, d: np.ndarray, starts: np.ndarray, dirs: np.n
             channel[i] = 0
 
 
-@_jit
-def sight_crossed(keys: np.ndarray, ax: np.ndarray, az: np.ndarray, ex: np.ndarray,
+def _sight_crossed(keys: np.ndarray, ax: np.ndarray, az: np.ndarray, ex: np.ndarray,
                   ez: np.ndarray, crossed: np.ndarray) -> None:
     """`world.sim.sight`'s test: crossed[i] when segment keys[i] (px, pz, qx, qz) is blocked."""
     for i in range(keys.shape[0]):
@@ -106,3 +118,8 @@ def sight_crossed(keys: np.ndarray, ax: np.ndarray, az: np.ndarray, ex: np.ndarr
                 hit = True
                 break
         crossed[i] = hit
+
+
+# The kernels the callers call: plain Python until `enable` puts compiled ones here.
+ray_pass = _ray_pass
+sight_crossed = _sight_crossed
