@@ -21,9 +21,12 @@ needs_numba = pytest.mark.skipif(not kernels.enable(), reason="numba is not inst
 
 
 def test_the_numpy_path_keeps_the_golden_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (The environment switches the kernels on when made, unless refused.)
+    monkeypatch.setenv("MISSION_HARNESS_NUMPY", "1")
     monkeypatch.setattr(kernels, "COMPILED", False)
     key = ("exit_switch", 0, 250)
     assert episode_digest(*key) == GOLDEN[key]
+    assert not kernels.COMPILED
 
 
 def _scene(rng: np.random.Generator) -> tuple[np.ndarray, ...]:

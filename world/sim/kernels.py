@@ -28,7 +28,7 @@ COMPILED = False
 
 def enable() -> bool:
     """Switch the compiled kernels on if numba is there and not refused; whether they are on."""
-    global COMPILED, ray_pass, sight_crossed
+    global COMPILED, ray_pass, sight_crossed, body_changes
     if COMPILED or os.environ.get("MISSION_HARNESS_NUMPY") == "1":
         return COMPILED
     try:
@@ -38,6 +38,7 @@ def enable() -> bool:
     # error_model="numpy": no Python exception checks around the arithmetic.
     jit: Any = numba.njit(cache=True, error_model="numpy")
     ray_pass, sight_crossed = jit(_ray_pass), jit(_sight_crossed)
+    body_changes = jit(_body_changes)
     _warm()
     COMPILED = True
     return True
@@ -51,6 +52,8 @@ def _warm() -> None:
     ray_pass(0.0, 0.0, pair + 1.0, pair, pair, ints, np.zeros((0, 3)), np.zeros((0, 0)),
              ints[:0], 1.0, np.zeros((1, 2), dtype=np.float32), ints.copy(), ints.copy())
     sight_crossed(np.zeros((1, 4)), one, one, one, one, np.zeros(1, dtype=np.bool_))
+    body_changes(np.zeros((1, 4)), ints, np.zeros((1, 4)), 1e-9, np.zeros(1, dtype=np.bool_),
+                 np.zeros((1, 4)), ints.copy())
 
 
 def _ray_pass(ox: float, oz: float, d: np.ndarray, starts: np.ndarray, dirs: np.ndarray,
@@ -120,6 +123,35 @@ def _sight_crossed(keys: np.ndarray, ax: np.ndarray, az: np.ndarray, ex: np.ndar
         crossed[i] = hit
 
 
+def _body_changes(buf: np.ndarray, rows: np.ndarray, known: np.ndarray, creep: float,
+                  shifted: np.ndarray, now: np.ndarray, changed: np.ndarray) -> int:
+    """`world.sim.bodies.Bulk.changes` in one loop: fills `now` and the first n of `changed`.
+
+    Row i of `now` is buf[rows[i]]; it changed when its x or z moved more than `creep`
+    from `known`, its velocity changed at all, or it was `shifted` last time; `shifted`
+    becomes whether x or z moved. Returns n, the number of rows that changed.
+    """
+    n = 0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        moved = False
+        other = shifted[i]
+        for c in range(4):
+            v = buf[r, c]
+            now[i, c] = v
+            if abs(v - known[i, c]) > (creep if c < 2 else 0.0):
+                if c < 2:
+                    moved = True
+                else:
+                    other = True
+        if moved or other:
+            changed[n] = i
+            n += 1
+        shifted[i] = moved
+    return n
+
+
 # The kernels the callers call: plain Python until `enable` puts compiled ones here.
 ray_pass = _ray_pass
 sight_crossed = _sight_crossed
+body_changes = _body_changes
