@@ -82,3 +82,35 @@ def test_sight_kernel_matches_the_numpy_test(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(kernels, "COMPILED", False)
     want = tester._test("s", keys)
     assert got == want and True in got and False in got
+
+
+@needs_numba
+def test_body_changes_kernel_matches_the_numpy_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from world.sim.bodies import CREEP, Bulk
+
+    rng = np.random.default_rng(3)
+    buf = rng.normal(size=(12, 4))
+    known = buf[::-1].copy()
+    known[:4] = buf[[11, 10, 9, 8]]  # rows 0-3 unchanged: only `shifted` can name them
+    known[4, :2] += CREEP / 2  # crept less than CREEP: no move
+    known[5, 2] += CREEP / 2  # a velocity change, however small, counts
+    shifted = np.zeros(12, dtype=bool)
+    shifted[[1, 4]] = True
+
+    def bulk() -> SimpleNamespace:
+        return SimpleNamespace(buf=buf, rows=np.arange(12)[::-1].copy(), known=known.copy(),
+                               shifted=shifted.copy(),
+                               _tolerance=np.array([CREEP, CREEP, 0.0, 0.0]),
+                               _changed=np.empty(12, dtype=np.intp))
+
+    compiled = bulk()
+    got = Bulk.changes(compiled)  # type: ignore[arg-type]
+    monkeypatch.setattr(kernels, "COMPILED", False)
+    plain = bulk()
+    want = Bulk.changes(plain)  # type: ignore[arg-type]
+    assert got[0] == want[0] and 1 in got[0] and 0 not in got[0] and 4 in got[0]
+    assert got[1].tobytes() == want[1].tobytes()
+    assert compiled.shifted.tolist() == plain.shifted.tolist()
+    assert compiled.known.tobytes() == plain.known.tobytes()
