@@ -114,3 +114,21 @@ def test_body_changes_kernel_matches_the_numpy_pass(monkeypatch: pytest.MonkeyPa
     assert got[1].tobytes() == want[1].tobytes()
     assert compiled.shifted.tolist() == plain.shifted.tolist()
     assert compiled.known.tobytes() == plain.known.tobytes()
+
+
+def test_a_numba_that_fails_leaves_the_numpy_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    from types import SimpleNamespace
+
+    def broken(**_options: object) -> object:
+        raise RuntimeError("cannot cache function: no locator available")
+
+    monkeypatch.setitem(sys.modules, "numba", SimpleNamespace(njit=broken))
+    monkeypatch.setattr(kernels, "COMPILED", False)
+    monkeypatch.setattr(kernels, "_failed", [])
+    for name in ("ray_pass", "sight_crossed", "body_changes"):  # restored after
+        monkeypatch.setattr(kernels, name, getattr(kernels, name))
+    monkeypatch.delenv("MISSION_HARNESS_NUMPY", raising=False)
+    assert kernels.enable() is False
+    assert not kernels.COMPILED and kernels.ray_pass is kernels._ray_pass
+    assert kernels.enable() is False  # not tried again

@@ -24,22 +24,30 @@ import numpy as np
 
 # Whether the callers use the compiled kernels (`enable`).
 COMPILED = False
+# Not empty once numba was there but failed to load or compile the kernels.
+_failed: list[bool] = []
 
 
 def enable() -> bool:
     """Switch the compiled kernels on if numba is there and not refused; whether they are on."""
     global COMPILED, ray_pass, sight_crossed, body_changes
-    if COMPILED or os.environ.get("MISSION_HARNESS_NUMPY") == "1":
+    if COMPILED or _failed or os.environ.get("MISSION_HARNESS_NUMPY") == "1":
         return COMPILED
     try:
         import numba
     except ImportError:
         return False
-    # error_model="numpy": no Python exception checks around the arithmetic.
-    jit: Any = numba.njit(cache=True, error_model="numpy")
-    ray_pass, sight_crossed = jit(_ray_pass), jit(_sight_crossed)
-    body_changes = jit(_body_changes)
-    _warm()
+    try:
+        # error_model="numpy": no Python exception checks around the arithmetic.
+        jit: Any = numba.njit(cache=True, error_model="numpy")
+        ray_pass, sight_crossed = jit(_ray_pass), jit(_sight_crossed)
+        body_changes = jit(_body_changes)
+        _warm()
+    except Exception:  # a numba that cannot cache or compile here
+        # The numpy passes give the same results: only slower, never wrong or down.
+        ray_pass, sight_crossed, body_changes = _ray_pass, _sight_crossed, _body_changes
+        _failed.append(True)  # not tried again by every environment made after
+        return False
     COMPILED = True
     return True
 
