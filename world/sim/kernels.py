@@ -9,9 +9,9 @@ The kernels are off until `enable()` switches them on; the Gymnasium environment
 where their many steps repay loading numba (about a second of processor time a process,
 even from its cache), and one-shot processes (`harness run`, an agent's tools) keep the
 numpy passes and their quick start. `enable()` leaves them off where numba is not
-installed or `MISSION_HARNESS_NUMPY=1` is set; callers read `COMPILED` at each call, and
-tests run both ways. Compiled code is cached on disk beside this file (`cache=True`), so
-only the first use on a machine pays the compile.
+installed, cannot compile or cache them, or `MISSION_HARNESS_NUMPY=1` is set; callers
+read `COMPILED` at each call, and tests run both ways. Compiled code is cached on disk
+beside this file (`cache=True`), so only the first use on a machine pays the compile.
 """
 
 from __future__ import annotations
