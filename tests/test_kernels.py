@@ -20,11 +20,12 @@ from world.sim import kernels
 needs_numba = pytest.mark.skipif(not kernels.enable(), reason="numba is not installed")
 
 
-def test_the_numpy_path_keeps_the_golden_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("key", list(GOLDEN))
+def test_the_numpy_path_keeps_the_golden_digest(monkeypatch: pytest.MonkeyPatch,
+                                                key: tuple[str, int, int]) -> None:
     # (The environment switches the kernels on when made, unless refused.)
     monkeypatch.setenv("MISSION_HARNESS_NUMPY", "1")
     monkeypatch.setattr(kernels, "COMPILED", False)
-    key = ("exit_switch", 0, 250)
     assert episode_digest(*key) == GOLDEN[key]
     assert not kernels.COMPILED
 
