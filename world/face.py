@@ -93,6 +93,7 @@ from world.schema_validator import SchemaValidator
 from world.sim.clock import TICKS_PER_SECOND, seconds_to_ticks, ticks_to_seconds
 from world.sim.doors import DOOR_STATE_MEANINGS
 from world.sim.items import CARRIED_KINDS, PICKUP_KINDS
+from world.sim.kernels import enable as enable_compiled_kernels
 from world.turn import FAULT_CODES, Session, Stepping, Turn, WorldFault
 
 DOOM_EXTRA_MESSAGE = ("Doom levels need the ViZDoom engine: pip install "
@@ -236,6 +237,7 @@ __all__ = [
     "check_mission",
     "describe_param",
     "doom_available",
+    "enable_compiled_kernels",
     "generate",
     "is_doom",
     "is_generated",

@@ -33,6 +33,7 @@ from world.face import (
     MissionReport,
     Turn,
     WorldSession,
+    enable_compiled_kernels,
     is_doom,
     seconds_to_ticks,
 )
@@ -112,6 +113,9 @@ class MissionEnv(gym.Env[GymObservation, ActT]):
         # is no wall against it: give one (`secret=`) to reproduce episodes across
         # environments, or a `harness run --secret` episode.
         self.secret = keys.new_secret() if secret is None else bytes(secret)
+        # Many steps repay loading the compiled ray scan and sight tests (numba, extra
+        # `rl`); the results are the numpy passes' to the bit (world/sim/kernels.py).
+        enable_compiled_kernels()
 
     def _set_level(self, level: Any, difficulty: str | None) -> None:
         if isinstance(level, os.PathLike):

@@ -167,10 +167,13 @@ class Knowledge:
                 for way_id, _, kind, _ in way_lines(world, area):
                     if kind == "door":
                         self.doors.add(way_id)
+        # The ways out of the area stood in, read once for both uses below (nothing
+        # between them changes a door).
+        ways = way_lines(world, here) if here is not None else []
         if here is not None:
-            self._look_through(world, here)
+            self._look_through(world, ways)
         self._ask_sight_lines(world)
-        self._see_doors(world, here)
+        self._see_doors(world, ways)
         for oid, obj in world.objects.items():
             if obj.holder == world.player.id:
                 self.objects.add(oid)
@@ -229,10 +232,10 @@ class Knowledge:
         points += [(a.x, 0.0, a.z, a.storey) for a in world.characters.values()]
         ask_in_one_pass(world, points)
 
-    def _see_doors(self, world: World, here: str | None) -> None:
+    def _see_doors(self, world: World, ways: list[tuple[str, str, str, tuple]]) -> None:
         # A door's state is perceived while it is on a way out of the player's area or
         # in sight; one first known now (its area just stood in) is seen as it is.
-        own = {way_id for way_id, *_ in way_lines(world, here)} if here is not None else set()
+        own = {way_id for way_id, *_ in ways}
         for door_id in sorted(self.doors):
             runtime = world.doors.get(door_id)
             if runtime is None:
@@ -314,9 +317,9 @@ class Knowledge:
             self.door_states[door_id] = self._looks(door_id, runtime.state)
             self.door_seen[door_id] = world.tick
 
-    def _look_through(self, world: World, here: str) -> None:
+    def _look_through(self, world: World, ways: list[tuple[str, str, str, tuple]]) -> None:
         p = world.player
-        for way_id, beyond, kind, line in way_lines(world, here):
+        for way_id, beyond, kind, line in ways:
             if kind == "door" and world.doors[way_id].state not in SEE_THROUGH_DOOR:
                 continue
             mid = ((line[0][0] + line[1][0]) / 2, (line[0][1] + line[1][1]) / 2)

@@ -22,7 +22,9 @@ Point3 = tuple[float, float, float]
 
 def area_of_point(world: World, point: tuple[float, ...]) -> str | None:
     """The area at a 3D point: on the storey whose floor height is nearest the point's."""
-    storey = min(world.level.storeys, key=lambda s: (abs(s.y - point[1]), s.id))
+    storeys = world.level.storeys
+    storey = storeys[0] if len(storeys) == 1 else min(
+        storeys, key=lambda s: (abs(s.y - point[1]), s.id))
     return world.area_at(point[0], point[2], storey.id)
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from world.observe.vocabulary import OBJECT_KINDS
+from world.sim import kernels
 from world.sim.world import World
 
 # What a ray can hit, as channels after the distance; object kinds follow these.
@@ -23,6 +24,8 @@ CHANNELS = ("distance", *HIT_CHANNELS, *OBJECT_CHANNELS)
 CHANNEL_OF = {name: i for i, name in enumerate(CHANNELS)}
 # Radius of an object as rays see it (world units), as wide as lines of fire take it.
 OBJECT_RADIUS = 15.0
+# The dot products of a scan with no circles (the compiled pass reads none of them).
+_NO_DOTS = np.zeros((0, 0))
 
 
 @dataclass(frozen=True)
@@ -104,16 +107,22 @@ class RayScanner:
 
     def _cast(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[tuple[int, str]]]:
         # (the scan, each ray's channel (0: nothing), each ray's circle index, circle labels)
-        world, spec = self.world, self.spec
-        p = world.player
+        p = self.world.player
         angles = p.facing + self._offsets
-        n = len(angles)
-        d = np.empty((n, 2))
+        d = np.empty((len(angles), 2))
         np.cos(angles, out=d[:, 0])
         np.sin(angles, out=d[:, 1])
         o = np.array([p.x, p.z])
         starts, dirs, codes = self._blocking(p.storey)
         circles, labels = self._circles(p.storey)
+        cast = self._pass_compiled if kernels.COMPILED else self._pass_numpy
+        return (*cast(o, d, starts, dirs, codes, circles, labels), labels)
+
+    def _pass_numpy(self, o: np.ndarray, d: np.ndarray, starts: np.ndarray, dirs: np.ndarray,
+                    codes: np.ndarray, circles: np.ndarray, labels: list[tuple[int, str]],
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # (the scan, each ray's channel (0: nothing), each ray's circle index)
+        spec, n = self.spec, len(d)
         with np.errstate(divide="ignore", invalid="ignore"):
             t = _segment_times(o, d, starts, dirs)
             channels = codes + 1  # wall: channel 1, door: channel 2
@@ -124,14 +133,30 @@ class RayScanner:
         out = np.zeros((n, len(CHANNELS)), dtype=np.float32)
         if not t.shape[1]:
             out[:, 0] = 1.0
-            return out, np.zeros(n, dtype=np.intp), np.zeros(n, dtype=np.intp), labels
+            return out, np.zeros(n, dtype=np.intp), np.zeros(n, dtype=np.intp)
         k = t.argmin(axis=1)
         tk = t[rows, k]
         closer = tk < spec.max_range
         out[:, 0] = np.where(closer, tk, spec.max_range) / spec.max_range
         channel = np.where(closer, channels[k], 0)
         out[rows, channel] += closer
-        return out, channel, k - len(codes), labels
+        return out, channel, k - len(codes)
+
+    def _pass_compiled(self, o: np.ndarray, d: np.ndarray, starts: np.ndarray,
+                       dirs: np.ndarray, codes: np.ndarray, circles: np.ndarray,
+                       labels: list[tuple[int, str]],
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # The same pass in one compiled loop (`world.sim.kernels.ray_pass`); the dot
+        # products stay numpy's (a matrix product's rounding is the BLAS kernel's own).
+        n = len(d)
+        b = d @ (circles[:, :2] - o).T if labels else _NO_DOTS
+        circle_channels = np.array([c for c, _ in labels], dtype=np.intp)
+        out = np.zeros((n, len(CHANNELS)), dtype=np.float32)
+        channel = np.zeros(n, dtype=np.intp)
+        k = np.zeros(n, dtype=np.intp)
+        kernels.ray_pass(float(o[0]), float(o[1]), d, starts, dirs, codes + 1, circles, b,
+                         circle_channels, float(self.spec.max_range), out, channel, k)
+        return out, channel, k
 
     def _circles(self, storey: str) -> tuple[np.ndarray, list[tuple[int, str]]]:
         rows: list[tuple[float, float, float]] = []

@@ -26,6 +26,8 @@ import pymunk.batch
 from pymunk._chipmunk import ffi as _ffi
 from pymunk._chipmunk import lib as _cp
 
+from world.sim import kernels
+
 # Force limits of the walking drive: a walker overpowers someone standing, so bodies
 # push each other aside, but two walkers pushing head-on stall rather than pass.
 WALK_FORCE = 40000.0
@@ -189,6 +191,7 @@ class Bulk:
                               dtype=float).reshape(-1, 4)
         self.shifted = np.array([bool(a.vx or a.vz) for a in self.actors], dtype=bool)
         self._tolerance = np.array([CREEP, CREEP, 0.0, 0.0])
+        self._changed = np.empty(len(self.rows), dtype=np.intp)  # the compiled pass's rows
 
     def changes(self) -> tuple[list[int], np.ndarray]:
         """Rows that changed since the last call, and every row's (x, z, vx, vz) now.
@@ -197,6 +200,12 @@ class Bulk:
         change. Spaces not stepped since their last read keep their block, which
         matches `known`. Residual velocities are the caller's to clear (`settle`).
         """
+        if kernels.COMPILED:  # the same in one compiled loop
+            now = np.empty_like(self.known)
+            n = kernels.body_changes(self.buf, self.rows, self.known, CREEP, self.shifted, now,
+                                     self._changed)
+            self.known = now
+            return self._changed[:n].tolist(), now
         # A fresh array: it becomes `known` as it stands (`take` is numpy's cheaper
         # spelling of indexing by an array).
         now = self.buf.take(self.rows, axis=0)

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from world.sim import kernels
 from world.sim.layout import Layout
 
 # Remembered answers per storey; past this many the storey's memo starts afresh (a
@@ -148,6 +149,10 @@ class Sight:
         if ax.size == 0:
             return [True] * len(keys)
         seg = np.array(keys, dtype=float).reshape(-1, 4)
+        if kernels.COMPILED:
+            blocked = np.empty(len(seg), dtype=np.bool_)
+            kernels.sight_crossed(seg, ax, az, ex, ez, blocked)
+            return np.logical_not(blocked).tolist()  # type: ignore[no-any-return]
         px, pz = seg[:, 0:1], seg[:, 1:2]
         wx, wz = ax - px, az - pz
         dx, dz = seg[:, 2:3] - px, seg[:, 3:4] - pz
