@@ -154,3 +154,34 @@ def test_levels_page_keeps_the_hand_written_real_model_rows() -> None:
     assert page.index(levels_doc.SWEEP_END) < page.index(rows)
     fresh = levels_doc.render([_level(LEVEL_FILES[0])], None)
     assert f"{levels_doc.REAL_MODELS_BEGIN}\n_No runs yet._" in fresh
+
+
+def _chamber_steps(level: Level, origin: str) -> dict[str, int]:
+    """Fewest walkable exits from `origin` to each area (breadth first)."""
+    steps = {origin: 0}
+    frontier = [origin]
+    while frontier:
+        following = []
+        for area in frontier:
+            for way in level.exits:
+                if way.walkable and area in way.areas:
+                    other = way.areas[1] if way.areas[0] == area else way.areas[0]
+                    if other not in steps:
+                        steps[other] = steps[area] + 1
+                        following.append(other)
+        frontier = following
+    return steps
+
+
+def test_burrow_maze_starts_have_the_larder_on_their_way_home() -> None:
+    # (37) From a start beside the way home a wanderer stumbled home with the key; from
+    # every start the larder must lie on a shortest way to the chamber before the door.
+    level = _level(shipped_path("burrow_maze"))
+    (home_door,) = [way for way in level.exits if "home" in way.areas]
+    porch = home_door.areas[0] if home_door.areas[1] == "home" else home_door.areas[1]
+    larder = next(o.area for o in level.objects if o.id == "silver_key")
+    assert larder is not None
+    from_porch = _chamber_steps(level, porch)
+    for place in level.start.places:
+        from_start = _chamber_steps(level, place.area)
+        assert from_start[porch] == from_start[larder] + from_porch[larder], place.area

@@ -143,7 +143,7 @@ def test_wheel_installs_and_plays_from_another_directory(tmp_path):
         peek.write_text(PEEK_AGENT, encoding="utf-8")
         peek.chmod(0o755)
         levels = site / "world" / "_data" / "levels"
-        # Only its first turn matters: three decisions, not outpost's 900 game seconds.
+        # Only its first turn matters: three decisions, not outpost's two minutes of game time.
         short = short_copy(tmp_path / "short", "outpost", 3)
         _run([str(harness), "run", str(short), "--agent", f"{peek} {levels}", "--out", "peeks",
               "--require-sandbox"], elsewhere, env)
