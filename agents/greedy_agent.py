@@ -3,12 +3,13 @@
 
 Each turn it takes the first rule that applies, reading the structured view only:
 
-1. no usable weapon in hand and one carried: equip it;
+1. no usable weapon in hand: equip one carried, else fetch a weapon or ammunition in view;
 2. hurt (under half health) and a medkit known: fetch it;
 3. an armed hostile in sight: attack the nearest;
 4. the last walk was stopped by a closed door: open it (its panel or key if it needs one);
 5. an open objective whose target or place is located: go and do it (pick up, use,
-   shoot, use a gadget on, attack, walk to; a zone to hold: stand in it);
+   shoot, use a gadget on, attack, walk to; a zone to hold: stand in it; secrets to
+   find: the nearest secret trigger in view);
 6. every task done: head for the mission exit;
 7. the nearest way out into an area it has not visited (its own memory), opening a
    closed door on it first; never into the exit area while tasks are open;
@@ -56,12 +57,10 @@ def learn(obs):
         # the same step twice in a row, over at once and going nowhere: it is not working
         or (last == memory["prev"] and result["distance_moved"] < 30
             and result["ticks"] < 60)))
-    if last is not None and futile:
-        memory["fails"][last] = memory["fails"].get(last, 0) + 1
+    memory["fails"][last] = memory["fails"].get(last, 0) + (last is not None and futile)
     stopped = result is not None and result["end_reason"] == "door_closed"
     memory["blocked"] = result["door"]["door"] if stopped and result.get("door") else None
-    if view["area"]:
-        memory["visited"].add(view["area"]["id"])
+    memory["visited"].update([view["area"]["id"]] if view["area"] else [])
     progress = (len(memory["visited"]), len(view["player"]["carried"]),
                 sum(o["status"] != "todo" for o in view["objectives"]))
     if progress != memory["progress"]:
@@ -69,9 +68,8 @@ def learn(obs):
         memory["fails"].clear()  # something new: what failed before may work now
         memory["uses"].clear()
     exit_area = (view.get("exit") or {}).get("area")
-    for way in (view["area"] or {}).get("ways_out", []):
-        if way["to"] == exit_area:
-            memory["exit_ways"][way["id"]] = way["position"]
+    memory["exit_ways"].update({w["id"]: w["position"] for w in (view["area"] or {}).get(
+        "ways_out", []) if w["to"] == exit_area})
 
 
 def act(key, action, arguments, notes):
@@ -83,8 +81,7 @@ def act(key, action, arguments, notes):
     return action, arguments, notes
 
 
-def walk(key, point, notes):
-    """Walk to a point, opening doors on the way."""
+def walk(key, point, notes):  # opening doors on the way
     return act(key, "go_to", {"x": point[0], "z": point[2], "y": point[1], "use_on_way": True},
                notes)
 
@@ -96,8 +93,8 @@ def armed(item):
 
 
 def in_hand(view):
-    player = view["player"]
-    return next((c for c in player["carried"] if c["id"] == player["in_hand"]), None)
+    return next((c for c in view["player"]["carried"] if c["id"] == view["player"]["in_hand"]),
+                None)
 
 
 def equip_gun(view):
@@ -107,17 +104,20 @@ def equip_gun(view):
     if guns:
         return act(("equip", guns[0]["id"]), "equip", {"item_id": guns[0]["id"]},
                    f"drawing {guns[0]['name']}")
-    return None
+    return nearest(view, ("weapon", "ammo"), "unarmed: fetching")
+
+
+def nearest(view, kinds, why):
+    """Go to the nearest object of these kinds in view (pick it up or press use on it)."""
+    thing = min((o for o in view["objects"] if o["kind"] in kinds and o["state"] is None
+                 and not gave_up(o["id"])), key=lambda o: o["distance"], default=None)
+    return None if thing is None else act(thing["id"], "go_to_object",
+                                          {"object_id": thing["id"]}, f"{why} {thing['id']}")
 
 
 def heal(view):
-    if view["player"]["health"] >= 0.5:
-        return None
-    kit = min((o for o in view["objects"] if o["kind"] == "medkit" and o["state"] is None
-               and not gave_up(o["id"])), key=lambda o: o["distance"], default=None)
-    if kit is None:
-        return None
-    return act(kit["id"], "go_to_object", {"object_id": kit["id"]}, "hurt: fetching a medkit")
+    return None if view["player"]["health"] >= 0.5 else nearest(view, ("medkit",),
+                                                                   "hurt: fetching")
 
 
 def fight(view):
@@ -158,9 +158,7 @@ def open_door(view, door_id, why):
 
 
 def blocked_door(view):
-    if memory["blocked"] is None:
-        return None
-    return open_door(view, memory["blocked"], "a door stopped me")
+    return memory["blocked"] and open_door(view, memory["blocked"], "a door stopped me")
 
 
 def pursue(view, objective):
@@ -207,6 +205,9 @@ def pursue(view, objective):
             if objective["kind"] == "follow" and person["distance"] > 300:
                 return walk((target, tuple(person["position"])), person["position"],
                             f"{doing}: keeping up with {target}")
+    if objective["kind"] == "find_secrets" and (step := nearest(view, ("secret_trigger",),
+                                                                   f"{doing}: trying")):
+        return step
     point = objective["point"]
     if point is not None and objective["kind"] not in ("follow", "intercept"):
         key = ("point", tuple(point))
@@ -235,10 +236,8 @@ def objectives(view):
 
 
 def go_through(view, way, why):
-    if way["door"] is not None:
-        step = open_door(view, way["door"], why)
-        if step is not None:
-            return step
+    if way["door"] is not None and (step := open_door(view, way["door"], why)) is not None:
+        return step
     memory["tried"][way["id"]] = memory["tried"].get(way["id"], 0) + 1
     return act(way["id"], "go_to_area", {"exit_id": way["id"]}, f"{why}: through {way['id']}")
 
