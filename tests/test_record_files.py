@@ -83,15 +83,16 @@ def test_a_compression_bomb_is_refused(tmp_path: Path, monkeypatch) -> None:
         read_record(tmp_path)
 
 
-@pytest.mark.slow  # a whole 200-turn episode, played and replayed
+@pytest.mark.slow  # a whole 250-turn episode, played and replayed
 @pytest.mark.timeout(120)
 def test_a_long_record_is_small_and_replays_and_zcat_reads_it(tmp_path: Path) -> None:
-    # 200 waits on outpost: about 1 MB of JSON lines before compression.
-    summary = run("outpost", str(SHIPPED_AGENTS / "wait_agent.sh"), out_dir=tmp_path,
+    # 250 waits on cipher_archive (its decision budget comes before its game time): about
+    # 1 MB of JSON lines before compression.
+    summary = run("cipher_archive", str(SHIPPED_AGENTS / "wait_agent.sh"), out_dir=tmp_path,
                   settings=RunSettings())
     path = Path(summary["record"])
-    assert path.name == RECORD_FILE and summary["decisions"] == 200
+    assert path.name == RECORD_FILE and summary["decisions"] == 250
     assert path.stat().st_size < 100_000
     assert replay(path).verified
     text = subprocess.run(["gzip", "-dc", str(path)], capture_output=True, check=True).stdout
-    assert len(text.splitlines()) == 202 and len(text) > 10 * path.stat().st_size
+    assert len(text.splitlines()) == 252 and len(text) > 10 * path.stat().st_size

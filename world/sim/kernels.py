@@ -34,7 +34,7 @@ def enable() -> bool:
     if COMPILED or _failed or os.environ.get("MISSION_HARNESS_NUMPY") == "1":
         return COMPILED
     try:
-        import numba
+        import numba  # here, not at the top: start-up cost (harness run never loads numba)
     except ImportError:
         return False
     try:
