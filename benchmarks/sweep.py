@@ -241,6 +241,7 @@ def template_table(tables: dict[str, list[dict]]) -> list[dict]:
             cell = cells.setdefault(key, {"template": key[0], "difficulty": key[1]})
             cell[f"{name}_played"] = cell.get(f"{name}_played", 0) + 1
             cell[f"{name}_won"] = cell.get(f"{name}_won", 0) + bool(row["success"])
+            cell[f"{name}_score"] = cell.get(f"{name}_score", 0.0) + float(row["score"])
     order = {t: i for i, t in enumerate(TEMPLATES)}
     rank = {d["id"]: i for i, d in enumerate(DIFFICULTIES)}
     return sorted(cells.values(), key=lambda c: (order.get(c["template"], 99),
@@ -259,11 +260,22 @@ def generated_block(tables: dict[str, list[dict]], seeds: int, secret: bool = Fa
              "difficulty, episode seed 0, default parameters; N was "
              f"{seeds} for the last agent swept, and each column says how many it played "
              "(an agent swept earlier into the same folder keeps its column).", "",
-             *table_lines(["template", "difficulty", *(f"{n} wins" for n in names)],
+             *table_lines(["template", "difficulty",
+                           *(f"{n} wins (mean score)" for n in names)],
                           ([f"`{cell['template']}`", cell["difficulty"],
-                            *(f"{cell.get(f'{n}_won', 0)}/{cell.get(f'{n}_played', 0)}"
-                              for n in names)] for cell in template_table(tables)))]
-    return "\n".join(lines)
+                            *(_wins_cell(cell, n) for n in names)]
+                           for cell in template_table(tables)))]
+    # The order of the agents' means, per template rather than per generated level.
+    by_template = {n: [{**r, "level": f"`{str(r['level']).split('@', 1)[0]}`"} for r in rows]
+                   for n, rows in tables.items()}
+    return "\n".join(lines + separation_lines(by_template))
+
+
+def _wins_cell(cell: dict, name: str) -> str:
+    played = cell.get(f"{name}_played", 0)
+    if not played:
+        return "-"
+    return f"{cell[f'{name}_won']}/{played} ({cell[f'{name}_score'] / played:.2f})"
 
 
 def collect(out: Path, generated: bool) -> dict[str, list[dict]]:

@@ -1,6 +1,11 @@
 """The sweep's list of settings that do not separate the agents (37)."""
 
+import importlib.util
+from pathlib import Path
+
 from harness.compare.separation import separation_lines, unseparated
+
+SWEEP = Path(__file__).resolve().parents[1] / "benchmarks" / "sweep.py"
 
 
 def _rows(level: str, difficulty: str, score: float) -> list[dict]:
@@ -27,3 +32,28 @@ def test_ties_and_inversions_are_named_and_easy_is_not_checked() -> None:
 def test_nothing_is_listed_without_every_agent() -> None:
     assert unseparated({"reference": _rows("a", "normal", 1.0)}) == []
     assert separation_lines({"reference": _rows("a", "normal", 1.0)}) == []
+
+
+def _sweep():
+    spec = importlib.util.spec_from_file_location("sweep_script", SWEEP)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _generated(template: str, difficulty: str, scores: list[float]) -> list[dict]:
+    return [{"level": f"{template}@{s}", "difficulty": difficulty, "seed": 0, "score": v,
+             "success": v == 1.0} for s, v in enumerate(scores)]
+
+
+def test_generated_missions_give_mean_scores_and_the_order_per_template() -> None:
+    # Two maze levels whose means only tie when taken together: judged per template.
+    tables = {
+        "reference": _generated("maze", "hard", [1.0, 1.0]),
+        "greedy": _generated("maze", "hard", [1.0, 0.0]),
+        "random": _generated("maze", "hard", [0.5, 0.5]),
+        "wait": _generated("maze", "hard", [0.0, 0.0]),
+    }
+    block = _sweep().generated_block(tables, 2)
+    assert "| `maze` | hard | 2/2 (1.00) | 1/2 (0.50) | 0/2 (0.50) | 0/2 (0.00) |" in block
+    assert "| `maze` | hard | 0.00 | 0.50 | 0.50 | 1.00 | random level with greedy |" in block
