@@ -1,11 +1,7 @@
 """The sweep's list of settings that do not separate the agents (37)."""
 
-import importlib.util
-from pathlib import Path
-
+from benchmarks.sweep import generated_block
 from harness.compare.separation import separation_lines, unseparated
-
-SWEEP = Path(__file__).resolve().parents[1] / "benchmarks" / "sweep.py"
 
 
 def _rows(level: str, difficulty: str, score: float) -> list[dict]:
@@ -34,13 +30,6 @@ def test_nothing_is_listed_without_every_agent() -> None:
     assert separation_lines({"reference": _rows("a", "normal", 1.0)}) == []
 
 
-def _sweep():
-    spec = importlib.util.spec_from_file_location("sweep_script", SWEEP)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _generated(template: str, difficulty: str, scores: list[float]) -> list[dict]:
     return [{"level": f"{template}@{s}", "difficulty": difficulty, "seed": 0, "score": v,
              "success": v == 1.0} for s, v in enumerate(scores)]
@@ -54,6 +43,6 @@ def test_generated_missions_give_mean_scores_and_the_order_per_template() -> Non
         "random": _generated("maze", "hard", [0.5, 0.5]),
         "wait": _generated("maze", "hard", [0.0, 0.0]),
     }
-    block = _sweep().generated_block(tables, 2)
+    block = generated_block(tables, 2)
     assert "| `maze` | hard | 2/2 (1.00) | 1/2 (0.50) | 0/2 (0.50) | 0/2 (0.00) |" in block
     assert "| `maze` | hard | 0.00 | 0.50 | 0.50 | 1.00 | random level with greedy |" in block
