@@ -37,6 +37,14 @@ def _turns(record: str) -> list[dict]:
         return [x for x in map(json.loads, lines) if x["kind"] == "turn"]
 
 
+def _read_then_keyed(turns: list[dict], code: str) -> tuple[int, int]:
+    """The turn whose result first held the code's words, and the turn that keyed it in."""
+    read = next(i for i, t in enumerate(turns) if code in json.dumps(t["result"] or {}))
+    keyed = next(i for i, t in enumerate(turns) if t["action"]
+                 and t["action"]["arguments"].get("code") == code)
+    return read, keyed
+
+
 def _judged(game: WorldSession) -> dict[str, str]:
     game.world.step()
     return {o.id: o.status for o in game.report().objectives}
@@ -126,9 +134,7 @@ def test_the_reader_wins_the_hospital_keeping_the_pharmacy_code(tmp_path: Path) 
                          difficulty="normal", seed=0, out_dir=tmp_path, settings=SETTINGS)
     assert summary["success"], summary["reason"]
     turns = _turns(summary["record"])
-    read = next(i for i, t in enumerate(turns) if "4071" in json.dumps(t["result"] or {}))
-    keyed = next(i for i, t in enumerate(turns) if t["action"]
-                 and t["action"]["arguments"].get("code") == "4071")
+    read, keyed = _read_then_keyed(turns, "4071")
     assert keyed - read >= 20, (read, keyed)
     assert not any("4071" in json.dumps(t["observation"]) for t in turns[read + 2:])
     codes = [t["action"]["arguments"]["code"] for t in turns
@@ -146,9 +152,7 @@ def test_the_reader_wins_the_harbour_in_over_150_decisions_at_hard(tmp_path: Pat
     assert summary["success"], summary["reason"]
     turns = _turns(summary["record"])
     assert len(turns) >= 150
-    read = next(i for i, t in enumerate(turns) if "2648" in json.dumps(t["result"] or {}))
-    keyed = next(i for i, t in enumerate(turns) if t["action"]
-                 and t["action"]["arguments"].get("code") == "2648")
+    read, keyed = _read_then_keyed(turns, "2648")
     assert keyed - read >= 100, (read, keyed)
     report = replay(summary["record"])
     assert report.verified, report.divergence
