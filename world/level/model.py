@@ -435,6 +435,12 @@ class Level:
         }
         return {name: {item.id: item for item in items} for name, items in groups.items()}
 
+    @functools.cached_property
+    def look_alikes(self) -> frozenset[str]:
+        """Ids of decoys and of the real things they copy (asked every step of a report)."""
+        copied = {o.id: o.decoy_of for o in self.objects if o.decoy_of is not None}
+        return frozenset(copied) | frozenset(copied.values())
+
     def storey(self, storey_id: str) -> Storey:
         """The storey with this id."""
         return self._index["storey"][storey_id]  # type: ignore[return-value]

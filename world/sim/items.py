@@ -7,7 +7,6 @@ What each kind of object does is declared in tables (`PICKUPS`, `TARGET_MODES`,
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -125,20 +124,7 @@ def look_alikes(level: Level) -> frozenset[str]:
     These are taken only by a press of use, never by walking over them: a walk past one
     must not make the choice that a note's words are meant to make.
     """
-    kept = _LOOK_ALIKES.get(id(level))
-    if kept is not None and kept[0]() is level:
-        return kept[1]
-    copied = {o.id: o.decoy_of for o in level.objects if o.decoy_of is not None}
-    found = frozenset(copied) | frozenset(copied.values())
-    if len(_LOOK_ALIKES) >= 64:  # levels come and go (generated ones): keep it small
-        _LOOK_ALIKES.clear()
-    _LOOK_ALIKES[id(level)] = (weakref.ref(level), found)
-    return found
-
-
-# `look_alikes` per level, asked every step of a report: a level is immutable, so its
-# answer is kept, by identity (the weak reference tells a new level at a reused id).
-_LOOK_ALIKES: dict[int, tuple[weakref.ref[Level], frozenset[str]]] = {}
+    return level.look_alikes
 
 
 def _take_into_inventory(world: World, actor: Actor, obj: ObjectRuntime, auto: bool) -> bool:
