@@ -8,6 +8,9 @@ round by round (`--repeats` rounds), then the median of each case and the ratios
 - Raw-v0 at frame skip 1 and 4 with random controls, the observation returned every step;
 - Raw-v0 at frame skip 4 under Gymnasium's AsyncVectorEnv with two workers (steps of
   both copies counted), and its wall rate over the single process's;
+- Raw-v0 at frame skip 4 as `gym.make_vec` makes it by default, the package's batched
+  vector environment: 8 copies stepped by two worker processes, 4 each (all copies'
+  steps counted), and its wall rate over the single process's;
 - with `vizdoom` installed: ViZDoom's defend_the_center at 160x120 and frame skip 1 and 4,
   the screen buffer read every step, as an RL loop uses it.
 
@@ -134,6 +137,10 @@ def _vizdoom(frame_skip: int) -> Callable[[], object]:
     return Doom
 
 
+# The batched vector environment (harness.rl.batched): 8 copies, 4 in each of 2 workers.
+BATCHED = "Raw-v0 fs4 batched 2x4"
+
+
 def cases(level: str, vector: bool) -> list[tuple[str, Callable[[], object], int]]:
     """(name, maker, copies) of every case to measure."""
     def env(name: str, **kwargs) -> Callable[[], object]:
@@ -146,6 +153,8 @@ def cases(level: str, vector: bool) -> list[tuple[str, Callable[[], object], int
         out.append(("Raw-v0 fs4 async2", lambda: gym.make_vec(
             "MissionHarness/Raw-v0", num_envs=2, vectorization_mode="async", level=level,
             frame_skip=4), 2))
+        out.append((BATCHED, lambda: gym.make_vec(
+            "MissionHarness/Raw-v0", num_envs=8, workers=2, level=level, frame_skip=4), 8))
     if importlib.util.find_spec("vizdoom") is not None:
         out += [(f"vizdoom defend_the_center 160x120 fs{fs}", _vizdoom(fs), 1) for fs in (1, 4)]
     return out
@@ -157,7 +166,7 @@ def main() -> int:
                         help="a single-storey shipped level (default exit_switch)")
     parser.add_argument("--seconds", type=float, default=5.0, help="per measurement (5)")
     parser.add_argument("--repeats", type=int, default=3, help="rounds of every case (3)")
-    parser.add_argument("--no-vector", action="store_true", help="skip the AsyncVectorEnv case")
+    parser.add_argument("--no-vector", action="store_true", help="skip the vector cases")
     args = parser.parse_args()
     print(json.dumps({"load_average": os.getloadavg(), "cpus": os.cpu_count()}), flush=True)
     todo = cases(args.level, not args.no_vector)
@@ -174,9 +183,10 @@ def main() -> int:
     for name, m in median.items():
         print(json.dumps({"median": name, **m}))
     summary: dict[str, object] = {"load_average_end": os.getloadavg()}
-    if "Raw-v0 fs4 async2" in median:
-        summary["async2_over_single_wall"] = round(
-            median["Raw-v0 fs4 async2"]["steps_per_s"] / median["Raw-v0 fs4"]["steps_per_s"], 3)
+    for case, label in (("Raw-v0 fs4 async2", "async2"), (BATCHED, "batched_2x4")):
+        if case in median:
+            summary[f"{label}_over_single_wall"] = round(
+                median[case]["steps_per_s"] / median["Raw-v0 fs4"]["steps_per_s"], 3)
     doom = "vizdoom defend_the_center 160x120 fs4"
     if doom in median:
         for key, label in (("steps_per_cpu_s", "cpu"), ("steps_per_s", "wall")):

@@ -21,6 +21,8 @@ HAVE_GYMNASIUM = importlib.util.find_spec("gymnasium") is not None
 if HAVE_GYMNASIUM:
     import gymnasium as gym
 
+    from harness.rl.batched import vector_entry
+
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,7 @@ def register_envs() -> None:
     for entry in ENVS:
         if entry.env_id not in gym.registry:
             gym.register(id=entry.env_id, entry_point=entry.entry_point,
+                         vector_entry_point=vector_entry(entry.env_id),
                          disable_env_checker=False,
                          kwargs={"template": entry.template} if entry.template else {})
 

@@ -1,0 +1,330 @@
+"""A batched vector environment: worker processes, each stepping a slice of the copies.
+
+Gymnasium's `AsyncVectorEnv` gives every copy a process of its own and a pipe round
+trip per copy and step; a Raw-v0 step is a few hundred microseconds, so that round trip
+and the per-copy bookkeeping cost about as much as the step itself and two workers made
+fewer steps per second than one process. Here each worker holds a `SyncVectorEnv` over a
+contiguous slice of the copies and answers one message per step for all of them: the
+semantics are `SyncVectorEnv`'s (autoreset on the next step, infos batched per key,
+copy `i` reset with seed `seed + i`), the cost of the round trip is shared by the
+slice, and `workers` processes step at once.
+
+`gym.make_vec(ENV_ID, num_envs=N, workers=W, ...)` makes one for every env id of this
+package (their `vector_entry_point`); `workers` defaults to the processor count (at most
+N), and one worker means no process at all: the copies step in this process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import partial
+from multiprocessing.connection import Connection
+from typing import Any
+
+import cloudpickle
+import gymnasium as gym
+import numpy as np
+from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+# How long close() waits for a worker to leave before ending it.
+CLOSE_TIMEOUT_S = 5.0
+
+
+def slices(num_envs: int, workers: int) -> list[tuple[int, int]]:
+    """The copies each worker steps: `workers` contiguous ranges as even as they come."""
+    base, extra = divmod(num_envs, workers)
+    out, start = [], 0
+    for w in range(workers):
+        end = start + base + (1 if w < extra else 0)
+        out.append((start, end))
+        start = end
+    return out
+
+
+def _worker(make_slice: bytes, pipe: Connection) -> None:
+    """A worker's loop: build its slice, then answer (command, data) until "close".
+
+    `make_slice` is the slice's maker as cloudpickle writes it (a closure, which plain
+    pickle refuses under the "spawn" and "forkserver" contexts).
+    """
+    vec: SyncVectorEnv | None = None
+    try:
+        vec = cloudpickle.loads(make_slice)()
+        pipe.send(("ok", _spaces(vec)))
+        while True:
+            command, data = pipe.recv()
+            if command == "close":
+                break
+            try:
+                pipe.send(("ok", _COMMANDS[command](vec, data)))
+            except Exception as exc:  # sent to the caller, who raises it
+                pipe.send(("error", (exc, traceback.format_exc())))
+    except (EOFError, KeyboardInterrupt):
+        pass  # the main process went away
+    except Exception as exc:
+        pipe.send(("error", (exc, traceback.format_exc())))
+    finally:
+        if vec is not None:
+            vec.close()
+        pipe.close()
+
+
+# What a worker does for each command: (its slice, the data) -> the answer.
+_COMMANDS: dict[str, Callable[[SyncVectorEnv, Any], Any]] = {
+    "reset": lambda vec, data: vec.reset(seed=data[0], options=data[1]),
+    "step": lambda vec, actions: vec.step(actions),
+    "call": lambda vec, data: vec.call(data[0], *data[1], **data[2]),
+    "get_attr": lambda vec, name: vec.get_attr(name),
+    "set_attr": lambda vec, data: vec.set_attr(data[0], data[1]),
+}
+
+
+def join(parts: Sequence[Any]) -> Any:
+    """The batches of the workers' slices, in order, as one batch (dicts key by key)."""
+    first = parts[0]
+    if isinstance(first, dict):
+        return {key: join([p[key] for p in parts]) for key in first}
+    if isinstance(first, tuple):
+        return tuple(item for p in parts for item in p)
+    return np.concatenate(parts)
+
+
+def join_infos(parts: Sequence[dict[str, Any]], sizes: Sequence[int]) -> dict[str, Any]:
+    """The slices' batched infos as one, as `SyncVectorEnv` batches them over all copies.
+
+    A key some slices lack is filled there as Gymnasium fills a copy without it: zeros
+    for numbers, None otherwise, and False in its `_key` mask.
+    """
+    keys: list[str] = []
+    for part in parts:
+        keys += [k for k in part if k not in keys]
+    out: dict[str, Any] = {}
+    for key in keys:
+        present = next(p[key] for p in parts if key in p)
+        if isinstance(present, dict):
+            out[key] = join_infos([p.get(key, {}) for p in parts], sizes)
+            continue
+        out[key] = np.concatenate([
+            p[key] if key in p else _blank(present, size, key.startswith("_"))
+            for p, size in zip(parts, sizes, strict=True)])
+    return out
+
+
+def _blank(like: np.ndarray, size: int, is_mask: bool) -> np.ndarray:
+    if is_mask or like.dtype.kind in "biuf":
+        return np.zeros((size, *like.shape[1:]), dtype=like.dtype)
+    return np.full((size, *like.shape[1:]), None, dtype=object)
+
+
+class BatchedVectorEnv(VectorEnv):
+    """`num_envs` copies of one environment stepped by `workers` processes (see module)."""
+
+    def __init__(self, make_env: Callable[[], gym.Env], num_envs: int,
+                 workers: int | None = None, context: str | None = None) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs: expected an integer 1 or more, got {num_envs!r}")
+        chosen = min(num_envs, os.cpu_count() or 1) if workers is None else workers
+        if not isinstance(chosen, int) or not 1 <= chosen <= num_envs:
+            raise ValueError(f"workers: expected an integer from 1 to num_envs ({num_envs}), "
+                             f"got {workers!r}")
+        self.num_envs, self.workers = num_envs, chosen
+        self.ranges = slices(num_envs, chosen)
+        self._local: SyncVectorEnv | None = None
+        self._pipes: list[Connection] = []
+        self._processes: list[Any] = []
+        self.closed = False
+        if chosen == 1:  # no process to share the work with: step here
+            # (Copies of the observations, as SyncVectorEnv gives by default: a worker's
+            # answer is a copy already, having crossed a pipe.)
+            self._local = _slice_maker(make_env, num_envs, copy=True)()
+            spaces = _spaces(self._local)
+        else:
+            spaces = self._start(make_env, context)
+        self.single_observation_space, self.single_action_space, metadata, mode = spaces
+        self.metadata = {**metadata, "autoreset_mode": AutoresetMode.NEXT_STEP}
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.render_mode = mode
+
+    def _start(self, make_env: Callable[[], gym.Env], context: str | None) -> Any:
+        ctx: Any = multiprocessing.get_context(context)
+        for start, end in self.ranges:
+            parent, child = ctx.Pipe()
+            process = ctx.Process(
+                target=_worker, daemon=True, name=f"batched-envs-{start}-{end - 1}",
+                args=(cloudpickle.dumps(_slice_maker(make_env, end - start)), child))
+            process.start()
+            child.close()
+            self._pipes.append(parent)
+            self._processes.append(process)
+        answers = self._gather()
+        return answers[0]
+
+    # ---- the vector API ----------------------------------------------------------------
+    def reset(self, *, seed: int | Sequence[int | None] | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """Reset every copy; copy `i` gets `seed + i` (or `seed[i]`), as SyncVectorEnv."""
+        seeds = self._seeds(seed)
+        if self._local is not None:
+            return self._local.reset(seed=seeds, options=options)
+        parts = self._ask("reset", [(seeds[a:b], options) for a, b in self.ranges])
+        return (join([p[0] for p in parts]),
+                join_infos([p[1] for p in parts], self._sizes()))
+
+    def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
+                                          dict[str, Any]]:
+        """Step every copy with its row of `actions` (a copy that ended resets instead)."""
+        if self._local is not None:
+            return self._local.step(actions)
+        batch = np.asarray(actions)
+        if batch.shape[:1] != (self.num_envs,):
+            raise ValueError(f"actions: expected one per copy ({self.num_envs}), got an "
+                             f"array of shape {batch.shape}")
+        parts = self._ask("step", [batch[a:b] for a, b in self.ranges])
+        return (join([p[0] for p in parts]), *(np.concatenate([p[i] for p in parts])
+                                               for i in (1, 2, 3)),
+                join_infos([p[4] for p in parts], self._sizes()))
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Call a method (or read an attribute) of every copy; the answers in copy order."""
+        if self._local is not None:
+            return tuple(self._local.call(name, *args, **kwargs))
+        return tuple(join(self._ask("call", [(name, args, kwargs)] * self.workers)))
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Every copy's frame of its render mode, in copy order."""
+        return self.call("render")
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """An attribute of every copy, in copy order."""
+        if self._local is not None:
+            return tuple(self._local.get_attr(name))
+        return tuple(join(self._ask("get_attr", [name] * self.workers)))
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | object) -> None:
+        """Set an attribute of every copy: one value for all, or one per copy."""
+        if self._local is not None:
+            self._local.set_attr(name, values)
+            return
+        if isinstance(values, list | tuple):
+            if len(values) != self.num_envs:
+                raise ValueError(f"set_attr: {len(values)} values for {self.num_envs} copies")
+            per = [list(values[a:b]) for a, b in self.ranges]
+        else:
+            per = [[values] * (b - a) for a, b in self.ranges]
+        self._ask("set_attr", [(name, v) for v in per])
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the workers (each closes its copies), or close the copies stepped here."""
+        if self._local is not None:
+            self._local.close()
+            return
+        for pipe in self._pipes:
+            with contextlib.suppress(OSError):  # a worker that is gone already
+                pipe.send(("close", None))
+        for process in self._processes:
+            process.join(CLOSE_TIMEOUT_S)
+            if process.is_alive():
+                process.terminate()
+        for pipe in self._pipes:
+            pipe.close()
+
+    # ---- talking to the workers --------------------------------------------------------
+    def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
+        if seed is None:
+            return [None] * self.num_envs
+        if isinstance(seed, int):
+            return [seed + i for i in range(self.num_envs)]
+        seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} copies")
+        return seeds
+
+    def _sizes(self) -> list[int]:
+        return [b - a for a, b in self.ranges]
+
+    def _ask(self, command: str, data: Sequence[Any]) -> list[Any]:
+        if self.closed:
+            raise RuntimeError(f"{command}: the vector environment is closed")
+        sent = []
+        for pipe, item in zip(self._pipes, data, strict=True):
+            try:
+                pipe.send((command, item))
+                sent.append(True)
+            except OSError:  # that worker is gone; said below, once the others answer
+                sent.append(False)
+        return self._gather(sent)
+
+    def _gather(self, sent: Sequence[bool] | None = None) -> list[Any]:
+        # Every worker answers before any error is raised, so none is left mid-message.
+        answers, failure = [], None
+        for w, ((start, end), pipe) in enumerate(zip(self.ranges, self._pipes, strict=True)):
+            try:
+                if sent is not None and not sent[w]:
+                    raise EOFError
+                status, payload = pipe.recv()
+            except (EOFError, OSError):
+                status, payload = "error", (RuntimeError(
+                    f"the worker of copies {start}-{end - 1} ended"), "")
+            if status == "error" and failure is None:
+                failure = (start, end, *payload)
+            answers.append(payload)
+        if failure is not None:
+            start, end, exc, trace = failure
+            exc.add_note(f"(in the worker of copies {start}-{end - 1})\n{trace}".rstrip())
+            raise exc
+        return answers
+
+
+def _slice_maker(make_env: Callable[[], gym.Env], count: int,
+                 copy: bool = False) -> Callable[[], SyncVectorEnv]:
+    def make() -> SyncVectorEnv:
+        return SyncVectorEnv([make_env] * count, copy=copy,
+                             autoreset_mode=AutoresetMode.NEXT_STEP)
+    return make
+
+
+def _spaces(vec: SyncVectorEnv) -> tuple[gym.Space[Any], gym.Space[Any], dict[str, Any],
+                                         str | None]:
+    return (vec.single_observation_space, vec.single_action_space, dict(vec.metadata),
+            vec.render_mode)
+
+
+# A vector entry point is named by a string, so that an env spec stays picklable and
+# serialisable: "harness.rl.batched:batched_<env id>", read back by `__getattr__` below.
+ENTRY_PREFIX = "batched_"
+
+
+def vector_entry(env_id: str) -> str:
+    """The `vector_entry_point` string of `env_id` (`gym.make_vec` loads and calls it)."""
+    return f"{__name__}:{ENTRY_PREFIX}{env_id}"
+
+
+@dataclass(frozen=True)
+class VectorEntry:
+    """What `gym.make_vec` calls for one env id, with the env's kwargs and `num_envs`."""
+
+    env_id: str
+
+    def __call__(self, num_envs: int = 1, workers: int | None = None,
+                 context: str | None = None, **kwargs: Any) -> BatchedVectorEnv:
+        """`num_envs` copies made as `gym.make(env_id, **kwargs)`, over `workers`."""
+        return BatchedVectorEnv(partial(_make_env, self.env_id, kwargs), num_envs, workers,
+                                context)
+
+
+def _make_env(env_id: str, kwargs: dict[str, Any]) -> gym.Env[Any, Any]:
+    import harness.rl  # noqa: F401  a spawned worker registers the ids again
+    return gym.make(env_id, **kwargs)
+
+
+def __getattr__(name: str) -> VectorEntry:
+    if name.startswith(ENTRY_PREFIX):
+        return VectorEntry(name.removeprefix(ENTRY_PREFIX))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
