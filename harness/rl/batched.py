@@ -3,15 +3,16 @@
 Gymnasium's `AsyncVectorEnv` gives every copy a process of its own and a pipe round
 trip per copy and step; a Raw-v0 step is a few hundred microseconds, so that round trip
 and the per-copy bookkeeping cost about as much as the step itself and two workers made
-fewer steps per second than one process. Here each worker holds a `SyncVectorEnv` over a
-contiguous slice of the copies and answers one message per step for all of them: the
-semantics are `SyncVectorEnv`'s (autoreset on the next step, infos batched per key,
-copy `i` reset with seed `seed + i`), the cost of the round trip is shared by the
-slice, and `workers` processes step at once.
+fewer steps per second than one process. Here each worker steps a contiguous slice of
+the copies (harness.rl.batch_worker) and answers one message per step for all of them,
+the observations written into one shared block; the semantics are `SyncVectorEnv`'s
+(autoreset on the next step, infos batched per key by Gymnasium's own `_add_info`, copy
+`i` reset with seed `seed + i`), and `workers` processes step at once.
 
 `gym.make_vec(ENV_ID, num_envs=N, workers=W, ...)` makes one for every env id of this
 package (their `vector_entry_point`); `workers` defaults to the processor count (at most
-N), and one worker means no process at all: the copies step in this process.
+N), and one worker means no process at all: the copies step in this process, in a
+`SyncVectorEnv`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -31,6 +31,16 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv
 from gymnasium.vector.utils import batch_space
+
+from harness.rl.batch_worker import (
+    COMMANDS,
+    Slice,
+    SliceSpec,
+    block_size,
+    fields_of,
+    run_worker,
+    views,
+)
 
 # How long close() waits for a worker to leave before ending it.
 CLOSE_TIMEOUT_S = 5.0
@@ -47,44 +57,6 @@ def slices(num_envs: int, workers: int) -> list[tuple[int, int]]:
     return out
 
 
-def _worker(make_slice: bytes, pipe: Connection) -> None:
-    """A worker's loop: build its slice, then answer (command, data) until "close".
-
-    `make_slice` is the slice's maker as cloudpickle writes it (a closure, which plain
-    pickle refuses under the "spawn" and "forkserver" contexts).
-    """
-    vec: SyncVectorEnv | None = None
-    try:
-        vec = cloudpickle.loads(make_slice)()
-        pipe.send(("ok", _spaces(vec)))
-        while True:
-            command, data = pipe.recv()
-            if command == "close":
-                break
-            try:
-                pipe.send(("ok", _COMMANDS[command](vec, data)))
-            except Exception as exc:  # sent to the caller, who raises it
-                pipe.send(("error", (exc, traceback.format_exc())))
-    except (EOFError, KeyboardInterrupt):
-        pass  # the main process went away
-    except Exception as exc:
-        pipe.send(("error", (exc, traceback.format_exc())))
-    finally:
-        if vec is not None:
-            vec.close()
-        pipe.close()
-
-
-# What a worker does for each command: (its slice, the data) -> the answer.
-_COMMANDS: dict[str, Callable[[SyncVectorEnv, Any], Any]] = {
-    "reset": lambda vec, data: vec.reset(seed=data[0], options=data[1]),
-    "step": lambda vec, actions: vec.step(actions),
-    "call": lambda vec, data: vec.call(data[0], *data[1], **data[2]),
-    "get_attr": lambda vec, name: vec.get_attr(name),
-    "set_attr": lambda vec, data: vec.set_attr(data[0], data[1]),
-}
-
-
 def join(parts: Sequence[Any]) -> Any:
     """The batches of the workers' slices, in order, as one batch (dicts key by key)."""
     first = parts[0]
@@ -93,33 +65,6 @@ def join(parts: Sequence[Any]) -> Any:
     if isinstance(first, tuple):
         return tuple(item for p in parts for item in p)
     return np.concatenate(parts)
-
-
-def join_infos(parts: Sequence[dict[str, Any]], sizes: Sequence[int]) -> dict[str, Any]:
-    """The slices' batched infos as one, as `SyncVectorEnv` batches them over all copies.
-
-    A key some slices lack is filled there as Gymnasium fills a copy without it: zeros
-    for numbers, None otherwise, and False in its `_key` mask.
-    """
-    keys: list[str] = []
-    for part in parts:
-        keys += [k for k in part if k not in keys]
-    out: dict[str, Any] = {}
-    for key in keys:
-        present = next(p[key] for p in parts if key in p)
-        if isinstance(present, dict):
-            out[key] = join_infos([p.get(key, {}) for p in parts], sizes)
-            continue
-        out[key] = np.concatenate([
-            p[key] if key in p else _blank(present, size, key.startswith("_"))
-            for p, size in zip(parts, sizes, strict=True)])
-    return out
-
-
-def _blank(like: np.ndarray, size: int, is_mask: bool) -> np.ndarray:
-    if is_mask or like.dtype.kind in "biuf":
-        return np.zeros((size, *like.shape[1:]), dtype=like.dtype)
-    return np.full((size, *like.shape[1:]), None, dtype=object)
 
 
 class BatchedVectorEnv(VectorEnv):
@@ -136,8 +81,10 @@ class BatchedVectorEnv(VectorEnv):
         self.num_envs, self.workers = num_envs, chosen
         self.ranges = slices(num_envs, chosen)
         self._local: SyncVectorEnv | None = None
+        self._here: Slice | None = None  # the first slice, stepped in this process
         self._pipes: list[Connection] = []
         self._processes: list[Any] = []
+        self._batch: dict[str, np.ndarray] = {}
         self.closed = False
         if chosen == 1:  # no process to share the work with: step here
             # (Copies of the observations, as SyncVectorEnv gives by default: a worker's
@@ -153,18 +100,42 @@ class BatchedVectorEnv(VectorEnv):
         self.render_mode = mode
 
     def _start(self, make_env: Callable[[], gym.Env], context: str | None) -> Any:
+        # This process steps the first slice while the workers step theirs: it would
+        # otherwise only wait, so `workers` slices need only `workers - 1` processes.
         ctx: Any = multiprocessing.get_context(context)
-        for start, end in self.ranges:
+        start, end = self.ranges[0]
+        self._here = Slice(SliceSpec(make_env, start, end, self.num_envs))
+        spaces = self._here.spaces()
+        # One block for the whole batch's observations, each slice writing its rows.
+        fields = fields_of(spaces[0])
+        block = ctx.RawArray("b", max(1, block_size(fields, self.num_envs)))
+        self._batch = views(block, fields, self.num_envs)
+        self._here.use(block)
+        for start, end in self.ranges[1:]:
             parent, child = ctx.Pipe()
-            process = ctx.Process(
-                target=_worker, daemon=True, name=f"batched-envs-{start}-{end - 1}",
-                args=(cloudpickle.dumps(_slice_maker(make_env, end - start)), child))
+            spec = SliceSpec(make_env, start, end, self.num_envs)
+            process = ctx.Process(target=run_worker, daemon=True,
+                                  name=f"batched-envs-{start}-{end - 1}",
+                                  args=(cloudpickle.dumps(spec), block, child))
             process.start()
             child.close()
             self._pipes.append(parent)
             self._processes.append(process)
-        answers = self._gather()
-        return answers[0]
+        self._gather()
+        return spaces
+
+    def _observations(self) -> Any:
+        # A copy of the shared block (the workers write the next step's there).
+        if "" in self._batch:
+            return self._batch[""].copy()
+        return {key: array.copy() for key, array in self._batch.items()}
+
+    def _infos(self, infos: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        # Batched by Gymnasium's own rule, as SyncVectorEnv batches them.
+        out: dict[str, Any] = {}
+        for i, info in enumerate(infos):
+            out = self._add_info(out, info, i)
+        return out
 
     # ---- the vector API ----------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None,
@@ -174,8 +145,7 @@ class BatchedVectorEnv(VectorEnv):
         if self._local is not None:
             return self._local.reset(seed=seeds, options=options)
         parts = self._ask("reset", [(seeds[a:b], options) for a, b in self.ranges])
-        return (join([p[0] for p in parts]),
-                join_infos([p[1] for p in parts], self._sizes()))
+        return self._observations(), self._infos([info for p in parts for info in p])
 
     def step(self, actions: Any) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray,
                                           dict[str, Any]]:
@@ -187,9 +157,11 @@ class BatchedVectorEnv(VectorEnv):
             raise ValueError(f"actions: expected one per copy ({self.num_envs}), got an "
                              f"array of shape {batch.shape}")
         parts = self._ask("step", [batch[a:b] for a, b in self.ranges])
-        return (join([p[0] for p in parts]), *(np.concatenate([p[i] for p in parts])
-                                               for i in (1, 2, 3)),
-                join_infos([p[4] for p in parts], self._sizes()))
+        rewards = np.array([r for p in parts for r in p[0]], dtype=np.float64)
+        terminations, truncations = (np.array([e for p in parts for e in p[i]], dtype=np.bool_)
+                                     for i in (1, 2))
+        return (self._observations(), rewards, terminations, truncations,
+                self._infos([info for p in parts for info in p[3]]))
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Call a method (or read an attribute) of every copy; the answers in copy order."""
@@ -234,6 +206,9 @@ class BatchedVectorEnv(VectorEnv):
                 process.terminate()
         for pipe in self._pipes:
             pipe.close()
+        if self._here is not None:
+            self._here.close()
+        self._batch = {}
 
     # ---- talking to the workers --------------------------------------------------------
     def _seeds(self, seed: int | Sequence[int | None] | None) -> list[int | None]:
@@ -246,25 +221,33 @@ class BatchedVectorEnv(VectorEnv):
             raise ValueError(f"reset: {len(seeds)} seeds for {self.num_envs} copies")
         return seeds
 
-    def _sizes(self) -> list[int]:
-        return [b - a for a, b in self.ranges]
-
     def _ask(self, command: str, data: Sequence[Any]) -> list[Any]:
-        if self.closed:
+        # `data` holds one item per slice; the answers come back in slice order.
+        if self.closed or self._here is None:
             raise RuntimeError(f"{command}: the vector environment is closed")
         sent = []
-        for pipe, item in zip(self._pipes, data, strict=True):
+        for pipe, item in zip(self._pipes, data[1:], strict=True):
             try:
                 pipe.send((command, item))
                 sent.append(True)
             except OSError:  # that worker is gone; said below, once the others answer
                 sent.append(False)
-        return self._gather(sent)
+        try:
+            here, failure = COMMANDS[command](self._here, data[0]), None
+        except Exception as exc:
+            here, failure = None, exc
+        answers = self._gather(sent)
+        if failure is not None:
+            start, end = self.ranges[0]
+            failure.add_note(f"(in the copies {start}-{end - 1}, stepped in this process)")
+            raise failure
+        return [here, *answers]
 
     def _gather(self, sent: Sequence[bool] | None = None) -> list[Any]:
         # Every worker answers before any error is raised, so none is left mid-message.
         answers, failure = [], None
-        for w, ((start, end), pipe) in enumerate(zip(self.ranges, self._pipes, strict=True)):
+        for w, ((start, end), pipe) in enumerate(zip(self.ranges[1:], self._pipes,
+                                                     strict=True)):
             try:
                 if sent is not None and not sent[w]:
                     raise EOFError
