@@ -9,8 +9,9 @@ round by round (`--repeats` rounds), then the median of each case and the ratios
 - Raw-v0 at frame skip 4 under Gymnasium's AsyncVectorEnv with two workers (steps of
   both copies counted), and its wall rate over the single process's;
 - Raw-v0 at frame skip 4 as `gym.make_vec` makes it by default, the package's batched
-  vector environment: 8 copies stepped by two worker processes, 4 each (all copies'
-  steps counted), and its wall rate over the single process's;
+  vector environment: 16 copies in two slices of 8, one stepped by this process and one
+  by a worker process (all copies' steps counted), and its wall rate over the single
+  process's;
 - with `vizdoom` installed: ViZDoom's defend_the_center at 160x120 and frame skip 1 and 4,
   the screen buffer read every step, as an RL loop uses it.
 
@@ -137,8 +138,9 @@ def _vizdoom(frame_skip: int) -> Callable[[], object]:
     return Doom
 
 
-# The batched vector environment (harness.rl.batched): 8 copies, 4 in each of 2 workers.
-BATCHED = "Raw-v0 fs4 batched 2x4"
+# The batched vector environment (harness.rl.batched): 16 copies in 2 slices of 8, one
+# stepped by this process and one by a worker process.
+BATCHED = "Raw-v0 fs4 batched 16 copies, 2 slices"
 
 
 def cases(level: str, vector: bool) -> list[tuple[str, Callable[[], object], int]]:
@@ -154,7 +156,7 @@ def cases(level: str, vector: bool) -> list[tuple[str, Callable[[], object], int
             "MissionHarness/Raw-v0", num_envs=2, vectorization_mode="async", level=level,
             frame_skip=4), 2))
         out.append((BATCHED, lambda: gym.make_vec(
-            "MissionHarness/Raw-v0", num_envs=8, workers=2, level=level, frame_skip=4), 8))
+            "MissionHarness/Raw-v0", num_envs=16, workers=2, level=level, frame_skip=4), 16))
     if importlib.util.find_spec("vizdoom") is not None:
         out += [(f"vizdoom defend_the_center 160x120 fs{fs}", _vizdoom(fs), 1) for fs in (1, 4)]
     return out
@@ -183,7 +185,7 @@ def main() -> int:
     for name, m in median.items():
         print(json.dumps({"median": name, **m}))
     summary: dict[str, object] = {"load_average_end": os.getloadavg()}
-    for case, label in (("Raw-v0 fs4 async2", "async2"), (BATCHED, "batched_2x4")):
+    for case, label in (("Raw-v0 fs4 async2", "async2"), (BATCHED, "batched16")):
         if case in median:
             summary[f"{label}_over_single_wall"] = round(
                 median[case]["steps_per_s"] / median["Raw-v0 fs4"]["steps_per_s"], 3)

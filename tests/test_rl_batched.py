@@ -117,4 +117,4 @@ def test_speed_script_runs_its_batched_case() -> None:
     (make, copies), = [(m, c) for name, m, c in module.cases(KEY_STORE, True)
                        if name == module.BATCHED]
     row = module.measure(make, 0.0, copies=copies, min_steps=3 * copies)
-    assert copies == 8 and row["steps"] == 3 * copies and row["cpu_us_per_step"] > 0
+    assert copies == 16 and row["steps"] == 3 * copies and row["cpu_us_per_step"] > 0
