@@ -118,3 +118,19 @@ def test_speed_script_runs_its_batched_case() -> None:
                        if name == module.BATCHED]
     row = module.measure(make, 0.0, copies=copies, min_steps=3 * copies)
     assert copies == 16 and row["steps"] == 3 * copies and row["cpu_us_per_step"] > 0
+
+
+def test_spawned_workers_make_their_copies_as_forked_ones_do() -> None:
+    # A spawned worker starts from nothing: its maker crosses by cloudpickle and loading
+    # it registers the ids. Its copies play what a forked worker's copies play.
+    hashes = []
+    for context in ("spawn", "fork"):
+        envs = gym.make_vec("MissionHarness/Raw-v0", num_envs=2, workers=2, context=context,
+                            level=KEY_STORE, secret=SECRET)
+        try:
+            envs.reset(seed=4)
+            envs.step(np.ones((2, 6), dtype=np.int64))
+            hashes.append(envs.call("state_hash"))
+        finally:
+            envs.close()
+    assert hashes[0] == hashes[1]

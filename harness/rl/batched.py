@@ -303,7 +303,8 @@ class VectorEntry:
 
 
 def _make_env(env_id: str, kwargs: dict[str, Any]) -> gym.Env[Any, Any]:
-    import harness.rl  # noqa: F401  a spawned worker registers the ids again
+    # (A spawned worker has the ids registered: loading this module ran the package's
+    # __init__, which registers them.)
     return gym.make(env_id, **kwargs)
 
 
