@@ -3,15 +3,16 @@
 Gymnasium's `AsyncVectorEnv` gives every copy a process of its own and a pipe round
 trip per copy and step; a Raw-v0 step is a few hundred microseconds, so that round trip
 and the per-copy bookkeeping cost about as much as the step itself and two workers made
-fewer steps per second than one process. Here each worker steps a contiguous slice of
-the copies (harness.rl.batch_worker) and answers one message per step for all of them,
-the observations written into one shared block; the semantics are `SyncVectorEnv`'s
-(autoreset on the next step, infos batched per key by Gymnasium's own `_add_info`, copy
-`i` reset with seed `seed + i`), and `workers` processes step at once.
+fewer steps per second than one process. Here the copies split into `workers`
+contiguous slices: the calling process steps the first (it would otherwise only wait)
+and a worker process each other one (harness.rl.batch_worker), answering one message
+per step for its whole slice, the observations written into one shared block. The
+semantics are `SyncVectorEnv`'s (autoreset on the next step, infos batched per key by
+Gymnasium's own `_add_info`, copy `i` reset with seed `seed + i`).
 
 `gym.make_vec(ENV_ID, num_envs=N, workers=W, ...)` makes one for every env id of this
 package (their `vector_entry_point`); `workers` defaults to the processor count (at most
-N), and one worker means no process at all: the copies step in this process, in a
+N), and one means no other process at all: the copies step in this process, in a
 `SyncVectorEnv`.
 """
 
@@ -57,18 +58,8 @@ def slices(num_envs: int, workers: int) -> list[tuple[int, int]]:
     return out
 
 
-def join(parts: Sequence[Any]) -> Any:
-    """The batches of the workers' slices, in order, as one batch (dicts key by key)."""
-    first = parts[0]
-    if isinstance(first, dict):
-        return {key: join([p[key] for p in parts]) for key in first}
-    if isinstance(first, tuple):
-        return tuple(item for p in parts for item in p)
-    return np.concatenate(parts)
-
-
 class BatchedVectorEnv(VectorEnv):
-    """`num_envs` copies of one environment stepped by `workers` processes (see module)."""
+    """`num_envs` copies of one environment in `workers` slices, one per process (see module)."""
 
     def __init__(self, make_env: Callable[[], gym.Env], num_envs: int,
                  workers: int | None = None, context: str | None = None) -> None:
@@ -167,7 +158,7 @@ class BatchedVectorEnv(VectorEnv):
         """Call a method (or read an attribute) of every copy; the answers in copy order."""
         if self._local is not None:
             return tuple(self._local.call(name, *args, **kwargs))
-        return tuple(join(self._ask("call", [(name, args, kwargs)] * self.workers)))
+        return _chain(self._ask("call", [(name, args, kwargs)] * self.workers))
 
     def render(self) -> tuple[Any, ...] | None:
         """Every copy's frame of its render mode, in copy order."""
@@ -177,7 +168,7 @@ class BatchedVectorEnv(VectorEnv):
         """An attribute of every copy, in copy order."""
         if self._local is not None:
             return tuple(self._local.get_attr(name))
-        return tuple(join(self._ask("get_attr", [name] * self.workers)))
+        return _chain(self._ask("get_attr", [name] * self.workers))
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | object) -> None:
         """Set an attribute of every copy: one value for all, or one per copy."""
@@ -263,6 +254,11 @@ class BatchedVectorEnv(VectorEnv):
             exc.add_note(f"(in the worker of copies {start}-{end - 1})\n{trace}".rstrip())
             raise exc
         return answers
+
+
+def _chain(answers: list[list[Any]]) -> tuple[Any, ...]:
+    # The slices' answers, one per copy, in copy order.
+    return tuple(item for answer in answers for item in answer)
 
 
 def _slice_maker(make_env: Callable[[], gym.Env], count: int,
