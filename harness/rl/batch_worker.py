@@ -2,9 +2,10 @@
 
 The observations go into one block of shared memory laid out for the whole batch (each
 slice writes the rows of its copies; the block is a `RawArray` handed to the worker as
-it starts, so no named segment outlives a crash); what crosses the pipe is small: rewards, endings
-and each copy's own info dict, which the caller batches as `SyncVectorEnv` does. A copy
-that ended resets on its next step instead of stepping (Gymnasium's next-step autoreset).
+it starts, so no named segment outlives a crash). What crosses the pipe is small:
+rewards, endings and each copy's own info dict, which the caller batches as
+`SyncVectorEnv` does. A copy that ended resets on its next step instead of stepping
+(Gymnasium's next-step autoreset).
 """
 
 from __future__ import annotations
@@ -56,8 +57,14 @@ def views(buffer: Any, fields: Fields, num_envs: int) -> dict[str, np.ndarray]:
     return out
 
 
+# Each array starts on a multiple of this many bytes, aligned for any dtype's items.
+_ALIGN = 16
+
+
 def _nbytes(shape: tuple[int, ...], dtype: np.dtype[Any], num_envs: int) -> int:
-    return int(np.prod((num_envs, *shape), dtype=np.int64)) * dtype.itemsize
+    # The array's bytes, rounded up so that the next one starts aligned.
+    size = int(np.prod((num_envs, *shape), dtype=np.int64)) * dtype.itemsize
+    return -(-size // _ALIGN) * _ALIGN
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,7 @@ class SliceSpec:
 
 
 class Slice:
-    """A worker's copies, stepped one after another as `SyncVectorEnv` steps them."""
+    """A slice's copies, stepped one after another as `SyncVectorEnv` steps them."""
 
     def __init__(self, spec: SliceSpec) -> None:
         self.spec = spec

@@ -246,6 +246,10 @@ class BatchedVectorEnv(VectorEnv):
             except (EOFError, OSError):
                 status, payload = "error", (RuntimeError(
                     f"the worker of copies {start}-{end - 1} ended"), "")
+            except Exception as exc:  # an answer that does not unpickle (an odd error)
+                status, payload = "error", (RuntimeError(
+                    f"an answer of the worker of copies {start}-{end - 1} could not be "
+                    f"read: {type(exc).__name__}: {exc}"), "")
             if status == "error" and failure is None:
                 failure = (start, end, *payload)
             answers.append(payload)
