@@ -246,10 +246,10 @@ class BatchedVectorEnv(VectorEnv):
             except (EOFError, OSError):
                 status, payload = "error", (RuntimeError(
                     f"the worker of copies {start}-{end - 1} ended"), "")
-            except Exception as exc:  # an answer that does not unpickle (an odd error)
+            except Exception as unreadable:  # an answer that does not unpickle
                 status, payload = "error", (RuntimeError(
                     f"an answer of the worker of copies {start}-{end - 1} could not be "
-                    f"read: {type(exc).__name__}: {exc}"), "")
+                    f"read: {type(unreadable).__name__}: {unreadable}"), "")
             if status == "error" and failure is None:
                 failure = (start, end, *payload)
             answers.append(payload)
