@@ -134,6 +134,8 @@ class Knowledge:
         self._heard_from = 0  # the first world event not yet listened to
         self._walked_from = 0  # the first world event not yet read for areas entered
         self._doors_of_visited: tuple[int, int] = (-1, -1)
+        # The points of the known doors at this update (`_ask_sight_lines`).
+        self._door_points: dict[str, tuple[tuple[float, float, float], str]] = {}
         if brief is not None:
             self.areas.update(brief.areas)
             self.objects.update(brief.objects)
@@ -224,8 +226,10 @@ class Knowledge:
 
     def _ask_sight_lines(self, world: World) -> None:
         # Every line `update` may test below, asked at once (`ask_in_one_pass`).
-        doors = [_door_point(world, d) for d in self.doors if d in world.doors]
-        points = [(*point, storey) for point, storey in doors]
+        # Each door's point is kept for `_see_doors`, which looks at the same doors
+        # from the same spot right after (nothing between them moves or changes a door).
+        self._door_points = {d: _door_point(world, d) for d in self.doors if d in world.doors}
+        points = [(*point, storey) for point, storey in self._door_points.values()]
         points += [(x, 0.0, z, storey) for obj in world.objects.values()
                    if obj.x is not None and obj.holder is None and obj.present
                    for x, z, storey in (obj.spot,)]
@@ -240,8 +244,8 @@ class Knowledge:
             runtime = world.doors.get(door_id)
             if runtime is None:
                 continue
-            if door_id in own or door_id not in self.door_states or door_in_sight(
-                    world, door_id):
+            if door_id in own or door_id not in self.door_states or sees(
+                    world, *self._door_points[door_id]):
                 self.door_states[door_id] = self._looks(door_id, runtime.state)
                 self.door_seen[door_id] = world.tick
 

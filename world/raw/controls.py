@@ -115,14 +115,12 @@ def _near_things(world: World) -> list[str]:
     p = world.player
     px, pz, storey = p.x, p.z, p.storey
     room = world.reach + _REACH_SLACK
-    gates = world.layout.gates
+    gates = world.layout.gate_reach  # (the middles and half lengths made once a world)
     near = []
     for gid in world.doors:
-        gate = gates[gid]
-        (ax, az), (bx, bz) = gate.segment
-        r = room + math.hypot(bx - ax, bz - az) / 2
-        x, z = (ax + bx) / 2, (az + bz) / 2
-        if gate.storey == storey and (x - px) ** 2 + (z - pz) ** 2 <= r * r:
+        gate_storey, x, z, half = gates[gid]
+        r = room + half
+        if gate_storey == storey and (x - px) ** 2 + (z - pz) ** 2 <= r * r:
             near.append(gid)
     for oid, obj in world.objects.items():
         if obj.present and obj.x is not None and obj.holder is None and obj.storey == storey:

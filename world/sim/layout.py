@@ -165,6 +165,15 @@ class Layout:
             for e in sorted(level.exits, key=lambda e: e.id)
             if e.kind == "door" or e.hidden
         }
+        # Each gate's (storey, middle x, middle z, half length), for the quick reach test
+        # that raw control's use runs every tick (`world.raw.controls`).
+        self.gate_reach = {
+            gid: (g.storey, (g.segment[0][0] + g.segment[1][0]) / 2,
+                  (g.segment[0][1] + g.segment[1][1]) / 2,
+                  math.hypot(g.segment[1][0] - g.segment[0][0],
+                             g.segment[1][1] - g.segment[0][1]) / 2)
+            for gid, g in self.gates.items()
+        }
         stair_edges: dict[str, list[Segment]] = {}
         for st in level.stairs:
             stair_edges.setdefault(st.bottom.area, []).append(st.bottom.edge)
@@ -213,3 +222,22 @@ class Layout:
             if storey in (ramp.bottom_storey, ramp.top_storey) and ramp.contains(x, z):
                 return ramp
         return None
+
+
+# One layout per level, shared by the worlds made from it: a layout is derived from the
+# frozen level alone and never changed, and an environment's every reset makes a world of
+# the same level. The entry holds the level, so its id is not reused while it is kept.
+_LAYOUTS: dict[int, tuple[Level, Layout]] = {}
+_LAYOUT_CACHE = 16
+
+
+def shared_layout(level: Level) -> Layout:
+    """The layout of a level, derived on first use and kept for the next world."""
+    hit = _LAYOUTS.get(id(level))
+    if hit is not None:
+        return hit[1]
+    layout = Layout(level)
+    if len(_LAYOUTS) >= _LAYOUT_CACHE:
+        del _LAYOUTS[next(iter(_LAYOUTS))]  # the oldest entry
+    _LAYOUTS[id(level)] = (level, layout)
+    return layout

@@ -13,6 +13,26 @@ from world.navmesh.query import PathFinder
 from world.sim.actors import Actor
 from world.sim.hashing import state_hash
 
+# One path finder per mesh, shared by the worlds over it (the episodes of one level reuse
+# the level's cached mesh): a finder answers from the mesh alone and its caches hold exact
+# answers, so a later episode reads the searches and snaps of earlier ones instead of
+# building the finder's indexes and searching again. The entry holds the mesh, so its id
+# is not reused while it is kept; the oldest entry goes first.
+_FINDERS: dict[int, tuple[NavMesh, PathFinder]] = {}
+_FINDER_CACHE = 16
+
+
+def shared_path_finder(mesh: NavMesh) -> PathFinder:
+    """The path finder over a mesh, made on first use and kept for the next world."""
+    hit = _FINDERS.get(id(mesh))
+    if hit is not None:
+        return hit[1]
+    finder = PathFinder(mesh)
+    if len(_FINDERS) >= _FINDER_CACHE:
+        del _FINDERS[next(iter(_FINDERS))]
+    _FINDERS[id(mesh)] = (mesh, finder)
+    return finder
+
 if TYPE_CHECKING:  # the attributes `World` sets, named for the type checker only
     from world.level.model import Level
     from world.sim.doors import Doors
@@ -71,7 +91,7 @@ class WorldQueries:
     def paths(self) -> PathFinder:
         """A path finder over the navigation mesh, built on first use."""
         if self._paths is None:
-            self._paths = PathFinder(self.navmesh)
+            self._paths = shared_path_finder(self.navmesh)
         return self._paths
 
     def state_hash(self) -> str:

@@ -166,7 +166,11 @@ class RequestChecks:
             isinstance(v, (int, float)) and math.isfinite(v) for v in target
         ):
             x, y, z = (float(v) for v in target)
-            storey = min(self.layout.storeys, key=lambda s: abs(self.layout.storey_y[s] - y))
+            storeys = self.layout.storeys
+            # One storey is the nearest without measuring (raw control fires at a point
+            # every tick it holds fire).
+            storey = storeys[0] if len(storeys) == 1 else min(
+                storeys, key=lambda s: abs(self.layout.storey_y[s] - y))
             return (x, z), storey, None, False, 0.0
         raise InvalidRequestError(
             f"fire target must be a character or object id or a point (x, y, z), got {target!r}"

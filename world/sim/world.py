@@ -24,7 +24,7 @@ from world.sim.events import EventLog
 from world.sim.hazards import Hazards
 from world.sim.intent import Minds, PlayerIntent, StateItems, System
 from world.sim.items import GADGET_MARKS, Items, ObjectRuntime
-from world.sim.layout import Layout
+from world.sim.layout import shared_layout
 from world.sim.mind import Planning
 from world.sim.physics import Physics
 from world.sim.queries import WorldQueries
@@ -75,7 +75,7 @@ class World(ActorDoings, WorldQueries):
         # What the player knows, when a session keeps it (world.sim.mind): the actions
         # plan over it and update it as they go.
         self.planning = Planning()
-        self.layout = Layout(level)
+        self.layout = shared_layout(level)
         self._rect_boxes = {
             shape.id: (*shape.box, self.layout.area_storey[shape.id])
             for shape in self.layout.shape.values() if shape.is_rect
