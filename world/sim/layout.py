@@ -8,6 +8,7 @@ Doors and hidden exits are kept apart as "gates" whose blocking changes at run t
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 from world.level.model import Area, Exit, Level, Point, Segment, Stairs
@@ -226,18 +227,24 @@ class Layout:
 
 # One layout per level, shared by the worlds made from it: a layout is derived from the
 # frozen level alone and never changed, and an environment's every reset makes a world of
-# the same level. The entry holds the level, so its id is not reused while it is kept.
-_LAYOUTS: dict[int, tuple[Level, Layout]] = {}
-_LAYOUT_CACHE = 16
+# the same level. An entry lives as long as its level (a weak reference drops it), so the
+# levels a procedural environment makes and drops are freed as before; a layout holds
+# parts of its level, never the level itself.
+_LAYOUTS: dict[int, tuple[weakref.ref[Level], Layout]] = {}
 
 
 def shared_layout(level: Level) -> Layout:
-    """The layout of a level, derived on first use and kept for the next world."""
-    hit = _LAYOUTS.get(id(level))
-    if hit is not None:
+    """The layout of a level, derived on first use and kept while the level lives."""
+    key = id(level)
+    hit = _LAYOUTS.get(key)
+    if hit is not None and hit[0]() is level:
         return hit[1]
     layout = Layout(level)
-    if len(_LAYOUTS) >= _LAYOUT_CACHE:
-        del _LAYOUTS[next(iter(_LAYOUTS))]  # the oldest entry
-    _LAYOUTS[id(level)] = (level, layout)
+
+    def forget(ref: weakref.ref[Level]) -> None:
+        entry = _LAYOUTS.get(key)
+        if entry is not None and entry[0] is ref:
+            del _LAYOUTS[key]
+
+    _LAYOUTS[key] = (weakref.ref(level, forget), layout)
     return layout
