@@ -8,7 +8,7 @@ Doors and hidden exits are kept apart as "gates" whose blocking changes at run t
 from __future__ import annotations
 
 import math
-import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from world.level.model import Area, Exit, Level, Point, Segment, Stairs
@@ -227,24 +227,22 @@ class Layout:
 
 # One layout per level, shared by the worlds made from it: a layout is derived from the
 # frozen level alone and never changed, and an environment's every reset makes a world of
-# the same level. An entry lives as long as its level (a weak reference drops it), so the
-# levels a procedural environment makes and drops are freed as before; a layout holds
-# parts of its level, never the level itself.
-_LAYOUTS: dict[int, tuple[weakref.ref[Level], Layout]] = {}
+# the same level. Keyed, as the navigation meshes are (world.navmesh.build), on the
+# level's content hash, the last `_LAYOUT_CACHE` kept; a level without a hash (one built
+# in code) gets a layout of its own each time.
+_LAYOUTS: OrderedDict[str, Layout] = OrderedDict()
+_LAYOUT_CACHE = 16
 
 
 def shared_layout(level: Level) -> Layout:
-    """The layout of a level, derived on first use and kept while the level lives."""
-    key = id(level)
-    hit = _LAYOUTS.get(key)
-    if hit is not None and hit[0]() is level:
-        return hit[1]
+    """The layout of a level, derived on first use and kept for the next world."""
+    key = level.content_hash
+    if key and key in _LAYOUTS:
+        _LAYOUTS.move_to_end(key)
+        return _LAYOUTS[key]
     layout = Layout(level)
-
-    def forget(ref: weakref.ref[Level]) -> None:
-        entry = _LAYOUTS.get(key)
-        if entry is not None and entry[0] is ref:
-            del _LAYOUTS[key]
-
-    _LAYOUTS[key] = (weakref.ref(level, forget), layout)
+    if key:
+        _LAYOUTS[key] = layout
+        while len(_LAYOUTS) > _LAYOUT_CACHE:
+            _LAYOUTS.popitem(last=False)
     return layout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
@@ -17,21 +18,24 @@ from world.sim.hashing import state_hash
 # the level's cached mesh): a finder answers from the mesh alone and its caches hold exact
 # answers, so a later episode reads the searches and snaps of earlier ones instead of
 # building the finder's indexes and searching again. The entry holds the mesh, so its id
-# is not reused while it is kept; the oldest entry goes first.
-_FINDERS: dict[int, tuple[NavMesh, PathFinder]] = {}
+# is not reused while it is kept; the least recently used goes first, as in the mesh
+# cache (world.navmesh.build) whose meshes these are.
+_FINDERS: OrderedDict[int, tuple[NavMesh, PathFinder]] = OrderedDict()
 _FINDER_CACHE = 16
 
 
 def shared_path_finder(mesh: NavMesh) -> PathFinder:
     """The path finder over a mesh, made on first use and kept for the next world."""
-    hit = _FINDERS.get(id(mesh))
-    if hit is not None:
-        return hit[1]
+    key = id(mesh)
+    if key in _FINDERS:
+        _FINDERS.move_to_end(key)
+        return _FINDERS[key][1]
     finder = PathFinder(mesh)
-    if len(_FINDERS) >= _FINDER_CACHE:
-        del _FINDERS[next(iter(_FINDERS))]
-    _FINDERS[id(mesh)] = (mesh, finder)
+    _FINDERS[key] = (mesh, finder)
+    while len(_FINDERS) > _FINDER_CACHE:
+        _FINDERS.popitem(last=False)
     return finder
+
 
 if TYPE_CHECKING:  # the attributes `World` sets, named for the type checker only
     from world.level.model import Level
