@@ -93,11 +93,6 @@ def _door_point(world: World, door_id: str) -> tuple[tuple[float, float, float],
     return (mx, world.level.area_y(area), mz), world.level.area(area).storey
 
 
-def door_in_sight(world: World, door_id: str) -> bool:
-    """Whether the player has a clear line to a door (its middle, a step on its own side)."""
-    return sees(world, *_door_point(world, door_id))
-
-
 def ask_in_one_pass(world: World, points: list[tuple[float, float, float, str]]) -> None:
     """Test the player's lines to these points (x, y, z, storey) in one array pass.
 
