@@ -64,6 +64,10 @@ def test_two_workers_give_sync_vector_envs_results_through_episode_ends() -> Non
         hashes = batched.call("state_hash")
         assert hashes == sync.call("state_hash")
         assert [type(h) for h in hashes] == [str] * 3
+        batched.set_attr("seed_used", [7, 8, 9])
+        batched.set_attr("steps", 0)
+        assert batched.get_attr("seed_used") == (7, 8, 9)
+        assert batched.get_attr("steps") == (0, 0, 0)
     finally:
         batched.close()
         sync.close()

@@ -19,6 +19,7 @@ from typing import Any, SupportsFloat
 import cloudpickle
 import gymnasium as gym
 import numpy as np
+from gymnasium.vector import SyncVectorEnv
 
 # A copy's observation as the shared block holds it: named arrays, or one array (key "").
 Fields = tuple[tuple[str, tuple[int, ...], np.dtype[Any]], ...]
@@ -82,7 +83,10 @@ class Slice:
 
     def __init__(self, spec: SliceSpec) -> None:
         self.spec = spec
-        self.envs = [spec.make_env() for _ in range(spec.end - spec.start)]
+        # Gymnasium's own vector of the copies answers `call`, `get_attr` and `set_attr`
+        # and closes them; the steps are taken here, to write into the shared block.
+        self.vector = SyncVectorEnv([spec.make_env] * (spec.end - spec.start))
+        self.envs = self.vector.envs
         self.ended = [False] * len(self.envs)
         self.rows: dict[str, np.ndarray] = {}
 
@@ -126,27 +130,9 @@ class Slice:
             infos.append(info)
         return rewards, terminations, truncations, infos
 
-    def call(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
-        """Call a method of every copy (or read an attribute), as SyncVectorEnv.call."""
-        out = []
-        for env in self.envs:
-            found = env.get_wrapper_attr(name)
-            out.append(found(*args, **kwargs) if callable(found) else found)
-        return out
-
-    def get_attr(self, name: str) -> list[Any]:
-        """An attribute of every copy."""
-        return [env.get_wrapper_attr(name) for env in self.envs]
-
-    def set_attr(self, name: str, values: list[Any]) -> None:
-        """Set an attribute of every copy, one value each."""
-        for env, value in zip(self.envs, values, strict=True):
-            env.set_wrapper_attr(name, value)
-
     def close(self) -> None:
         """Close every copy and let go of the shared block."""
-        for env in self.envs:
-            env.close()
+        self.vector.close()
         self.rows = {}
 
     def _put(self, i: int, obs: Any) -> None:
@@ -161,9 +147,9 @@ class Slice:
 COMMANDS: dict[str, Callable[[Slice, Any], Any]] = {
     "reset": lambda s, data: s.reset(*data),
     "step": lambda s, actions: s.step(actions),
-    "call": lambda s, data: s.call(*data),
-    "get_attr": lambda s, name: s.get_attr(name),
-    "set_attr": lambda s, data: s.set_attr(*data),
+    "call": lambda s, data: list(s.vector.call(data[0], *data[1], **data[2])),
+    "get_attr": lambda s, name: list(s.vector.get_attr(name)),
+    "set_attr": lambda s, data: s.vector.set_attr(*data),
 }
 
 
