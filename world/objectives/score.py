@@ -156,21 +156,25 @@ def work_items(states: Sequence[ObjectiveState], has_exit: bool = False) -> list
     return work if work or has_exit else [s for s in counted if not s.standing]
 
 
+def mean_counted_weight(counted: Sequence[ObjectiveState]) -> float:
+    """The exit's weight: the mean weight of the counted objectives (1 with none)."""
+    return sum(s.objective.weight for s in counted) / len(counted) if counted else 1.0
+
+
 def _mean(items: Sequence[tuple[float, float]]) -> float:
     total = sum(w for w, _ in items)
     return sum(w * p for w, p in items) / total if total > 0 else 0.0
 
 
-def _achievement_mean(states: Sequence[ObjectiveState], progress: dict[str, float]) -> float:
-    return _mean([(s.objective.weight, progress[s.objective.id]) for s in work_items(states)])
-
-
-def objective_progress(states: Sequence[ObjectiveState], world: WorldView) -> dict[str, float]:
+def objective_progress(states: Sequence[ObjectiveState], world: WorldView,
+                       work: Sequence[ObjectiveState] | None = None) -> dict[str, float]:
     """Each objective's progress: done 1, failed 0, open from its verifier.
 
     Args:
         states: Every objective's state.
         world: The world now.
+        work: `work_items(states)`, when the caller has it (it changes only with the
+            objectives themselves: which count, which are passive).
 
     Returns:
         Objective id -> progress in 0..1.
@@ -183,7 +187,9 @@ def objective_progress(states: Sequence[ObjectiveState], world: WorldView) -> di
             progress[s.objective.id] = 0.0
         elif not s.standing:
             progress[s.objective.id] = clamp01(s.verifier.progress(world))
-    held = _achievement_mean(states, progress)
+    if work is None:
+        work = work_items(states)
+    held = _mean([(s.objective.weight, progress[s.objective.id]) for s in work])
     for s in states:
         progress.setdefault(s.objective.id, held)
     return progress
@@ -194,6 +200,7 @@ def score(
     progress: dict[str, float],
     success: bool,
     exit_progress: float | None,
+    work: Sequence[ObjectiveState] | None = None,
 ) -> float:
     """The episode's score, as the module documentation defines it.
 
@@ -202,18 +209,19 @@ def score(
         progress: Objective id -> progress (from `objective_progress`).
         success: Whether the mission completed.
         exit_progress: Progress toward the exit area, or None when the level has none.
+        work: `work_items(states, exit_progress is not None)`, when the caller has it.
 
     Returns:
         The score in 0..1.
     """
     if success:
         return 1.0
-    work = work_items(states, exit_progress is not None)
+    if work is None:
+        work = work_items(states, exit_progress is not None)
     items = [(s.objective.weight, progress[s.objective.id]) for s in work]
     counted = [s for s in states if s.counts]
     if exit_progress is not None:
-        mean_weight = sum(s.objective.weight for s in counted) / len(counted) if counted else 1.0
-        items.append((mean_weight, exit_progress))
+        items.append((mean_counted_weight(counted), exit_progress))
     achieved = _mean(items)
     work_ids = {s.objective.id for s in work}
     for s in counted:

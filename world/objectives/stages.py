@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from world.objectives.base import DONE, FAILED, Point3, WorldView, clamp01
 from world.objectives.outcome import ObjectiveState
 from world.objectives.route import area_anchor, path_length
-from world.objectives.score import EXIT_GOAL, work_items
+from world.objectives.score import EXIT_GOAL, mean_counted_weight, work_items
 
 # Share of an open item with a place earned by reaching it; the act is the rest.
 APPROACH_SHARE = 0.5
@@ -122,13 +122,14 @@ class StageMeter:
         return tuple(places)
 
     def figure(self, world: WorldView, states: Sequence[ObjectiveState],
-               success: bool) -> float:
+               success: bool, work: Sequence[ObjectiveState] | None = None) -> float:
         """The stages figure now, as the module documentation defines it.
 
         Args:
             world: The world now.
             states: Every objective's state.
             success: Whether the mission completed.
+            work: `work_items(states, has_exit)`, when the caller has it.
 
         Returns:
             0..1.
@@ -136,12 +137,11 @@ class StageMeter:
         if success:
             return 1.0
         has_exit = world.level.exit_area is not None
-        items: list[tuple[float, float]] = []
-        for s in work_items(states, has_exit):
-            items.append((s.objective.weight, self._item(s, world)))
+        if work is None:
+            work = work_items(states, has_exit)
+        items = [(s.objective.weight, self._item(s, world)) for s in work]
         if has_exit:
-            counted = [s for s in states if s.counts]
-            weight = sum(s.objective.weight for s in counted) / len(counted) if counted else 1.0
+            weight = mean_counted_weight([s for s in states if s.counts])
             items.append((weight, self._approach(EXIT_GOAL, 0.0)))
         total = sum(w for w, _ in items)
         return clamp01(sum(w * q for w, q in items) / total) if total > 0 else 0.0

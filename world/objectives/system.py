@@ -44,6 +44,7 @@ from world.objectives.score import (
     objective_progress,
     objective_reports,
     score,
+    work_items,
 )
 from world.objectives.stages import StageMeter
 from world.objectives.triggers import CLOCK, EVENTS, reads, wakes
@@ -129,6 +130,8 @@ class ObjectivesSystem:
         self._goal = GoalTracker()
         # Kept out of the state hash: it follows from the ticks judged, and changes nothing.
         self._stages = StageMeter()
+        # (`work_items` of the states in level order, without and with the exit: `_report`.)
+        self._work: tuple[list[ObjectiveState], list[ObjectiveState]] | None = None
         self.end: _End | None = None
         # What can change a verdict on a tick with no events (see `triggers`), and
         # where the player was when last judged; None until the first judgement.
@@ -248,12 +251,18 @@ class ObjectivesSystem:
 
     def _report(self, world: WorldView) -> MissionReport:
         states = [self.states[oid] for oid in self.level_order]
-        progress = objective_progress(states, world)
+        has_exit = world.level.exit_area is not None
+        # Which objectives are work follows from the objectives alone (which count,
+        # which are passive), so the lists are made once.
+        if self._work is None:
+            self._work = (work_items(states), work_items(states, has_exit))
+        plain_work, work = self._work
+        progress = objective_progress(states, world, plain_work)
         end = self.end
         rule = end.rule if end else None
         success = rule is not None and rule.reason == COMPLETED
         exit_progress = None
-        if world.level.exit_area is not None:
+        if has_exit:
             exit_progress = self._goal.progress(world) if self._goal.name == EXIT_GOAL else 0.0
         return MissionReport(
             success=success,
@@ -261,11 +270,11 @@ class ObjectivesSystem:
             reason=rule.reason if rule else None,
             detail=end.detail if end else None,
             ended_tick=end.tick if end else None,
-            score=score(states, progress, success, exit_progress),
+            score=score(states, progress, success, exit_progress, work),
             progress=1.0 if success else self._goal.progress(world),
             goal=self._goal.name,
             objectives=objective_reports(states, progress),
-            stages=self._stages.figure(world, states, success),
+            stages=self._stages.figure(world, states, success, work),
         )
 
 

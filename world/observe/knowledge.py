@@ -131,6 +131,8 @@ class Knowledge:
         self._doors_of_visited: tuple[int, int] = (-1, -1)
         # The points of the known doors at this update (`_ask_sight_lines`).
         self._door_points: dict[str, tuple[tuple[float, float, float], str]] = {}
+        # The area under each object's spot (the layout never changes), for `_news`.
+        self._spot_areas: dict[tuple[float, float, str], str | None] = {}
         if brief is not None:
             self.areas.update(brief.areas)
             self.objects.update(brief.objects)
@@ -175,6 +177,8 @@ class Knowledge:
             if obj.holder == world.player.id:
                 self.objects.add(oid)
             if obj.x is None or obj.holder is not None or not obj.present:
+                continue
+            if not self._news(world, oid, obj.spot):
                 continue
             x, z, storey = obj.spot
             pos = (x, world.level.storey(storey).y, z)
@@ -225,11 +229,23 @@ class Knowledge:
         # from the same spot right after (nothing between them moves or changes a door).
         self._door_points = {d: _door_point(world, d) for d in self.doors if d in world.doors}
         points = [(*point, storey) for point, storey in self._door_points.values()]
-        points += [(x, 0.0, z, storey) for obj in world.objects.values()
+        points += [(x, 0.0, z, storey) for oid, obj in world.objects.items()
                    if obj.x is not None and obj.holder is None and obj.present
+                   and self._news(world, oid, obj.spot)
                    for x, z, storey in (obj.spot,)]
         points += [(a.x, 0.0, a.z, a.storey) for a in world.characters.values()]
         ask_in_one_pass(world, points)
+
+    def _news(self, world: World, oid: str, spot: tuple[float, float, str]) -> bool:
+        # Whether seeing a placed object now could teach anything: not when it is known,
+        # not known gone, and the area under it is known (or it lies in none), which is
+        # all a sighting adds. Those are left out of the sight tests.
+        if oid not in self.objects or oid in self.gone:
+            return True
+        area = self._spot_areas.get(spot, "")
+        if area == "":
+            area = self._spot_areas[spot] = world.area_at(*spot)
+        return area is not None and area not in self.areas
 
     def _see_doors(self, world: World, ways: list[tuple[str, str, str, tuple]]) -> None:
         # A door's state is perceived while it is on a way out of the player's area or

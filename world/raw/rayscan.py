@@ -67,6 +67,9 @@ class RayScanner:
         self._gate_storey = {g: gate.storey for g, gate in world.layout.gates.items()}
         # Per storey and blocking gates: (start points, directions, code of each segment).
         self._blockers: dict[tuple[str, tuple[str, ...]], tuple[np.ndarray, ...]] = {}
+        # The last answer of `_blocking`, with its storey and the doors' version: the
+        # gates that block change only with that version (`Doors._sync`).
+        self._last: tuple[tuple[str, int], tuple[np.ndarray, ...]] | None = None
 
     def _gates(self, storey: str, doors: bool) -> np.ndarray:
         # A hidden passage not yet revealed looks like the wall it hides in.
@@ -76,6 +79,10 @@ class RayScanner:
 
     def _blocking(self, storey: str) -> tuple[np.ndarray, ...]:
         """Start points, directions and codes (0 wall, 1 door) of the storey's blockers now."""
+        now = (storey, self.world.doors_system.version)
+        last = self._last
+        if last is not None and last[0] == now:
+            return last[1]
         where = self._gate_storey
         key = (storey, tuple(g for g, d in self.world.doors.items()
                              if d.blocking and where[g] == storey))
@@ -88,6 +95,7 @@ class RayScanner:
             if len(self._blockers) > 64:  # doors open and close: keep the memo small
                 self._blockers.clear()
             self._blockers[key] = cached
+        self._last = (now, cached)
         return cached
 
     def scan(self) -> tuple[np.ndarray, list[str | None]]:

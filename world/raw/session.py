@@ -149,22 +149,28 @@ class RawGame(WorldSession):
         progress = report.progress
         ready = bool(p.in_hand) and world.combat.readiness(p) == ""
         ammo = p.magazine.get(p.weapon, 0) + p.ammo.get(p.weapon, 0) if p.weapon else 0
-        player = np.array([
+        # Clipped to -1..1 before the array is made: the values np.clip gives (NaN kept).
+        player = np.array([_clip(v) for v in (
             math.cos(p.facing), math.sin(p.facing), max(0.0, p.health), p.armour,
             float(p.alive), min(1.0, ammo / AMMO_SCALE), float(ready), progress,
-            min(1.0, world.tick / self.max_ticks)], dtype=np.float32)
-        objectives = np.zeros((MAX_OBJECTIVES, len(OBJECTIVE_FEATURES)), dtype=np.float32)
-        present = np.zeros(MAX_OBJECTIVES, dtype=np.int8)
+            min(1.0, world.tick / self.max_ticks))], dtype=np.float32)
         # Only objectives the player knows of, in the view's order (issue 37).
         rows = {o.id: o for o in report.objectives}
-        shown = [rows[o.id] for o in shown_objectives(world) if o.id in rows]
-        for i, o in enumerate(shown[:MAX_OBJECTIVES]):
-            objectives[i] = [o.status == "todo", o.status == "done", o.status == "failed",
-                             o.counts]
-            present[i] = 1
+        shown = [rows[o.id] for o in shown_objectives(world) if o.id in rows][:MAX_OBJECTIVES]
+        objectives = np.zeros((MAX_OBJECTIVES, len(OBJECTIVE_FEATURES)), dtype=np.float32)
+        present = np.zeros(MAX_OBJECTIVES, dtype=np.int8)
+        if shown:
+            objectives[:len(shown)] = [(o.status == "todo", o.status == "done",
+                                        o.status == "failed", o.counts) for o in shown]
+            present[:len(shown)] = 1
         rays = self.scanner.rays()
-        return {"player": np.clip(player, -1.0, 1.0), "objectives": objectives,
+        return {"player": player, "objectives": objectives,
                 "objectives_mask": present, "rays": rays}
+
+
+def _clip(v: float) -> float:
+    # np.clip(v, -1.0, 1.0) of one value (a NaN passes through, as there).
+    return -1.0 if v < -1.0 else 1.0 if v > 1.0 else v
 
 
 def raw_json(observation: dict[str, np.ndarray]) -> dict[str, Any]:
