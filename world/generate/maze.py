@@ -36,12 +36,21 @@ def _build(rng: random.Random, level_id: str, p: Params) -> dict[str, Any]:
     path = grid.path(start, goal)
     edges = list(itertools.pairwise(path))
     locked = sorted(rng.sample(range(len(edges)), min(p["keys"], len(edges))))
+    # The far room is the exit: entered before every key is found, it ends the mission.
+    through_goal = frozenset(link_key(goal, room) for room in grid.neighbours(goal))
     key_ids = []
     for n, index in enumerate(locked):
         blocked = frozenset(link_key(*edges[i]) for i in locked[n:])
         reach = sorted(grid.distances(start, blocked))
         off_path = [r for r in reach if r not in path] or reach
-        room = grid.rooms[rng.choice(off_path)]
+        chosen = rng.choice(off_path)
+        safe = grid.distances(start, blocked | through_goal)
+        if chosen not in safe:
+            # Only a loop past the far room leads there, so the key is drawn again among
+            # the rooms reached without it. Drawn again only then: every level whose key
+            # was reachable stays as generator version 4 first made it.
+            chosen = rng.choice([r for r in off_path if r in safe] or sorted(safe))
+        room = grid.rooms[chosen]
         key_id = f"key_{n}"
         draft.add("objects", id=key_id, kind="key", name=KEY_NAMES[n], area=room.id,
                   at=room.spot(rng))

@@ -2,7 +2,8 @@
 
 The same template, seed, parameters and GENERATOR_VERSION give the same level, byte for
 byte: the one generator is seeded from the canonical name, and nothing else (no clock,
-no hash order) reaches the build.
+no hash order) reaches the build. (Version 4 was corrected once, for mazes that could
+not be won; only those changed: docs/missions.md, "Generated missions".)
 """
 
 from __future__ import annotations
