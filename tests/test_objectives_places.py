@@ -125,3 +125,27 @@ def test_route_lengths_snap_each_point_once_and_stay_exact():
         start = real(meter.origin, max_distance=reach)[0]
         fresh = 1.0 - paths.length(here, there) / paths.length(start, there)
         assert got[oid] == share * max(0.0, min(1.0, fresh))
+
+
+def test_a_route_surely_no_shorter_than_the_first_is_not_searched_and_changes_nothing(
+        monkeypatch) -> None:
+    # From far enough (the straight line, less both snaps, already longer than the first
+    # route) the progress clamps to 0 whatever the route: it is answered without a search,
+    # and equals what the search gives, at every point of a grid over the floor.
+    world, system = make([objective("a", "reach_area", area="nook_a")])
+    tick(world)
+    meter = next(s.verifier.meter for s in system.states.values())
+    searched: list[tuple] = []
+    real = route.path_length
+
+    def counting(world_, start, goal):
+        searched.append(start)
+        return real(world_, start, goal)
+
+    monkeypatch.setattr(route, "path_length", counting)
+    points = [(float(x), 0.0, float(z)) for x in range(50, 2200, 150) for z in range(50, 600, 110)]
+    quick = [meter.progress(world, p) for p in points]
+    skipped = len(points) - len(searched)
+    monkeypatch.setattr(route.RouteMeter, "_no_closer", lambda *_args: False)
+    assert [meter.progress(world, p) for p in points] == quick
+    assert skipped > len(points) // 3 and any(0.0 < q < 1.0 for q in quick)

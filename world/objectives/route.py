@@ -16,6 +16,7 @@ the figure is no hot/cold signal for the unseen.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -219,6 +220,8 @@ class RouteMeter:
             # Starting on the goal leaves nothing to measure; arrival itself is judged
             # by the verifier, so no credit is claimed here.
             return 0.0
+        if self._no_closer(world, here, initial):
+            return 0.0
         left = self.remaining(world, here)
         if left is None:
             return 0.0
@@ -228,9 +231,23 @@ class RouteMeter:
         # Nothing is measured before the place is located: no path search, no signal.
         if self.place is None or not sight.located(self.place):
             return 0.0
+        if self._located is not None and self._no_closer(world, here, self._located):
+            return 0.0
         left = self.remaining(world, here)
         if left is None:
             return 0.0
         if self._located is None:
             self._located = left
         return clamp01(1.0 - left / self._located) if self._located else 0.0
+
+    def _no_closer(self, world: WorldView, here: Point3, length: float) -> bool:
+        # Whether every route from `here` is surely at least `length` long, so that the
+        # progress `1 - left / length` clamps to 0 whatever the search would find: a
+        # route between the two points snapped onto the mesh (each moved at most `reach`
+        # across the plane) is no shorter than the straight line between them. The
+        # margin is far above the rounding of a route's length. Answered without a search.
+        if not length:
+            return False
+        reach = _SNAP_RADII * world.level.navmesh.agent_radius
+        crow = math.hypot(here[0] - self.goal[0], here[2] - self.goal[2]) - 2.0 * reach
+        return crow >= length * (1.0 + 1e-9) + 1e-6
