@@ -275,6 +275,24 @@ def test_key_locked_behind_its_own_door(tmp_path):
     assert len(report.problems) == 3
 
 
+def test_work_past_the_exit_area(tmp_path):
+    # Entering the exit area while work is open ends the mission: with the hall as the
+    # exit, the store's crate and the loft's files lie only past it. The exit itself,
+    # and what the entry and closet hold, stay reachable.
+    report = check(tmp_path, set_at(base_level(), "exit_area.area", "hall"))
+    for path, thing in (("$.objectives[1].object", "object 'files'"),
+                        ("$.objectives[3].area", "area 'loft'"),
+                        ("$.objectives[4].object", "object 'crate'")):
+        assert_problem(report, path, f"needs {thing}, which can be reached only through "
+                                     "the exit area 'hall'")
+    assert len(report.problems) == 3
+
+
+def test_starting_in_the_exit_area_may_leave_it(tmp_path):
+    # A start inside the exit area is no entry into it: the way out is open.
+    assert check(tmp_path, set_at(base_level(), "exit_area.area", "entry")).ok
+
+
 def test_one_way_door_the_wrong_way(tmp_path):
     data = set_at(base_level(), "exits[1].door.one_way_from", "store")
     assert_problem(check(tmp_path, data), "$.exit_area.area", "cannot be reached")

@@ -5,6 +5,11 @@ form one region (openings and stair ramps are plain mesh edges, so a gap too nar
 the agent simply leaves two regions). Door edges become directed region-to-region links
 whose passability depends on what the player can already reach: keys, panels, switches
 and secret triggers. The link set grows to a fixed point.
+
+A level with an exit area is searched twice: entering the exit area while counted
+objectives are open ends the mission, so what the objectives need outside it must be
+reachable without stepping into it (the exit area's floor is kept in regions of its
+own, and every way into it is barred for that search).
 """
 
 from __future__ import annotations
@@ -35,29 +40,33 @@ class DoorLink:
 
     source: int
     target: int
-    exit_id: str
+    exit_id: str | None  # None: an opening into or out of the area kept apart
     from_area: str
 
 
 class Regions:
     """Mesh polygons grouped into door-free regions, with point location by area."""
 
-    def __init__(self, built: BuiltNavMesh) -> None:
+    def __init__(self, built: BuiltNavMesh, apart: str | None = None) -> None:
         """Group the polygons.
 
         Args:
             built: The level's mesh and polygon places.
+            apart: An area whose floor forms regions of its own (the exit area): an
+                opening between it and another area becomes a link that is always
+                passable, so a search can bar the way in.
         """
         mesh = built.mesh
         graph = nx.Graph()
         graph.add_nodes_from(range(mesh.polygon_count))
-        links: list[tuple[int, int, str]] = []
+        links: list[tuple[int, int, str | None]] = []
+        places = built.places
         for p, row in enumerate(mesh.neighbours):
             for k, q in enumerate(row):
                 if q < 0:
                     continue
                 door = mesh.doors[p][k]
-                if door is None:
+                if door is None and (places[p] == apart) == (places[q] == apart):
                     graph.add_edge(p, q)
                 else:
                     links.append((p, q, door))
@@ -116,7 +125,9 @@ def _panel(exit_: Exit) -> set[str]:
     return {door.panel} if door is not None and door.panel else set()
 
 
-def _passable(exit_: Exit, link: DoorLink, have: set[str], openers: set[str]) -> bool:
+def _passable(exit_: Exit | None, link: DoorLink, have: set[str], openers: set[str]) -> bool:
+    if exit_ is None:
+        return True  # an opening into or out of the area kept apart
     remote = bool(openers & have)
     if exit_.hidden and not remote:
         return False
@@ -131,13 +142,16 @@ def _passable(exit_: Exit, link: DoorLink, have: set[str], openers: set[str]) ->
     return not locked or remote or (door.key is not None and door.key in have)
 
 
-def reachable_regions(level: Level, regions: Regions, start: int) -> set[int]:
+def reachable_regions(level: Level, regions: Regions, start: int,
+                      barred: frozenset[int] = frozenset()) -> set[int]:
     """Regions the player can reach from the start region, opening doors as they can.
 
     Args:
         level: The level.
         regions: The mesh regions.
         start: The start region.
+        barred: Regions never entered from outside them (the exit area's, while work
+            is open); a search that starts in one may still leave it.
 
     Returns:
         Every reachable region.
@@ -167,7 +181,11 @@ def reachable_regions(level: Level, regions: Regions, start: int) -> set[int]:
         # A keypad opens nothing until a note holding its code has been reached too.
         have -= {k for k, notes in keypad_notes.items() if not notes & have}
         for link in regions.links:
-            if _passable(exits[link.exit_id], link, have, openers[link.exit_id]):
+            if link.target in barred and link.source not in barred:
+                continue
+            exit_ = exits[link.exit_id] if link.exit_id is not None else None
+            shut = openers[link.exit_id] if link.exit_id is not None else set()
+            if _passable(exit_, link, have, shut):
                 graph.add_edge(link.source, link.target)
         grown = {start} | nx.descendants(graph, start)
         if grown == reached:
@@ -229,7 +247,8 @@ def reach_problems(level: Level, built: BuiltNavMesh) -> list[Problem]:
     Returns:
         The problems found, each unreachable thing once.
     """
-    regions = Regions(built)
+    exit_area = level.exit_area.area if level.exit_area is not None else None
+    regions = Regions(built, apart=exit_area)
     problems: list[Problem] = []
     for i, exit_ in enumerate(level.exits):
         if exit_.walkable and frozenset(exit_.areas) not in regions.pairs:
@@ -244,16 +263,23 @@ def reach_problems(level: Level, built: BuiltNavMesh) -> list[Problem]:
     if start is None:
         return [*problems, ("$.start", "the start is not on the walkable floor")]
     reached = reachable_regions(level, regions, start)
+    exit_regions = frozenset(regions.of_area(exit_area)) if exit_area is not None else None
+    early = (reachable_regions(level, regions, start, exit_regions)
+             if exit_regions is not None else reached)
     reported: set[str] = set()
     for path, owner, thing, target in _needs(level):
         if thing in reported:
             continue
-        if isinstance(target, str):
-            ok = bool(regions.of_area(target) & reached)
-        else:
-            ok = any(regions.of_place(place, 2 * r) in reached for place in target)
-        if not ok:
+        where = (regions.of_area(target) if isinstance(target, str)
+                 else {regions.of_place(place, 2 * r) for place in target} - {None})
+        if not where & reached:
             reported.add(thing)
             message = f"{owner} needs {thing}, which cannot be reached from the start"
             problems.append((path, message))
+        elif exit_regions is not None and not where & (early | exit_regions):
+            # Outside the exit area, and only a way through it leads there.
+            reported.add(thing)
+            problems.append((path, f"{owner} needs {thing}, which can be reached only "
+                             f"through the exit area {exit_area!r}: entering it while "
+                             "work is open ends the mission"))
     return problems
