@@ -39,6 +39,7 @@ import harness.rl  # noqa: E402,F401 registers the environments
 
 GAMMA = 0.97  # the learner's discount; the shaped reward is given the same one
 EVAL_SEED = 10_000  # evaluation episodes' reset seeds start here (training resets draw)
+SECRET = b"rl-baselines-v1"  # every environment's, so a run plays the same episodes again
 # Student's t 0.975 quantiles by degrees of freedom (seeds - 1), for the intervals.
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
         9: 2.262, 10: 2.228}
@@ -69,8 +70,14 @@ TASKS: dict[str, Task] = {t.name: t for t in (
 
 
 def make(task: Task, split: dict[str, Any], reward: Any = "score") -> gym.Env:
-    """The task's environment, with a split's arguments over the training ones."""
-    return gym.make(task.env_id, **{**task.kwargs, **split}, reward=reward)
+    """The task's environment, with a split's arguments over the training ones.
+
+    Every environment gets the same published secret (`SECRET`): an environment given
+    none draws a fresh one, so the same seeds would play other episodes in every run
+    and the table would not reproduce. A secret keeps an agent from simulating the
+    world; a learner trained here never sees it.
+    """
+    return gym.make(task.env_id, **{**task.kwargs, **split}, reward=reward, secret=SECRET)
 
 
 def play(env: gym.Env, policy: Any, episodes: int, rng: np.random.Generator,
