@@ -6,7 +6,6 @@ hands the polygons to `NavMesh.from_polygons`, which computes adjacency.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -16,6 +15,7 @@ from world.level.model import Level
 from world.navmesh.build_storey import area_polygons, triangulate_storey
 from world.navmesh.mesh import NavMesh
 from world.navmesh.stitch import PolygonSoup, merge_convex, ramp_rows
+from world.recent import RecentCache
 
 
 @dataclass(frozen=True)
@@ -149,8 +149,7 @@ def one_way_walls(level: Level, mesh: NavMesh, places: tuple[str, ...]) -> froze
     )
 
 
-_CACHE: OrderedDict[tuple[str, bool], BuiltNavMesh] = OrderedDict()
-_CACHE_SIZE = 16
+_CACHE: RecentCache[BuiltNavMesh] = RecentCache(16)
 
 
 def build_navmesh_full(level: Level, merge: bool = True) -> BuiltNavMesh:
@@ -166,10 +165,12 @@ def build_navmesh_full(level: Level, merge: bool = True) -> BuiltNavMesh:
     Returns:
         The mesh, the place of each polygon and the build report.
     """
-    key = (level.content_hash, merge)
-    if level.content_hash and key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
+    if level.content_hash:
+        return _CACHE.get((level.content_hash, merge), lambda: _build(level, merge))
+    return _build(level, merge)
+
+
+def _build(level: Level, merge: bool) -> BuiltNavMesh:
     soup, report = build_soup(level, merge)
     mesh = NavMesh.from_polygons(
         np.asarray(soup.points, dtype=float).reshape(-1, 2),
@@ -182,12 +183,7 @@ def build_navmesh_full(level: Level, merge: bool = True) -> BuiltNavMesh:
     walls = one_way_walls(level, mesh, places)
     if walls:
         mesh = replace(mesh, one_way_walls=walls)
-    built = BuiltNavMesh(mesh, places, report)
-    if level.content_hash:
-        _CACHE[key] = built
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return built
+    return BuiltNavMesh(mesh, places, report)
 
 
 def build_navmesh(level: Level, merge: bool = True) -> NavMesh:

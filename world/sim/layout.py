@@ -8,10 +8,10 @@ Doors and hidden exits are kept apart as "gates" whose blocking changes at run t
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from dataclasses import dataclass
 
 from world.level.model import Area, Exit, Level, Point, Segment, Stairs
+from world.recent import RecentCache
 
 _ON_LINE = 0.5  # world units: how far a gap may sit off an edge and still cut it
 
@@ -228,21 +228,12 @@ class Layout:
 # One layout per level, shared by the worlds made from it: a layout is derived from the
 # frozen level alone and never changed, and an environment's every reset makes a world of
 # the same level. Keyed, as the navigation meshes are (world.navmesh.build), on the
-# level's content hash, the last `_LAYOUT_CACHE` kept; a level without a hash (one built
-# in code) gets a layout of its own each time.
-_LAYOUTS: OrderedDict[str, Layout] = OrderedDict()
-_LAYOUT_CACHE = 16
+# level's content hash; a level without a hash (one built in code) gets a layout of its
+# own each time.
+_LAYOUTS: RecentCache[Layout] = RecentCache(16)
 
 
 def shared_layout(level: Level) -> Layout:
     """The layout of a level, derived on first use and kept for the next world."""
     key = level.content_hash
-    if key and key in _LAYOUTS:
-        _LAYOUTS.move_to_end(key)
-        return _LAYOUTS[key]
-    layout = Layout(level)
-    if key:
-        _LAYOUTS[key] = layout
-        while len(_LAYOUTS) > _LAYOUT_CACHE:
-            _LAYOUTS.popitem(last=False)
-    return layout
+    return _LAYOUTS.get(key, lambda: Layout(level)) if key else Layout(level)

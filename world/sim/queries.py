@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
@@ -11,6 +10,7 @@ import numpy as np
 from world.navmesh.build import build_navmesh
 from world.navmesh.mesh import NavMesh
 from world.navmesh.query import PathFinder
+from world.recent import RecentCache
 from world.sim.actors import Actor
 from world.sim.hashing import state_hash
 
@@ -18,23 +18,13 @@ from world.sim.hashing import state_hash
 # the level's cached mesh): a finder answers from the mesh alone and its caches hold exact
 # answers, so a later episode reads the searches and snaps of earlier ones instead of
 # building the finder's indexes and searching again. The entry holds the mesh, so its id
-# is not reused while it is kept; the least recently used goes first, as in the mesh
-# cache (world.navmesh.build) whose meshes these are.
-_FINDERS: OrderedDict[int, tuple[NavMesh, PathFinder]] = OrderedDict()
-_FINDER_CACHE = 16
+# is not reused while it is kept.
+_FINDERS: RecentCache[tuple[NavMesh, PathFinder]] = RecentCache(16)
 
 
 def shared_path_finder(mesh: NavMesh) -> PathFinder:
     """The path finder over a mesh, made on first use and kept for the next world."""
-    key = id(mesh)
-    if key in _FINDERS:
-        _FINDERS.move_to_end(key)
-        return _FINDERS[key][1]
-    finder = PathFinder(mesh)
-    _FINDERS[key] = (mesh, finder)
-    while len(_FINDERS) > _FINDER_CACHE:
-        _FINDERS.popitem(last=False)
-    return finder
+    return _FINDERS.get(id(mesh), lambda: (mesh, PathFinder(mesh)))[1]
 
 
 if TYPE_CHECKING:  # the attributes `World` sets, named for the type checker only
