@@ -78,10 +78,11 @@ class BatchedVectorEnv(VectorEnv):
         self._batch: dict[str, np.ndarray] = {}
         self.closed = False
         if chosen == 1:  # no process to share the work with: step here
-            # (Copies of the observations, as SyncVectorEnv gives by default: a worker's
-            # answer is a copy already, having crossed a pipe.)
-            self._local = _slice_maker(make_env, num_envs, copy=True)()
-            spaces = _spaces(self._local)
+            # (Copies of the observations, as the batched path copies its shared block.)
+            self._local = SyncVectorEnv([make_env] * num_envs, copy=True,
+                                        autoreset_mode=AutoresetMode.NEXT_STEP)
+            spaces = (self._local.single_observation_space, self._local.single_action_space,
+                      dict(self._local.metadata), self._local.render_mode)
         else:
             spaces = self._start(make_env, context)
         self.single_observation_space, self.single_action_space, metadata, mode = spaces
@@ -263,20 +264,6 @@ class BatchedVectorEnv(VectorEnv):
 def _chain(answers: list[list[Any]]) -> tuple[Any, ...]:
     # The slices' answers, one per copy, in copy order.
     return tuple(item for answer in answers for item in answer)
-
-
-def _slice_maker(make_env: Callable[[], gym.Env], count: int,
-                 copy: bool = False) -> Callable[[], SyncVectorEnv]:
-    def make() -> SyncVectorEnv:
-        return SyncVectorEnv([make_env] * count, copy=copy,
-                             autoreset_mode=AutoresetMode.NEXT_STEP)
-    return make
-
-
-def _spaces(vec: SyncVectorEnv) -> tuple[gym.Space[Any], gym.Space[Any], dict[str, Any],
-                                         str | None]:
-    return (vec.single_observation_space, vec.single_action_space, dict(vec.metadata),
-            vec.render_mode)
 
 
 # A vector entry point is named by a string, so that an env spec stays picklable and
