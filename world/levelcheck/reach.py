@@ -264,7 +264,9 @@ def reach_problems(level: Level, built: BuiltNavMesh) -> list[Problem]:
         return [*problems, ("$.start", "the start is not on the walkable floor")]
     reached = reachable_regions(level, regions, start)
     exit_regions = frozenset(regions.of_area(exit_area)) if exit_area is not None else None
-    early = (reachable_regions(level, regions, start, exit_regions)
+    # Where the objectives' needs may lie with work open: reached without entering the
+    # exit area, or in it.
+    early = (reachable_regions(level, regions, start, exit_regions) | exit_regions
              if exit_regions is not None else reached)
     reported: set[str] = set()
     for path, owner, thing, target in _needs(level):
@@ -276,7 +278,7 @@ def reach_problems(level: Level, built: BuiltNavMesh) -> list[Problem]:
             reported.add(thing)
             message = f"{owner} needs {thing}, which cannot be reached from the start"
             problems.append((path, message))
-        elif exit_regions is not None and not where & (early | exit_regions):
+        elif not where & early:
             # Outside the exit area, and only a way through it leads there.
             reported.add(thing)
             problems.append((path, f"{owner} needs {thing}, which can be reached only "

@@ -102,6 +102,11 @@ def object_point(level: Level, object_id: str) -> Point3 | None:
     return (obj.at[0], level.area_y(obj.area), obj.at[1])
 
 
+def _snap_reach(world: WorldView) -> float:
+    """How far across the plane a route's end is moved at most to meet the mesh."""
+    return _SNAP_RADII * world.level.navmesh.agent_radius
+
+
 def path_length(world: WorldView, start: Point3, goal: Point3) -> float | None:
     """Shortest walkable length between two points with every door open.
 
@@ -120,7 +125,7 @@ def path_length(world: WorldView, start: Point3, goal: Point3) -> float | None:
     hit = _LENGTHS.get(key)
     if hit is not None:  # the entry holds `paths`, so its id is not reused meanwhile
         return hit[1]
-    reach = _SNAP_RADII * world.level.navmesh.agent_radius
+    reach = _snap_reach(world)
     ends = []
     length = None
     for point in (start, goal):
@@ -248,6 +253,6 @@ class RouteMeter:
         # margin is far above the rounding of a route's length. Answered without a search.
         if not length:
             return False
-        reach = _SNAP_RADII * world.level.navmesh.agent_radius
+        reach = _snap_reach(world)
         crow = math.hypot(here[0] - self.goal[0], here[2] - self.goal[2]) - 2.0 * reach
         return crow >= length * (1.0 + 1e-9) + 1e-6
