@@ -117,21 +117,33 @@ def records(root: Path) -> Iterator[Record]:
 
 def tabulate(found: Iterable[Record], difficulty: str | None = None,
              levels: set[str] | None = None) -> dict[tuple[str, str], Group]:
-    """The groups of these records (only `difficulty` and `levels`, when given)."""
+    """The groups of these records (only `difficulty` and `levels`, when given).
+
+    A record without an end (an interrupted run proves no outcome) is left out, and so,
+    said on standard error, is one whose turns are not a single player's views (a
+    match's record, say).
+    """
     groups: dict[tuple[str, str], Group] = defaultdict(Group)
     for record in found:
-        key = group_key(record)
-        if (difficulty and key[1] != difficulty) or (levels and key[0] not in levels):
+        try:
+            key = group_key(record)
+            if (difficulty and key[1] != difficulty) or (levels and key[0] not in levels):
+                continue
+            if record.end is None:
+                continue
+            won = bool(record.end["summary"].get("success"))
+            actions = list(costs(record.turns))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            print(f"skipped {record.path}: not a single player's record of views "
+                  f"({type(exc).__name__}: {exc})", file=sys.stderr)
             continue
-        if record.end is None:
-            continue  # an interrupted run proves no outcome
         group = groups[key]
         group.episodes += 1
-        if record.end["summary"].get("success"):
+        if won:
             group.won += 1
         else:
             group.lost.append(episode_name(record))
-        for kind, cost, attack in costs(record.turns):
+        for kind, cost, attack in actions:
             if cost > 0.0:
                 group.by_action[kind] += cost
             if attack is not None:

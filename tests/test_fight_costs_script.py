@@ -97,3 +97,22 @@ def test_a_folder_without_records_is_said_so(tmp_path: Path, capsys) -> None:
     with pytest.raises(SystemExit):
         fight_costs.main([str(tmp_path / "missing")])
     assert "not a folder" in capsys.readouterr().err
+
+
+def test_a_record_that_is_not_a_players_views_is_left_out_and_said(tmp_path: Path, capsys) -> None:
+    kept = sorted(STAGES_DATA.glob("*courier_intercept-hard*.jsonl.gz"))[0]
+    good = tmp_path / "episodes" / "a" / "record.jsonl.gz"
+    good.parent.mkdir(parents=True)
+    shutil.copy(kept, good)
+    lines = _lines(kept)
+    for line in lines:
+        if line["kind"] == "turn":
+            line["observation"] = {"players": []}  # no single player's view
+    odd = tmp_path / "episodes" / "b" / "record.jsonl.gz"
+    odd.parent.mkdir(parents=True)
+    with gzip.open(odd, "wt") as f:
+        f.writelines(json.dumps(line) + "\n" for line in lines)
+    assert fight_costs.main([str(tmp_path)]) == 0
+    out = capsys.readouterr()
+    assert [json.loads(x)["episodes"] for x in out.out.splitlines()] == [1]
+    assert "skipped" in out.err and str(odd) in out.err
