@@ -28,6 +28,7 @@ from shapely.geometry import Polygon
 from world.level.model import Level
 from world.navmesh.query import PathFinder
 from world.objectives.base import Point3, WorldView, clamp01
+from world.recent import RecentCache
 
 _ALL_DOORS_OPEN: frozenset[str] = frozenset()
 # What a route heads for, as the player's sight knows it: (PLACE_OBJECTIVE, objective id),
@@ -121,52 +122,41 @@ def path_length(world: WorldView, start: Point3, goal: Point3) -> float | None:
         The length, or None when there is no route.
     """
     paths = world.paths
-    key = (id(paths), start, goal)
-    hit = _LENGTHS.get(key)
-    if hit is not None:  # the entry holds `paths`, so its id is not reused meanwhile
-        return hit[1]
-    reach = _snap_reach(world)
+    # The entry holds `paths`, so its id is not reused while the entry is kept.
+    return _LENGTHS.get((id(paths), start, goal),
+                        lambda: (paths, _length(paths, start, goal, _snap_reach(world))))[1]
+
+
+def _length(paths: PathFinder, start: Point3, goal: Point3, reach: float) -> float | None:
     ends = []
-    length = None
     for point in (start, goal):
         snapped = _snap(paths, point, reach)
         if snapped is None:
-            break
+            return None
         ends.append(snapped)
-    else:
-        length = paths.length(ends[0], ends[1], _ALL_DOORS_OPEN)
-    if len(_LENGTHS) >= _LENGTH_CACHE:
-        del _LENGTHS[next(iter(_LENGTHS))]  # the oldest entry
-    _LENGTHS[key] = (paths, length)
-    return length
+    return paths.length(ends[0], ends[1], _ALL_DOORS_OPEN)
 
 
 # A length with every door open depends only on the mesh and its two ends, so the last
 # few are kept: a verifier's meter and the goal's meter toward the same place ask the
 # same question, and the player's report and the judge's report ask it again.
-_LENGTHS: dict[tuple[int, Point3, Point3], tuple[PathFinder, float | None]] = {}
-_LENGTH_CACHE = 16
+_LENGTHS: RecentCache[tuple[PathFinder, float | None]] = RecentCache(16)
 
 
 # A snap depends only on the mesh and the point (no door state, no origin), so recent
-# answers are kept, least recently used dropped first: every meter of a report snaps
-# the same player position, and each goal is snapped again on every report.
-_SNAPS: dict[tuple[int, Point3, float], tuple[PathFinder, Point3 | None]] = {}
-_SNAP_CACHE = 64
+# answers are kept: every meter of a report snaps the same player position, and each
+# goal is snapped again on every report.
+_SNAPS: RecentCache[tuple[PathFinder, Point3 | None]] = RecentCache(64)
 
 
 def _snap(paths: PathFinder, point: Point3, reach: float) -> Point3 | None:
-    key = (id(paths), point, reach)
-    hit = _SNAPS.get(key)
-    if hit is not None:  # the entry holds `paths`, so its id is not reused meanwhile
-        _SNAPS[key] = _SNAPS.pop(key)  # most recently used last
-        return hit[1]
+    # The entry holds `paths`, so its id is not reused while the entry is kept.
+    return _SNAPS.get((id(paths), point, reach), lambda: (paths, _nearest(paths, point, reach)))[1]
+
+
+def _nearest(paths: PathFinder, point: Point3, reach: float) -> Point3 | None:
     found = paths.nearest_reachable(point, max_distance=reach)
-    snapped = None if found is None else found[0]
-    if len(_SNAPS) >= _SNAP_CACHE:
-        del _SNAPS[next(iter(_SNAPS))]  # the oldest entry
-    _SNAPS[key] = (paths, snapped)
-    return snapped
+    return None if found is None else found[0]
 
 
 class RouteMeter:
