@@ -10,16 +10,21 @@ from pathlib import Path
 from shapely.geometry import Polygon
 
 from harness.core.record import record_text
-from tests.shared import ROOT, TEST_AGENTS
+from tests.shared import ROOT, TEST_AGENTS, TEST_SECRET
 
 HOSTILE = TEST_AGENTS / "hostile_text_agent.py"
 
 
 def hostile_run(out: Path, level: str = "outpost") -> Path:
-    """Play one real episode with the hostile agent through `harness run`; its run dir."""
+    """Play one real episode with the hostile agent through `harness run`; its run dir.
+
+    Under the tests' fixed secret, so every run plays the same episode: under a fresh one
+    a short run sometimes never walks what the page tests look for (a route around a
+    corner: 3 of 20 fresh secrets on a 20-decision outpost).
+    """
     done = subprocess.run(
         [sys.executable, "-m", "harness.cli", "run", level, "--agent",
-         f"{sys.executable} {HOSTILE}", "--out", str(out), "--json",
+         f"{sys.executable} {HOSTILE}", "--secret", TEST_SECRET.hex(), "--out", str(out), "--json",
          "--decision-timeout", "20", "--episode-timeout", "120"],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     return Path(json.loads(done.stdout)["run_dir"])
