@@ -37,7 +37,7 @@ from harness.core.level_refs import from_header  # noqa: E402
 from harness.core.protocol import as_played  # noqa: E402
 from harness.core.record import Record  # noqa: E402
 from harness.core.tracks import TrackSpec  # noqa: E402
-from world.face import WorldSession  # noqa: E402
+from world.face import DoomLevel, WorldSession  # noqa: E402
 
 OPENINGS = ("unaware", "suspicious")  # alertness of a target whose duel the player opens
 PLAYER = "player"
@@ -98,6 +98,8 @@ def duels(record: Record) -> Iterator[Duel]:
     """Every duel of one record the player opened on an unaware or suspicious hostile."""
     header = record.header
     level = from_header(header).level
+    if isinstance(level, DoomLevel):
+        raise TypeError("a Doom mission: its shots are the engine's, not the world's")
     game = TrackSpec.from_start(header.get("start") or {}).game_factory()(
         level, header["difficulty"], key_of(header))
     if not isinstance(game, WorldSession):
