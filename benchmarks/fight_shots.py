@@ -38,9 +38,9 @@ from harness.core.protocol import as_played  # noqa: E402
 from harness.core.record import Record  # noqa: E402
 from harness.core.tracks import TrackSpec  # noqa: E402
 from world.face import DoomLevel, WorldSession  # noqa: E402
+from world.sim.actors import PLAYER_ID as PLAYER  # noqa: E402
 
 OPENINGS = ("unaware", "suspicious")  # alertness of a target whose duel the player opens
-PLAYER = "player"
 
 
 @dataclass
