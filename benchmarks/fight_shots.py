@@ -95,11 +95,21 @@ def follow(events: Iterable[Any], open_duels: dict[str, Duel], done: list[Duel])
 
 
 def duels(record: Record) -> Iterator[Duel]:
-    """Every duel of one record the player opened on an unaware or suspicious hostile."""
+    """Every duel of one record the player opened on an unaware or suspicious hostile.
+
+    Raises:
+        TypeError: for a record this cannot play from its first turn (a Doom mission, a
+            stepwise chain, a run started from a snapshot).
+        ValueError: when the world played again leaves the record (another version of
+            the world): its counts would be another episode's.
+    """
     header = record.header
     level = from_header(header).level
     if isinstance(level, DoomLevel):
         raise TypeError("a Doom mission: its shots are the engine's, not the world's")
+    if "origin" in header or (header.get("start") or {}).get("stepwise"):
+        raise TypeError("a run from a snapshot or a stepwise chain, not one world from "
+                        "its start")
     game = TrackSpec.from_start(header.get("start") or {}).game_factory()(
         level, header["difficulty"], key_of(header))
     if not isinstance(game, WorldSession):
@@ -109,7 +119,10 @@ def duels(record: Record) -> Iterator[Duel]:
     open_duels: dict[str, Duel] = {}
     done: list[Duel] = []
     opened: set[str] = set()
-    for turn in record.turns:
+    for index, turn in enumerate(record.turns):
+        if game.turn.state_hash != turn["state_hash"]:
+            raise ValueError(f"turn {index}: the world played again is not the record's "
+                             "(its state hash differs)")
         action, error = turn.get("action"), turn.get("error")
         if action is None and error is None:
             break
@@ -136,8 +149,8 @@ def tabulate(found: Iterable[Record], difficulty: str | None = None,
              limit: int | None = None) -> dict[tuple[str, str], list[Duel]]:
     """The duels of these records by (template or level, difficulty), `limit` records each.
 
-    A record without an end, or one that is not a single player's world episode, is
-    left out (the latter said on standard error).
+    A record without an end is left out, and so, said on standard error, is one that
+    is not a single player's world episode this world plays again (`duels`).
     """
     groups: dict[tuple[str, str], list[Duel]] = defaultdict(list)
     taken: dict[tuple[str, str], int] = defaultdict(int)
@@ -151,11 +164,12 @@ def tabulate(found: Iterable[Record], difficulty: str | None = None,
                 or record.end is None or (limit is not None and taken[key] >= limit):
             continue
         try:
-            groups[key].extend(duels(record))
+            played = list(duels(record))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            print(f"skipped {record.path}: not a single player's world episode "
-                  f"({type(exc).__name__}: {exc})", file=sys.stderr)
+            print(f"skipped {record.path}: not a single player's world episode this world "
+                  f"plays again ({type(exc).__name__}: {exc})", file=sys.stderr)
             continue
+        groups[key].extend(played)
         taken[key] += 1
     return groups
 

@@ -100,6 +100,19 @@ def test_the_duels_of_a_played_errand_are_those_its_views_opened(tmp_path: Path,
     row = json.loads(line)
     assert (row["level"], row["difficulty"], row["duels"]) == ("errand", "hard", len(opened))
     assert sum(r["duels"] for r in row["rows"]) == len(opened)
+    # A world that plays the record otherwise (another version) gives another episode's
+    # counts: the record is named and left out, not counted.
+    with gzip.open(record.path, "rt") as f:
+        lines = [json.loads(x) for x in f]
+    turn = next(x for x in lines if x["kind"] == "turn" and x["turn"] == 3)
+    turn["state_hash"] = "0" * len(turn["state_hash"])
+    other = tmp_path / "other" / "episodes" / "errand" / "record.jsonl.gz"
+    other.parent.mkdir(parents=True)
+    with gzip.open(other, "wt") as f:
+        f.writelines(json.dumps(x) + "\n" for x in lines)
+    assert fight_shots.main([str(other.parents[2])]) == 1
+    err = capsys.readouterr().err
+    assert str(other) in err and "turn 3" in err and "state hash differs" in err
 
 
 def test_bad_arguments_are_refused(tmp_path: Path, capsys) -> None:
