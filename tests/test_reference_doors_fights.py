@@ -52,17 +52,46 @@ def _decide(health: float, characters: list[dict[str, Any]]) -> tuple[str, dict[
 
 def test_a_hurt_player_heals_before_opening_a_panel_door_with_a_guard_about() -> None:
     # Hurt, a guard in sight down the corridor, a medkit known a few steps back: the
-    # medkit comes before the panel (the door may open on a second guard).
-    step = _decide(0.78, [_guard("c5", 1600.0)])
-    assert step[0] == "go_to_object" and step[1]["object_id"] == "o3", step
+    # medkit comes before the panel (the door may open on a second guard). Below the
+    # calm mark (supplies.CALM_MARK) the plain top-up takes it there first.
+    for health in (0.6, 0.82):
+        step = _decide(health, [_guard("c5", 1600.0)])
+        assert step[0] == "go_to_object" and step[1]["object_id"] == "o3", (health, step)
+
+
+def test_the_door_rule_alone_sends_a_hurt_player_to_the_medkit_first() -> None:
+    # The door's own rule, asked directly: below supplies.FRESH with a gunman about, the
+    # known medkit on this storey; nearly whole, or with nobody armed seen, nothing.
+    from agents.reference import doors
+    from agents.reference.memory import Memory
+
+    def asked(health: float, characters: list[dict[str, Any]]) -> Any:
+        observation = _observation(health, characters, [PANEL, MEDKIT])
+        mem = Memory()
+        mem.update(observation)
+        return doors.fresh_for_door(mem)
+
+    step = asked(0.82, [_guard("c5", 1600.0)])
+    assert step is not None and step[1]["object_id"] == "o3", step
     assert "before opening" in step[2]
+    assert asked(0.9, [_guard("c5", 1600.0)]) is None
+    assert asked(0.82, []) is None
 
 
-def test_the_panel_is_pressed_at_once_when_fresh_or_with_no_guard_about() -> None:
-    # Nearly whole, or nobody armed seen: the panel is pressed straight away.
-    for health, characters in ((0.9, [_guard("c5", 1600.0)]), (0.78, [])):
+def test_the_panel_is_pressed_at_once_when_fresh() -> None:
+    # Nearly whole, with a guard about or nobody armed seen: the panel is pressed
+    # straight away.
+    for health, characters in ((0.95, [_guard("c5", 1600.0)]), (0.95, [])):
         step = _decide(health, characters)
         assert step[0] == "go_to_object" and step[1]["object_id"] == "o2", (health, step)
+
+
+def test_a_calm_player_below_the_calm_mark_tops_up_before_the_panel() -> None:
+    # Nobody in sight, health under supplies.CALM_MARK (0.9), a medkit known: the next
+    # room's guard is met fresh.
+    step = _decide(0.82, [])
+    assert step[0] == "go_to_object" and step[1]["object_id"] == "o3", step
+    assert step[2].startswith("healing up"), step
 
 
 CAMERA = {**PANEL, "id": "o4", "kind": "camera", "name": "camera",

@@ -40,7 +40,7 @@ from agents.reference.stealth import STEALTH_LEG, WALKS, note_windows
 from agents.reference.supplies import ARMOUR_DETOUR, AWARE, heal, hostile, ready_weapon, restock
 
 LOW_HEALTH = 0.3  # below this, healing comes before any fight not at arm's length
-TOP_UP_HEALTH = 0.55  # below this, heal while nobody is shooting
+TOP_UP_HEALTH = 0.8  # below this, heal while nobody is shooting
 CAMERA_SHOT = 1500.0  # a working camera nearer than this is shot out before going on
 CAMERA_SPOT = 150.0  # spots this far apart are tried apart for a refused camera shot
 PEEK_RANGE = 400.0  # a door opening nearer than this is looked through before going on

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agents.reference.backs import asleep
 from agents.reference.cover import (
     ambush,
     break_off,
@@ -86,8 +87,8 @@ def threats(mem: Memory, stealth: bool) -> list[dict[str, Any]]:
         # An unaware hostile far off is left alone: a long shot wakes the whole level.
         # One already looking the player's way is not: he is about to start the duel
         # himself, and the first shot, fired standing, is the player's.
-        if (aware or row["distance"] < CLOSE_RANGE or watching(mem, row)) \
-                and row["id"] not in mem.downed:
+        if (aware or (row["distance"] < CLOSE_RANGE and not asleep(mem, row))
+                or watching(mem, row)) and row["id"] not in mem.downed:
             out.append(row)
     if mem.sightings is None:
         mem.sightings = Sightings()

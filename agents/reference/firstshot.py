@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from agents.reference.backs import asleep, unseen_walk
 from agents.reference.cover import tethered
 from agents.reference.fight import CLOSE_RANGE, FIRST_SHOT, attack
 from agents.reference.guns import sure_range
@@ -61,8 +62,14 @@ def first_shot(mem: Memory, decision: Decision, stealth: bool) -> Decision:
     # Beyond twice the range where the gun in hand lands nearly every shot, the duel is
     # a long one the walk's end would not have started: the walk goes on.
     reach = min(FIRST_SHOT, SURE_TIMES * sure_range(gun_in_hand(mem)))
+    # A posted guard with his back to the player is walked past while the walk stays out
+    # of his view; one nearer than close range that the walk would pass in front of is
+    # shot first as well (he is no threat yet, so fight.py left him alone).
     rows = [r for r in mem.view["characters"] if r["seen"] == "now" and _unaware_gunman(r)
-            and CLOSE_RANGE <= r["distance"] <= reach and _beside(r, end)]
+            and r["distance"] <= reach
+            and (not asleep(mem, r) or not unseen_walk(r, mem.position, end))
+            and ((r["distance"] >= CLOSE_RANGE and _beside(r, end))
+                 or (r["distance"] < CLOSE_RANGE and asleep(mem, r)))]
     if not rows:
         return _back_into_sight(mem, end) or decision
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):

@@ -78,6 +78,11 @@ class Memory:
     # character id -> where the player stood when it last saw him, and his alertness then
     # (out of sight the view says "unknown"; agents.reference.firstshot)
     sighted_from: dict[str, tuple[tuple[float, float, float], str]] = field(default_factory=dict)
+    # unaware hostile id -> where first seen standing, and those seen to walk from there,
+    # noted once a turn from the first turn asked (agents.reference.backs)
+    posts: dict[str, tuple[float, float]] = field(default_factory=dict)
+    walkers: set[str] = field(default_factory=set)
+    posts_turn: int = -1
 
     def update(self, observation: dict[str, Any]) -> None:
         """Fold one observation into the memory."""

@@ -27,7 +27,7 @@ AWARE = frozenset({"alerted", "in_combat"})  # alertness names meaning "after th
 HEALING = ("medkit", "armour")
 AMMO = ("ammo", "weapon")
 FULL = 0.95
-CALM_MARK = 0.7  # health below which a player nobody is shooting at goes to heal
+CALM_MARK = 0.9  # health below which a player nobody is shooting at goes to heal
 THIN_ARMOUR = 0.3  # below this, armour in the same area is fetched before going on
 LOW_ROUNDS = 24  # fewer rounds than this (loaded and spare), and known ammunition is fetched
 # while calm
