@@ -1,42 +1,34 @@
 """The reference agent walks past a posted guard whose back is turned while it is hurt.
 
-Hand-made observations folded into the agent's memory, so they run in milliseconds.
+Hand-made views (tests/reference_views.py) folded into the agent's memory.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-PISTOL = {"id": "o1", "kind": "weapon", "name": "pistol", "ammo": 24, "loaded": 8,
-          "weapon": "pistol"}
-CONSOLE = {"id": "o4", "kind": "console", "name": "console", "position": [1000.0, 0.0, 100.0],
-           "area": "a2", "distance": 1005.0, "objective": True, "state": None, "weapon": None,
-           "facing_deg": None, "view_angle_deg": None, "view_range": None}
+from tests.reference_views import hostile, observation, pistol, thing
 
 
 def _guard(x: float, facing: float | None = 0.0, alertness: str = "unaware",
            z: float = 0.0) -> dict[str, Any]:
     # A pistol guard at (x, z) with a 90-degree cone 1,500 long, facing `facing`
     # (0 looks toward +x, away from a player at the origin standing to his west).
-    return {"id": "c3", "kind": "guard", "position": [x, 0.0, z], "area": "a2",
-            "health": 1.0, "down": False, "alertness": alertness, "armed": True,
-            "weapon": "pistol", "friendly": False, "seen": "now",
-            "distance": (x * x + z * z) ** 0.5, "facing_deg": facing,
-            "view_angle_deg": 90.0, "view_range": 1500.0}
+    row = hostile("c3", (x * x + z * z) ** 0.5, armed=True, alertness=alertness, health=1.0)
+    return {**row, "kind": "guard", "position": [x, 0.0, z], "area": "a2",
+            "facing_deg": facing, "view_angle_deg": 90.0, "view_range": 1500.0}
 
 
 def _memory(guard: dict[str, Any], health: float, turn: int = 1, mem: Any = None) -> Any:
     from agents.reference.memory import Memory
 
-    player = {"position": [0.0, 0.0, 0.0], "health": health, "armour": 0.0, "in_hand": "o1",
-              "carried": [PISTOL], "keys": [], "reloading": False}
-    view = {"player": player, "area": {"id": "a1", "name": "Hall", "storey": "ground",
-                                       "ways_out": [], "windows": []},
-            "objectives": [], "characters": [guard], "objects": [CONSOLE], "doors": [],
-            "hazards": [], "exit": None}
+    seen = observation([thing("o4", "console", 1000.0, objective=True)],
+                       carried=[pistol(24, 8)])
+    seen["turn"], seen["time_s"] = turn, float(turn)
+    seen["view"]["player"].update(health=health, in_hand="o1", reloading=False)
+    seen["view"]["characters"] = [guard]
     mem = mem if mem is not None else Memory()
-    mem.update({"turn": turn, "time_s": float(turn), "view": view, "last_result": None,
-                "error": None})
+    mem.update(seen)
     return mem
 
 
