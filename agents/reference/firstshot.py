@@ -62,14 +62,7 @@ def first_shot(mem: Memory, decision: Decision, stealth: bool) -> Decision:
     # Beyond twice the range where the gun in hand lands nearly every shot, the duel is
     # a long one the walk's end would not have started: the walk goes on.
     reach = min(FIRST_SHOT, SURE_TIMES * sure_range(gun_in_hand(mem)))
-    # A posted guard with his back to the player is walked past while the walk stays out
-    # of his view; one nearer than close range that the walk would pass in front of is
-    # shot first as well (he is no threat yet, so fight.py left him alone).
-    rows = [r for r in mem.view["characters"] if r["seen"] == "now" and _unaware_gunman(r)
-            and r["distance"] <= reach
-            and (not asleep(mem, r) or not unseen_walk(r, mem.position, end))
-            and ((r["distance"] >= CLOSE_RANGE and _beside(r, end))
-                 or (r["distance"] < CLOSE_RANGE and asleep(mem, r)))]
+    rows = [r for r in mem.view["characters"] if _shot_first(mem, r, end, reach)]
     if not rows:
         return _back_into_sight(mem, end) or decision
     for row in sorted(rows, key=lambda r: (r["distance"], r["id"])):
@@ -111,6 +104,20 @@ def _patch_up_once(mem: Memory, row: dict[str, Any]) -> Decision | None:
 
 def _unaware_gunman(row: dict[str, Any]) -> bool:
     return hostile(row) and row["armed"] is True and row["alertness"] in UNAWARE
+
+
+def _shot_first(mem: Memory, row: dict[str, Any], end: tuple[float, ...],
+                reach: float) -> bool:
+    # Whether a gunman in sight, unaware and within reach, is shot before the walk to end.
+    if row["seen"] != "now" or not _unaware_gunman(row) or row["distance"] > reach:
+        return False
+    far = row["distance"] >= CLOSE_RANGE
+    if not asleep(mem, row):
+        return far and _beside(row, end)
+    # A posted guard with his back to the player is walked past while the walk stays out
+    # of his view. One the walk would pass in front of is shot first: beside its end, or
+    # anywhere nearer than close range (he is no threat yet, so fight.py left him alone).
+    return not unseen_walk(row, mem.position, end) and (not far or _beside(row, end))
 
 
 def _beside(row: dict[str, Any], end: tuple[float, ...]) -> bool:
