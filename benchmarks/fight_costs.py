@@ -25,7 +25,7 @@ import json
 import statistics
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -171,24 +171,42 @@ def summary(key: tuple[str, str], group: Group, heavy: float = HEAVY) -> dict[st
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def suite_parser(description: str) -> argparse.ArgumentParser:
+    """The arguments every fight script takes: a suite folder, a difficulty, levels."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("suite", type=Path, help="a suite folder (harness eval --out)")
     parser.add_argument("--difficulty", help="only this difficulty")
     parser.add_argument("--levels", help="only these templates or levels, comma-separated")
-    parser.add_argument("--heavy", type=float, default=HEAVY,
-                        help=f"an attack costing more than this is counted heavy ({HEAVY})")
+    return parser
+
+
+def suite_args(parser: argparse.ArgumentParser,
+               argv: list[str] | None) -> tuple[argparse.Namespace, set[str] | None]:
+    """Parsed arguments, the suite checked a folder, and the levels asked for (or None)."""
     args = parser.parse_args(argv)
     if not args.suite.is_dir():
         parser.error(f"{args.suite}: not a folder (a suite folder: harness eval --out)")
-    levels = set(args.levels.split(",")) if args.levels else None
-    groups = tabulate(records(args.suite), args.difficulty, levels)
+    return args, (set(args.levels.split(",")) if args.levels else None)
+
+
+def print_groups(suite: Path, groups: dict[tuple[str, str], Any],
+                 row: Callable[[tuple[str, str], Any], dict[str, Any]]) -> int:
+    """One JSON line per group in a stable order; 1, said, when no record matched."""
     if not groups:
-        print(f"{args.suite}: no finished records match", file=sys.stderr)
+        print(f"{suite}: no finished records match", file=sys.stderr)
         return 1
     for key in sorted(groups):
-        print(json.dumps(summary(key, groups[key], args.heavy)))
+        print(json.dumps(row(key, groups[key])))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = suite_parser(__doc__.splitlines()[0])
+    parser.add_argument("--heavy", type=float, default=HEAVY,
+                        help=f"an attack costing more than this is counted heavy ({HEAVY})")
+    args, levels = suite_args(parser, argv)
+    groups = tabulate(records(args.suite), args.difficulty, levels)
+    return print_groups(args.suite, groups, lambda key, group: summary(key, group, args.heavy))
 
 
 if __name__ == "__main__":

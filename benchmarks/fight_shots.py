@@ -17,8 +17,6 @@ reference agent still loses") come from it:
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 import statistics
 import sys
@@ -31,7 +29,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.fight_costs import group_key, records  # noqa: E402
+from benchmarks.fight_costs import (  # noqa: E402
+    group_key,
+    print_groups,
+    records,
+    suite_args,
+    suite_parser,
+)
 from harness.core.keys import key_of  # noqa: E402
 from harness.core.level_refs import from_header  # noqa: E402
 from harness.core.protocol import as_played  # noqa: E402
@@ -191,24 +195,13 @@ def summary(key: tuple[str, str], found: list[Duel]) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("suite", type=Path, help="a suite folder (harness eval --out)")
-    parser.add_argument("--difficulty", help="only this difficulty")
-    parser.add_argument("--levels", help="only these templates or levels, comma-separated")
+    parser = suite_parser(__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, help="at most this many records per group")
-    args = parser.parse_args(argv)
-    if not args.suite.is_dir():
-        parser.error(f"{args.suite}: not a folder (a suite folder: harness eval --out)")
+    args, levels = suite_args(parser, argv)
     if args.limit is not None and args.limit < 1:
         parser.error(f"--limit {args.limit}: a number of records, 1 or more")
-    levels = set(args.levels.split(",")) if args.levels else None
     groups = tabulate(records(args.suite), args.difficulty, levels, args.limit)
-    if not groups:
-        print(f"{args.suite}: no finished records match", file=sys.stderr)
-        return 1
-    for key in sorted(groups):
-        print(json.dumps(summary(key, groups[key])))
-    return 0
+    return print_groups(args.suite, groups, summary)
 
 
 if __name__ == "__main__":
